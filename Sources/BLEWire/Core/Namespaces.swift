@@ -1,0 +1,15 @@
+/// Host Controller Interface (Core 5.4, Vol 4, Part E): commands, events, ACL data.
+public enum HCI {}
+
+/// Logical Link Control and Adaptation Protocol (Core 5.4, Vol 3, Part A): frames and
+/// LE signaling.
+public enum L2CAP {}
+
+/// Attribute Protocol (Core 5.4, Vol 3, Part F): the PDUs GATT is built on.
+public enum ATT {}
+
+/// Security Manager Protocol (Core 5.4, Vol 3, Part H): pairing and key distribution.
+public enum SMP {}
+
+/// H4 framing of HCI packets over a byte stream (Core 5.4, Vol 4, Part A, §2).
+public enum H4 {}

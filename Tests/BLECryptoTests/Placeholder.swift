@@ -1,0 +1,2 @@
+import BLECrypto
+import Testing
