@@ -1,0 +1,31 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// SwiftPM names a path dependency after its folder, so find the name of the folder
+// this repository was cloned into.
+let rootPackage = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+// The benchmarks live in their own package so the main package's build and test
+// command never compile package-benchmark and its malloc interposer.
+let package = Package(
+    name: "SwiftBLEBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "WireCodecs",
+            dependencies: [
+                .product(name: "BLEWire", package: rootPackage),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "WireCodecs",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
