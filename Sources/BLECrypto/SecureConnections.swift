@@ -79,11 +79,13 @@ extension BLECrypto {
     ///
     /// - Parameters:
     ///   - w: MacKey from ``f5(w:n1:n2:a1:a2:)``.
-    ///   - n1, n2: the nonces, the checking device's own first.
-    ///   - r: the passkey or OOB random value, or 0.
+    ///   - n1: the nonce of the device whose check value this is (Na for Ea, Nb for Eb).
+    ///   - n2: the other device's nonce.
+    ///   - r: the other device's random value for Passkey Entry or OOB (rb for Ea), else 0.
     ///   - ioCap: 24 bits: AuthReq, OOB data flag and IO Capability of the device whose
     ///     check this is, AuthReq most significant (higher bits ignored).
-    ///   - a1, a2: address fields (``addressField(isRandom:address:)``), that device's first.
+    ///   - a1: that device's address field (``addressField(isRandom:address:)``).
+    ///   - a2: the other device's address field.
     /// - Throws: only ``Error/backendFailure(_:)``, which cannot happen (see ``e(key:plaintext:)``).
     public static func f6(
         w: UInt128, n1: UInt128, n2: UInt128, r: UInt128, ioCap: UInt32, a1: UInt64, a2: UInt64
