@@ -1,2 +1,0 @@
-import BLECrypto
-import Testing
