@@ -29,6 +29,7 @@ extension L2CAP {
         @inlinable
         public var isLEDynamic: Bool { rawValue >= 0x0040 && rawValue <= 0x007F }
 
+        /// Orders CIDs by value, e.g. to allocate the lowest free dynamic CID.
         public static func < (lhs: ChannelIdentifier, rhs: ChannelIdentifier) -> Bool { lhs.rawValue < rhs.rawValue }
 
         /// `0x0040`-style hex.

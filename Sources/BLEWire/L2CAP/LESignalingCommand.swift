@@ -108,54 +108,40 @@ extension L2CAP {
 
         /// The command framed with code, identifier and length.
         public var framed: SignalingCommand {
-            var writer = ByteWriter(capacity: 16)
-            let identifier: UInt8
-            switch self {
-            case let .commandReject(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .disconnectionRequest(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .disconnectionResponse(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .connectionParameterUpdateRequest(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .connectionParameterUpdateResponse(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .leCreditBasedConnectionRequest(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .leCreditBasedConnectionResponse(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .flowControlCreditIndication(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .creditBasedConnectionRequest(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .creditBasedConnectionResponse(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .creditBasedReconfigureRequest(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .creditBasedReconfigureResponse(id, command):
-                identifier = id
-                command.encode(to: &writer)
-            case let .unknown(code, id, data):
-                return SignalingCommand(code: code, identifier: id, data: data)
+            if case let .unknown(code, identifier, data) = self {
+                return SignalingCommand(code: code, identifier: identifier, data: data)
             }
+            var writer = ByteWriter(capacity: 16)
+            encodeData(to: &writer)
             return SignalingCommand(code: code, identifier: identifier, data: writer.bytes[...])
         }
 
         /// Writes code, identifier, length and data.
         public func encode(to writer: inout ByteWriter) {
-            framed.encode(to: &writer)
+            writer.write(code.rawValue)
+            writer.write(identifier)
+            let length = writer.reserveLength16()
+            encodeData(to: &writer)
+            writer.patchLength16(at: length)
+        }
+
+        /// Writes the data field alone.
+        private func encodeData(to writer: inout ByteWriter) {
+            switch self {
+            case let .commandReject(_, command): command.encode(to: &writer)
+            case let .disconnectionRequest(_, command): command.encode(to: &writer)
+            case let .disconnectionResponse(_, command): command.encode(to: &writer)
+            case let .connectionParameterUpdateRequest(_, command): command.encode(to: &writer)
+            case let .connectionParameterUpdateResponse(_, command): command.encode(to: &writer)
+            case let .leCreditBasedConnectionRequest(_, command): command.encode(to: &writer)
+            case let .leCreditBasedConnectionResponse(_, command): command.encode(to: &writer)
+            case let .flowControlCreditIndication(_, command): command.encode(to: &writer)
+            case let .creditBasedConnectionRequest(_, command): command.encode(to: &writer)
+            case let .creditBasedConnectionResponse(_, command): command.encode(to: &writer)
+            case let .creditBasedReconfigureRequest(_, command): command.encode(to: &writer)
+            case let .creditBasedReconfigureResponse(_, command): command.encode(to: &writer)
+            case let .unknown(_, _, data): writer.write(contentsOf: data)
+            }
         }
     }
 }
