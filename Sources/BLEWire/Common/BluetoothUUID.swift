@@ -140,9 +140,9 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible, Compar
     /// Appends the UUID little-endian in `width`; a 16-bit form of a UUID that does not fit
     /// falls back to 128 bits (callers pick the width with ``uuid16`` first).
     public func encode(to writer: inout ByteWriter, width: Width) {
-        switch width {
-        case .bits16 where uuid16 != nil: BluetoothUUID(uuid16!).encode(to: &writer)
-        case .bits32 where uuid32 != nil: BluetoothUUID(uuid32: uuid32!).encode(to: &writer)
+        switch (width, uuid16, uuid32) {
+        case let (.bits16, short?, _): writer.write(short)
+        case let (.bits32, _, medium?): writer.write(medium)
         default: writer.write(value)
         }
     }

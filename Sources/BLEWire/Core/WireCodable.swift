@@ -21,7 +21,7 @@ extension WireDecodable {
     public init(decoding bytes: ArraySlice<UInt8>) throws(WireError) {
         var reader = ByteReader(bytes)
         try self.init(from: &reader)
-        try reader.expectEnd(String(describing: Self.self))
+        try reader.expectEnd(wireTypeName(Self.self))
     }
 
     /// Decodes a value that must span exactly `bytes`: trailing octets are an error.
@@ -48,4 +48,12 @@ extension WireEncodable {
         encode(to: &writer)
         buffer = writer.bytes
     }
+}
+
+/// The type's name as the specification's namespace spells it, e.g. `ATT.ReadRequest`,
+/// for error messages.
+@usableFromInline
+func wireTypeName(_ type: Any.Type) -> String {
+    let full = String(reflecting: type)
+    return full.hasPrefix("BLEWire.") ? String(full.dropFirst("BLEWire.".count)) : full
 }
