@@ -10,11 +10,13 @@ extension SMP {
         /// An Encryption Information carrying `longTermKey`.
         public init(longTermKey: UInt128) { self.longTermKey = longTermKey }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.EncryptionInformation.code")
             longTermKey = try reader.readUInt128("SMP.EncryptionInformation.longTermKey")
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             writer.write(longTermKey)
@@ -37,12 +39,14 @@ extension SMP {
             self.random = random
         }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.CentralIdentification.code")
             encryptedDiversifier = try reader.readUInt16("SMP.CentralIdentification.encryptedDiversifier")
             random = try reader.readUInt64("SMP.CentralIdentification.random")
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             writer.write(encryptedDiversifier)
@@ -61,11 +65,13 @@ extension SMP {
         /// An Identity Information carrying `identityResolvingKey`.
         public init(identityResolvingKey: UInt128) { self.identityResolvingKey = identityResolvingKey }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.IdentityInformation.code")
             identityResolvingKey = try reader.readUInt128("SMP.IdentityInformation.identityResolvingKey")
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             writer.write(identityResolvingKey)
@@ -86,6 +92,7 @@ extension SMP {
         /// An Identity Address Information carrying `address`.
         public init(address: BluetoothAddress) { self.address = address }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.IdentityAddressInformation.code")
             let rawType = try reader.readUInt8("SMP.IdentityAddressInformation.addressType")
@@ -95,6 +102,7 @@ extension SMP {
             address = try BluetoothAddress(from: &reader, kind: kind, field: "SMP.IdentityAddressInformation.address")
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             writer.write(address.kind.rawValue)
@@ -113,11 +121,13 @@ extension SMP {
         /// A Signing Information carrying `signatureKey`.
         public init(signatureKey: UInt128) { self.signatureKey = signatureKey }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.SigningInformation.code")
             signatureKey = try reader.readUInt128("SMP.SigningInformation.signatureKey")
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             writer.write(signatureKey)

@@ -44,6 +44,7 @@ extension SMP {
             self.responderKeyDistribution = responderKeyDistribution
         }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.PairingRequest.code")
             let fields = try PairingFeatures(from: &reader, pdu: "SMP.PairingRequest")
@@ -56,6 +57,7 @@ extension SMP {
             )
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             PairingFeatures(
@@ -107,6 +109,7 @@ extension SMP {
             self.responderKeyDistribution = responderKeyDistribution
         }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.PairingResponse.code")
             let fields = try PairingFeatures(from: &reader, pdu: "SMP.PairingResponse")
@@ -119,6 +122,7 @@ extension SMP {
             )
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             PairingFeatures(

@@ -91,12 +91,14 @@ extension SMP {
             self.init(x: x, y: y)
         }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.PairingPublicKey.code")
             x = try PublicKeyCoordinate(from: &reader, field: "SMP.PairingPublicKey.x")
             y = try PublicKeyCoordinate(from: &reader, field: "SMP.PairingPublicKey.y")
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             x.encode(to: &writer)

@@ -10,11 +10,13 @@ extension SMP {
         /// A Pairing Confirm carrying `confirmValue`.
         public init(confirmValue: UInt128) { self.confirmValue = confirmValue }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.PairingConfirm.code")
             confirmValue = try reader.readUInt128("SMP.PairingConfirm.confirmValue")
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             writer.write(confirmValue)
@@ -32,11 +34,13 @@ extension SMP {
         /// A Pairing Random carrying `randomValue`.
         public init(randomValue: UInt128) { self.randomValue = randomValue }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.PairingRandom.code")
             randomValue = try reader.readUInt128("SMP.PairingRandom.randomValue")
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             writer.write(randomValue)
@@ -54,11 +58,13 @@ extension SMP {
         /// A Pairing DHKey Check carrying `checkValue`.
         public init(checkValue: UInt128) { self.checkValue = checkValue }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.PairingDHKeyCheck.code")
             checkValue = try reader.readUInt128("SMP.PairingDHKeyCheck.checkValue")
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             writer.write(checkValue)
@@ -76,11 +82,13 @@ extension SMP {
         /// A Pairing Failed with `reason`.
         public init(reason: PairingFailedReason) { self.reason = reason }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.PairingFailed.code")
             reason = PairingFailedReason(rawValue: try reader.readUInt8("SMP.PairingFailed.reason"))
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             writer.write(reason.rawValue)
@@ -98,6 +106,7 @@ extension SMP {
         /// A Keypress Notification of `notificationType`.
         public init(notificationType: KeypressNotificationType) { self.notificationType = notificationType }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.KeypressNotification.code")
             let raw = try reader.readUInt8("SMP.KeypressNotification.notificationType")
@@ -107,6 +116,7 @@ extension SMP {
             notificationType = type
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             writer.write(notificationType.rawValue)
@@ -126,12 +136,14 @@ extension SMP {
             self.authenticationRequirements = authenticationRequirements
         }
 
+        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try Self.readCode(from: &reader, "SMP.SecurityRequest.code")
             authenticationRequirements = AuthenticationRequirements(
                 rawValue: try reader.readUInt8("SMP.SecurityRequest.authenticationRequirements"))
         }
 
+        /// Appends the PDU, code octet first.
         public func encode(to writer: inout ByteWriter) {
             writer.write(Self.code.rawValue)
             writer.write(authenticationRequirements.rawValue)

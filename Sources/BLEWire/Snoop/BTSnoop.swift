@@ -76,6 +76,7 @@ public enum BTSnoop {
             datalink = Datalink(rawValue: UInt32(truncatingIfNeeded: try BTSnoop.readBigEndian(&reader, octets: 4, "BTSnoop.Header.datalink")))
         }
 
+        /// Appends the value in wire order.
         public func encode(to writer: inout ByteWriter) {
             writer.write(contentsOf: BTSnoop.identification)
             BTSnoop.writeBigEndian(&writer, UInt64(BTSnoop.version), octets: 4)

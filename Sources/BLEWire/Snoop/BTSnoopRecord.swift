@@ -85,6 +85,7 @@ extension BTSnoop {
             }
         }
 
+        /// Reads the value in wire order; throws naming the field that is truncated or invalid.
         public init(from reader: inout ByteReader) throws(WireError) {
             try self.init(from: &reader, field: "BTSnoop.Record")
         }
