@@ -2,6 +2,7 @@ extension HCI {
     /// HCI_Read_Transmit_Power_Level (Core 5.4, Vol 4, Part E, §7.3.35): the transmit power
     /// of a connection, current or maximum.
     public struct ReadTransmitPowerLevel: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/readTransmitPowerLevel``.
         public static let opcode = Opcode.readTransmitPowerLevel
 
         /// Type: which level to read.
@@ -66,6 +67,7 @@ extension HCI {
     /// HCI_Read_LE_Host_Support (Core 5.4, Vol 4, Part E, §7.3.78): whether the host
     /// supports LE, as the controller last heard.
     public struct ReadLEHostSupport: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/readLEHostSupport``.
         public static let opcode = Opcode.readLEHostSupport
         /// The command (it has no parameters).
         public init() {}
@@ -103,6 +105,7 @@ extension HCI {
     /// HCI_Write_LE_Host_Support (Core 5.4, Vol 4, Part E, §7.3.79): tells a dual-mode
     /// controller that the host supports LE.
     public struct WriteLEHostSupport: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/writeLEHostSupport``.
         public static let opcode = Opcode.writeLEHostSupport
 
         /// Whether the host supports LE (LE_Supported_Host).
@@ -130,6 +133,7 @@ extension HCI {
     /// HCI_Read_Authenticated_Payload_Timeout (Core 5.4, Vol 4, Part E, §7.3.93): how long an
     /// encrypted link may go without a packet that carries a MIC.
     public struct ReadAuthenticatedPayloadTimeout: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/readAuthenticatedPayloadTimeout``.
         public static let opcode = Opcode.readAuthenticatedPayloadTimeout
 
         /// The connection to read.
@@ -178,7 +182,9 @@ extension HCI {
     /// long an encrypted link may go without a MIC-carrying packet before the controller
     /// raises Authenticated Payload Timeout Expired (LE Ping keeps it alive).
     public struct WriteAuthenticatedPayloadTimeout: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/writeAuthenticatedPayloadTimeout``.
         public static let opcode = Opcode.writeAuthenticatedPayloadTimeout
+        /// Command Complete returns the status and the connection handle.
         public typealias ReturnParameters = StatusAndHandleReturnParameters
 
         /// The connection to configure.

@@ -28,6 +28,7 @@ extension HCI {
     /// HCI_Set_Event_Mask (Core 5.4, Vol 4, Part E, §7.3.1): which events the controller
     /// may send to the host.
     public struct SetEventMask: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/setEventMask``.
         public static let opcode = Opcode.setEventMask
 
         /// The events to enable.
@@ -47,6 +48,7 @@ extension HCI {
     /// enables (bit 23: Authenticated Payload Timeout Expired, bit 25: Encryption Change
     /// [v2]). Kept as the raw 64-bit mask.
     public struct SetEventMaskPage2: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/setEventMaskPage2``.
         public static let opcode = Opcode.setEventMaskPage2
 
         /// The 64-bit mask as on the wire.
@@ -65,6 +67,7 @@ extension HCI {
     /// HCI_Reset (Core 5.4, Vol 4, Part E, §7.3.2): returns the controller to its power-on
     /// state. The first command a host sends.
     public struct Reset: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/reset``.
         public static let opcode = Opcode.reset
         /// The command (it has no parameters).
         public init() {}

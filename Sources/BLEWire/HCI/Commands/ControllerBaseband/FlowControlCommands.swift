@@ -2,6 +2,7 @@ extension HCI {
     /// HCI_Set_Controller_To_Host_Flow_Control (Core 5.4, Vol 4, Part E, §7.3.38): turns on
     /// flow control of data from the controller, paced by Host Number Of Completed Packets.
     public struct SetControllerToHostFlowControl: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/setControllerToHostFlowControl``.
         public static let opcode = Opcode.setControllerToHostFlowControl
 
         /// Flow_Control_Enable: which data packet kinds are flow controlled.
@@ -32,6 +33,7 @@ extension HCI {
     /// HCI_Host_Buffer_Size (Core 5.4, Vol 4, Part E, §7.3.39): the host's receive buffers,
     /// used by the controller when controller-to-host flow control is on.
     public struct HostBufferSize: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/hostBufferSize``.
         public static let opcode = Opcode.hostBufferSize
 
         /// Largest ACL data payload the host accepts, in octets.
@@ -72,6 +74,7 @@ extension HCI {
     /// HCI_Host_Number_Of_Completed_Packets (Core 5.4, Vol 4, Part E, §7.3.40): returns
     /// receive buffers to the controller, per connection. Normally answered by nothing.
     public struct HostNumberOfCompletedPackets: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/hostNumberOfCompletedPackets``.
         public static let opcode = Opcode.hostNumberOfCompletedPackets
 
         /// One Connection_Handle[i] / Host_Num_Completed_Packets[i] pair.

@@ -2,6 +2,7 @@ extension HCI {
     /// HCI_Read_Local_Version_Information (Core 5.4, Vol 4, Part E, §7.4.1): the
     /// controller's HCI and link layer versions and manufacturer.
     public struct ReadLocalVersionInformation: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/readLocalVersionInformation``.
         public static let opcode = Opcode.readLocalVersionInformation
         /// The command (it has no parameters).
         public init() {}
@@ -57,6 +58,7 @@ extension HCI {
     /// HCI_Read_Local_Supported_Features (Core 5.4, Vol 4, Part E, §7.4.3): the controller's
     /// LMP feature page 0 (Vol 2, Part C, §3.3); bit 38 says "LE Supported (Controller)".
     public struct ReadLocalSupportedFeatures: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/readLocalSupportedFeatures``.
         public static let opcode = Opcode.readLocalSupportedFeatures
         /// The command (it has no parameters).
         public init() {}
@@ -92,6 +94,7 @@ extension HCI {
     /// HCI_Read_Buffer_Size (Core 5.4, Vol 4, Part E, §7.4.5): the controller's shared ACL
     /// and synchronous data buffers, used for LE too when LE Read Buffer Size returns zeros.
     public struct ReadBufferSize: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/readBufferSize``.
         public static let opcode = Opcode.readBufferSize
         /// The command (it has no parameters).
         public init() {}
@@ -142,6 +145,7 @@ extension HCI {
     /// HCI_Read_BD_ADDR (Core 5.4, Vol 4, Part E, §7.4.6): the controller's public address
     /// (all zeros if it has none).
     public struct ReadBDADDR: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/readBDADDR``.
         public static let opcode = Opcode.readBDADDR
         /// The command (it has no parameters).
         public init() {}

@@ -348,6 +348,7 @@ extension HCI {
     /// HCI_Read_Local_Supported_Commands (Core 5.4, Vol 4, Part E, §7.4.2): which commands
     /// the controller supports, so the host can choose e.g. extended over legacy advertising.
     public struct ReadLocalSupportedCommands: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/readLocalSupportedCommands``.
         public static let opcode = Opcode.readLocalSupportedCommands
         /// The command (it has no parameters).
         public init() {}

@@ -2,7 +2,9 @@ extension HCI {
     /// HCI_Disconnect (Core 5.4, Vol 4, Part E, §7.1.6): ends a connection. Answered by
     /// Command Status, then Disconnection Complete.
     public struct Disconnect: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/disconnect``.
         public static let opcode = Opcode.disconnect
+        /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
         /// The connection to end.
@@ -32,7 +34,9 @@ extension HCI {
     /// peer's link layer for its version. Answered by Command Status, then Read Remote
     /// Version Information Complete.
     public struct ReadRemoteVersionInformation: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/readRemoteVersionInformation``.
         public static let opcode = Opcode.readRemoteVersionInformation
+        /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
         /// The connection whose peer is asked.

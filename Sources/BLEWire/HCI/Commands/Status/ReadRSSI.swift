@@ -2,6 +2,7 @@ extension HCI {
     /// HCI_Read_RSSI (Core 5.4, Vol 4, Part E, §7.5.4): the received signal strength of a
     /// connection. On LE this is the absolute RSSI in dBm.
     public struct ReadRSSI: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/readRSSI``.
         public static let opcode = Opcode.readRSSI
 
         /// The connection to measure.

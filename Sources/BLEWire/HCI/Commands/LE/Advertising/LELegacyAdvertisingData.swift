@@ -6,6 +6,7 @@ extension HCI {
     /// HCI_LE_Set_Advertising_Data (Core 5.4, Vol 4, Part E, §7.8.7): the AD structures of
     /// legacy advertising PDUs.
     public struct LESetAdvertisingData: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetAdvertisingData``.
         public static let opcode = Opcode.leSetAdvertisingData
 
         /// The significant octets, at most 31. On the wire a length octet precedes them and
@@ -25,6 +26,7 @@ extension HCI {
     /// HCI_LE_Set_Scan_Response_Data (Core 5.4, Vol 4, Part E, §7.8.8): the AD structures
     /// sent in answer to a scan request.
     public struct LESetScanResponseData: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetScanResponseData``.
         public static let opcode = Opcode.leSetScanResponseData
 
         /// The significant octets, at most 31. On the wire a length octet precedes them and

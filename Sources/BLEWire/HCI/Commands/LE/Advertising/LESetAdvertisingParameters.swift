@@ -2,6 +2,7 @@ extension HCI {
     /// HCI_LE_Set_Random_Address (Core 5.4, Vol 4, Part E, §7.8.4): the random address the
     /// controller uses for legacy advertising, scanning and initiating.
     public struct LESetRandomAddress: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetRandomAddress``.
         public static let opcode = Opcode.leSetRandomAddress
 
         /// The address; decoding gives it the random kind (only its value is on the wire).
@@ -20,6 +21,7 @@ extension HCI {
     /// HCI_LE_Set_Advertising_Parameters (Core 5.4, Vol 4, Part E, §7.8.5): how legacy
     /// advertising runs: interval, PDU type, addresses, channels and filter.
     public struct LESetAdvertisingParameters: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetAdvertisingParameters``.
         public static let opcode = Opcode.leSetAdvertisingParameters
 
         /// Advertising_Type: the legacy PDU to send.
@@ -97,6 +99,7 @@ extension HCI {
     /// HCI_LE_Read_Advertising_Physical_Channel_Tx_Power (Core 5.4, Vol 4, Part E, §7.8.6):
     /// the transmit power of legacy advertising, for the TX Power Level AD type.
     public struct LEReadAdvertisingPhysicalChannelTxPower: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadAdvertisingPhysicalChannelTxPower``.
         public static let opcode = Opcode.leReadAdvertisingPhysicalChannelTxPower
         /// The command (it has no parameters).
         public init() {}
@@ -129,6 +132,7 @@ extension HCI {
     /// HCI_LE_Set_Advertising_Enable (Core 5.4, Vol 4, Part E, §7.8.9): starts or stops
     /// legacy advertising.
     public struct LESetAdvertisingEnable: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetAdvertisingEnable``.
         public static let opcode = Opcode.leSetAdvertisingEnable
 
         /// Advertising_Enable.

@@ -72,7 +72,9 @@ extension HCI {
     /// connection on LE 1M with legacy PDUs. Answered by Command Status, then LE
     /// (Enhanced) Connection Complete.
     public struct LECreateConnection: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leCreateConnection``.
         public static let opcode = Opcode.leCreateConnection
+        /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
         /// LE_Scan_Interval, in units of 0.625 ms.
@@ -132,6 +134,7 @@ extension HCI {
     /// HCI_LE_Create_Connection_Cancel (Core 5.4, Vol 4, Part E, §7.8.13): stops initiating;
     /// the pending create ends with LE Connection Complete, Unknown Connection Identifier.
     public struct LECreateConnectionCancel: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leCreateConnectionCancel``.
         public static let opcode = Opcode.leCreateConnectionCancel
         /// The command (it has no parameters).
         public init() {}
@@ -140,7 +143,9 @@ extension HCI {
     /// HCI_LE_Connection_Update (Core 5.4, Vol 4, Part E, §7.8.18): asks for new connection
     /// parameters. Answered by Command Status, then LE Connection Update Complete.
     public struct LEConnectionUpdate: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leConnectionUpdate``.
         public static let opcode = Opcode.leConnectionUpdate
+        /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
         /// The connection to update.
@@ -168,7 +173,9 @@ extension HCI {
     /// HCI_LE_Remote_Connection_Parameter_Request_Reply (Core 5.4, Vol 4, Part E, §7.8.31):
     /// accepts a peer's connection parameter request, with the parameters to use.
     public struct LERemoteConnectionParameterRequestReply: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leRemoteConnectionParameterRequestReply``.
         public static let opcode = Opcode.leRemoteConnectionParameterRequestReply
+        /// Command Complete returns the status and the connection handle.
         public typealias ReturnParameters = StatusAndHandleReturnParameters
 
         /// The connection whose request is answered.
@@ -196,7 +203,9 @@ extension HCI {
     /// HCI_LE_Remote_Connection_Parameter_Request_Negative_Reply (Core 5.4, Vol 4, Part E,
     /// §7.8.32): rejects a peer's connection parameter request.
     public struct LERemoteConnectionParameterRequestNegativeReply: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leRemoteConnectionParameterRequestNegativeReply``.
         public static let opcode = Opcode.leRemoteConnectionParameterRequestNegativeReply
+        /// Command Complete returns the status and the connection handle.
         public typealias ReturnParameters = StatusAndHandleReturnParameters
 
         /// The connection whose request is rejected.
@@ -225,7 +234,9 @@ extension HCI {
     /// HCI_LE_Read_Remote_Features (Core 5.4, Vol 4, Part E, §7.8.21): asks the peer for its
     /// LE features. Answered by Command Status, then LE Read Remote Features Complete.
     public struct LEReadRemoteFeatures: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leReadRemoteFeatures``.
         public static let opcode = Opcode.leReadRemoteFeatures
+        /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
         /// The connection whose peer is asked.

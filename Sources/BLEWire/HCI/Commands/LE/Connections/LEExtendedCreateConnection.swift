@@ -7,7 +7,9 @@ extension HCI {
     /// one block of scan and connection parameters follows per set bit, interleaved (§5.2),
     /// in bit order. Here each PHY's block is an optional field: present means its bit is set.
     public struct LEExtendedCreateConnection: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leExtendedCreateConnection``.
         public static let opcode = Opcode.leExtendedCreateConnection
+        /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
         /// One PHY's scan and connection parameters.

@@ -2,6 +2,7 @@ extension HCI {
     /// HCI_LE_Read_Filter_Accept_List_Size (Core 5.4, Vol 4, Part E, §7.8.14): how many
     /// entries the Filter Accept List can hold.
     public struct LEReadFilterAcceptListSize: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadFilterAcceptListSize``.
         public static let opcode = Opcode.leReadFilterAcceptListSize
         /// The command (it has no parameters).
         public init() {}
@@ -34,6 +35,7 @@ extension HCI {
     /// HCI_LE_Clear_Filter_Accept_List (Core 5.4, Vol 4, Part E, §7.8.15): empties the
     /// Filter Accept List.
     public struct LEClearFilterAcceptList: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leClearFilterAcceptList``.
         public static let opcode = Opcode.leClearFilterAcceptList
         /// The command (it has no parameters).
         public init() {}
@@ -42,6 +44,7 @@ extension HCI {
     /// HCI_LE_Add_Device_To_Filter_Accept_List (Core 5.4, Vol 4, Part E, §7.8.16): adds a
     /// device, or all anonymous advertisers, to the Filter Accept List.
     public struct LEAddDeviceToFilterAcceptList: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leAddDeviceToFilterAcceptList``.
         public static let opcode = Opcode.leAddDeviceToFilterAcceptList
 
         /// Address_Type: public, random or anonymous (the identity types are reserved here).
@@ -69,6 +72,7 @@ extension HCI {
     /// HCI_LE_Remove_Device_From_Filter_Accept_List (Core 5.4, Vol 4, Part E, §7.8.17):
     /// removes a device from the Filter Accept List.
     public struct LERemoveDeviceFromFilterAcceptList: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leRemoveDeviceFromFilterAcceptList``.
         public static let opcode = Opcode.leRemoveDeviceFromFilterAcceptList
 
         /// Address_Type: public, random or anonymous (the identity types are reserved here).
@@ -95,6 +99,7 @@ extension HCI {
     /// HCI_LE_Set_Host_Channel_Classification (Core 5.4, Vol 4, Part E, §7.8.19): tells the
     /// controller which data channels the host knows to be bad (bit clear = bad).
     public struct LESetHostChannelClassification: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetHostChannelClassification``.
         public static let opcode = Opcode.leSetHostChannelClassification
 
         /// Channel_Map: 37 channel bits in five octets.
@@ -113,6 +118,7 @@ extension HCI {
     /// HCI_LE_Read_Channel_Map (Core 5.4, Vol 4, Part E, §7.8.20): the data channels a
     /// connection currently uses.
     public struct LEReadChannelMap: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leReadChannelMap``.
         public static let opcode = Opcode.leReadChannelMap
 
         /// The connection to read.

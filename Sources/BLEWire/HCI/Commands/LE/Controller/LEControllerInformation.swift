@@ -2,6 +2,7 @@ extension HCI {
     /// HCI_LE_Read_Buffer_Size [v1] (Core 5.4, Vol 4, Part E, §7.8.2): the controller's LE
     /// ACL data buffers, which pace the host's ACL sends.
     public struct LEReadBufferSize: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadBufferSize``.
         public static let opcode = Opcode.leReadBufferSize
         /// The command (it has no parameters).
         public init() {}
@@ -39,6 +40,7 @@ extension HCI {
     /// HCI_LE_Read_Buffer_Size [v2] (Core 5.4, Vol 4, Part E, §7.8.2): the LE ACL buffers
     /// and, for isochronous channels, the ISO data buffers.
     public struct LEReadBufferSizeV2: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadBufferSizeV2``.
         public static let opcode = Opcode.leReadBufferSizeV2
         /// The command (it has no parameters).
         public init() {}
@@ -89,6 +91,7 @@ extension HCI {
     /// HCI_LE_Read_Supported_States (Core 5.4, Vol 4, Part E, §7.8.27): which combinations of
     /// advertising, scanning, initiating and connection roles the link layer can run at once.
     public struct LEReadSupportedStates: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadSupportedStates``.
         public static let opcode = Opcode.leReadSupportedStates
         /// The command (it has no parameters).
         public init() {}
@@ -121,6 +124,7 @@ extension HCI {
     /// HCI_LE_Read_Transmit_Power (Core 5.4, Vol 4, Part E, §7.8.74): the lowest and highest
     /// transmit power the controller supports.
     public struct LEReadTransmitPower: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadTransmitPower``.
         public static let opcode = Opcode.leReadTransmitPower
         /// The command (it has no parameters).
         public init() {}

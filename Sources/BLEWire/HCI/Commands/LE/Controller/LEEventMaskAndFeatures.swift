@@ -175,6 +175,7 @@ extension HCI {
     /// HCI_LE_Set_Event_Mask (Core 5.4, Vol 4, Part E, §7.8.1): which LE Meta subevents the
     /// controller may send (the LE Meta bit of ``EventMask`` must be set too).
     public struct LESetEventMask: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetEventMask``.
         public static let opcode = Opcode.leSetEventMask
 
         /// The subevents to enable.
@@ -193,6 +194,7 @@ extension HCI {
     /// HCI_LE_Read_Local_Supported_Features (Core 5.4, Vol 4, Part E, §7.8.3): the link
     /// layer features the controller supports, e.g. extended advertising or LE 2M.
     public struct LEReadLocalSupportedFeatures: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadLocalSupportedFeatures``.
         public static let opcode = Opcode.leReadLocalSupportedFeatures
         /// The command (it has no parameters).
         public init() {}

@@ -2,7 +2,9 @@ extension HCI {
     /// HCI_LE_Set_Data_Length (Core 5.4, Vol 4, Part E, §7.8.33): asks for larger (or
     /// smaller) link layer data PDUs on one connection.
     public struct LESetDataLength: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetDataLength``.
         public static let opcode = Opcode.leSetDataLength
+        /// Command Complete returns the status and the connection handle.
         public typealias ReturnParameters = StatusAndHandleReturnParameters
 
         /// The connection to change.
@@ -35,6 +37,7 @@ extension HCI {
     /// HCI_LE_Read_Suggested_Default_Data_Length (Core 5.4, Vol 4, Part E, §7.8.34): the data
     /// length new connections start with.
     public struct LEReadSuggestedDefaultDataLength: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadSuggestedDefaultDataLength``.
         public static let opcode = Opcode.leReadSuggestedDefaultDataLength
         /// The command (it has no parameters).
         public init() {}
@@ -72,6 +75,7 @@ extension HCI {
     /// HCI_LE_Write_Suggested_Default_Data_Length (Core 5.4, Vol 4, Part E, §7.8.35): sets
     /// the data length new connections start with.
     public struct LEWriteSuggestedDefaultDataLength: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leWriteSuggestedDefaultDataLength``.
         public static let opcode = Opcode.leWriteSuggestedDefaultDataLength
 
         /// Suggested_Max_TX_Octets (0x001B to 0x00FB).
@@ -99,6 +103,7 @@ extension HCI {
     /// HCI_LE_Read_Maximum_Data_Length (Core 5.4, Vol 4, Part E, §7.8.46): the largest data
     /// PDUs the controller supports.
     public struct LEReadMaximumDataLength: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadMaximumDataLength``.
         public static let opcode = Opcode.leReadMaximumDataLength
         /// The command (it has no parameters).
         public init() {}

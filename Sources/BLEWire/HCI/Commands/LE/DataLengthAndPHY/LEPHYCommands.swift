@@ -15,6 +15,7 @@ extension HCI {
 
     /// HCI_LE_Read_PHY (Core 5.4, Vol 4, Part E, §7.8.47): the PHYs a connection uses now.
     public struct LEReadPHY: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leReadPHY``.
         public static let opcode = Opcode.leReadPHY
 
         /// The connection to read.
@@ -67,6 +68,7 @@ extension HCI {
     /// HCI_LE_Set_Default_PHY (Core 5.4, Vol 4, Part E, §7.8.48): the PHYs the host prefers
     /// for new connections.
     public struct LESetDefaultPHY: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetDefaultPHY``.
         public static let opcode = Opcode.leSetDefaultPHY
 
         /// Directions without a preference.
@@ -99,7 +101,9 @@ extension HCI {
     /// HCI_LE_Set_PHY (Core 5.4, Vol 4, Part E, §7.8.49): asks to change one connection's
     /// PHYs. Answered by Command Status, then LE PHY Update Complete.
     public struct LESetPHY: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetPHY``.
         public static let opcode = Opcode.leSetPHY
+        /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
         /// PHY_Options: the coding the host prefers when transmitting on LE Coded.

@@ -2,6 +2,7 @@ extension HCI {
     /// HCI_LE_Encrypt (Core 5.4, Vol 4, Part E, §7.8.22): AES-128 of one block in the
     /// controller, for hosts without their own AES (e.g. to resolve private addresses).
     public struct LEEncrypt: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leEncrypt``.
         public static let opcode = Opcode.leEncrypt
 
         /// Key: the 128-bit key, most significant octet first as the specification writes it
@@ -54,6 +55,7 @@ extension HCI {
     /// HCI_LE_Rand (Core 5.4, Vol 4, Part E, §7.8.23): 64 random bits from the controller's
     /// random number generator.
     public struct LERand: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leRand``.
         public static let opcode = Opcode.leRand
         /// The command (it has no parameters).
         public init() {}
@@ -87,7 +89,9 @@ extension HCI {
     /// refreshes encryption with a stored key. Answered by Command Status, then Encryption
     /// Change or Encryption Key Refresh Complete.
     public struct LEEnableEncryption: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leEnableEncryption``.
         public static let opcode = Opcode.leEnableEncryption
+        /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
         /// The connection to encrypt.
@@ -125,7 +129,9 @@ extension HCI {
     /// HCI_LE_Long_Term_Key_Request_Reply (Core 5.4, Vol 4, Part E, §7.8.25): the peripheral
     /// host answers LE Long Term Key Request with the key.
     public struct LELongTermKeyRequestReply: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leLongTermKeyRequestReply``.
         public static let opcode = Opcode.leLongTermKeyRequestReply
+        /// Command Complete returns the status and the connection handle.
         public typealias ReturnParameters = StatusAndHandleReturnParameters
 
         /// The connection that asked.
@@ -153,7 +159,9 @@ extension HCI {
     /// HCI_LE_Long_Term_Key_Request_Negative_Reply (Core 5.4, Vol 4, Part E, §7.8.26): the
     /// peripheral host has no key for the request.
     public struct LELongTermKeyRequestNegativeReply: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leLongTermKeyRequestNegativeReply``.
         public static let opcode = Opcode.leLongTermKeyRequestNegativeReply
+        /// Command Complete returns the status and the connection handle.
         public typealias ReturnParameters = StatusAndHandleReturnParameters
 
         /// The connection that asked.
@@ -173,7 +181,9 @@ extension HCI {
     /// controller for a new P-256 key pair. Answered by Command Status, then LE Read Local
     /// P-256 Public Key Complete.
     public struct LEReadLocalP256PublicKey: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadLocalP256PublicKey``.
         public static let opcode = Opcode.leReadLocalP256PublicKey
+        /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
         /// The command (it has no parameters).
         public init() {}
@@ -183,7 +193,9 @@ extension HCI {
     /// the Diffie-Hellman key from the peer's public key and its own private key. Answered
     /// by Command Status, then LE Generate DHKey Complete.
     public struct LEGenerateDHKey: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leGenerateDHKey``.
         public static let opcode = Opcode.leGenerateDHKey
+        /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
         /// The size of the public key field: X then Y, 32 octets each.

@@ -2,6 +2,7 @@ extension HCI {
     /// HCI_LE_Set_Extended_Advertising_Enable (Core 5.4, Vol 4, Part E, §7.8.56): starts or
     /// stops advertising sets, each with an optional duration and event limit.
     public struct LESetExtendedAdvertisingEnable: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetExtendedAdvertisingEnable``.
         public static let opcode = Opcode.leSetExtendedAdvertisingEnable
 
         /// One advertising set to start or stop.
@@ -66,6 +67,7 @@ extension HCI {
     /// HCI_LE_Read_Maximum_Advertising_Data_Length (Core 5.4, Vol 4, Part E, §7.8.57): the
     /// most advertising data one set can hold across fragments.
     public struct LEReadMaximumAdvertisingDataLength: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadMaximumAdvertisingDataLength``.
         public static let opcode = Opcode.leReadMaximumAdvertisingDataLength
         /// The command (it has no parameters).
         public init() {}
@@ -98,6 +100,7 @@ extension HCI {
     /// HCI_LE_Read_Number_Of_Supported_Advertising_Sets (Core 5.4, Vol 4, Part E, §7.8.58):
     /// how many advertising sets the controller can run at once.
     public struct LEReadNumberOfSupportedAdvertisingSets: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadNumberOfSupportedAdvertisingSets``.
         public static let opcode = Opcode.leReadNumberOfSupportedAdvertisingSets
         /// The command (it has no parameters).
         public init() {}
@@ -131,6 +134,7 @@ extension HCI {
     /// HCI_LE_Remove_Advertising_Set (Core 5.4, Vol 4, Part E, §7.8.59): deletes one
     /// advertising set.
     public struct LERemoveAdvertisingSet: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leRemoveAdvertisingSet``.
         public static let opcode = Opcode.leRemoveAdvertisingSet
 
         /// Advertising_Handle: the set.
@@ -149,6 +153,7 @@ extension HCI {
     /// HCI_LE_Clear_Advertising_Sets (Core 5.4, Vol 4, Part E, §7.8.60): deletes every
     /// advertising set.
     public struct LEClearAdvertisingSets: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leClearAdvertisingSets``.
         public static let opcode = Opcode.leClearAdvertisingSets
         /// The command (it has no parameters).
         public init() {}

@@ -29,6 +29,7 @@ extension HCI {
     /// HCI_LE_Set_Extended_Advertising_Data (Core 5.4, Vol 4, Part E, §7.8.54): one fragment
     /// of the advertising data of a set.
     public struct LESetExtendedAdvertisingData: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetExtendedAdvertisingData``.
         public static let opcode = Opcode.leSetExtendedAdvertisingData
 
         /// Advertising_Handle: the set.
@@ -64,6 +65,7 @@ extension HCI {
     /// HCI_LE_Set_Extended_Scan_Response_Data (Core 5.4, Vol 4, Part E, §7.8.55): one
     /// fragment of the scan response data of a scannable set.
     public struct LESetExtendedScanResponseData: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetExtendedScanResponseData``.
         public static let opcode = Opcode.leSetExtendedScanResponseData
 
         /// Advertising_Handle: the set.

@@ -27,6 +27,7 @@ extension HCI {
     /// HCI_LE_Set_Extended_Advertising_Parameters [v1] (Core 5.4, Vol 4, Part E, §7.8.53):
     /// creates or changes one advertising set.
     public struct LESetExtendedAdvertisingParameters: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetExtendedAdvertisingParameters``.
         public static let opcode = Opcode.leSetExtendedAdvertisingParameters
 
         /// Advertising_Handle: the set (0x00 to 0xEF).
@@ -152,6 +153,7 @@ extension HCI {
     /// HCI_LE_Set_Advertising_Set_Random_Address (Core 5.4, Vol 4, Part E, §7.8.52): the
     /// random address of one advertising set.
     public struct LESetAdvertisingSetRandomAddress: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetAdvertisingSetRandomAddress``.
         public static let opcode = Opcode.leSetAdvertisingSetRandomAddress
 
         /// Advertising_Handle: the set.

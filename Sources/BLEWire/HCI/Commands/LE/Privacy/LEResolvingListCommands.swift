@@ -2,6 +2,7 @@ extension HCI {
     /// HCI_LE_Add_Device_To_Resolving_List (Core 5.4, Vol 4, Part E, §7.8.38): lets the
     /// controller resolve a peer's private addresses and generate local ones for it.
     public struct LEAddDeviceToResolvingList: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leAddDeviceToResolvingList``.
         public static let opcode = Opcode.leAddDeviceToResolvingList
 
         /// Peer_Identity_Address_Type and Peer_Identity_Address, public or random (static).
@@ -35,6 +36,7 @@ extension HCI {
     /// HCI_LE_Remove_Device_From_Resolving_List (Core 5.4, Vol 4, Part E, §7.8.39): removes a
     /// peer from the resolving list.
     public struct LERemoveDeviceFromResolvingList: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leRemoveDeviceFromResolvingList``.
         public static let opcode = Opcode.leRemoveDeviceFromResolvingList
 
         /// The peer's identity address, public or random (static).
@@ -55,6 +57,7 @@ extension HCI {
     /// HCI_LE_Clear_Resolving_List (Core 5.4, Vol 4, Part E, §7.8.40): empties the resolving
     /// list.
     public struct LEClearResolvingList: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leClearResolvingList``.
         public static let opcode = Opcode.leClearResolvingList
         /// The command (it has no parameters).
         public init() {}
@@ -63,6 +66,7 @@ extension HCI {
     /// HCI_LE_Read_Resolving_List_Size (Core 5.4, Vol 4, Part E, §7.8.41): how many entries
     /// the resolving list can hold.
     public struct LEReadResolvingListSize: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/leReadResolvingListSize``.
         public static let opcode = Opcode.leReadResolvingListSize
         /// The command (it has no parameters).
         public init() {}
@@ -95,6 +99,7 @@ extension HCI {
     /// HCI_LE_Read_Peer_Resolvable_Address (Core 5.4, Vol 4, Part E, §7.8.42): the private
     /// address the controller last saw a resolving-list peer use.
     public struct LEReadPeerResolvableAddress: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leReadPeerResolvableAddress``.
         public static let opcode = Opcode.leReadPeerResolvableAddress
 
         /// The peer's identity address, public or random (static).
@@ -140,6 +145,7 @@ extension HCI {
     /// HCI_LE_Read_Local_Resolvable_Address (Core 5.4, Vol 4, Part E, §7.8.43): the private
     /// address the controller currently uses towards a resolving-list peer.
     public struct LEReadLocalResolvableAddress: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leReadLocalResolvableAddress``.
         public static let opcode = Opcode.leReadLocalResolvableAddress
 
         /// The peer's identity address, public or random (static).
@@ -185,6 +191,7 @@ extension HCI {
     /// HCI_LE_Set_Address_Resolution_Enable (Core 5.4, Vol 4, Part E, §7.8.44): turns the
     /// controller's address resolution on or off.
     public struct LESetAddressResolutionEnable: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetAddressResolutionEnable``.
         public static let opcode = Opcode.leSetAddressResolutionEnable
 
         /// Address_Resolution_Enable.
@@ -203,6 +210,7 @@ extension HCI {
     /// HCI_LE_Set_Resolvable_Private_Address_Timeout (Core 5.4, Vol 4, Part E, §7.8.45): how
     /// often the controller changes the private addresses it generates.
     public struct LESetResolvablePrivateAddressTimeout: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetResolvablePrivateAddressTimeout``.
         public static let opcode = Opcode.leSetResolvablePrivateAddressTimeout
 
         /// RPA_Timeout, in seconds (0x0001 to 0x0E10; 900 s, i.e. 15 minutes, by default).
@@ -221,6 +229,7 @@ extension HCI {
     /// HCI_LE_Set_Privacy_Mode (Core 5.4, Vol 4, Part E, §7.8.77): whether a resolving-list
     /// peer is also accepted under its identity address.
     public struct LESetPrivacyMode: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetPrivacyMode``.
         public static let opcode = Opcode.leSetPrivacyMode
 
         /// Privacy_Mode.

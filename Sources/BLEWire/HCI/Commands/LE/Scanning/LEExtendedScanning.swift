@@ -6,6 +6,7 @@ extension HCI {
     /// Scan_Type/Scan_Interval/Scan_Window triple follows per set bit, interleaved (§5.2),
     /// 1M first. Here each PHY's triple is an optional field: present means its bit is set.
     public struct LESetExtendedScanParameters: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetExtendedScanParameters``.
         public static let opcode = Opcode.leSetExtendedScanParameters
 
         /// One PHY's scan parameters.
@@ -94,6 +95,7 @@ extension HCI {
     /// HCI_LE_Set_Extended_Scan_Enable (Core 5.4, Vol 4, Part E, §7.8.65): starts or stops
     /// extended scanning, optionally for a duration and periodically.
     public struct LESetExtendedScanEnable: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetExtendedScanEnable``.
         public static let opcode = Opcode.leSetExtendedScanEnable
 
         /// Filter_Duplicates of extended scanning.

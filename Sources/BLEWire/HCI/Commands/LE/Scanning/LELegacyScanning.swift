@@ -2,6 +2,7 @@ extension HCI {
     /// HCI_LE_Set_Scan_Parameters (Core 5.4, Vol 4, Part E, §7.8.10): how legacy scanning
     /// runs.
     public struct LESetScanParameters: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetScanParameters``.
         public static let opcode = Opcode.leSetScanParameters
 
         /// LE_Scan_Type: passive or active.
@@ -48,6 +49,7 @@ extension HCI {
     /// HCI_LE_Set_Scan_Enable (Core 5.4, Vol 4, Part E, §7.8.11): starts or stops legacy
     /// scanning.
     public struct LESetScanEnable: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/leSetScanEnable``.
         public static let opcode = Opcode.leSetScanEnable
 
         /// LE_Scan_Enable.
