@@ -1,0 +1,177 @@
+extension HCI {
+    /// HCI_Read_Local_Version_Information (Core 5.4, Vol 4, Part E, §7.4.1): the
+    /// controller's HCI and link layer versions and manufacturer.
+    public struct ReadLocalVersionInformation: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/readLocalVersionInformation``.
+        public static let opcode = Opcode.readLocalVersionInformation
+        /// The command (it has no parameters).
+        public init() {}
+
+        /// The Command Complete return parameters.
+        public struct ReturnParameters: WireCodable, Hashable {
+            /// Whether the command succeeded.
+            public var status: StatusCode
+            /// HCI_Version, from the Assigned Numbers (0x09 = Core 5.0, 0x0D = Core 5.4).
+            public var hciVersion: UInt8
+            /// HCI_Subversion, chosen by the manufacturer.
+            public var hciSubversion: UInt16
+            /// LMP_Version (the LL version on LE), same numbering as `hciVersion`.
+            public var lmpVersion: UInt8
+            /// Company_Identifier from the Assigned Numbers (0xFFFF: none, e.g. a test device).
+            public var companyIdentifier: UInt16
+            /// LMP_Subversion, chosen by the manufacturer.
+            public var lmpSubversion: UInt16
+
+            /// Return parameters with every field.
+            public init(
+                status: StatusCode, hciVersion: UInt8, hciSubversion: UInt16,
+                lmpVersion: UInt8, companyIdentifier: UInt16, lmpSubversion: UInt16
+            ) {
+                self.status = status
+                self.hciVersion = hciVersion
+                self.hciSubversion = hciSubversion
+                self.lmpVersion = lmpVersion
+                self.companyIdentifier = companyIdentifier
+                self.lmpSubversion = lmpSubversion
+            }
+
+            public init(from reader: inout ByteReader) throws(WireError) {
+                status = try StatusCode(from: &reader, field: "HCI.ReadLocalVersionInformation.status")
+                hciVersion = try reader.readUInt8("HCI.ReadLocalVersionInformation.hciVersion")
+                hciSubversion = try reader.readUInt16("HCI.ReadLocalVersionInformation.hciSubversion")
+                lmpVersion = try reader.readUInt8("HCI.ReadLocalVersionInformation.lmpVersion")
+                companyIdentifier = try reader.readUInt16("HCI.ReadLocalVersionInformation.companyIdentifier")
+                lmpSubversion = try reader.readUInt16("HCI.ReadLocalVersionInformation.lmpSubversion")
+            }
+
+            public func encode(to writer: inout ByteWriter) {
+                status.encode(to: &writer)
+                writer.write(hciVersion)
+                writer.write(hciSubversion)
+                writer.write(lmpVersion)
+                writer.write(companyIdentifier)
+                writer.write(lmpSubversion)
+            }
+        }
+    }
+
+    /// HCI_Read_Local_Supported_Features (Core 5.4, Vol 4, Part E, §7.4.3): the controller's
+    /// LMP feature page 0 (Vol 2, Part C, §3.3); bit 38 says "LE Supported (Controller)".
+    public struct ReadLocalSupportedFeatures: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/readLocalSupportedFeatures``.
+        public static let opcode = Opcode.readLocalSupportedFeatures
+        /// The command (it has no parameters).
+        public init() {}
+
+        /// The Command Complete return parameters.
+        public struct ReturnParameters: WireCodable, Hashable {
+            /// Whether the command succeeded.
+            public var status: StatusCode
+            /// The 64 feature bits, bit 0 of octet 0 as bit 0.
+            public var lmpFeatures: UInt64
+
+            /// Return parameters with every field.
+            public init(status: StatusCode, lmpFeatures: UInt64) {
+                self.status = status
+                self.lmpFeatures = lmpFeatures
+            }
+
+            /// Whether bit 38, LE Supported (Controller), is set.
+            public var leSupportedByController: Bool { lmpFeatures >> 38 & 1 == 1 }
+
+            public init(from reader: inout ByteReader) throws(WireError) {
+                status = try StatusCode(from: &reader, field: "HCI.ReadLocalSupportedFeatures.status")
+                lmpFeatures = try reader.readUInt64("HCI.ReadLocalSupportedFeatures.lmpFeatures")
+            }
+
+            public func encode(to writer: inout ByteWriter) {
+                status.encode(to: &writer)
+                writer.write(lmpFeatures)
+            }
+        }
+    }
+
+    /// HCI_Read_Buffer_Size (Core 5.4, Vol 4, Part E, §7.4.5): the controller's shared ACL
+    /// and synchronous data buffers, used for LE too when LE Read Buffer Size returns zeros.
+    public struct ReadBufferSize: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/readBufferSize``.
+        public static let opcode = Opcode.readBufferSize
+        /// The command (it has no parameters).
+        public init() {}
+
+        /// The Command Complete return parameters.
+        public struct ReturnParameters: WireCodable, Hashable {
+            /// Whether the command succeeded.
+            public var status: StatusCode
+            /// Largest ACL data payload the controller accepts, in octets.
+            public var aclDataPacketLength: UInt16
+            /// Largest synchronous data payload, in octets.
+            public var synchronousDataPacketLength: UInt8
+            /// How many ACL data packets the controller can hold.
+            public var totalNumACLDataPackets: UInt16
+            /// How many synchronous data packets the controller can hold.
+            public var totalNumSynchronousDataPackets: UInt16
+
+            /// Return parameters with every field.
+            public init(
+                status: StatusCode, aclDataPacketLength: UInt16, synchronousDataPacketLength: UInt8,
+                totalNumACLDataPackets: UInt16, totalNumSynchronousDataPackets: UInt16
+            ) {
+                self.status = status
+                self.aclDataPacketLength = aclDataPacketLength
+                self.synchronousDataPacketLength = synchronousDataPacketLength
+                self.totalNumACLDataPackets = totalNumACLDataPackets
+                self.totalNumSynchronousDataPackets = totalNumSynchronousDataPackets
+            }
+
+            public init(from reader: inout ByteReader) throws(WireError) {
+                status = try StatusCode(from: &reader, field: "HCI.ReadBufferSize.status")
+                aclDataPacketLength = try reader.readUInt16("HCI.ReadBufferSize.aclDataPacketLength")
+                synchronousDataPacketLength = try reader.readUInt8("HCI.ReadBufferSize.synchronousDataPacketLength")
+                totalNumACLDataPackets = try reader.readUInt16("HCI.ReadBufferSize.totalNumACLDataPackets")
+                totalNumSynchronousDataPackets = try reader.readUInt16("HCI.ReadBufferSize.totalNumSynchronousDataPackets")
+            }
+
+            public func encode(to writer: inout ByteWriter) {
+                status.encode(to: &writer)
+                writer.write(aclDataPacketLength)
+                writer.write(synchronousDataPacketLength)
+                writer.write(totalNumACLDataPackets)
+                writer.write(totalNumSynchronousDataPackets)
+            }
+        }
+    }
+
+    /// HCI_Read_BD_ADDR (Core 5.4, Vol 4, Part E, §7.4.6): the controller's public address
+    /// (all zeros if it has none).
+    public struct ReadBDADDR: ParameterlessCommand {
+        /// The command's opcode, ``HCI/Opcode/readBDADDR``.
+        public static let opcode = Opcode.readBDADDR
+        /// The command (it has no parameters).
+        public init() {}
+
+        /// The Command Complete return parameters.
+        public struct ReturnParameters: WireCodable, Hashable {
+            /// Whether the command succeeded.
+            public var status: StatusCode
+            /// The public device address; its kind is always public (decode sets it).
+            public var bdAddr: BluetoothAddress
+
+            /// Return parameters with every field.
+            public init(status: StatusCode, bdAddr: BluetoothAddress) {
+                self.status = status
+                self.bdAddr = bdAddr
+            }
+
+            public init(from reader: inout ByteReader) throws(WireError) {
+                status = try StatusCode(from: &reader, field: "HCI.ReadBDADDR.status")
+                bdAddr = try BluetoothAddress(from: &reader, kind: .public, field: "HCI.ReadBDADDR.bdAddr")
+            }
+
+            public func encode(to writer: inout ByteWriter) {
+                status.encode(to: &writer)
+                bdAddr.encode(to: &writer)
+            }
+        }
+    }
+}
