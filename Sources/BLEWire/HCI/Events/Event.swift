@@ -59,9 +59,11 @@ extension HCI {
             case 0x57: self = .authenticatedPayloadTimeoutExpired(try .init(decoding: parameters))
             case 0x59: self = .encryptionChangeV2(try .init(decoding: parameters))
             case 0x3E:
-                var reader = ByteReader(parameters)
-                let code = LESubeventCode(rawValue: try reader.readUInt8("HCI.LEMetaEvent.subeventCode"))
-                let rest = reader.readRemaining()
+                guard let first = parameters.first else {
+                    throw WireError(field: "HCI.LEMetaEvent.subeventCode", reason: .truncated(needed: 1, available: 0))
+                }
+                let code = LESubeventCode(rawValue: first)
+                let rest = parameters.dropFirst()
                 if let event = try LEMetaEvent.decode(subevent: code, parameters: rest) {
                     self = .leMeta(event)
                 } else {
