@@ -56,16 +56,6 @@ extension HCI {
         case active = 0x01
     }
 
-    /// One LE physical layer (Core 5.4, Vol 4, Part E, §7.8.47, TX_PHY and RX_PHY).
-    public enum LEPHY: UInt8, Hashable, Sendable, CaseIterable {
-        /// LE 1M.
-        case le1M = 0x01
-        /// LE 2M.
-        case le2M = 0x02
-        /// LE Coded.
-        case leCoded = 0x03
-    }
-
     /// A set of LE physical layers as a bit field (Core 5.4, Vol 4, Part E, §7.8.48,
     /// TX_PHYs and RX_PHYs). Reserved bits are kept so the value round-trips.
     public struct LEPHYs: OptionSet, Hashable, Sendable {

@@ -8,8 +8,8 @@ extension HCI {
         case peripheral = 0x01
     }
 
-    /// An LE PHY as the events report it (Core 5.4, Vol 4, Part E, §7.7.65.12 and
-    /// §7.7.65.13): one value, not the preference bit mask the LE Set PHY command takes.
+    /// One LE PHY as events and Read PHY report it (Core 5.4, Vol 4, Part E, §7.7.65.12,
+    /// §7.7.65.13 and §7.8.47): one value, not the preference bit mask of ``HCI/LEPHYs``.
     public enum PHY: UInt8, Hashable, Sendable, CaseIterable {
         /// LE 1M.
         case le1M = 0x01
@@ -56,10 +56,6 @@ extension HCI {
         /// A resolvable private address the controller could not resolve.
         case unresolvedRandom = 0xFE
     }
-
-    /// The largest valid Connection_Handle (Core 5.4, Vol 4, Part E, §5.4.2 and §7.7):
-    /// handles are 12 bits and 0x0F00–0x0FFF are reserved.
-    public static let maximumConnectionHandle: UInt16 = 0x0EFF
 }
 
 extension ByteReader {

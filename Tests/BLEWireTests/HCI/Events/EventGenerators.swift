@@ -1,19 +1,14 @@
 import BLEWire
 import Testing
 
-/// Random valid field values for the generated round-trip tests of HCI events.
+/// Random valid field values for the generated round-trip tests of HCI events
+/// (`bool()`, `status()` and `pick(_:)` are shared with the command generators).
 extension SeededGenerator {
     mutating func uint8() -> UInt8 { UInt8.random(in: .min ... .max, using: &self) }
     mutating func uint16() -> UInt16 { UInt16.random(in: .min ... .max, using: &self) }
     mutating func uint64() -> UInt64 { UInt64.random(in: .min ... .max, using: &self) }
     mutating func int8() -> Int8 { Int8.random(in: .min ... .max, using: &self) }
-    mutating func bool() -> Bool { Bool.random(using: &self) }
     mutating func connectionHandle() -> UInt16 { UInt16.random(in: 0 ... 0x0EFF, using: &self) }
-    mutating func status() -> HCI.StatusCode { HCI.StatusCode(rawValue: uint8()) }
-    mutating func pick<Value: CaseIterable>(_: Value.Type) -> Value {
-        let all = Array(Value.allCases)
-        return all[Int.random(in: 0 ..< all.count, using: &self)]
-    }
     mutating func address(kind: BluetoothAddress.Kind) -> BluetoothAddress {
         BluetoothAddress(UInt64.random(in: 0 ... 0xFFFF_FFFF_FFFF, using: &self), kind: kind)
     }

@@ -37,12 +37,12 @@ extension HCI {
             /// The connection that was read.
             public var connectionHandle: UInt16
             /// TX_PHY: the transmitter PHY.
-            public var txPHY: LEPHY
+            public var txPHY: PHY
             /// RX_PHY: the receiver PHY.
-            public var rxPHY: LEPHY
+            public var rxPHY: PHY
 
             /// Return parameters with every field.
-            public init(status: StatusCode, connectionHandle: UInt16, txPHY: LEPHY, rxPHY: LEPHY) {
+            public init(status: StatusCode, connectionHandle: UInt16, txPHY: PHY, rxPHY: PHY) {
                 self.status = status
                 self.connectionHandle = connectionHandle
                 self.txPHY = txPHY
@@ -52,8 +52,8 @@ extension HCI {
             public init(from reader: inout ByteReader) throws(WireError) {
                 status = try StatusCode(from: &reader, field: "HCI.LEReadPHY.status")
                 connectionHandle = try reader.readConnectionHandle("HCI.LEReadPHY.connectionHandle")
-                txPHY = try reader.readEnumeration(LEPHY.self, "HCI.LEReadPHY.txPHY")
-                rxPHY = try reader.readEnumeration(LEPHY.self, "HCI.LEReadPHY.rxPHY")
+                txPHY = try reader.readEnumeration(PHY.self, "HCI.LEReadPHY.txPHY")
+                rxPHY = try reader.readEnumeration(PHY.self, "HCI.LEReadPHY.rxPHY")
             }
 
             public func encode(to writer: inout ByteWriter) {

@@ -50,11 +50,11 @@ extension HCI {
         /// Advertising_TX_Power, dBm (-127 to +20); 127 means no preference.
         public var advertisingTxPower: Int8
         /// Primary_Advertising_PHY: LE 1M or LE Coded.
-        public var primaryAdvertisingPHY: LEPHY
+        public var primaryAdvertisingPHY: PHY
         /// Secondary_Advertising_Max_Skip: advertising events the AUX_ADV_IND may skip.
         public var secondaryAdvertisingMaxSkip: UInt8
         /// Secondary_Advertising_PHY.
-        public var secondaryAdvertisingPHY: LEPHY
+        public var secondaryAdvertisingPHY: PHY
         /// Advertising_SID (0x00 to 0x0F), identifying the set to scanners.
         public var advertisingSID: UInt8
         /// Scan_Request_Notification_Enable: report scan requests with an event.
@@ -67,8 +67,8 @@ extension HCI {
             primaryAdvertisingChannelMap: AdvertisingChannelMap = .all, ownAddressType: OwnAddressType,
             peerAddress: BluetoothAddress = BluetoothAddress(0),
             advertisingFilterPolicy: AdvertisingFilterPolicy = .acceptAll, advertisingTxPower: Int8 = 127,
-            primaryAdvertisingPHY: LEPHY = .le1M, secondaryAdvertisingMaxSkip: UInt8 = 0,
-            secondaryAdvertisingPHY: LEPHY = .le1M, advertisingSID: UInt8 = 0,
+            primaryAdvertisingPHY: PHY = .le1M, secondaryAdvertisingMaxSkip: UInt8 = 0,
+            secondaryAdvertisingPHY: PHY = .le1M, advertisingSID: UInt8 = 0,
             scanRequestNotificationEnable: Bool = false
         ) {
             self.advertisingHandle = advertisingHandle
@@ -101,9 +101,9 @@ extension HCI {
             advertisingFilterPolicy = try reader.readEnumeration(
                 AdvertisingFilterPolicy.self, type + ".advertisingFilterPolicy")
             advertisingTxPower = try reader.readInt8(type + ".advertisingTxPower")
-            primaryAdvertisingPHY = try reader.readEnumeration(LEPHY.self, type + ".primaryAdvertisingPHY")
+            primaryAdvertisingPHY = try reader.readEnumeration(PHY.self, type + ".primaryAdvertisingPHY")
             secondaryAdvertisingMaxSkip = try reader.readUInt8(type + ".secondaryAdvertisingMaxSkip")
-            secondaryAdvertisingPHY = try reader.readEnumeration(LEPHY.self, type + ".secondaryAdvertisingPHY")
+            secondaryAdvertisingPHY = try reader.readEnumeration(PHY.self, type + ".secondaryAdvertisingPHY")
             advertisingSID = try reader.readUInt8(type + ".advertisingSID")
             scanRequestNotificationEnable = try reader.readFlag(type + ".scanRequestNotificationEnable")
         }
