@@ -69,6 +69,7 @@ extension HCI {
         ReadLocalVersionInformation.self,
         ReadLocalSupportedCommands.self,
         ReadLocalSupportedFeatures.self,
+        ReadLocalExtendedFeatures.self,
         ReadBufferSize.self,
         ReadBDADDR.self,
         ReadRSSI.self,

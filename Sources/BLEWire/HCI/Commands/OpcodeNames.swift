@@ -31,6 +31,8 @@ extension HCI.Opcode {
     public static let readLocalSupportedCommands = HCI.Opcode(ogf: 0x04, ocf: 0x0002)
     /// HCI_Read_Local_Supported_Features (Core 5.4, Vol 4, Part E, §7.4).
     public static let readLocalSupportedFeatures = HCI.Opcode(ogf: 0x04, ocf: 0x0003)
+    /// HCI_Read_Local_Extended_Features (Core 5.4, Vol 4, Part E, §7.4.4).
+    public static let readLocalExtendedFeatures = HCI.Opcode(ogf: 0x04, ocf: 0x0004)
     /// HCI_Read_Buffer_Size (Core 5.4, Vol 4, Part E, §7.4).
     public static let readBufferSize = HCI.Opcode(ogf: 0x04, ocf: 0x0005)
     /// HCI_Read_BD_ADDR (Core 5.4, Vol 4, Part E, §7.4).
@@ -178,6 +180,7 @@ extension HCI.Opcode {
         .readLocalVersionInformation: "Read Local Version Information",
         .readLocalSupportedCommands: "Read Local Supported Commands",
         .readLocalSupportedFeatures: "Read Local Supported Features",
+        .readLocalExtendedFeatures: "Read Local Extended Features",
         .readBufferSize: "Read Buffer Size",
         .readBDADDR: "Read BD_ADDR",
         .readRSSI: "Read RSSI",

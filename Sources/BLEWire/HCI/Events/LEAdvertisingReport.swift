@@ -9,7 +9,8 @@ extension HCI {
     public struct LEAdvertisingReport: HCILEMetaEvent {
         /// Subevent code 0x02.
         public static let subeventCode = LESubeventCode.advertisingReport
-        /// The most advertising data a legacy PDU carries (§7.7.65.2).
+        /// The most advertising data a legacy PDU carries (§7.7.65.2). Decoding keeps longer
+        /// data from non-conforming controllers instead of dropping the report.
         public static let maximumDataLength = 31
         /// The RSSI value that means "not available".
         public static let rssiNotAvailable: Int8 = 127
@@ -70,10 +71,11 @@ extension HCI {
                 let eventType = try reader.readEventEnumeration(EventType.self, "HCI.LEAdvertisingReport.eventType")
                 let addressType = try AddressType(from: &reader, field: "HCI.LEAdvertisingReport.addressType")
                 let address = try reader.readEventAddress(type: addressType, "HCI.LEAdvertisingReport.address")
+                // The specification caps Data_Length at 31, but controllers exist that pass
+                // longer legacy data through (Bumble 0.0.236 reports 33 octets when its host
+                // sets them). The report is kept rather than dropped: the length is still
+                // checked against the octets present, so nothing is read past the event.
                 let length = try reader.readUInt8("HCI.LEAdvertisingReport.dataLength")
-                guard Int(length) <= Self.maximumDataLength else {
-                    throw WireError(field: "HCI.LEAdvertisingReport.dataLength", reason: .invalidValue(UInt64(length)))
-                }
                 let data = try reader.readBytes(Int(length), "HCI.LEAdvertisingReport.data")
                 let rssi = try reader.readInt8("HCI.LEAdvertisingReport.rssi")
                 reports.append(Report(eventType: eventType, addressType: addressType, address: address, data: data, rssi: rssi))
@@ -81,7 +83,7 @@ extension HCI {
             self.reports = reports
         }
 
-        /// Appends Num_Reports and the reports. Data over 31 octets and reports beyond 255
+        /// Appends Num_Reports and the reports. Data over 255 octets and reports beyond 255
         /// (only possible when built by hand) are cut so every length field stays true.
         public func encode(to writer: inout ByteWriter) {
             let count = min(reports.count, Int(UInt8.max))
@@ -90,7 +92,7 @@ extension HCI {
                 writer.write(report.eventType.rawValue)
                 writer.write(report.addressType.rawValue)
                 report.address.encode(to: &writer)
-                let data = report.data.prefix(Self.maximumDataLength)
+                let data = report.data.prefix(Int(UInt8.max))
                 writer.write(UInt8(data.count))
                 writer.write(contentsOf: data)
                 writer.write(report.rssi)

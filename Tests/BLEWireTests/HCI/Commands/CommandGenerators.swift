@@ -63,6 +63,7 @@ enum CommandGenerators {
             HCI.ReadLocalVersionInformation(),
             HCI.ReadLocalSupportedCommands(),
             HCI.ReadLocalSupportedFeatures(),
+            HCI.ReadLocalExtendedFeatures(pageNumber: g.u8()),
             HCI.ReadBufferSize(),
             HCI.ReadBDADDR(),
             HCI.ReadRSSI(connectionHandle: g.handle()),
@@ -176,6 +177,8 @@ enum CommandGenerators {
             (.readLocalSupportedCommands, HCI.ReadLocalSupportedCommands.ReturnParameters(
                 status: g.status(), supportedCommands: HCI.SupportedCommands(words: (g.u128(), g.u128(), g.u128(), g.u128())))),
             (.readLocalSupportedFeatures, HCI.ReadLocalSupportedFeatures.ReturnParameters(status: g.status(), lmpFeatures: g.u64())),
+            (.readLocalExtendedFeatures, HCI.ReadLocalExtendedFeatures.ReturnParameters(
+                status: g.status(), pageNumber: g.u8(), maximumPageNumber: g.u8(), extendedLMPFeatures: g.u64())),
             (.readBufferSize, HCI.ReadBufferSize.ReturnParameters(
                 status: g.status(), aclDataPacketLength: g.u16(), synchronousDataPacketLength: g.u8(),
                 totalNumACLDataPackets: g.u16(), totalNumSynchronousDataPackets: g.u16())),

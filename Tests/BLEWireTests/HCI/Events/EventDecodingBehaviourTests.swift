@@ -32,6 +32,22 @@ struct EventDecodingBehaviourTests {
         }
     }
 
+    @Test("An advertising report with more than 31 octets of data is kept, not dropped")
+    func overlongLegacyReport() throws {
+        // Bumble 0.0.236 reports the 33 octets its GATT server set (flags, a 128-bit UUID
+        // list and the name "BumbleGATT"), captured in Fixtures/bumble-scan-gatt-client-sc-pairing.btsnoop.
+        let bytes = try #require(Hex.decode(
+            "3e2d020100010100 00776ac021020106110 7f0debc9a785634127856341278563412 0b0942756d626c6547415454ce"))
+        guard case let .leMeta(.advertisingReport(event)) = try HCI.Event(decoding: bytes) else {
+            Issue.record("not an advertising report")
+            return
+        }
+        #expect(event.reports.count == 1)
+        #expect(event.reports.first?.data.count == 33)
+        #expect(try AdvertisingData(decoding: event.reports[0].data).localName == "BumbleGATT")
+        #expect(HCI.Event.leMeta(.advertisingReport(event)).encoded() == bytes)
+    }
+
     @Test("A known event with malformed parameters throws naming the field")
     func malformedKnownEvent() {
         // Disconnection Complete with handle 0x0F00 (reserved range).
@@ -40,12 +56,10 @@ struct EventDecodingBehaviourTests {
         }
         // Disconnection Complete one octet short.
         #expect(throws: WireError.self) { try HCI.Event(decoding: [0x05, 0x03, 0x00, 0x01, 0x00]) }
-        // Advertising report claiming 32 octets of data.
-        var report: [UInt8] = [0x3E, 0x2C, 0x02, 0x01, 0x00, 0x00, 1, 2, 3, 4, 5, 6, 32]
+        // Advertising report claiming 40 octets of data but carrying 32.
+        var report: [UInt8] = [0x3E, 0x2C, 0x02, 0x01, 0x00, 0x00, 1, 2, 3, 4, 5, 6, 40]
         report += [UInt8](repeating: 0, count: 32) + [0xCE]
-        #expect(throws: WireError(field: "HCI.LEAdvertisingReport.dataLength", reason: .invalidValue(32))) {
-            try HCI.Event(decoding: report)
-        }
+        #expect(throws: WireError.self) { try HCI.Event(decoding: report) }
         // Encryption Change with the reserved Encryption_Enabled value 0x03.
         #expect(throws: WireError(field: "HCI.EncryptionChange.encryptionEnabled", reason: .invalidValue(3))) {
             try HCI.Event(decoding: [0x08, 0x04, 0x00, 0x01, 0x00, 0x03])

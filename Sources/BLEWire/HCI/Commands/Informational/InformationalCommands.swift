@@ -91,6 +91,59 @@ extension HCI {
         }
     }
 
+    /// HCI_Read_Local_Extended_Features (Core 5.4, Vol 4, Part E, §7.4.4): one 64-bit page
+    /// of the extended LMP feature mask. Page 1 carries the host's LE support bits, which
+    /// hosts read during start-up.
+    public struct ReadLocalExtendedFeatures: HCICommand {
+        /// The command's opcode, ``HCI/Opcode/readLocalExtendedFeatures``.
+        public static let opcode = Opcode.readLocalExtendedFeatures
+        /// The page requested: 0x00 is the normal feature mask, higher pages the extended ones.
+        public var pageNumber: UInt8
+
+        /// A request for `pageNumber`.
+        public init(pageNumber: UInt8) { self.pageNumber = pageNumber }
+
+        public init(from reader: inout ByteReader) throws(WireError) {
+            pageNumber = try reader.readUInt8("HCI.ReadLocalExtendedFeatures.pageNumber")
+        }
+
+        public func encode(to writer: inout ByteWriter) { writer.write(pageNumber) }
+
+        /// The Command Complete return parameters.
+        public struct ReturnParameters: WireCodable, Hashable {
+            /// Whether the command succeeded.
+            public var status: StatusCode
+            /// The page these features belong to.
+            public var pageNumber: UInt8
+            /// The highest page with a non-zero bit.
+            public var maximumPageNumber: UInt8
+            /// The 64 feature bits of the page, bit 0 of octet 0 as bit 0.
+            public var extendedLMPFeatures: UInt64
+
+            /// Return parameters with every field.
+            public init(status: StatusCode, pageNumber: UInt8, maximumPageNumber: UInt8, extendedLMPFeatures: UInt64) {
+                self.status = status
+                self.pageNumber = pageNumber
+                self.maximumPageNumber = maximumPageNumber
+                self.extendedLMPFeatures = extendedLMPFeatures
+            }
+
+            public init(from reader: inout ByteReader) throws(WireError) {
+                status = try StatusCode(from: &reader, field: "HCI.ReadLocalExtendedFeatures.status")
+                pageNumber = try reader.readUInt8("HCI.ReadLocalExtendedFeatures.pageNumber")
+                maximumPageNumber = try reader.readUInt8("HCI.ReadLocalExtendedFeatures.maximumPageNumber")
+                extendedLMPFeatures = try reader.readUInt64("HCI.ReadLocalExtendedFeatures.extendedLMPFeatures")
+            }
+
+            public func encode(to writer: inout ByteWriter) {
+                status.encode(to: &writer)
+                writer.write(pageNumber)
+                writer.write(maximumPageNumber)
+                writer.write(extendedLMPFeatures)
+            }
+        }
+    }
+
     /// HCI_Read_Buffer_Size (Core 5.4, Vol 4, Part E, §7.4.5): the controller's shared ACL
     /// and synchronous data buffers, used for LE too when LE Read Buffer Size returns zeros.
     public struct ReadBufferSize: ParameterlessCommand {

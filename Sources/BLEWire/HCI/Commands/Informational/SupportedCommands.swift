@@ -130,6 +130,8 @@ extension HCI.SupportedCommands {
         public static let readLocalVersionInformation = Entry(octet: 14, bit: 3)
         /// Read Local Supported Features: octet 14, bit 5.
         public static let readLocalSupportedFeatures = Entry(octet: 14, bit: 5)
+        /// Read Local Extended Features.
+        public static let readLocalExtendedFeatures = Entry(octet: 14, bit: 6)
         /// Read Buffer Size: octet 14, bit 7.
         public static let readBufferSize = Entry(octet: 14, bit: 7)
         /// Read BD_ADDR: octet 15, bit 1.
@@ -276,6 +278,7 @@ extension HCI.SupportedCommands {
             .writeAuthenticatedPayloadTimeout: .writeAuthenticatedPayloadTimeout,
             .readLocalVersionInformation: .readLocalVersionInformation,
             .readLocalSupportedFeatures: .readLocalSupportedFeatures,
+            .readLocalExtendedFeatures: .readLocalExtendedFeatures,
             .readBufferSize: .readBufferSize,
             .readBDADDR: .readBDADDR,
             .readRSSI: .readRSSI,
