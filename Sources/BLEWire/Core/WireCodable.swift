@@ -10,6 +10,10 @@ public protocol WireDecodable: Sendable {
 public protocol WireEncodable: Sendable {
     /// Appends the value's wire form to `writer`.
     func encode(to writer: inout ByteWriter)
+
+    /// How many octets ``encoded()`` should reserve, so encoding allocates once. Types
+    /// whose size depends on a payload give an exact figure; the default suits small PDUs.
+    var encodedCountEstimate: Int { get }
 }
 
 /// A value that both decodes and encodes; `decode(encode(x)) == x` for every value.
@@ -32,10 +36,13 @@ extension WireDecodable {
 }
 
 extension WireEncodable {
+    /// 64 octets: enough for every fixed-size PDU of the specification.
+    public var encodedCountEstimate: Int { 64 }
+
     /// The value's wire form as a new array.
     @inlinable
     public func encoded() -> [UInt8] {
-        var writer = ByteWriter()
+        var writer = ByteWriter(capacity: encodedCountEstimate)
         encode(to: &writer)
         return writer.bytes
     }

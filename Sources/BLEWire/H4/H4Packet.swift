@@ -68,6 +68,17 @@ extension H4 {
         }
 
         /// Appends the packet indicator and the packet.
+        /// The type octet plus the packet.
+        public var encodedCountEstimate: Int {
+            switch self {
+            case let .command(packet): return 1 + packet.encodedCountEstimate
+            case let .acl(packet): return 1 + packet.encodedCountEstimate
+            case let .sco(packet): return 1 + packet.encodedCountEstimate
+            case let .event(packet): return 1 + packet.encodedCountEstimate
+            case let .iso(packet): return 1 + packet.encodedCountEstimate
+            }
+        }
+
         public func encode(to writer: inout ByteWriter) {
             writer.write(packetType.rawValue)
             switch self {

@@ -40,6 +40,9 @@ extension HCI {
             return try Command(decoding: parameters)
         }
 
+        /// Header plus parameters.
+        public var encodedCountEstimate: Int { 3 + parameters.count }
+
         public init(from reader: inout ByteReader) throws(WireError) {
             opcode = Opcode(rawValue: try reader.readUInt16("HCI.CommandPacket.opcode"))
             let length = Int(try reader.readUInt8("HCI.CommandPacket.parameterTotalLength"))

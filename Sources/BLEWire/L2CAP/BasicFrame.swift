@@ -66,6 +66,9 @@ extension L2CAP {
         /// ``WireDecodable/init(decoding:)``, octets beyond the length are an error, so a
         /// reassembled PDU must be exactly one frame.
         @inlinable
+        /// Header plus payload.
+        public var encodedCountEstimate: Int { Header.size + payload.count }
+
         public init(from reader: inout ByteReader) throws(WireError) {
             let header = try Header(from: &reader)
             guard reader.remainingCount >= Int(header.length) else {

@@ -51,6 +51,9 @@ extension HCI {
             self.data = data
         }
 
+        /// Header plus data.
+        public var encodedCountEstimate: Int { 4 + data.count }
+
         public init(from reader: inout ByteReader) throws(WireError) {
             let header = try reader.readUInt16("HCI.ACLPacket.handle")
             connectionHandle = header & 0x0FFF

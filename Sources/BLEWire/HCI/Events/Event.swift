@@ -75,6 +75,21 @@ extension HCI {
         }
 
         /// Reads a whole event packet (code, length, parameters) and decodes it.
+        /// The largest event packet for advertising reports, whose size varies most; 64
+        /// octets for the rest.
+        public var encodedCountEstimate: Int {
+            switch self {
+            case .leMeta(.advertisingReport), .leMeta(.extendedAdvertisingReport), .leMeta(.directedAdvertisingReport):
+                return 2 + EventPacket.maximumParameterLength
+            case let .unknown(packet):
+                return 2 + packet.parameters.count
+            case let .unknownLEMeta(_, parameters):
+                return 3 + parameters.count
+            default:
+                return 64
+            }
+        }
+
         public init(from reader: inout ByteReader) throws(WireError) {
             try self.init(decoding: try EventPacket(from: &reader))
         }

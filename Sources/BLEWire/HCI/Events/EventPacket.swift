@@ -86,6 +86,9 @@ extension HCI {
             return try Event(decoding: reader.readRemaining())
         }
 
+        /// Header plus parameters.
+        public var encodedCountEstimate: Int { 2 + parameters.count }
+
         public init(from reader: inout ByteReader) throws(WireError) {
             eventCode = EventCode(rawValue: try reader.readUInt8("HCI.EventPacket.eventCode"))
             let length = Int(try reader.readUInt8("HCI.EventPacket.parameterTotalLength"))
