@@ -6,9 +6,15 @@ let package = Package(
     products: [
         .library(name: "BLEWire", targets: ["BLEWire"]),
         .library(name: "BLECrypto", targets: ["BLECrypto"]),
+        .library(name: "BLEController", targets: ["BLEController"]),
+        .library(name: "BLEWorld", targets: ["BLEWorld"]),
+        .executable(name: "ble", targets: ["ble"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .target(name: "BLEWire"),
@@ -19,8 +25,21 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(name: "BLEController", dependencies: ["BLEWire", "BLECrypto"]),
+        .target(name: "BLEWorld", dependencies: ["BLEController", "BLEWire", .product(name: "Yams", package: "Yams")]),
+        .executableTarget(
+            name: "ble",
+            dependencies: [
+                "BLEWorld", "BLEController", "BLEWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], exclude: ["Fixtures"]),
         .testTarget(name: "BLECryptoTests", dependencies: ["BLECrypto"]),
+        .testTarget(name: "BLEControllerTests", dependencies: ["BLEController", "BLEWire"]),
+        .testTarget(name: "BLEWorldTests", dependencies: ["BLEWorld", "BLEController", "BLEWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,3 +13,7 @@ public enum SMP {}
 
 /// H4 framing of HCI packets over a byte stream (Core 5.4, Vol 4, Part A, §2).
 public enum H4 {}
+
+/// Link Layer (Core 5.4, Vol 6, Part B): advertising-channel and data-channel PDUs and
+/// LL control PDUs, as the simulated controllers exchange them over the air.
+public enum LL {}

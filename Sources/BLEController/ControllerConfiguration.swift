@@ -1,0 +1,44 @@
+import BLEWire
+
+/// What a simulated controller is: its identity, its radio and its buffers. The defaults
+/// describe a typical LE 5.x controller; scenarios override them per device.
+public struct ControllerConfiguration: Hashable, Sendable {
+    /// The public device address returned by HCI_Read_BD_ADDR.
+    public var publicAddress: BluetoothAddress
+    /// Seed of the controller's own random source (advDelay, access addresses, LE Rand),
+    /// so a world replays exactly from its seed.
+    public var seed: UInt64
+    /// Transmit power at the antenna port in dBm (Core 5.4 allows −127 to +20).
+    public var txPowerDBm: Double
+    /// LE ACL data buffer size in octets, reported by LE Read Buffer Size (27 to 251).
+    public var leACLBufferSize: Int
+    /// Number of LE ACL data buffers, reported by LE Read Buffer Size.
+    public var leACLBufferCount: Int
+    /// The most simultaneous connections, in both roles together.
+    public var maximumConnections: Int
+    /// Entries of the filter accept list.
+    public var filterAcceptListSize: Int
+    /// Entries of the resolving list.
+    public var resolvingListSize: Int
+
+    /// A configuration with typical defaults: 0 dBm, 251-octet × 8 buffers, 16 connections.
+    public init(
+        publicAddress: BluetoothAddress,
+        seed: UInt64,
+        txPowerDBm: Double = 0,
+        leACLBufferSize: Int = 251,
+        leACLBufferCount: Int = 8,
+        maximumConnections: Int = 16,
+        filterAcceptListSize: Int = 16,
+        resolvingListSize: Int = 16
+    ) {
+        self.publicAddress = publicAddress
+        self.seed = seed
+        self.txPowerDBm = txPowerDBm
+        self.leACLBufferSize = leACLBufferSize
+        self.leACLBufferCount = leACLBufferCount
+        self.maximumConnections = maximumConnections
+        self.filterAcceptListSize = filterAcceptListSize
+        self.resolvingListSize = resolvingListSize
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `ble`: SwiftBLE's command line, one executable with a subcommand per task (DESIGN.md,
+/// "The command line").
+@main
+struct BLECommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ble",
+        abstract: "Bluetooth Low Energy from the command line: simulated worlds, scanning, advertising.",
+        subcommands: []
+    )
+}

@@ -1,0 +1,2 @@
+import BLEWorld
+import Testing
