@@ -1,7 +1,7 @@
 extension ATT {
     /// Handle Value Notification (Core 5.4, Vol 3, Part F, §3.4.7.1): a server pushes an
     /// attribute's value, unacknowledged.
-    public struct HandleValueNotification: ATTPDU, Sendable {
+    public struct HandleValueNotification: ATTHandleValuePDU, Sendable {
         /// ``ATT/Opcode/handleValueNotification`` (0x1B).
         public static let opcode = Opcode.handleValueNotification
 
@@ -15,25 +15,11 @@ extension ATT {
             self.attributeHandle = attributeHandle
             self.attributeValue = attributeValue
         }
-
-        /// Reads opcode and handle, then takes the remaining octets as the value.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try reader.readATTOpcode(Self.opcode, "ATT.HandleValueNotification.opcode")
-            attributeHandle = try reader.readUInt16("ATT.HandleValueNotification.attributeHandle")
-            attributeValue = reader.readRemaining()
-        }
-
-        /// Writes opcode, handle and value.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.opcode.rawValue)
-            writer.write(attributeHandle)
-            writer.write(contentsOf: attributeValue)
-        }
     }
 
     /// Handle Value Indication (Core 5.4, Vol 3, Part F, §3.4.7.2): a server pushes an
     /// attribute's value and waits for a Handle Value Confirmation.
-    public struct HandleValueIndication: ATTPDU, Sendable {
+    public struct HandleValueIndication: ATTHandleValuePDU, Sendable {
         /// ``ATT/Opcode/handleValueIndication`` (0x1D).
         public static let opcode = Opcode.handleValueIndication
 
@@ -47,40 +33,16 @@ extension ATT {
             self.attributeHandle = attributeHandle
             self.attributeValue = attributeValue
         }
-
-        /// Reads opcode and handle, then takes the remaining octets as the value.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try reader.readATTOpcode(Self.opcode, "ATT.HandleValueIndication.opcode")
-            attributeHandle = try reader.readUInt16("ATT.HandleValueIndication.attributeHandle")
-            attributeValue = reader.readRemaining()
-        }
-
-        /// Writes opcode, handle and value.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.opcode.rawValue)
-            writer.write(attributeHandle)
-            writer.write(contentsOf: attributeValue)
-        }
     }
 
     /// Handle Value Confirmation (Core 5.4, Vol 3, Part F, §3.4.7.3): the client received an
     /// indication. Just the opcode.
-    public struct HandleValueConfirmation: ATTPDU, Sendable {
+    public struct HandleValueConfirmation: ATTOpcodeOnlyPDU, Sendable {
         /// ``ATT/Opcode/handleValueConfirmation`` (0x1E).
         public static let opcode = Opcode.handleValueConfirmation
 
         /// The confirmation (it has no fields).
         public init() {}
-
-        /// Reads the opcode.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try reader.readATTOpcode(Self.opcode, "ATT.HandleValueConfirmation.opcode")
-        }
-
-        /// Writes the opcode.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.opcode.rawValue)
-        }
     }
 
     /// Multiple Handle Value Notification (Core 5.4, Vol 3, Part F, §3.4.7.4): several

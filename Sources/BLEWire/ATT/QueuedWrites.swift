@@ -112,21 +112,11 @@ extension ATT {
 
     /// Execute Write Response (Core 5.4, Vol 3, Part F, §3.4.6.4): the queue was written or
     /// cancelled. Just the opcode.
-    public struct ExecuteWriteResponse: ATTPDU, Sendable {
+    public struct ExecuteWriteResponse: ATTOpcodeOnlyPDU, Sendable {
         /// ``ATT/Opcode/executeWriteResponse`` (0x19).
         public static let opcode = Opcode.executeWriteResponse
 
         /// The response (it has no fields).
         public init() {}
-
-        /// Reads the opcode.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try reader.readATTOpcode(Self.opcode, "ATT.ExecuteWriteResponse.opcode")
-        }
-
-        /// Writes the opcode.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.opcode.rawValue)
-        }
     }
 }

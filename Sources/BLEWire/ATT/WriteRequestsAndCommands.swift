@@ -1,7 +1,7 @@
 extension ATT {
     /// Write Request (Core 5.4, Vol 3, Part F, §3.4.5.1): write a value and wait for a
     /// Write Response.
-    public struct WriteRequest: ATTPDU, Sendable {
+    public struct WriteRequest: ATTHandleValuePDU, Sendable {
         /// ``ATT/Opcode/writeRequest`` (0x12).
         public static let opcode = Opcode.writeRequest
 
@@ -15,44 +15,20 @@ extension ATT {
             self.attributeHandle = attributeHandle
             self.attributeValue = attributeValue
         }
-
-        /// Reads opcode and handle, then takes the remaining octets as the value.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try reader.readATTOpcode(Self.opcode, "ATT.WriteRequest.opcode")
-            attributeHandle = try reader.readUInt16("ATT.WriteRequest.attributeHandle")
-            attributeValue = reader.readRemaining()
-        }
-
-        /// Writes opcode, handle and value.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.opcode.rawValue)
-            writer.write(attributeHandle)
-            writer.write(contentsOf: attributeValue)
-        }
     }
 
     /// Write Response (Core 5.4, Vol 3, Part F, §3.4.5.2): the write succeeded. Just the opcode.
-    public struct WriteResponse: ATTPDU, Sendable {
+    public struct WriteResponse: ATTOpcodeOnlyPDU, Sendable {
         /// ``ATT/Opcode/writeResponse`` (0x13).
         public static let opcode = Opcode.writeResponse
 
         /// The response (it has no fields).
         public init() {}
-
-        /// Reads the opcode.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try reader.readATTOpcode(Self.opcode, "ATT.WriteResponse.opcode")
-        }
-
-        /// Writes the opcode.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.opcode.rawValue)
-        }
     }
 
     /// Write Command (Core 5.4, Vol 3, Part F, §3.4.5.3): write a value with no response
     /// (the server reports no error either).
-    public struct WriteCommand: ATTPDU, Sendable {
+    public struct WriteCommand: ATTHandleValuePDU, Sendable {
         /// ``ATT/Opcode/writeCommand`` (0x52).
         public static let opcode = Opcode.writeCommand
 
@@ -65,20 +41,6 @@ extension ATT {
         public init(attributeHandle: Handle, attributeValue: ArraySlice<UInt8>) {
             self.attributeHandle = attributeHandle
             self.attributeValue = attributeValue
-        }
-
-        /// Reads opcode and handle, then takes the remaining octets as the value.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try reader.readATTOpcode(Self.opcode, "ATT.WriteCommand.opcode")
-            attributeHandle = try reader.readUInt16("ATT.WriteCommand.attributeHandle")
-            attributeValue = reader.readRemaining()
-        }
-
-        /// Writes opcode, handle and value.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.opcode.rawValue)
-            writer.write(attributeHandle)
-            writer.write(contentsOf: attributeValue)
         }
     }
 
