@@ -17,9 +17,20 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(
+            name: "Workloads",
+            dependencies: [.product(name: "BLEWire", package: rootPackage)],
+            path: "Workloads"
+        ),
+        .executableTarget(
+            name: "DecodeRate",
+            dependencies: ["Workloads", .product(name: "BLEWire", package: rootPackage)],
+            path: "DecodeRate"
+        ),
         .executableTarget(
             name: "WireCodecs",
             dependencies: [
+                "Workloads",
                 .product(name: "BLEWire", package: rootPackage),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

@@ -1,0 +1,47 @@
+import BLEWire
+import Workloads
+
+/// Prints one JSON object: for each workload its bytes (hex) and the nanoseconds per decode
+/// measured over a fixed number of iterations on one core. `scripts/compare-bumble-decode.py`
+/// times Bumble on the same bytes in the same run and prints the ratio.
+@main
+enum DecodeRate {
+    @inline(never)
+    static func consume<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+    static func nanosecondsPerDecode(iterations: Int, _ body: () throws(WireError) -> Void) -> Double {
+        let clock = ContinuousClock()
+        var best = Double.infinity
+        for _ in 0 ..< 5 {
+            let start = clock.now
+            for _ in 0 ..< iterations {
+                do { try body() } catch { return .nan }
+            }
+            let elapsed = clock.now - start
+            let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+            best = min(best, nanoseconds / Double(iterations))
+        }
+        return best
+    }
+
+    static func main() {
+        let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1_000_000
+        let rows: [(String, [UInt8], Double)] = [
+            ("att-read-by-type-response", readByTypeResponse, nanosecondsPerDecode(iterations: iterations) { () throws(WireError) in
+                consume(try ATT.PDU(decoding: readByTypeResponse))
+            }),
+            ("le-advertising-report-3", advertisingReportEvent, nanosecondsPerDecode(iterations: iterations) { () throws(WireError) in
+                consume(try HCI.Event(decoding: advertisingReportEvent))
+            }),
+            ("acl-l2cap-att-notification", notificationACL, nanosecondsPerDecode(iterations: iterations) { () throws(WireError) in
+                let acl = try HCI.ACLPacket(decoding: notificationACL)
+                let frame = try L2CAP.BasicFrame(decoding: acl.data)
+                consume(try ATT.PDU(decoding: frame.payload))
+            }),
+        ]
+        let entries = rows.map { name, bytes, nanoseconds in
+            "\"\(name)\": {\"hex\": \"\(Hex.encode(bytes))\", \"nanosecondsPerDecode\": \(nanoseconds)}"
+        }
+        print("{" + entries.joined(separator: ", ") + "}")
+    }
+}
