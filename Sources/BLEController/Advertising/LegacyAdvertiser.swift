@@ -17,8 +17,8 @@ struct LegacyAdvertiser: Sendable {
 
     let parameters: HCI.LESetAdvertisingParameters
     let ownAddress: BluetoothAddress
-    let advertisingPDU: LL.AdvertisingPDU
-    let scanResponsePDU: LL.AdvertisingPDU
+    private(set) var advertisingPDU: LL.AdvertisingPDU
+    private(set) var scanResponsePDU: LL.AdvertisingPDU
     let channels: [UInt8]
     let txPowerDBm: Double
     let interval: Microseconds
@@ -58,6 +58,22 @@ struct LegacyAdvertiser: Sendable {
             ? now + LinkTiming.highDutyCycleTimeout : nil
         phase = .waiting(nextEvent: now)
         eventStart = now
+    }
+
+    /// New advertising data while advertising (LE Set Advertising Data, §7.8.7): used from
+    /// the next PDU on. Directed PDUs carry no data and stay as they are.
+    mutating func update(advertisingData data: [UInt8]) {
+        switch advertisingPDU.payload {
+        case .advInd: advertisingPDU.payload = .advInd(advertiserAddress: ownAddress, data: data[...])
+        case .advScanInd: advertisingPDU.payload = .advScanInd(advertiserAddress: ownAddress, data: data[...])
+        case .advNonconnInd: advertisingPDU.payload = .advNonconnInd(advertiserAddress: ownAddress, data: data[...])
+        default: break
+        }
+    }
+
+    /// New scan response data while advertising (LE Set Scan Response Data, §7.8.8).
+    mutating func update(scanResponseData data: [UInt8]) {
+        scanResponsePDU.payload = .scanRsp(advertiserAddress: ownAddress, data: data[...])
     }
 
     /// Whether SCAN_REQ gets an answer (ADV_IND and ADV_SCAN_IND).

@@ -143,9 +143,11 @@ extension Controller {
             return .success
         case let command as HCI.LESetAdvertisingData:
             advertisingData = Array(command.advertisingData)
+            advertiser?.update(advertisingData: advertisingData)
             return .success
         case let command as HCI.LESetScanResponseData:
             scanResponseData = Array(command.scanResponseData)
+            advertiser?.update(scanResponseData: scanResponseData)
             return .success
         case let command as HCI.LESetAdvertisingEnable:
             guard command.advertisingEnable else {

@@ -293,27 +293,33 @@ public struct Controller: SimulatedController {
     /// Opens, moves or closes the receiver for the most important activity that wants it.
     private mutating func reconcileReceiver(into outputs: inout [ControllerOutput]) {
         guard connectionHoldingReceiver == nil else { return }
-        var desired: ReceiverWindow?
         let claims: [RadioClaim] = [
             advertiser?.claim ?? .none,
             initiator?.claim(at: now) ?? .none,
             scanner?.claim(at: now) ?? .none,
         ]
+        // An exchange under way (a claim that is `.busy`) keeps the radio over mere listening;
+        // among equals the more important activity wins.
+        var desired: ReceiverWindow?
         var holder: Int?
         for (index, claim) in claims.enumerated() {
-            switch claim {
-            case .none: continue
-            case let .busy(window):
+            if case let .busy(window) = claim {
                 desired = window
                 holder = index
-            case let .listen(window):
-                desired = window
-                holder = index
+                break
             }
-            break
         }
-        if let holder, holder < 2, case .busy = scanner?.claim(at: now) {
-            // A more important activity took the radio during a scan request exchange.
+        if holder == nil {
+            for (index, claim) in claims.enumerated() {
+                if case let .listen(window) = claim {
+                    desired = window
+                    holder = index
+                    break
+                }
+            }
+        }
+        if let holder, holder < 2, case .busy = claims[2] {
+            // The advertiser took the radio during a scan request exchange.
             scanner?.abandonRequest()
         }
         guard desired != currentWindow else { return }
