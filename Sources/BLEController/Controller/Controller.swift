@@ -91,6 +91,7 @@ public struct Controller: SimulatedController {
         if let advertiser { deadlines.append(advertiser.nextDeadline) }
         if let initiator { deadlines.append(initiator.nextDeadline(after: now)) }
         if let scanner { deadlines.append(scanner.nextDeadline(after: now)) }
+        if let release = connectionHoldRelease { deadlines.append(release) }
         return deadlines.min()
     }
 
@@ -290,8 +291,20 @@ public struct Controller: SimulatedController {
 
     // MARK: - Receiver arbitration
 
+    /// The longest data-channel packet on LE 1M (251 octets, MIC and header): a connection
+    /// window that has closed may still be receiving for this long.
+    static let longestDataPacketAirtime = Airtime.duration(pduOctets: 2 + 251 + 4, phy: .le1M)
+
+    /// When a connection's receiver window that has a closing time stops holding the radio
+    /// (a packet that started before it closed has ended by then).
+    var connectionHoldRelease: Microseconds? {
+        guard connectionHoldingReceiver != nil, let closes = currentWindow?.closes else { return nil }
+        return closes + Controller.longestDataPacketAirtime
+    }
+
     /// Opens, moves or closes the receiver for the most important activity that wants it.
     private mutating func reconcileReceiver(into outputs: inout [ControllerOutput]) {
+        if let release = connectionHoldRelease, now >= release { connectionHoldingReceiver = nil }
         guard connectionHoldingReceiver == nil else { return }
         let claims: [RadioClaim] = [
             advertiser?.claim ?? .none,

@@ -75,6 +75,8 @@ extension LL {
         /// Header (2 octets) and the longest payload.
         public var encodedCountEstimate: Int { 2 + 37 }
 
+        /// Decodes header and payload: the Length must fit the octets present, the PDU type
+        /// must not be reserved, and the payload must have its type's exact layout.
         public init(from reader: inout ByteReader) throws(WireError) {
             let header = try reader.readUInt8("LL.AdvertisingPDU.header")
             let rawType = header & 0x0F
