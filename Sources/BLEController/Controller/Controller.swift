@@ -1,0 +1,342 @@
+import BLEWire
+
+/// A virtual LE link-layer controller behind HCI (Core 5.4, Vol 4, Part E and Vol 6, Part B):
+/// its host sends H4 packets, the air delivers packets to its open receiver and it wakes at
+/// ``nextDeadline``. Outside connections it advertises, scans and initiates itself; each
+/// connection is a ``LinkLayerConnection`` it creates and feeds.
+///
+/// One radio serves everything: connections come first, then advertising, then initiating,
+/// then scanning; a lower-priority activity skips a slot that would overlap.
+public struct Controller: SimulatedController {
+    /// Counters of what the controller dropped, for tests and diagnostics.
+    public struct Counters: Hashable, Sendable {
+        /// Host ACL packets for a handle that does not exist.
+        public var aclUnknownHandle = 0
+        /// Host ACL packets beyond the buffer credits or the buffer size.
+        public var aclOverflow = 0
+        /// Advertising-channel PDUs from the air that did not decode.
+        public var malformedAirPDUs = 0
+        /// Host packets of kinds a controller does not take (events, SCO, ISO).
+        public var ignoredHostPackets = 0
+
+        /// All counters at zero.
+        public init() {}
+    }
+
+    /// Per-connection bookkeeping around one ``LinkLayerConnection``.
+    struct ConnectionSlot: Sendable {
+        var link: LinkLayerConnection
+        var role: HCI.Role
+        var request: LL.ConnectionRequestData
+        var peerAddress: BluetoothAddress
+        var transmitPHY = HCI.PHY.le1M
+        var receivePHY = HCI.PHY.le1M
+        var authenticatedPayloadTimeout: UInt16 = 3000
+        /// Host ACL packets handed to the link layer and not yet reported completed.
+        var outstandingACLPackets = 0
+    }
+
+    /// The configuration the controller was built with.
+    public let configuration: ControllerConfiguration
+    /// What the controller has dropped so far.
+    public internal(set) var counters = Counters()
+
+    var random: ControllerRandom
+    var now: Microseconds = 0
+    var eventMask = HCI.EventMask.defaultAfterReset
+    var eventMaskPage2: UInt64 = 0
+    var leEventMask = HCI.LEEventMask.defaultAfterReset
+    var randomAddress: BluetoothAddress?
+    var advertisingParameters = Controller.defaultAdvertisingParameters
+    var advertisingData: [UInt8] = []
+    var scanResponseData: [UInt8] = []
+    var scanParameters = Controller.defaultScanParameters
+    var advertiser: LegacyAdvertiser?
+    var scanner: LegacyScanner?
+    var initiator: Initiator?
+    var filterAcceptList: [FilterAcceptListEntry] = []
+    var resolvingList: [HCI.LEAddDeviceToResolvingList] = []
+    var addressResolutionEnabled = false
+    var resolvablePrivateAddressTimeout: UInt16 = 0x0384
+    var hostChannelClassification: UInt64 = 0x1F_FFFF_FFFF
+    var leHostSupported = false
+    var suggestedMaxTxOctets: UInt16 = 27
+    var suggestedMaxTxTime: UInt16 = 328
+    var defaultPHY = HCI.LESetDefaultPHY(allPHYs: [], txPHYs: [.le1M, .le2M], rxPHYs: [.le1M, .le2M])
+    var controllerToHostFlowControl = HCI.SetControllerToHostFlowControl.FlowControl.off
+    var connections: [ConnectionSlot] = []
+    var pendingEvents: [(due: Microseconds, event: HCI.Event)] = []
+    var currentWindow: ReceiverWindow?
+    var connectionHoldingReceiver: UInt16?
+
+    /// A controller that is powered on and waits for its host's commands.
+    public init(configuration: ControllerConfiguration) {
+        self.configuration = configuration
+        random = ControllerRandom(seed: configuration.seed)
+    }
+
+    /// Whether the controller is advertising (for tests and the world's display).
+    public var isAdvertising: Bool { advertiser != nil }
+    /// Whether the controller is scanning.
+    public var isScanning: Bool { scanner != nil }
+    /// Whether an LE Create Connection is pending.
+    public var isInitiating: Bool { initiator != nil }
+    /// Handles of the open connections, in ascending order.
+    public var connectionHandles: [UInt16] { connections.map(\.link.handleValue) }
+
+    /// The earliest time any activity, connection or delayed event needs the controller.
+    public var nextDeadline: Microseconds? {
+        var deadlines: [Microseconds] = pendingEvents.map(\.due)
+        deadlines += connections.compactMap(\.link.nextDeadline)
+        if let advertiser { deadlines.append(advertiser.nextDeadline) }
+        if let initiator { deadlines.append(initiator.nextDeadline(after: now)) }
+        if let scanner { deadlines.append(scanner.nextDeadline(after: now)) }
+        if let release = connectionHoldRelease { deadlines.append(release) }
+        return deadlines.min()
+    }
+
+    /// Handles one input at `now` and returns the resulting HCI packets and radio actions.
+    public mutating func handle(_ input: ControllerInput, at now: Microseconds) -> [ControllerOutput] {
+        self.now = max(self.now, now)
+        var outputs: [ControllerOutput] = []
+        switch input {
+        case let .hci(packet): handleHostPacket(packet, into: &outputs)
+        case let .radio(reception): handleReception(reception, into: &outputs)
+        case .timer: handleTimer(into: &outputs)
+        }
+        reconcileReceiver(into: &outputs)
+        return outputs
+    }
+
+    /// Loses all state, as a power cycle does, and closes the receiver.
+    public mutating func powerCycle(at now: Microseconds) -> [ControllerOutput] {
+        let configuration = configuration
+        let random = random
+        self = Controller(configuration: configuration)
+        self.random = random
+        self.now = now
+        return [.stopListening]
+    }
+
+    // MARK: - Host packets
+
+    private mutating func handleHostPacket(_ packet: H4.Packet, into outputs: inout [ControllerOutput]) {
+        switch packet {
+        case let .command(command): handleCommand(command, into: &outputs)
+        case let .acl(data): handleHostACL(data, into: &outputs)
+        case .event, .sco, .iso: counters.ignoredHostPackets += 1
+        }
+    }
+
+    // MARK: - Radio
+
+    private mutating func handleReception(_ reception: RadioReception, into outputs: inout [ControllerOutput]) {
+        let transmission = reception.transmission
+        guard transmission.accessAddress == RadioTransmission.advertisingAccessAddress else {
+            guard let index = connections.firstIndex(where: { $0.request.accessAddress == transmission.accessAddress })
+            else { return }
+            feed(connectionAt: index, .radio(reception), into: &outputs)
+            return
+        }
+        guard let pdu = try? LL.AdvertisingPDU(decoding: transmission.pdu) else {
+            counters.malformedAirPDUs += 1
+            return
+        }
+        switch pdu.pduType {
+        case .scanReq, .connectInd:
+            guard var active = advertiser else { return }
+            let (effects, finished) = active.receive(pdu, reception, at: now, filterAcceptList: filterAcceptList)
+            advertiser = finished ? nil : active
+            apply(effects, into: &outputs)
+        case .advInd, .advDirectInd, .advNonconnInd, .advScanInd, .scanRsp:
+            var radioFreeUntil = higherPriorityStart(than: .initiating)
+            if let active = initiator, pdu.pduType != .scanRsp {
+                let effects = active.receive(
+                    pdu, reception, at: now, filterAcceptList: filterAcceptList,
+                    radioFreeUntil: radioFreeUntil, random: &random)
+                if !effects.isEmpty {
+                    initiator = nil
+                    apply(effects, into: &outputs)
+                    radioFreeUntil = now
+                }
+            }
+            if var active = scanner {
+                let free = [radioFreeUntil, higherPriorityStart(than: .scanning)].compactMap { $0 }.min()
+                let effects = active.receive(
+                    pdu, reception, at: now, filterAcceptList: filterAcceptList, radioFreeUntil: free)
+                scanner = active
+                apply(effects, into: &outputs)
+            }
+        case .advExtInd, .auxConnectRsp:
+            return
+        }
+    }
+
+    /// The activities in order of priority for the radio.
+    enum Activity: Int { case connection, advertising, initiating, scanning }
+
+    /// When an activity more important than `activity` next needs the radio.
+    func higherPriorityStart(than activity: Activity) -> Microseconds? {
+        var starts: [Microseconds] = connections.compactMap(\.link.nextDeadline)
+        if activity.rawValue > Activity.advertising.rawValue, let advertiser {
+            starts.append(advertiser.nextEventStart ?? now)
+        }
+        return starts.min()
+    }
+
+    // MARK: - Timer
+
+    private mutating func handleTimer(into outputs: inout [ControllerOutput]) {
+        let due = pendingEvents.filter { $0.due <= now }
+        pendingEvents.removeAll { $0.due <= now }
+        for item in due { emit(item.event, into: &outputs) }
+        var index = 0
+        while index < connections.count {
+            let handle = connections[index].link.handleValue
+            if let deadline = connections[index].link.nextDeadline, deadline <= now {
+                feed(connectionAt: index, .timer, into: &outputs)
+            }
+            if index < connections.count, connections[index].link.handleValue == handle { index += 1 }
+        }
+        if var active = advertiser, active.nextDeadline <= now {
+            if let effects = active.timer(at: now, radioBusy: connectionHoldingReceiver != nil, random: &random) {
+                advertiser = active
+                apply(effects, into: &outputs)
+            } else {
+                advertiser = nil
+                advertisingTimedOut(active, into: &outputs)
+            }
+        }
+        if var active = initiator, active.nextDeadline(after: now) <= now {
+            active.timer(at: now)
+            initiator = active
+        }
+        if var active = scanner, active.nextDeadline(after: now) <= now {
+            active.timer(at: now)
+            scanner = active
+        }
+    }
+
+    /// High duty cycle directed advertising ended without a connection (§7.8.9): LE
+    /// Connection Complete with Advertising Timeout.
+    private mutating func advertisingTimedOut(_ advertiser: LegacyAdvertiser, into outputs: inout [ControllerOutput]) {
+        let peer = advertiser.parameters.peerAddress
+        emit(connectionCompleteEvent(
+            status: .advertisingTimeout, handle: 0, role: .peripheral, peer: peer,
+            interval: 0, latency: 0, timeout: 0, clockAccuracy: .ppm500), into: &outputs)
+    }
+
+    // MARK: - Effects
+
+    mutating func apply(_ effects: [LinkEffect], into outputs: inout [ControllerOutput]) {
+        for effect in effects {
+            switch effect {
+            case let .transmit(transmission): outputs.append(.transmit(transmission))
+            case let .event(event): emit(event, into: &outputs)
+            case let .connected(connection): open(connection, into: &outputs)
+            }
+        }
+    }
+
+    /// Creates the link layer of a new connection and tells the host (LE Connection Complete
+    /// or LE Enhanced Connection Complete, §7.7.65.1 and §7.7.65.10). The central's event is
+    /// sent when the CONNECT_IND has left the antenna.
+    private mutating func open(_ connection: NewConnection, into outputs: inout [ControllerOutput]) {
+        if connection.role == .peripheral { advertiser = nil }
+        let handle = freeHandle()
+        let link = LinkLayerConnection(
+            handle: handle, role: connection.role, request: connection.request,
+            connectIndicationEnd: connection.connectIndicationEnd, localAddress: connection.localAddress,
+            peerAddress: connection.peerAddress, configuration: configuration, seed: random.next())
+        connections.append(ConnectionSlot(
+            link: link, role: connection.role, request: connection.request, peerAddress: connection.peerAddress))
+        connections.sort { $0.link.handleValue < $1.link.handleValue }
+        let accuracy = HCI.ClockAccuracy(rawValue: connection.request.sleepClockAccuracy) ?? .ppm500
+        let event = connectionCompleteEvent(
+            status: .success, handle: handle, role: connection.role, peer: connection.peerAddress,
+            interval: connection.request.interval, latency: connection.request.latency,
+            timeout: connection.request.timeout, clockAccuracy: connection.role == .central ? .ppm500 : accuracy)
+        if connection.role == .central, connection.connectIndicationEnd > now {
+            pendingEvents.append((connection.connectIndicationEnd, event))
+        } else {
+            emit(event, into: &outputs)
+        }
+    }
+
+    /// The lowest connection handle not in use, from 0x0001.
+    private func freeHandle() -> UInt16 {
+        var handle: UInt16 = 1
+        for slot in connections where slot.link.handleValue == handle { handle += 1 }
+        return handle
+    }
+
+    /// LE Connection Complete, or the enhanced form when the host enabled it in the LE mask.
+    func connectionCompleteEvent(
+        status: HCI.StatusCode, handle: UInt16, role: HCI.Role, peer: BluetoothAddress,
+        interval: UInt16, latency: UInt16, timeout: UInt16, clockAccuracy: HCI.ClockAccuracy
+    ) -> HCI.Event {
+        let peerType: HCI.AddressType = peer.kind == .public ? .public : .random
+        if leEventMask.contains(.enhancedConnectionComplete) {
+            return .leMeta(.enhancedConnectionComplete(HCI.LEEnhancedConnectionComplete(
+                status: status, connectionHandle: handle, role: role, peerAddressType: peerType,
+                peerAddress: peer, localResolvablePrivateAddress: BluetoothAddress(0, kind: .random),
+                peerResolvablePrivateAddress: BluetoothAddress(0, kind: .random), connectionInterval: interval,
+                peripheralLatency: latency, supervisionTimeout: timeout, centralClockAccuracy: clockAccuracy)))
+        }
+        return .leMeta(.connectionComplete(HCI.LEConnectionComplete(
+            status: status, connectionHandle: handle, role: role, peerAddressType: peerType, peerAddress: peer,
+            connectionInterval: interval, peripheralLatency: latency, supervisionTimeout: timeout,
+            centralClockAccuracy: clockAccuracy)))
+    }
+
+    // MARK: - Receiver arbitration
+
+    /// The longest data-channel packet on LE 1M (251 octets, MIC and header): a connection
+    /// window that has closed may still be receiving for this long.
+    static let longestDataPacketAirtime = Airtime.duration(pduOctets: 2 + 251 + 4, phy: .le1M)
+
+    /// When a connection's receiver window that has a closing time stops holding the radio
+    /// (a packet that started before it closed has ended by then).
+    var connectionHoldRelease: Microseconds? {
+        guard connectionHoldingReceiver != nil, let closes = currentWindow?.closes else { return nil }
+        return closes + Controller.longestDataPacketAirtime
+    }
+
+    /// Opens, moves or closes the receiver for the most important activity that wants it.
+    private mutating func reconcileReceiver(into outputs: inout [ControllerOutput]) {
+        if let release = connectionHoldRelease, now >= release { connectionHoldingReceiver = nil }
+        guard connectionHoldingReceiver == nil else { return }
+        let claims: [RadioClaim] = [
+            advertiser?.claim ?? .none,
+            initiator?.claim(at: now) ?? .none,
+            scanner?.claim(at: now) ?? .none,
+        ]
+        // An exchange under way (a claim that is `.busy`) keeps the radio over mere listening;
+        // among equals the more important activity wins.
+        var desired: ReceiverWindow?
+        var holder: Int?
+        for (index, claim) in claims.enumerated() {
+            if case let .busy(window) = claim {
+                desired = window
+                holder = index
+                break
+            }
+        }
+        if holder == nil {
+            for (index, claim) in claims.enumerated() {
+                if case let .listen(window) = claim {
+                    desired = window
+                    holder = index
+                    break
+                }
+            }
+        }
+        if let holder, holder < 2, case .busy = claims[2] {
+            // The advertiser took the radio during a scan request exchange.
+            scanner?.abandonRequest()
+        }
+        guard desired != currentWindow else { return }
+        currentWindow = desired
+        outputs.append(desired.map(ControllerOutput.listen) ?? .stopListening)
+    }
+}

@@ -1,0 +1,18 @@
+/// The controller's seeded random source (SplitMix64): advDelay, access addresses, CRC
+/// initial values, hop increments and LE Rand all come from it, so a controller built from a
+/// seed behaves the same on every run (DESIGN.md, "Determinism").
+public struct ControllerRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// A generator that starts from `seed`.
+    public init(seed: UInt64) { state = seed }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

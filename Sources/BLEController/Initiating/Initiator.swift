@@ -1,0 +1,124 @@
+import BLEWire
+
+/// The initiating state (Core 5.4, Vol 6, Part B, §4.4.4 and §4.5): listens like a scanner
+/// for a connectable advertisement from the peer (or from a device on the filter accept
+/// list) and answers it T_IFS later with CONNECT_IND.
+struct Initiator: Sendable {
+    let command: HCI.LECreateConnection
+    let ownAddress: BluetoothAddress
+    let txPowerDBm: Double
+    /// Data channels the host allows (LE Set Host Channel Classification).
+    let channelMap: UInt64
+    private(set) var schedule: ScanSchedule
+
+    /// Starts initiating at `now`.
+    init(command: HCI.LECreateConnection, ownAddress: BluetoothAddress, channelMap: UInt64,
+         txPowerDBm: Double, now: Microseconds) {
+        self.command = command
+        self.ownAddress = ownAddress
+        self.channelMap = channelMap
+        self.txPowerDBm = txPowerDBm
+        schedule = ScanSchedule(interval: command.leScanInterval, window: command.leScanWindow, now: now)
+    }
+
+    /// What the initiator wants of the receiver at `now`.
+    func claim(at now: Microseconds) -> RadioClaim {
+        schedule.listenWindow(at: now).map(RadioClaim.listen) ?? .none
+    }
+
+    /// When the initiator next needs the timer.
+    func nextDeadline(after now: Microseconds) -> Microseconds { schedule.nextDeadline(after: now) }
+
+    /// The timer: move to the next interval.
+    mutating func timer(at now: Microseconds) { schedule.advance(to: now) }
+
+    /// Whether `advertiser` is the device this initiator connects to.
+    func isTarget(_ advertiser: BluetoothAddress, filterAcceptList: [FilterAcceptListEntry]) -> Bool {
+        switch command.initiatorFilterPolicy {
+        case .usePeerAddress:
+            return advertiser.value == command.peerAddress.value
+                && command.peerAddressType.addressKind == advertiser.kind
+        case .useFilterAcceptList:
+            return filterAcceptList.contains(device: advertiser)
+        }
+    }
+
+    /// An advertising-channel PDU that ended at `now`: on a connectable PDU from the target,
+    /// send CONNECT_IND T_IFS later, unless it would overlap `radioFreeUntil`. Returns the
+    /// effects (`.transmit` and `.connected`) or nothing.
+    func receive(
+        _ pdu: LL.AdvertisingPDU, _ reception: RadioReception, at now: Microseconds,
+        filterAcceptList: [FilterAcceptListEntry], radioFreeUntil: Microseconds?,
+        random: inout ControllerRandom
+    ) -> [LinkEffect] {
+        let transmission = reception.transmission
+        guard schedule.heard(transmission) else { return [] }
+        let advertiser: BluetoothAddress
+        switch pdu.payload {
+        case let .advInd(address, _): advertiser = address
+        case let .advDirectInd(address, target):
+            guard target == ownAddress else { return [] }
+            advertiser = address
+        default: return []
+        }
+        guard isTarget(advertiser, filterAcceptList: filterAcceptList) else { return [] }
+        let parameters = command.connectionParameters
+        let request = LL.ConnectionRequestData(
+            accessAddress: Initiator.accessAddress(using: &random),
+            crcInit: UInt32(truncatingIfNeeded: random.next()) & 0xFF_FFFF,
+            windowSize: UInt8.random(in: 1 ... 2, using: &random),
+            windowOffset: 0,
+            interval: parameters.connectionIntervalMin,
+            latency: parameters.maxLatency,
+            timeout: parameters.supervisionTimeout,
+            channelMap: channelMap,
+            hopIncrement: UInt8.random(in: 5 ... 16, using: &random),
+            sleepClockAccuracy: HCI.ClockAccuracy.ppm50.rawValue)
+        let connectIndication = LL.AdvertisingPDU(payload: .connectInd(
+            initiatorAddress: ownAddress, advertiserAddress: advertiser, linkLayerData: request))
+        let sent = LinkTiming.advertisingTransmission(
+            connectIndication, channel: transmission.channel, start: now + LinkTiming.interFrameSpace,
+            txPowerDBm: txPowerDBm)
+        if let free = radioFreeUntil, sent.end > free { return [] }
+        let connection = NewConnection(
+            role: .central, request: request, connectIndicationEnd: sent.end,
+            localAddress: ownAddress, peerAddress: advertiser)
+        return [.transmit(sent), .connected(connection)]
+    }
+
+    /// A random access address that obeys Core 5.4, Vol 6, Part B, §2.1.2: not the
+    /// advertising access address nor one bit from it, not four equal octets, at most six
+    /// equal consecutive bits, at most 24 transitions in all, at least two transitions in
+    /// the six most significant bits.
+    static func accessAddress(using random: inout ControllerRandom) -> UInt32 {
+        while true {
+            let candidate = UInt32(truncatingIfNeeded: random.next())
+            if isValidAccessAddress(candidate) { return candidate }
+        }
+    }
+
+    /// Whether `address` obeys the data-channel access address rules of §2.1.2.
+    static func isValidAccessAddress(_ address: UInt32) -> Bool {
+        let advertising = RadioTransmission.advertisingAccessAddress
+        if address == advertising || (address ^ advertising).nonzeroBitCount == 1 { return false }
+        let octet = address & 0xFF
+        if address == octet | octet << 8 | octet << 16 | octet << 24 { return false }
+        var run = 1
+        var transitions = 0
+        for bit in 1 ..< 32 {
+            if (address >> UInt32(bit)) & 1 == (address >> UInt32(bit - 1)) & 1 {
+                run += 1
+                if run > 6 { return false }
+            } else {
+                run = 1
+                transitions += 1
+            }
+        }
+        if transitions > 24 { return false }
+        var topTransitions = 0
+        for bit in 27 ..< 32 where (address >> UInt32(bit)) & 1 != (address >> UInt32(bit - 1)) & 1 {
+            topTransitions += 1
+        }
+        return topTransitions >= 2
+    }
+}

@@ -1,0 +1,125 @@
+import BLEWire
+
+/// Legacy passive and active scanning (Core 5.4, Vol 6, Part B, §4.4.3): reports advertising
+/// PDUs as LE Advertising Report events and, when active, sends SCAN_REQ T_IFS after a
+/// scannable PDU and reports the SCAN_RSP that follows.
+struct LegacyScanner: Sendable {
+    /// A SCAN_REQ in flight: the answer is awaited in `window` until `resumeAt`.
+    struct PendingRequest: Sendable {
+        var advertiser: BluetoothAddress
+        var window: ReceiverWindow
+        var resumeAt: Microseconds
+    }
+
+    /// What duplicate filtering compares (§4.4.3.5 as the HCI describes it): the
+    /// advertiser's address and the report's event type.
+    struct DuplicateKey: Hashable, Sendable {
+        var address: BluetoothAddress
+        var eventType: HCI.LEAdvertisingReport.EventType
+    }
+
+    let parameters: HCI.LESetScanParameters
+    let ownAddress: BluetoothAddress
+    let txPowerDBm: Double
+    /// Whether duplicate reports are suppressed (LE Set Scan Enable).
+    var filterDuplicates: Bool
+    private(set) var schedule: ScanSchedule
+    private var reported: Set<DuplicateKey> = []
+    private(set) var request: PendingRequest?
+
+    /// Starts scanning at `now`.
+    init(parameters: HCI.LESetScanParameters, ownAddress: BluetoothAddress, filterDuplicates: Bool,
+         txPowerDBm: Double, now: Microseconds) {
+        self.parameters = parameters
+        self.ownAddress = ownAddress
+        self.filterDuplicates = filterDuplicates
+        self.txPowerDBm = txPowerDBm
+        schedule = ScanSchedule(interval: parameters.leScanInterval, window: parameters.leScanWindow, now: now)
+    }
+
+    /// What the scanner wants of the receiver at `now`.
+    func claim(at now: Microseconds) -> RadioClaim {
+        if let request { return .busy(request.window) }
+        return schedule.listenWindow(at: now).map(RadioClaim.listen) ?? .none
+    }
+
+    /// When the scanner next needs the timer.
+    func nextDeadline(after now: Microseconds) -> Microseconds {
+        let next = schedule.nextDeadline(after: now)
+        return request.map { min($0.resumeAt, next) } ?? next
+    }
+
+    /// The timer: give up on an unanswered SCAN_REQ, move to the next interval.
+    mutating func timer(at now: Microseconds) {
+        if let request, now >= request.resumeAt { self.request = nil }
+        schedule.advance(to: now)
+    }
+
+    /// Stops waiting for a scan response (a higher-priority activity took the radio).
+    mutating func abandonRequest() { request = nil }
+
+    /// An advertising-channel PDU that ended at `now`. `radioFreeUntil` is when a
+    /// higher-priority activity needs the radio; a SCAN_REQ exchange that would not end by
+    /// then is skipped.
+    mutating func receive(
+        _ pdu: LL.AdvertisingPDU, _ reception: RadioReception, at now: Microseconds,
+        filterAcceptList: [FilterAcceptListEntry], radioFreeUntil: Microseconds?
+    ) -> [LinkEffect] {
+        let transmission = reception.transmission
+        if case let .scanRsp(advertiser, data) = pdu.payload {
+            guard let request, advertiser == request.advertiser, transmission.channel == request.window.channel,
+                  transmission.start >= request.window.opens, transmission.start <= request.window.closes ?? now
+            else { return [] }
+            self.request = nil
+            return report(.scanRsp, advertiser, data, reception.rssi)
+        }
+        guard request == nil, schedule.heard(transmission) else { return [] }
+        let eventType: HCI.LEAdvertisingReport.EventType
+        let advertiser: BluetoothAddress
+        var data: ArraySlice<UInt8> = []
+        switch pdu.payload {
+        case let .advInd(address, payload): (eventType, advertiser, data) = (.advInd, address, payload)
+        case let .advScanInd(address, payload): (eventType, advertiser, data) = (.advScanInd, address, payload)
+        case let .advNonconnInd(address, payload): (eventType, advertiser, data) = (.advNonconnInd, address, payload)
+        case let .advDirectInd(address, target):
+            // Directed advertising is reported only to the device it is addressed to.
+            guard target == ownAddress else { return [] }
+            (eventType, advertiser) = (.advDirectInd, address)
+        default:
+            return []
+        }
+        let filtered = parameters.scanningFilterPolicy == .basicFiltered
+            || parameters.scanningFilterPolicy == .extendedFiltered
+        if filtered, eventType != .advDirectInd, !filterAcceptList.contains(device: advertiser) { return [] }
+        var effects = report(eventType, advertiser, data, reception.rssi)
+        let scannable = eventType == .advInd || eventType == .advScanInd
+        let alreadyAnswered = filterDuplicates && reported.contains(DuplicateKey(address: advertiser, eventType: .scanRsp))
+        if parameters.leScanType == .active, scannable, !alreadyAnswered {
+            let scanRequest = LL.AdvertisingPDU(payload: .scanReq(scannerAddress: ownAddress, advertiserAddress: advertiser))
+            let sent = LinkTiming.advertisingTransmission(
+                scanRequest, channel: transmission.channel, start: now + LinkTiming.interFrameSpace,
+                txPowerDBm: txPowerDBm)
+            let window = LinkTiming.responseWindow(after: sent.end, channel: transmission.channel)
+            let resumeAt = (window.closes ?? sent.end) + LinkTiming.longestScanResponseAirtime
+            if radioFreeUntil.map({ resumeAt <= $0 }) ?? true {
+                request = PendingRequest(advertiser: advertiser, window: window, resumeAt: resumeAt)
+                effects.append(.transmit(sent))
+            }
+        }
+        return effects
+    }
+
+    /// One LE Advertising Report, unless duplicate filtering suppresses it.
+    private mutating func report(
+        _ eventType: HCI.LEAdvertisingReport.EventType, _ address: BluetoothAddress, _ data: ArraySlice<UInt8>,
+        _ rssi: Int8
+    ) -> [LinkEffect] {
+        let key = DuplicateKey(address: address, eventType: eventType)
+        if filterDuplicates, reported.contains(key) { return [] }
+        reported.insert(key)
+        let entry = HCI.LEAdvertisingReport.Report(
+            eventType: eventType, addressType: address.kind == .public ? .public : .random,
+            address: address, data: Array(data)[...], rssi: rssi)
+        return [.event(.leMeta(.advertisingReport(HCI.LEAdvertisingReport(reports: [entry]))))]
+    }
+}
