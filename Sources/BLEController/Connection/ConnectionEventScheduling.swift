@@ -35,6 +35,8 @@ extension LinkLayerConnection {
         switch phase {
         case .closed:
             return
+        case .starting:
+            scheduleWaiting(into: &outputs)
         case let .waitingForAnchor(missDeadline):
             if role == .central {
                 guard now >= anchor else { return }
@@ -109,7 +111,9 @@ extension LinkLayerConnection {
         if case .closed = phase { return }
         let appliedInstant = advanceOneEvent(into: &outputs)
         firstSkippableEvent = nil
-        if role == .peripheral, established, latency > 0, !appliedInstant, unacknowledged == nil, nextNewPayloadLength() == nil {
+        // An unacknowledged empty PDU holds nothing back: the next packet acknowledges it.
+        let holdsData = unacknowledged.map { !$0.airPayload.isEmpty } ?? false
+        if role == .peripheral, established, latency > 0, !appliedInstant, !holdsData, nextNewPayloadLength() == nil {
             firstSkippableEvent = (eventCounter, eventIndex, anchor)
             var skip = latency
             while skip > 0, !pendingInstants.contains(where: { $0.instant == eventCounter &+ 1 }) {
@@ -188,7 +192,7 @@ extension LinkLayerConnection {
         guard air.accessAddress == accessAddress, air.channel == channel, air.phy == rxPHY else { return }
         let startsEvent: Bool
         switch phase {
-        case .closed: return
+        case .closed, .starting: return
         case .waitingForAnchor:
             guard role == .peripheral else { return }
             startsEvent = true

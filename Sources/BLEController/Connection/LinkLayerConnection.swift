@@ -37,6 +37,8 @@ public struct LinkLayerConnection: Sendable {
 
     /// Where the connection is within its events.
     enum Phase: Sendable {
+        /// Just created: a peripheral opens its first receive window at once.
+        case starting
         /// Waiting for the anchor of event ``LinkLayerConnection/eventCounter``; a
         /// peripheral has its receiver open around it until `missDeadline`.
         case waitingForAnchor(missDeadline: Microseconds)
@@ -87,6 +89,7 @@ public struct LinkLayerConnection: Sendable {
     /// When a peripheral last synchronised to the central's anchor (window widening).
     var lastSynchronisedAnchor: Microseconds
     let centralClockAccuracyPPM: Int64
+    let connectIndicationEnd: Microseconds
     var channels: ChannelSelectionAlgorithm1
     var channel: UInt8
     var txPHY: RadioPHY = .le1M
@@ -189,7 +192,8 @@ public struct LinkLayerConnection: Sendable {
         self.channels = ChannelSelectionAlgorithm1(hopIncrement: request.hopIncrement, channelMap: request.channelMap)
         self.channel = channels.channel(eventIndex: 0)
         self.lastValidReception = windowStart
-        self.phase = .waitingForAnchor(missDeadline: windowStart)
+        self.phase = role == .central ? .waitingForAnchor(missDeadline: windowStart) : .starting
+        self.connectIndicationEnd = connectIndicationEnd
     }
 
     /// When the connection next needs a ``ConnectionInput/timer`` input; `nil` once closed.
@@ -197,6 +201,7 @@ public struct LinkLayerConnection: Sendable {
         let eventDeadline: Microseconds
         switch phase {
         case .closed: return nil
+        case .starting: eventDeadline = connectIndicationEnd
         case let .waitingForAnchor(missDeadline): eventDeadline = role == .central ? anchor : missDeadline
         case let .awaitingPeer(missDeadline): eventDeadline = missDeadline
         }
