@@ -1,0 +1,148 @@
+import BLEController
+import BLEWire
+import Testing
+
+extension ConnectionPair {
+    /// The control PDUs one side put on the air (plaintext links only).
+    func controlPDUs(from role: HCI.Role) -> [LL.ControlPDU] {
+        sent.filter { $0.from == role }.compactMap(\.pdu).filter { $0.llid == .control }
+            .compactMap { try? LL.ControlPDU(decoding: $0.payload) }
+    }
+}
+
+@Suite("Link Layer connection: control procedures")
+struct ConnectionProcedureTests {
+    @Test("Connection update switches both sides to the new interval at the instant, at least six events on")
+    func connectionUpdate() throws {
+        var pair = ConnectionPair(interval: 6)
+        pair.run(until: 50_000)
+        let parameters = HCI.LEConnectionParameters(connectionIntervalMin: 12, connectionIntervalMax: 12, maxLatency: 0, supervisionTimeout: 200)
+        pair.feed(.central, .command(.updateParameters(HCI.LEConnectionUpdate(connectionHandle: 0x40, connectionParameters: parameters))))
+        pair.run(until: 400_000)
+        #expect(pair.events(.central) == [.leMeta(.connectionUpdateComplete(.init(status: .success, connectionHandle: 0x40, connectionInterval: 12, peripheralLatency: 0, supervisionTimeout: 200)))])
+        #expect(pair.events(.peripheral) == [.leMeta(.connectionUpdateComplete(.init(status: .success, connectionHandle: 0x41, connectionInterval: 12, peripheralLatency: 0, supervisionTimeout: 200)))])
+        let anchors = pair.centralAnchors
+        let indicationIndex = try #require(pair.sent.firstIndex {
+            $0.from == .central && $0.pdu?.llid == .control && $0.pdu?.payload.first == 0x00
+        })
+        let sentInEvent = try #require(anchors.lastIndex { $0.start <= pair.sent[indicationIndex].transmission.start })
+        guard case let .connectionUpdateIndication(update)? = pair.controlPDUs(from: .central).first else {
+            Issue.record("no LL_CONNECTION_UPDATE_IND")
+            return
+        }
+        let instant = Int(update.instant)
+        #expect(instant - sentInEvent >= 6)
+        #expect(update.interval == 12 && update.timeout == 200)
+        for index in 1 ..< anchors.count {
+            let gap = anchors[index].start - anchors[index - 1].start
+            #expect(gap == (index <= instant ? 7500 : 15_000), "gap before event \(index)")
+        }
+        // The peripheral stays in step after the instant.
+        #expect(pair.sent.last { $0.from == .peripheral }.map { $0.transmission.start > anchors[instant + 3].start } == true)
+    }
+
+    @Test("A peripheral's connection update request is answered 0x1A Unsupported Remote Feature")
+    func peripheralUpdateRejected() {
+        var pair = ConnectionPair()
+        pair.run(until: 30_000)
+        let parameters = HCI.LEConnectionParameters(connectionIntervalMin: 12, connectionIntervalMax: 12, maxLatency: 0, supervisionTimeout: 200)
+        pair.feed(.peripheral, .command(.updateParameters(HCI.LEConnectionUpdate(connectionHandle: 0x41, connectionParameters: parameters))))
+        #expect(pair.events(.peripheral) == [.leMeta(.connectionUpdateComplete(.init(status: .unsupportedRemoteFeature, connectionHandle: 0x41, connectionInterval: 6, peripheralLatency: 0, supervisionTimeout: 100)))])
+    }
+
+    @Test("Central terminates: local side reports 0x16, the peer the reason sent")
+    func centralTerminates() {
+        var pair = ConnectionPair()
+        pair.run(until: 40_000)
+        pair.feed(.central, .command(.disconnect(reason: .remoteUserTerminatedConnection)))
+        pair.run(until: 200_000)
+        #expect(pair.controlPDUs(from: .central).contains(.terminateIndication(errorCode: .remoteUserTerminatedConnection)))
+        #expect(pair.closeReason(.central) == .connectionTerminatedByLocalHost)
+        #expect(pair.closeReason(.peripheral) == .remoteUserTerminatedConnection)
+        #expect(pair.events(.central) == [.disconnectionComplete(.init(status: .success, connectionHandle: 0x40, reason: .connectionTerminatedByLocalHost))])
+        #expect(pair.events(.peripheral) == [.disconnectionComplete(.init(status: .success, connectionHandle: 0x41, reason: .remoteUserTerminatedConnection))])
+        #expect(pair.central.isClosed && pair.peripheral.isClosed)
+    }
+
+    @Test("Peripheral terminates: local side reports 0x16, the peer the reason sent")
+    func peripheralTerminates() {
+        var pair = ConnectionPair()
+        pair.run(until: 40_000)
+        pair.feed(.peripheral, .command(.disconnect(reason: .remoteDeviceTerminatedConnectionPowerOff)))
+        pair.run(until: 200_000)
+        #expect(pair.closeReason(.peripheral) == .connectionTerminatedByLocalHost)
+        #expect(pair.closeReason(.central) == .remoteDeviceTerminatedConnectionPowerOff)
+        // Both left promptly, not by supervision timeout.
+        let closedAt = pair.outputs(.peripheral).first { if case .closed = $0.output { true } else { false } }?.at ?? .max
+        #expect(closedAt < 40_000 + 3 * 7500)
+    }
+
+    @Test("Feature exchange from either side ends in LE Read Remote Features Complete with the peer's features")
+    func featureExchange() {
+        var pair = ConnectionPair()
+        pair.run(until: 30_000)
+        pair.feed(.peripheral, .command(.readRemoteFeatures))
+        pair.run(until: 100_000)
+        pair.feed(.central, .command(.readRemoteFeatures))
+        pair.run(until: 200_000)
+        let expected = LinkLayerConnection.supportedFeatures
+        #expect(pair.controlPDUs(from: .peripheral).contains(.peripheralFeatureRequest(featureSet: expected)))
+        #expect(pair.events(.peripheral) == [.leMeta(.readRemoteFeaturesComplete(.init(status: .success, connectionHandle: 0x41, leFeatures: expected)))])
+        #expect(pair.events(.central) == [.leMeta(.readRemoteFeaturesComplete(.init(status: .success, connectionHandle: 0x40, leFeatures: expected)))])
+        #expect(expected & 0x01 != 0 && expected & 0x20 != 0 && expected & 0x100 != 0)
+    }
+
+    @Test("Version exchange: one LL_VERSION_IND each way, Read Remote Version Information Complete on both")
+    func versionExchange() {
+        var pair = ConnectionPair()
+        pair.run(until: 30_000)
+        pair.feed(.central, .command(.readRemoteVersion))
+        pair.run(until: 100_000)
+        pair.feed(.peripheral, .command(.readRemoteVersion))
+        pair.feed(.central, .command(.readRemoteVersion))
+        pair.run(until: 200_000)
+        let version = LL.ControlPDU.versionIndication(.init(version: 0x0D, companyIdentifier: 0xFFFF, subversion: 1))
+        #expect(pair.controlPDUs(from: .central).filter { $0 == version }.count == 1)
+        #expect(pair.controlPDUs(from: .peripheral).filter { $0 == version }.count == 1)
+        let central = HCI.Event.readRemoteVersionInformationComplete(.init(status: .success, connectionHandle: 0x40, version: 0x0D, companyIdentifier: 0xFFFF, subversion: 1))
+        #expect(pair.events(.central) == [central, central])
+        #expect(pair.events(.peripheral) == [.readRemoteVersionInformationComplete(.init(status: .success, connectionHandle: 0x41, version: 0x0D, companyIdentifier: 0xFFFF, subversion: 1))])
+    }
+
+    @Test("An unknown control opcode is answered with LL_UNKNOWN_RSP naming it")
+    func unknownOpcode() {
+        var pair = ConnectionPair()
+        pair.run(until: 30_000)
+        // Turn the central's LL_VERSION_IND into opcode 0x3F on the air, keeping its length.
+        pair.rewrite = { packet in
+            guard packet.from == .central, let pdu = packet.pdu, pdu.llid == .control, pdu.payload.first == 0x0C else { return nil }
+            var air = packet.transmission
+            air.pdu[2] = 0x3F
+            return air
+        }
+        pair.feed(.central, .command(.readRemoteVersion))
+        pair.run(until: 100_000)
+        #expect(pair.controlPDUs(from: .peripheral) == [.unknownResponse(unknownType: 0x3F)])
+        #expect(pair.events(.central).isEmpty)
+        #expect(!pair.central.isClosed)
+    }
+
+    @Test("A procedure the peer never answers ends the link after 40 s with 0x22 LL Response Timeout")
+    func responseTimeout() {
+        var pair = ConnectionPair(timeout: 3200)
+        pair.run(until: 30_000)
+        // The peripheral's LL_FEATURE_RSP never makes it: rewrite it into an LL_PING_RSP.
+        pair.rewrite = { packet in
+            guard packet.from == .peripheral, let pdu = packet.pdu, pdu.llid == .control, pdu.payload.first == 0x09 else { return nil }
+            var air = packet.transmission
+            air.pdu = [air.pdu[0], 1, 0x13]
+            return air
+        }
+        let requested = pair.now
+        pair.feed(.central, .command(.readRemoteFeatures))
+        pair.run(until: 41_000_000)
+        #expect(pair.closeReason(.central) == .lmpOrLLResponseTimeout)
+        let closedAt = pair.outputs(.central).first { if case .closed = $0.output { true } else { false } }?.at ?? 0
+        #expect(closedAt == requested + 40_000_000)
+    }
+}
