@@ -146,3 +146,63 @@ struct ConnectionProcedureTests {
         #expect(closedAt == requested + 40_000_000)
     }
 }
+
+@Suite("Link Layer connection: peripheral-initiated procedures and determinism")
+struct ConnectionPeripheralProcedureTests {
+    @Test("A peripheral's PHY request is answered by the central's LL_PHY_UPDATE_IND; both report LE 2M")
+    func peripheralPHYRequest() {
+        var pair = ConnectionPair()
+        pair.run(until: 30_000)
+        pair.feed(.peripheral, .command(.setPHY(HCI.LESetPHY(connectionHandle: 0x41, txPHYs: .le2M, rxPHYs: .le2M))))
+        pair.run(until: 200_000)
+        #expect(pair.controlPDUs(from: .central).contains { if case .phyUpdateIndication = $0 { true } else { false } })
+        #expect(pair.events(.peripheral) == [.leMeta(.phyUpdateComplete(.init(status: .success, connectionHandle: 0x41, txPHY: .le2M, rxPHY: .le2M)))])
+        #expect(pair.events(.central) == [.leMeta(.phyUpdateComplete(.init(status: .success, connectionHandle: 0x40, txPHY: .le2M, rxPHY: .le2M)))])
+        #expect(pair.peripheral.transmitPHY == .le2M && pair.central.transmitPHY == .le2M)
+    }
+
+    @Test("A PHY request that changes nothing completes at once for the asking host only")
+    func phyNoChange() {
+        var pair = ConnectionPair()
+        pair.run(until: 30_000)
+        pair.feed(.central, .command(.setPHY(HCI.LESetPHY(connectionHandle: 0x40, txPHYs: .le1M, rxPHYs: .le1M))))
+        pair.run(until: 200_000)
+        #expect(pair.events(.central) == [.leMeta(.phyUpdateComplete(.init(status: .success, connectionHandle: 0x40, txPHY: .le1M, rxPHY: .le1M)))])
+        #expect(pair.events(.peripheral).isEmpty)
+        #expect(pair.controlPDUs(from: .central).contains(.phyUpdateIndication(.init(centralToPeripheralPHY: 0, peripheralToCentralPHY: 0, instant: 0))))
+    }
+
+    @Test("A peripheral's data length request raises what it may send; both hosts hear of the change")
+    func peripheralDataLength() {
+        var pair = ConnectionPair()
+        pair.run(until: 30_000)
+        pair.feed(.peripheral, .command(.setDataLength(txOctets: 200, txTime: 1712)))
+        pair.run(until: 200_000)
+        #expect(pair.events(.peripheral) == [.leMeta(.dataLengthChange(.init(connectionHandle: 0x41, maxTxOctets: 200, maxTxTime: 1712, maxRxOctets: 27, maxRxTime: 328)))])
+        #expect(pair.events(.central) == [.leMeta(.dataLengthChange(.init(connectionHandle: 0x40, maxTxOctets: 27, maxTxTime: 328, maxRxOctets: 200, maxRxTime: 1712)))])
+        let message = patternBytes(400, seed: 3)
+        pair.sendFromHost(.peripheral, message, fragment: 200)
+        pair.run(until: 300_000)
+        #expect(pair.receivedBytes(.central) == message)
+        #expect(pair.sent.filter { $0.from == .peripheral }.compactMap(\.pdu).map(\.payload.count).max() == 200)
+    }
+
+    @Test("The same inputs give the same packets at the same times")
+    func deterministic() {
+        func run() -> [RadioTransmission] {
+            var pair = ConnectionPair(latency: 2)
+            pair.react = { role, output, _ in
+                guard role == .peripheral, case .event(.leMeta(.longTermKeyRequest)) = output else { return [] }
+                return [.command(.longTermKeyReply(0x1234))]
+            }
+            pair.run(until: 30_000)
+            pair.feed(.central, .command(.startEncryption(random: 1, ediv: 2, longTermKey: 0x1234)))
+            pair.sendFromHost(.peripheral, patternBytes(500, seed: 1))
+            pair.run(until: 400_000)
+            return pair.sent.map(\.transmission)
+        }
+        let first = run()
+        #expect(first.count > 50)
+        #expect(first == run())
+    }
+}
