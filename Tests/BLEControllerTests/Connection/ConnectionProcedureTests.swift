@@ -206,3 +206,37 @@ struct ConnectionPeripheralProcedureTests {
         #expect(first == run())
     }
 }
+
+@Suite("Link Layer connection: channel map update")
+struct ConnectionChannelMapTests {
+    @Test("A peripheral hops on the new channel map from the LL_CHANNEL_MAP_IND's instant on")
+    func channelMapAtInstant() throws {
+        var pair = ConnectionPair(hopIncrement: 7)
+        pair.run(until: 30_000)
+        let instant = UInt16(pair.centralAnchors.count + 8)
+        let newMap: UInt64 = 0x3FF
+        // The central's LL_VERSION_IND becomes an LL_CHANNEL_MAP_IND on the air.
+        pair.rewrite = { packet in
+            guard packet.from == .central, let pdu = packet.pdu, pdu.llid == .control, pdu.payload.first == 0x0C else { return nil }
+            var air = packet.transmission
+            air.pdu = [air.pdu[0], 8, 0x01, 0xFF, 0x03, 0x00, 0x00, 0x00, UInt8(instant & 0xFF), UInt8(instant >> 8)]
+            return air
+        }
+        pair.feed(.central, .command(.readRemoteVersion))
+        pair.run(until: 300_000)
+        let ownEnds = Set(pair.sent.filter { $0.from == .peripheral }.map(\.transmission.end))
+        let anchorWindows: [ReceiverWindow] = pair.outputs(.peripheral).compactMap {
+            guard case let .radio(.listen(window)) = $0.output, !ownEnds.contains(window.opens) else { return nil }
+            return window
+        }
+        let count = Int(instant) + 10
+        try #require(anchorWindows.count >= count)
+        let oldChannels = expectedChannels(events: count, hop: 7, map: 0x1F_FFFF_FFFF)
+        let newChannels = expectedChannels(events: count, hop: 7, map: newMap)
+        for index in 0 ..< count {
+            let expected = index < Int(instant) ? oldChannels[index] : newChannels[index]
+            #expect(anchorWindows[index].channel == expected, "event \(index)")
+        }
+        #expect(newChannels[Int(instant)...].allSatisfy { $0 < 10 })
+    }
+}
