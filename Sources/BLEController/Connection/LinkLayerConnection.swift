@@ -197,6 +197,8 @@ public struct LinkLayerConnection: Sendable {
     }
 
     /// When the connection next needs a ``ConnectionInput/timer`` input; `nil` once closed.
+    /// A new peripheral asks for one at `connectIndicationEnd`, to open its first receive
+    /// window; a new central at its first anchor.
     public var nextDeadline: Microseconds? {
         let eventDeadline: Microseconds
         switch phase {
