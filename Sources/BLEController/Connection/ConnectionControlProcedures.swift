@@ -1,0 +1,312 @@
+import BLEWire
+
+/// The LL control procedures (Core 5.4, Vol 6, Part B, §5.1): connection update, channel
+/// map update, termination, feature and version exchange, LE ping, data length update and
+/// PHY update, and LL_UNKNOWN_RSP for anything else.
+extension LinkLayerConnection {
+    /// Whether some request of ours still waits for the peer's answer.
+    var awaitingPeerResponse: Bool {
+        featureRequestPending || lengthRequestPending || phyRequestPending
+            || (versionSent && remoteVersion == nil) || encryption.awaitingPeer
+    }
+
+    /// Starts or stops the 40 s procedure response timer (§5.2).
+    mutating func refreshProcedureTimer(at now: Microseconds) {
+        if awaitingPeerResponse {
+            if procedureDeadline == nil { procedureDeadline = now + Self.procedureResponseTimeout }
+        } else {
+            procedureDeadline = nil
+        }
+    }
+
+    /// Runs a command the controller routed here.
+    mutating func perform(_ command: ConnectionCommand, at now: Microseconds, into outputs: inout [ConnectionOutput]) {
+        switch command {
+        case let .disconnect(reason):
+            guard terminating == nil else { return }
+            terminating = reason
+            controlQueue.insert(.pdu(.terminateIndication(errorCode: reason)), at: 0)
+        case let .updateParameters(update):
+            let wanted = update.connectionParameters
+            guard role == .central else {
+                outputs.append(.event(.leMeta(.connectionUpdateComplete(.init(
+                    status: .unsupportedRemoteFeature, connectionHandle: handleValue, connectionInterval: intervalUnits,
+                    peripheralLatency: latency, supervisionTimeout: timeoutUnits)))))
+                return
+            }
+            let interval = min(max(wanted.connectionIntervalMin, 6), 3200)
+            controlQueue.append(.connectionUpdate(interval: interval, latency: wanted.maxLatency, timeout: max(wanted.supervisionTimeout, 10)))
+        case let .startEncryption(random, ediv, longTermKey):
+            startEncryption(random: random, ediv: ediv, longTermKey: longTermKey, into: &outputs)
+        case let .longTermKeyReply(key):
+            longTermKeyReply(key, into: &outputs)
+        case let .setDataLength(txOctets, txTime):
+            localMaxTxOctets = min(max(txOctets, 27), 251)
+            localMaxTxTime = min(max(txTime, 328), 17040)
+            if !lengthRequestPending {
+                lengthRequestPending = true
+                controlQueue.append(.pdu(.lengthRequest(localLengthParameters)))
+            }
+        case let .setPHY(request):
+            let supported: UInt8 = 0b011
+            let tx = request.allPHYs.contains(.noTransmitPreference) ? supported : request.txPHYs.rawValue & supported
+            let rx = request.allPHYs.contains(.noReceivePreference) ? supported : request.rxPHYs.rawValue & supported
+            phyPreferences = LL.PHYPreferences(txPHYs: tx == 0 ? supported : tx, rxPHYs: rx == 0 ? supported : rx)
+            phyRequestedByHost = true
+            if !phyRequestPending {
+                phyRequestPending = true
+                controlQueue.append(.pdu(.phyRequest(phyPreferences)))
+            }
+        case .readRemoteFeatures:
+            if let remoteFeatures {
+                outputs.append(.event(.leMeta(.readRemoteFeaturesComplete(.init(status: .success, connectionHandle: handleValue, leFeatures: remoteFeatures)))))
+            } else if !featureRequestPending {
+                featureRequestPending = true
+                controlQueue.append(.pdu(role == .central
+                    ? .featureRequest(featureSet: Self.supportedFeatures)
+                    : .peripheralFeatureRequest(featureSet: Self.supportedFeatures)))
+            }
+        case .readRemoteVersion:
+            if let remoteVersion {
+                outputs.append(.event(versionEvent(remoteVersion)))
+            } else {
+                versionRequestedByHost = true
+                if !versionSent {
+                    versionSent = true
+                    controlQueue.append(.pdu(.versionIndication(Self.version)))
+                }
+            }
+        }
+        refreshProcedureTimer(at: now)
+        wakeFromLatency(at: now, into: &outputs)
+    }
+
+    /// This side's LL_LENGTH_REQ/RSP parameters.
+    var localLengthParameters: LL.LengthParameters {
+        LL.LengthParameters(maxRxOctets: localMaxRxOctets, maxRxTime: localMaxRxTime, maxTxOctets: localMaxTxOctets, maxTxTime: localMaxTxTime)
+    }
+
+    /// Read Remote Version Information Complete for `version`.
+    func versionEvent(_ version: LL.VersionIndication) -> HCI.Event {
+        .readRemoteVersionInformationComplete(.init(
+            status: .success, connectionHandle: handleValue, version: version.version,
+            companyIdentifier: version.companyIdentifier, subversion: version.subversion))
+    }
+
+    /// Turns a queued control item into its PDU; an instant is set to at least six events
+    /// after the current one, beyond the peripheral's latency (§5.1.1), and recorded.
+    mutating func buildControl(_ pending: PendingControl, at now: Microseconds) -> LL.ControlPDU {
+        let instant = eventCounter &+ 6 &+ latency
+        switch pending {
+        case let .pdu(pdu):
+            return pdu
+        case let .connectionUpdate(interval, latency, timeout):
+            let update = LL.ConnectionUpdateIndication(windowSize: 1, windowOffset: 0, interval: interval, latency: latency, timeout: timeout, instant: instant)
+            pendingInstants.append(PendingInstant(instant: instant, change: .parameters(update, notifyHost: true)))
+            return .connectionUpdateIndication(update)
+        case let .phyUpdate(centralToPeripheral, peripheralToCentral):
+            let update = LL.PHYUpdateIndication(centralToPeripheralPHY: centralToPeripheral, peripheralToCentralPHY: peripheralToCentral, instant: instant)
+            pendingInstants.append(PendingInstant(instant: instant, change: .phy(
+                txPHY: Self.radioPHY(centralToPeripheral), rxPHY: Self.radioPHY(peripheralToCentral), notifyHost: true)))
+            return .phyUpdateIndication(update)
+        }
+    }
+
+    /// The radio PHY for one PHY bit of LL_PHY_UPDATE_IND, `nil` for "unchanged".
+    static func radioPHY(_ bit: UInt8) -> RadioPHY? {
+        switch bit {
+        case 0x01: return .le1M
+        case 0x02: return .le2M
+        default: return nil
+        }
+    }
+
+    /// The PHY bit for a radio PHY.
+    static func phyBit(_ phy: RadioPHY) -> UInt8 { phy == .le1M ? 0x01 : 0x02 }
+
+    /// Applies a change at its instant and tells the host (§5.1.1, §5.1.2, §5.1.10).
+    mutating func apply(_ change: PendingInstant.Change, into outputs: inout [ConnectionOutput]) {
+        switch change {
+        case let .parameters(update, notifyHost):
+            let changed = update.interval != intervalUnits || update.latency != latency || update.timeout != timeoutUnits
+            anchor += Microseconds(update.windowOffset) * 1250
+            transmitWindowExtra = Microseconds(max(update.windowSize, 1)) * 1250
+            intervalUnits = max(update.interval, 1)
+            latency = update.latency
+            timeoutUnits = max(update.timeout, 1)
+            if changed || notifyHost {
+                outputs.append(.event(.leMeta(.connectionUpdateComplete(.init(
+                    status: .success, connectionHandle: handleValue, connectionInterval: intervalUnits,
+                    peripheralLatency: latency, supervisionTimeout: timeoutUnits)))))
+            }
+        case let .channelMap(map):
+            channels.setChannelMap(map)
+        case let .phy(tx, rx, _):
+            let oldTx = txPHY, oldRx = rxPHY
+            if let tx { txPHY = tx }
+            if let rx { rxPHY = rx }
+            if oldTx != txPHY || oldRx != rxPHY || phyRequestedByHost {
+                phyRequestedByHost = false
+                outputs.append(.event(.leMeta(.phyUpdateComplete(.init(
+                    status: .success, connectionHandle: handleValue, txPHY: txPHY == .le1M ? .le1M : .le2M,
+                    rxPHY: rxPHY == .le1M ? .le1M : .le2M)))))
+            }
+        }
+    }
+
+    /// Whether an instant received in a PDU during the current event is still ahead (§5.5.1).
+    func instantIsAhead(_ instant: UInt16) -> Bool {
+        let distance = instant &- eventCounter
+        return distance != 0 && distance < 32767
+    }
+
+    /// The central's choice of PHYs from both sides' preferences (§5.1.10): LE 2M when
+    /// both allow it, else LE 1M; a PDU bit of 0 where nothing changes.
+    mutating func queuePHYUpdate(peer: LL.PHYPreferences, into outputs: inout [ConnectionOutput]) {
+        func choose(_ mask: UInt8) -> RadioPHY? {
+            if mask & 0b10 != 0 { return .le2M }
+            if mask & 0b01 != 0 { return .le1M }
+            return nil
+        }
+        let toPeripheral = choose(phyPreferences.txPHYs & peer.rxPHYs) ?? txPHY
+        let toCentral = choose(peer.txPHYs & phyPreferences.rxPHYs) ?? rxPHY
+        let c2p = toPeripheral == txPHY ? 0 : Self.phyBit(toPeripheral)
+        let p2c = toCentral == rxPHY ? 0 : Self.phyBit(toCentral)
+        phyRequestPending = false
+        if c2p == 0, p2c == 0 {
+            controlQueue.append(.pdu(.phyUpdateIndication(.init(centralToPeripheralPHY: 0, peripheralToCentralPHY: 0, instant: 0))))
+            if phyRequestedByHost { apply(.phy(txPHY: nil, rxPHY: nil, notifyHost: true), into: &outputs) }
+        } else {
+            controlQueue.append(.phyUpdate(centralToPeripheral: c2p, peripheralToCentral: p2c))
+        }
+    }
+
+    /// Recomputes the effective data lengths and reports a change (§4.5.10, §5.1.9).
+    mutating func updateLengths(from peer: LL.LengthParameters, into outputs: inout [ConnectionOutput]) {
+        let before = (min(localMaxTxOctets, remoteMaxRxOctets), min(localMaxTxTime, remoteMaxRxTime),
+                      min(localMaxRxOctets, remoteMaxTxOctets), min(localMaxRxTime, remoteMaxTxTime))
+        remoteMaxRxOctets = max(peer.maxRxOctets, 27)
+        remoteMaxRxTime = max(peer.maxRxTime, 328)
+        remoteMaxTxOctets = max(peer.maxTxOctets, 27)
+        remoteMaxTxTime = max(peer.maxTxTime, 328)
+        let after = (min(localMaxTxOctets, remoteMaxRxOctets), min(localMaxTxTime, remoteMaxRxTime),
+                     min(localMaxRxOctets, remoteMaxTxOctets), min(localMaxRxTime, remoteMaxTxTime))
+        if before != after {
+            outputs.append(.event(.leMeta(.dataLengthChange(.init(
+                connectionHandle: handleValue, maxTxOctets: after.0, maxTxTime: after.1, maxRxOctets: after.2, maxRxTime: after.3)))))
+        }
+    }
+
+    /// Handles a received control PDU.
+    mutating func handleControl(_ pdu: LL.ControlPDU, at now: Microseconds, into outputs: inout [ConnectionOutput]) {
+        switch pdu {
+        case let .connectionUpdateIndication(update):
+            guard role == .peripheral else { return }
+            guard instantIsAhead(update.instant) else { return close(reason: .instantPassed, into: &outputs) }
+            pendingInstants.append(PendingInstant(instant: update.instant, change: .parameters(update, notifyHost: false)))
+        case let .channelMapIndication(update):
+            guard role == .peripheral else { return }
+            guard instantIsAhead(update.instant) else { return close(reason: .instantPassed, into: &outputs) }
+            pendingInstants.append(PendingInstant(instant: update.instant, change: .channelMap(update.channelMap)))
+        case .terminateIndication:
+            break // acknowledged and closed by the receive path
+        case let .encryptionRequest(request):
+            receivedEncryptionRequest(request, into: &outputs)
+        case let .encryptionResponse(response):
+            receivedEncryptionResponse(response)
+        case .startEncryptionRequest:
+            receivedStartEncryptionRequest()
+        case .startEncryptionResponse:
+            receivedStartEncryptionResponse(into: &outputs)
+        case .pauseEncryptionRequest:
+            receivedPauseEncryptionRequest()
+        case .pauseEncryptionResponse:
+            receivedPauseEncryptionResponse()
+        case let .unknownResponse(unknownType):
+            peerRejected(opcode: unknownType, status: .unsupportedRemoteFeature, into: &outputs)
+        case let .featureRequest(features), let .peripheralFeatureRequest(features):
+            remoteFeatures = features
+            controlQueue.append(.pdu(.featureResponse(featureSet: Self.supportedFeatures)))
+        case let .featureResponse(features):
+            remoteFeatures = features
+            if featureRequestPending {
+                featureRequestPending = false
+                outputs.append(.event(.leMeta(.readRemoteFeaturesComplete(.init(status: .success, connectionHandle: handleValue, leFeatures: features)))))
+            }
+        case let .versionIndication(version):
+            guard remoteVersion == nil else { return }
+            remoteVersion = version
+            if !versionSent {
+                versionSent = true
+                controlQueue.append(.pdu(.versionIndication(Self.version)))
+            }
+            if versionRequestedByHost {
+                versionRequestedByHost = false
+                outputs.append(.event(versionEvent(version)))
+            }
+        case let .rejectIndication(code):
+            peerRejected(opcode: LL.ControlOpcode.encryptionRequest.rawValue, status: code, into: &outputs)
+        case let .rejectExtendedIndication(opcode, code):
+            peerRejected(opcode: opcode, status: code, into: &outputs)
+        case .pingRequest:
+            controlQueue.append(.pdu(.pingResponse))
+        case .pingResponse:
+            break
+        case let .lengthRequest(parameters):
+            controlQueue.append(.pdu(.lengthResponse(localLengthParameters)))
+            updateLengths(from: parameters, into: &outputs)
+        case let .lengthResponse(parameters):
+            lengthRequestPending = false
+            updateLengths(from: parameters, into: &outputs)
+        case let .phyRequest(preferences):
+            if role == .central {
+                queuePHYUpdate(peer: preferences, into: &outputs)
+            } else {
+                controlQueue.append(.pdu(.phyResponse(phyPreferences)))
+                phyRequestPending = true
+            }
+        case let .phyResponse(preferences):
+            if role == .central { queuePHYUpdate(peer: preferences, into: &outputs) }
+        case let .phyUpdateIndication(update):
+            guard role == .peripheral else { return }
+            phyRequestPending = false
+            if update.centralToPeripheralPHY == 0, update.peripheralToCentralPHY == 0 {
+                if phyRequestedByHost { apply(.phy(txPHY: nil, rxPHY: nil, notifyHost: true), into: &outputs) }
+            } else {
+                guard instantIsAhead(update.instant) else { return close(reason: .instantPassed, into: &outputs) }
+                pendingInstants.append(PendingInstant(instant: update.instant, change: .phy(
+                    txPHY: Self.radioPHY(update.peripheralToCentralPHY), rxPHY: Self.radioPHY(update.centralToPeripheralPHY), notifyHost: false)))
+            }
+        case let .unknown(opcode, _):
+            controlQueue.append(.pdu(.unknownResponse(unknownType: opcode)))
+        }
+        refreshProcedureTimer(at: now)
+    }
+
+    /// The peer answered our request with LL_UNKNOWN_RSP or a reject: complete it with `status`.
+    mutating func peerRejected(opcode: UInt8, status: HCI.StatusCode, into outputs: inout [ConnectionOutput]) {
+        switch LL.ControlOpcode(rawValue: opcode) {
+        case .featureRequest?, .peripheralFeatureRequest?:
+            if featureRequestPending {
+                featureRequestPending = false
+                outputs.append(.event(.leMeta(.readRemoteFeaturesComplete(.init(status: status, connectionHandle: handleValue, leFeatures: 0)))))
+            }
+        case .lengthRequest?:
+            lengthRequestPending = false
+        case .phyRequest?:
+            phyRequestPending = false
+            if phyRequestedByHost {
+                phyRequestedByHost = false
+                outputs.append(.event(.leMeta(.phyUpdateComplete(.init(
+                    status: status, connectionHandle: handleValue, txPHY: txPHY == .le1M ? .le1M : .le2M, rxPHY: rxPHY == .le1M ? .le1M : .le2M)))))
+            }
+        case .encryptionRequest?, .pauseEncryptionRequest?:
+            encryptionRejected(status: status, into: &outputs)
+        case .versionIndication?:
+            versionRequestedByHost = false
+            remoteVersion = LL.VersionIndication(version: 0, companyIdentifier: 0, subversion: 0)
+        default:
+            break
+        }
+    }
+}
