@@ -37,27 +37,44 @@ extension Controller {
             return
         }
         let slot = connections[index]
+        // The controller answers routed commands (Command Status, or Command Complete for the
+        // key replies and Set Data Length); the connection sends the completion events.
+        let acceptedWithHandle = HCI.StatusAndHandleReturnParameters(status: .success, connectionHandle: handle).encoded()
         switch command {
         case let command as HCI.Disconnect:
+            respond(opcode, status: .success, into: &outputs)
             feed(connectionAt: index, .command(.disconnect(reason: command.reason)), into: &outputs)
         case is HCI.ReadRemoteVersionInformation:
+            respond(opcode, status: .success, into: &outputs)
             feed(connectionAt: index, .command(.readRemoteVersion), into: &outputs)
         case is HCI.LEReadRemoteFeatures:
+            respond(opcode, status: .success, into: &outputs)
             feed(connectionAt: index, .command(.readRemoteFeatures), into: &outputs)
         case let command as HCI.LEConnectionUpdate:
+            respond(opcode, status: .success, into: &outputs)
             feed(connectionAt: index, .command(.updateParameters(command)), into: &outputs)
         case let command as HCI.LEEnableEncryption:
+            // Only the central starts encryption (Core 5.4, Vol 4, Part E, §7.8.24).
+            guard slot.link.role == .central else {
+                respond(opcode, status: .commandDisallowed, into: &outputs)
+                return
+            }
+            respond(opcode, status: .success, into: &outputs)
             feed(connectionAt: index, .command(.startEncryption(
                 random: command.randomNumber, ediv: command.encryptedDiversifier, longTermKey: command.longTermKey)),
                 into: &outputs)
         case let command as HCI.LELongTermKeyRequestReply:
+            respond(opcode, complete: acceptedWithHandle, into: &outputs)
             feed(connectionAt: index, .command(.longTermKeyReply(command.longTermKey)), into: &outputs)
         case is HCI.LELongTermKeyRequestNegativeReply:
+            respond(opcode, complete: acceptedWithHandle, into: &outputs)
             feed(connectionAt: index, .command(.longTermKeyReply(nil)), into: &outputs)
         case let command as HCI.LESetDataLength:
+            respond(opcode, complete: acceptedWithHandle, into: &outputs)
             feed(connectionAt: index, .command(.setDataLength(txOctets: command.txOctets, txTime: command.txTime)),
                  into: &outputs)
         case let command as HCI.LESetPHY:
+            respond(opcode, status: .success, into: &outputs)
             feed(connectionAt: index, .command(.setPHY(command)), into: &outputs)
         case is HCI.ReadRSSI:
             // Without a packet received yet there is no measurement: 127, "not available".
