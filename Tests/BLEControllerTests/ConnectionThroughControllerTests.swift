@@ -1,0 +1,98 @@
+import BLEController
+import BLEWire
+import Testing
+
+/// Two real controllers, driven only through HCI as a host drives a chip: connect, carry
+/// L2CAP data both ways, encrypt, and disconnect (Core 5.4, Vol 6, Part B, §4.5 and §5.1).
+@Suite("Connections through the HCI surface")
+struct ConnectionThroughControllerTests {
+    static let longTermKey: UInt128 = 0x4C68_3840_8C9F_1A0B_6E2E_1D7A_2E7F_5D13
+
+    /// An L2CAP B-frame on the ATT channel of `count` octets, as one HCI ACL packet.
+    static func frame(_ count: Int, seed: UInt8, handle: UInt16) -> HCI.ACLPacket {
+        let payload = (0 ..< count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed)) }
+        let frame = L2CAP.BasicFrame(channelIdentifier: .attributeProtocol, payload: payload[...]).encoded()
+        return HCI.ACLPacket(connectionHandle: handle, packetBoundary: .firstNonAutomaticallyFlushable, data: frame[...])
+    }
+
+    /// The L2CAP frames a host reassembles from its ACL packets.
+    static func reassemble(_ packets: [HCI.ACLPacket]) -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        for packet in packets {
+            if packet.packetBoundary == .continuing, !frames.isEmpty {
+                frames[frames.count - 1] += packet.data
+            } else {
+                frames.append(Array(packet.data))
+            }
+        }
+        return frames
+    }
+
+    static func events(_ air: TestAir, _ index: Int) -> [HCI.Event] { air.devices[index].events.map(\.event) }
+
+    @Test("Data crosses both ways byte-exact, encryption starts with a shared key, and disconnect reaches both hosts")
+    func connectEncryptTalkDisconnect() throws {
+        var air = TestAir()
+        let peripheral = air.add(address: 0xF0_00_00_00_00_01, seed: 11)
+        let central = air.add(address: 0xF0_00_00_00_00_02, seed: 12)
+        air.startAdvertising(peripheral)
+        air.command(central, TestAir.createConnection(to: air.address(peripheral)))
+        air.run(until: 300_000)
+        let centralHandle = try #require(air.connectionCompletes(central).first).connectionHandle
+        let peripheralHandle = try #require(air.connectionCompletes(peripheral).first).connectionHandle
+
+        // 200 octets each way: several LL PDUs at the default 27-octet data length.
+        let toPeripheral = Self.frame(200, seed: 1, handle: centralHandle)
+        let toCentral = Self.frame(200, seed: 2, handle: peripheralHandle)
+        air.input(central, .hci(.acl(toPeripheral)))
+        air.input(peripheral, .hci(.acl(toCentral)))
+        air.run(until: air.now + 500_000)
+        #expect(Self.reassemble(air.devices[peripheral].acl) == [Array(toPeripheral.data)])
+        #expect(Self.reassemble(air.devices[central].acl) == [Array(toCentral.data)])
+        let completed = Self.events(air, central).contains {
+            if case let .numberOfCompletedPackets(event) = $0 { return !event.entries.isEmpty }
+            return false
+        }
+        #expect(completed, "the central's host gets its buffer back")
+
+        // Encryption: the central's host starts it; the peripheral's host supplies the key.
+        air.command(central, HCI.LEEnableEncryption(
+            connectionHandle: centralHandle, randomNumber: 0x1234, encryptedDiversifier: 0x5678, longTermKey: Self.longTermKey))
+        air.run(until: air.now + 200_000)
+        let request = Self.events(air, peripheral).compactMap { event -> HCI.LELongTermKeyRequest? in
+            if case let .leMeta(.longTermKeyRequest(request)) = event { return request }
+            return nil
+        }.first
+        #expect(request?.randomNumber == 0x1234)
+        #expect(request?.encryptedDiversifier == 0x5678)
+        air.command(peripheral, HCI.LELongTermKeyRequestReply(connectionHandle: peripheralHandle, longTermKey: Self.longTermKey))
+        air.run(until: air.now + 300_000)
+        for side in [central, peripheral] {
+            let change = Self.events(air, side).compactMap { event -> HCI.EncryptionChange? in
+                if case let .encryptionChange(change) = event { return change }
+                return nil
+            }.last
+            #expect(change?.status == .success, "side \(side)")
+            #expect(change?.encryptionEnabled == .on, "side \(side)")
+        }
+
+        // Encrypted data still arrives intact.
+        air.devices[peripheral].acl.removeAll()
+        let secret = Self.frame(120, seed: 9, handle: centralHandle)
+        air.input(central, .hci(.acl(secret)))
+        air.run(until: air.now + 300_000)
+        #expect(Self.reassemble(air.devices[peripheral].acl) == [Array(secret.data)])
+
+        // Disconnect: local reason 0x16 at the central, the reason sent at the peripheral.
+        air.command(central, HCI.Disconnect(connectionHandle: centralHandle, reason: .remoteUserTerminatedConnection))
+        air.run(until: air.now + 500_000)
+        let reasons = [central, peripheral].map { side in
+            Self.events(air, side).compactMap { event -> HCI.StatusCode? in
+                if case let .disconnectionComplete(done) = event { return done.reason }
+                return nil
+            }
+        }
+        #expect(reasons[0] == [.connectionTerminatedByLocalHost])
+        #expect(reasons[1] == [.remoteUserTerminatedConnection])
+    }
+}
