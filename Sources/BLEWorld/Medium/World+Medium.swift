@@ -29,7 +29,9 @@ extension World {
     }
 
     /// The first bit leaves the antenna: the packet joins its channel's traffic, and every
-    /// receiver open on its channel, PHY and access address locks onto it.
+    /// receiver open on its channel, PHY and access address locks onto it. A receiver locks
+    /// onto every packet that starts in its window; overlapping ones then compete at their
+    /// ends, where at most one can beat the others by the capture margin.
     func startTransmission(_ slot: Int) {
         let record = air[slot]
         let sender = deviceStates[record.sender]
@@ -60,8 +62,7 @@ extension World {
             guard receiver.powered, let window = receiver.window,
                   window.phy == transmission.phy, window.accessAddress == transmission.accessAddress,
                   window.opens <= now, window.closes.map({ now < $0 }) ?? true,
-                  receiver.transmittingUntil <= now, receiver.lockedUntil <= now else { continue }
-            receiver.lockedUntil = end
+                  receiver.transmittingUntil <= now else { continue }
             record.receivers.append(ReceiverLock(device: device, epoch: receiver.epoch))
         }
     }

@@ -19,8 +19,6 @@ final class DeviceState {
     var listenerChannel = -1
     /// The device's index in that list.
     var listenerIndex = -1
-    /// Until when the receiver is locked onto a packet and deaf to other starts.
-    var lockedUntil: Microseconds = .min
 
     /// The deadline the world has a wake-up scheduled for, and that wake-up's generation.
     var scheduledDeadline: Microseconds?

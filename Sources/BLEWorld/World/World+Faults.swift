@@ -53,6 +53,5 @@ extension World {
         let state = deviceStates[index]
         state.epoch &+= 1
         closeReceiver(index)
-        state.lockedUntil = .min
     }
 }
