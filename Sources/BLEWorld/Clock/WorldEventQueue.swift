@@ -2,30 +2,39 @@ import BLEController
 import BLEWire
 
 /// What the world does when an event comes due.
-enum WorldEventKind {
-    /// Deliver an HCI packet from a device's host to its controller.
-    case hostPacket(device: Int, packet: H4.Packet)
-    /// Wake a controller at its deadline; stale unless `generation` is the device's current one.
-    case timer(device: Int, generation: UInt64)
-    /// A transmission's first bit leaves the antenna.
-    case transmissionStart(slot: Int)
-    /// A transmission's last bit leaves the antenna: receivers get it now.
-    case transmissionEnd(slot: Int)
-    /// A scripted action or fault.
-    case action((World) -> Void)
+enum WorldEventKind: UInt8 {
+    /// Deliver the HCI packet held in payload slot `a` to its device's controller.
+    case hostPacket
+    /// Wake controller `a` at its deadline; stale unless `b` is the device's current generation.
+    case timer
+    /// Transmission slot `a`: the first bit leaves the antenna.
+    case transmissionStart
+    /// Transmission slot `a`: the last bit leaves the antenna and receivers get it.
+    case transmissionEnd
+    /// Run the scripted action held in payload slot `a`.
+    case action
 }
 
 /// An event on the virtual clock. Events due at the same time run in the order they were
-/// scheduled (`sequence`), which makes ties deterministic.
+/// scheduled (`sequence`), which makes ties deterministic. Plain integers only, so the
+/// heap moves events without reference counting; packets and closures wait in a side table.
 struct WorldEvent {
     var time: Microseconds
     var sequence: UInt64
     var kind: WorldEventKind
+    var a: Int
+    var b: UInt64
 
     @inline(__always)
     func precedes(_ other: WorldEvent) -> Bool {
         time != other.time ? time < other.time : sequence < other.sequence
     }
+}
+
+/// What an event carries that is not a plain number.
+enum WorldEventPayload {
+    case hostPacket(device: Int, packet: H4.Packet)
+    case action((World) -> Void)
 }
 
 /// A binary min-heap of events ordered by (time, sequence).
@@ -40,8 +49,8 @@ struct WorldEventQueue {
     var first: WorldEvent? { storage.first }
 
     /// Adds an event due at `time`, after every event already due then.
-    mutating func schedule(at time: Microseconds, _ kind: WorldEventKind) {
-        storage.append(WorldEvent(time: time, sequence: nextSequence, kind: kind))
+    mutating func schedule(at time: Microseconds, _ kind: WorldEventKind, _ a: Int, _ b: UInt64 = 0) {
+        storage.append(WorldEvent(time: time, sequence: nextSequence, kind: kind, a: a, b: b))
         nextSequence &+= 1
         siftUp(storage.count - 1)
     }

@@ -24,8 +24,8 @@ extension World {
         record.serial = nextTransmissionSerial
         nextTransmissionSerial &+= 1
         record.started = false
-        queue.schedule(at: transmission.start, .transmissionStart(slot: slot))
-        queue.schedule(at: transmission.end, .transmissionEnd(slot: slot))
+        queue.schedule(at: transmission.start, .transmissionStart, slot)
+        queue.schedule(at: transmission.end, .transmissionEnd, slot)
     }
 
     /// The first bit leaves the antenna: the packet joins its channel's traffic, and every

@@ -33,6 +33,9 @@ public final class World {
     var air: [AirRecord] = []
     var freeAirSlots: [Int] = []
     var nextTransmissionSerial: UInt64 = 0
+    /// Packets and closures of scheduled events, by slot, and the slots free for reuse.
+    var payloads: [WorldEventPayload?] = []
+    var freePayloadSlots: [Int] = []
 
     var packetLoss: [LinkKey: Double] = [:]
     var blockedLinks: Set<LinkKey> = []
@@ -91,7 +94,7 @@ public final class World {
     /// after everything already due then, in the order sent. Dropped if the device is off.
     public func sendToController(_ packet: H4.Packet, device: DeviceID) {
         guard deviceStates.indices.contains(device.rawValue) else { return }
-        queue.schedule(at: now, .hostPacket(device: device.rawValue, packet: packet))
+        schedulePayload(at: now, .hostPacket, .hostPacket(device: device.rawValue, packet: packet))
     }
 
     // MARK: Running
@@ -108,7 +111,7 @@ public final class World {
         discardStaleEvents()
         guard let event = queue.removeFirst() else { return false }
         if event.time > now { now = event.time }
-        process(event.kind)
+        process(event)
         return true
     }
 
@@ -123,7 +126,7 @@ public final class World {
     /// Runs `action` at `time` (or at ``now`` if that has passed), after the events
     /// already due then: scripted steps and faults.
     public func schedule(at time: Microseconds, _ action: @escaping (World) -> Void) {
-        queue.schedule(at: Swift.max(time, now), .action(action))
+        schedulePayload(at: Swift.max(time, now), .action, .action(action))
     }
 
     /// Counters of everything that happened on the air and over HCI so far.
@@ -138,31 +141,52 @@ public final class World {
         state(device).capture.file
     }
 
+    private func schedulePayload(at time: Microseconds, _ kind: WorldEventKind, _ payload: WorldEventPayload) {
+        let slot: Int
+        if let free = freePayloadSlots.popLast() {
+            slot = free
+            payloads[slot] = payload
+        } else {
+            slot = payloads.count
+            payloads.append(payload)
+        }
+        queue.schedule(at: time, kind, slot)
+    }
+
+    private func takePayload(_ slot: Int) -> WorldEventPayload? {
+        guard payloads.indices.contains(slot) else { return nil }
+        let payload = payloads[slot]
+        payloads[slot] = nil
+        freePayloadSlots.append(slot)
+        return payload
+    }
+
     private func discardStaleEvents() {
-        while let event = queue.first, case let .timer(device, generation) = event.kind,
-              generation != deviceStates[device].timerGeneration {
+        while let event = queue.first, event.kind == .timer, event.b != deviceStates[event.a].timerGeneration {
             _ = queue.removeFirst()
         }
     }
 
-    private func process(_ kind: WorldEventKind) {
-        switch kind {
-        case let .hostPacket(device, packet):
+    private func process(_ event: WorldEvent) {
+        switch event.kind {
+        case .hostPacket:
+            guard case let .hostPacket(device, packet) = takePayload(event.a) else { return }
             let state = deviceStates[device]
             guard state.powered else { return }
             state.statistics.hciToController += 1
             if configuration.capturesHCI { state.capture.record(packet, direction: .sent, at: now) }
             deliver(.hci(packet), to: device)
-        case let .timer(device, generation):
-            let state = deviceStates[device]
-            guard generation == state.timerGeneration, state.powered else { return }
+        case .timer:
+            let state = deviceStates[event.a]
+            guard event.b == state.timerGeneration, state.powered else { return }
             state.scheduledDeadline = nil
-            deliver(.timer, to: device)
-        case let .transmissionStart(slot):
-            startTransmission(slot)
-        case let .transmissionEnd(slot):
-            endTransmission(slot)
-        case let .action(action):
+            deliver(.timer, to: event.a)
+        case .transmissionStart:
+            startTransmission(event.a)
+        case .transmissionEnd:
+            endTransmission(event.a)
+        case .action:
+            guard case let .action(action) = takePayload(event.a) else { return }
             action(self)
         }
     }
@@ -204,7 +228,7 @@ public final class World {
         state.timerGeneration &+= 1
         state.scheduledDeadline = deadline
         if let deadline {
-            queue.schedule(at: Swift.max(deadline, now), .timer(device: device, generation: state.timerGeneration))
+            queue.schedule(at: Swift.max(deadline, now), .timer, device, state.timerGeneration)
         }
     }
 
