@@ -1,0 +1,96 @@
+import BLEController
+import BLEWire
+
+/// Everything the world keeps for one device. A class so the controller (an existential
+/// value) and the counters are mutated in place, without copies.
+final class DeviceState {
+    var description: DeviceDescription
+    var controller: any SimulatedController
+    let plan: RoutePlan?
+
+    /// Whether the device has power: off means no radio and no HCI.
+    var powered = true
+    /// Bumped by a power cycle or power-off, so transmissions and locks from before are void.
+    var epoch: UInt64 = 0
+
+    /// The receiver window the controller last asked for.
+    var window: ReceiverWindow?
+    /// The channel whose listener list holds this device, or −1.
+    var listenerChannel = -1
+    /// The device's index in that list.
+    var listenerIndex = -1
+
+    /// The deadline the world has a wake-up scheduled for, and that wake-up's generation.
+    var scheduledDeadline: Microseconds?
+    var timerGeneration: UInt64 = 0
+
+    /// Until when the device is transmitting, and when its last two transmissions started.
+    var transmittingUntil: Microseconds = .min
+    var lastTransmitStart: Microseconds = .min
+    var previousTransmitStart: Microseconds = .min
+
+    var statistics = DeviceStatistics()
+    var capture = HCISnoopCapture()
+
+    init(description: DeviceDescription, controller: any SimulatedController) {
+        self.description = description
+        self.controller = controller
+        plan = description.route.map { RoutePlan(start: description.position, route: $0) }
+    }
+
+    /// Where the device is at `time`.
+    @inline(__always)
+    func position(at time: Microseconds) -> Vector3 {
+        guard let plan else { return description.position }
+        return plan.position(at: Double(time) / 1_000_000)
+    }
+
+    /// Whether the device transmitted at any moment of [start, end).
+    func transmitted(between start: Microseconds, and end: Microseconds) -> Bool {
+        (lastTransmitStart >= start && lastTransmitStart < end)
+            || (previousTransmitStart >= start && previousTransmitStart < end)
+            || (transmittingUntil > start && lastTransmitStart < start)
+    }
+}
+
+/// One receiver locked onto a transmission, with the device's epoch at the time.
+struct ReceiverLock {
+    var device: Int
+    var epoch: UInt64
+}
+
+/// Another transmission overlapping one on the same channel: what a receiver needs to
+/// work out its interference.
+struct Interferer {
+    var sender: Int
+    var serial: UInt64
+    var position: Vector3
+    var txPowerDBm: Double
+}
+
+/// A transmission the world has scheduled or has on the air. Pooled and reused.
+final class AirRecord {
+    var transmission: RadioTransmission
+    var sender = 0
+    var senderEpoch: UInt64 = 0
+    var serial: UInt64 = 0
+    var started = false
+    var senderPosition = Vector3.zero
+    var receivers: [ReceiverLock] = []
+    var interferers: [Interferer] = []
+
+    init(transmission: RadioTransmission) {
+        self.transmission = transmission
+    }
+}
+
+/// An unordered pair of devices, the key of per-link faults.
+struct LinkKey: Hashable {
+    let low: Int
+    let high: Int
+
+    init(_ a: Int, _ b: Int) {
+        low = Swift.min(a, b)
+        high = Swift.max(a, b)
+    }
+}

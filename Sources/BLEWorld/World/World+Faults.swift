@@ -1,0 +1,57 @@
+import BLEController
+
+extension World {
+    /// Drops each packet between `a` and `b` (both ways) with probability `rate` (0–1),
+    /// drawn from the world's seed per packet and receiver. 0 removes the fault.
+    public func setPacketLoss(_ rate: Double, between a: DeviceID, and b: DeviceID) {
+        let key = LinkKey(a.rawValue, b.rawValue)
+        let clamped = rate.isNaN ? 0 : Swift.min(1, Swift.max(0, rate))
+        if clamped > 0 { packetLoss[key] = clamped } else { packetLoss[key] = nil }
+    }
+
+    /// Blocks or unblocks every packet between `a` and `b`, both ways: a link that drops
+    /// silently, as when a peer walks out of range or stops answering.
+    public func setLinkBlocked(_ blocked: Bool, between a: DeviceID, and b: DeviceID) {
+        let key = LinkKey(a.rawValue, b.rawValue)
+        if blocked { blockedLinks.insert(key) } else { blockedLinks.remove(key) }
+    }
+
+    /// Resets `device`'s controller as by a power cycle (`SimulatedController.powerCycle`):
+    /// its receiver closes, its packets in flight and scheduled are void, and it waits for
+    /// its host. A device that is off stays off (its controller is reset all the same).
+    public func powerCycle(_ device: DeviceID) {
+        guard deviceStates.indices.contains(device.rawValue) else { return }
+        let index = device.rawValue
+        let state = deviceStates[index]
+        invalidateRadio(index)
+        let outputs = state.controller.powerCycle(at: now)
+        if state.powered {
+            carryOut(outputs, from: index)
+        }
+        refreshTimer(index)
+    }
+
+    /// Switches `device` off or on. Off: no radio, no timers, HCI packets both ways are
+    /// dropped. On again: the controller starts from a power cycle, as hardware would.
+    public func setPowered(_ on: Bool, device: DeviceID) {
+        guard deviceStates.indices.contains(device.rawValue) else { return }
+        let index = device.rawValue
+        let state = deviceStates[index]
+        guard state.powered != on else { return }
+        if on {
+            state.powered = true
+            powerCycle(device)
+        } else {
+            invalidateRadio(index)
+            state.powered = false
+            refreshTimer(index)
+        }
+    }
+
+    /// Closes the receiver and voids the device's transmissions and locks from before.
+    private func invalidateRadio(_ index: Int) {
+        let state = deviceStates[index]
+        state.epoch &+= 1
+        closeReceiver(index)
+    }
+}

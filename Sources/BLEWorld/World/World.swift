@@ -1,0 +1,263 @@
+import BLEController
+import BLEWire
+
+/// A simulated world (DESIGN.md, "The world"): devices running `SimulatedController`s in a
+/// space with obstacles, a radio medium between them, and a discrete-event scheduler on a
+/// virtual clock in microseconds.
+///
+/// The world is sans-IO and single-threaded: nothing happens until it is driven with
+/// ``runNextEvent()`` or ``run(until:)``, and the same configuration, devices and inputs
+/// give the same outputs, captures and statistics on every run. Real-time pacing, if
+/// wanted, is the caller's business.
+public final class World {
+    /// The configuration the world was made with.
+    public let configuration: WorldConfiguration
+
+    /// The virtual time: the time of the event being or last processed, or the end of the
+    /// last ``run(until:)``.
+    public private(set) var now: Microseconds = 0
+
+    /// Called for every HCI packet a controller sends its host, at the virtual time it is
+    /// sent (``now``). Packets sent to controllers from inside the handler are delivered
+    /// after it returns, still at ``now``.
+    public var onHostPacket: ((DeviceID, H4.Packet) -> Void)?
+
+    var queue = WorldEventQueue()
+    var deviceStates: [DeviceState] = []
+    var obstacles: [Obstacle] = []
+    /// Devices whose receiver is assigned to each channel index (0–255), for fast look-up.
+    var listeners: [[Int]] = Array(repeating: [], count: 256)
+    /// Transmissions on the air on each channel.
+    var onAir: [[Int]] = Array(repeating: [], count: 256)
+    /// Transmission records by slot, and the slots free for reuse.
+    var air: [AirRecord] = []
+    var freeAirSlots: [Int] = []
+    var nextTransmissionSerial: UInt64 = 0
+    /// Packets and closures of scheduled events, by slot, and the slots free for reuse.
+    var payloads: [WorldEventPayload?] = []
+    var freePayloadSlots: [Int] = []
+
+    var packetLoss: [LinkKey: Double] = [:]
+    var blockedLinks: Set<LinkKey> = []
+
+    /// A world with no devices at time 0.
+    public init(configuration: WorldConfiguration) {
+        self.configuration = configuration
+    }
+
+    // MARK: Devices
+
+    /// Adds a device running `controller` and returns its identifier. The device is powered;
+    /// its controller is woken at its first `nextDeadline`, if any.
+    @discardableResult
+    public func addDevice(_ description: DeviceDescription, controller: some SimulatedController) -> DeviceID {
+        let index = deviceStates.count
+        deviceStates.append(DeviceState(description: description, controller: controller))
+        refreshTimer(index)
+        return DeviceID(rawValue: index)
+    }
+
+    /// Adds an obstacle; it attenuates every line of sight through it from now on.
+    public func addObstacle(_ obstacle: Obstacle) {
+        obstacles.append(obstacle)
+    }
+
+    /// Every device, in the order added.
+    public var devices: [DeviceID] { deviceStates.indices.map(DeviceID.init(rawValue:)) }
+
+    /// The obstacles, in the order added.
+    public var allObstacles: [Obstacle] { obstacles }
+
+    /// How `device` was described when added. Traps on an identifier of another world.
+    public func description(of device: DeviceID) -> DeviceDescription {
+        state(device).description
+    }
+
+    /// Where `device` is at ``now``, following its route.
+    public func position(of device: DeviceID) -> Vector3 {
+        state(device).position(at: now)
+    }
+
+    /// Whether `device` is powered.
+    public func isPowered(_ device: DeviceID) -> Bool {
+        state(device).powered
+    }
+
+    func state(_ device: DeviceID) -> DeviceState {
+        precondition(deviceStates.indices.contains(device.rawValue), "\(device) is not a device of this world")
+        return deviceStates[device.rawValue]
+    }
+
+    // MARK: Host side
+
+    /// Queues an HCI packet from `device`'s host to its controller, delivered at ``now``
+    /// after everything already due then, in the order sent. Dropped if the device is off.
+    public func sendToController(_ packet: H4.Packet, device: DeviceID) {
+        guard deviceStates.indices.contains(device.rawValue) else { return }
+        schedulePayload(at: now, .hostPacket, .hostPacket(device: device.rawValue, packet: packet))
+    }
+
+    // MARK: Running
+
+    /// When the next event is due, or `nil` if nothing is scheduled.
+    public var nextEventTime: Microseconds? {
+        discardStaleEvents()
+        return queue.first?.time
+    }
+
+    /// Processes the next event, advancing ``now`` to its time; `false` if there was none.
+    @discardableResult
+    public func runNextEvent() -> Bool {
+        discardStaleEvents()
+        guard let event = queue.removeFirst() else { return false }
+        if event.time > now { now = event.time }
+        process(event)
+        return true
+    }
+
+    /// Processes every event due at or before `time`, then sets ``now`` to `time`.
+    public func run(until time: Microseconds) {
+        while let next = nextEventTime, next <= time {
+            runNextEvent()
+        }
+        if time > now { now = time }
+    }
+
+    /// Runs `action` at `time` (or at ``now`` if that has passed), after the events
+    /// already due then: scripted steps and faults.
+    public func schedule(at time: Microseconds, _ action: @escaping (World) -> Void) {
+        schedulePayload(at: Swift.max(time, now), .action, .action(action))
+    }
+
+    /// Counters of everything that happened on the air and over HCI so far.
+    public var statistics: WorldStatistics {
+        WorldStatistics(perDevice: deviceStates.map(\.statistics))
+    }
+
+    /// The btsnoop file (datalink 1002) of every HCI packet between `device`'s host and
+    /// controller, both ways, timestamped with virtual time from 2026-01-01T00:00:00Z.
+    /// Empty of records (a header only) when capture is off.
+    public func snoop(of device: DeviceID) -> [UInt8] {
+        state(device).capture.file
+    }
+
+    private func schedulePayload(at time: Microseconds, _ kind: WorldEventKind, _ payload: WorldEventPayload) {
+        let slot: Int
+        if let free = freePayloadSlots.popLast() {
+            slot = free
+            payloads[slot] = payload
+        } else {
+            slot = payloads.count
+            payloads.append(payload)
+        }
+        queue.schedule(at: time, kind, slot)
+    }
+
+    private func takePayload(_ slot: Int) -> WorldEventPayload? {
+        guard payloads.indices.contains(slot) else { return nil }
+        let payload = payloads[slot]
+        payloads[slot] = nil
+        freePayloadSlots.append(slot)
+        return payload
+    }
+
+    private func discardStaleEvents() {
+        while let event = queue.first, event.kind == .timer, event.b != deviceStates[event.a].timerGeneration {
+            _ = queue.removeFirst()
+        }
+    }
+
+    private func process(_ event: WorldEvent) {
+        switch event.kind {
+        case .hostPacket:
+            guard case let .hostPacket(device, packet) = takePayload(event.a) else { return }
+            let state = deviceStates[device]
+            guard state.powered else { return }
+            state.statistics.hciToController += 1
+            if configuration.capturesHCI { state.capture.record(packet, direction: .sent, at: now) }
+            deliver(.hci(packet), to: device)
+        case .timer:
+            let state = deviceStates[event.a]
+            guard event.b == state.timerGeneration, state.powered else { return }
+            state.scheduledDeadline = nil
+            deliver(.timer, to: event.a)
+        case .transmissionStart:
+            startTransmission(event.a)
+        case .transmissionEnd:
+            endTransmission(event.a)
+        case .action:
+            guard case let .action(action) = takePayload(event.a) else { return }
+            action(self)
+        }
+    }
+
+    // MARK: Controllers
+
+    /// Hands `input` to a powered device's controller and carries out what it returns.
+    func deliver(_ input: ControllerInput, to device: Int) {
+        let state = deviceStates[device]
+        guard state.powered else { return }
+        let outputs = state.controller.handle(input, at: now)
+        carryOut(outputs, from: device)
+        refreshTimer(device)
+    }
+
+    func carryOut(_ outputs: [ControllerOutput], from device: Int) {
+        let state = deviceStates[device]
+        for output in outputs {
+            switch output {
+            case let .hci(packet):
+                state.statistics.hciToHost += 1
+                if configuration.capturesHCI { state.capture.record(packet, direction: .received, at: now) }
+                onHostPacket?(DeviceID(rawValue: device), packet)
+            case let .transmit(transmission):
+                scheduleTransmission(transmission, from: device)
+            case let .listen(window):
+                openReceiver(window, device: device)
+            case .stopListening:
+                closeReceiver(device)
+            }
+        }
+    }
+
+    /// Keeps exactly one wake-up scheduled per device, at its controller's deadline.
+    func refreshTimer(_ device: Int) {
+        let state = deviceStates[device]
+        let deadline = state.powered ? state.controller.nextDeadline : nil
+        guard deadline != state.scheduledDeadline else { return }
+        state.timerGeneration &+= 1
+        state.scheduledDeadline = deadline
+        if let deadline {
+            queue.schedule(at: Swift.max(deadline, now), .timer, device, state.timerGeneration)
+        }
+    }
+
+    func openReceiver(_ window: ReceiverWindow, device: Int) {
+        let state = deviceStates[device]
+        let channel = Int(window.channel)
+        if state.listenerChannel != channel {
+            closeReceiver(device)
+            state.listenerChannel = channel
+            state.listenerIndex = listeners[channel].count
+            listeners[channel].append(device)
+        }
+        state.window = window
+    }
+
+    func closeReceiver(_ device: Int) {
+        let state = deviceStates[device]
+        state.window = nil
+        let channel = state.listenerChannel
+        guard channel >= 0 else { return }
+        let index = state.listenerIndex
+        let lastIndex = listeners[channel].count - 1
+        if index != lastIndex {
+            let moved = listeners[channel][lastIndex]
+            listeners[channel][index] = moved
+            deviceStates[moved].listenerIndex = index
+        }
+        listeners[channel].removeLast()
+        state.listenerChannel = -1
+        state.listenerIndex = -1
+    }
+}
