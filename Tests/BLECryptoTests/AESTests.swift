@@ -1,5 +1,5 @@
 import Testing
-@testable import BLECrypto
+import BLECrypto
 
 @Suite("AES-128 and AES-CMAC")
 struct AESTests {
