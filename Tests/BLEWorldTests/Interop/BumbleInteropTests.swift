@@ -44,8 +44,9 @@ struct BumbleInteropTests {
         let advertiser = try LineProcess(try python(), [peerScript, "--port", "\(world.ports[0])", "advertise",
                                                         "--name", "SwiftBLE-Bumble"])
         defer { advertiser.stop() }
-        #expect(advertiser.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(advertiser.output)")
-        let scan = try runProcess("/usr/bin/timeout", ["60", try python(), peerScript, "--port", "\(world.ports[1])", "scan",
+        // Until the peer's host is up nothing else can work: stop here rather than wait on.
+        try #require(advertiser.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(advertiser.output)")
+        let scan = try runProcess("/usr/bin/timeout", ["-s", "KILL", "60", try python(), peerScript, "--port", "\(world.ports[1])", "scan",
                                                        "--seconds", "20", "--until-name", "SwiftBLE-Bumble"])
         let lines = events(scan.stdout)
         let summary = lines.last { $0["event"] as? String == "summary" }
@@ -61,8 +62,8 @@ struct BumbleInteropTests {
         defer { world.stop() }
         let gattServer = try LineProcess(try python(), [peerScript, "--port", "\(world.ports[0])", "gatt-server"])
         defer { gattServer.stop() }
-        #expect(gattServer.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(gattServer.output)")
-        let client = try runProcess("/usr/bin/timeout", ["90", try python(), peerScript, "--port", "\(world.ports[1])",
+        try #require(gattServer.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(gattServer.output)")
+        let client = try runProcess("/usr/bin/timeout", ["-s", "KILL", "90", try python(), peerScript, "--port", "\(world.ports[1])",
                                                          "gatt-client", "C0:5B:00:00:00:02"])
         let lines = events(client.stdout)
         func event(_ name: String) -> [String: Any]? { lines.first { $0["event"] as? String == name } }
@@ -116,9 +117,11 @@ final class LineProcess {
         return nil
     }
 
+    /// Kills the process by its PID. SIGKILL, because a child can inherit a blocked SIGTERM
+    /// from the test runner's threads and would then outlive the test.
     func stop() {
         if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }

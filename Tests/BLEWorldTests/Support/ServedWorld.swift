@@ -49,7 +49,7 @@ final class ServedWorld {
 
     func stop() {
         if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
