@@ -1,0 +1,235 @@
+import BLEController
+import BLEWire
+
+/// A scenario (DESIGN.md, "The world"): a world's devices, obstacles and scripted actions,
+/// read from a YAML file so the same situation runs headless (`ble sim run`), served
+/// (`ble sim serve`) or inside a test, and replays exactly from its seed.
+public struct Scenario: Hashable, Sendable {
+    /// What the scenario is called, for logs and the command line.
+    public var name: String
+    /// The world's seed; `ble sim run --seed` overrides it.
+    public var seed: UInt64
+    /// Realistic radio effects, or an ideal radio for fast tests.
+    public var timing: TimingMode
+    /// The propagation model.
+    public var radio: RadioModel
+    /// The devices, in the order they are added to the world.
+    public var devices: [ScenarioDevice]
+    /// Shapes that attenuate the line of sight.
+    public var obstacles: [Obstacle]
+    /// What happens when, in the order given.
+    public var actions: [ScenarioTimedAction]
+
+    /// The seed used when a file names none.
+    public static let defaultSeed: UInt64 = 1
+
+    /// A scenario with every field; all but the name defaulted.
+    public init(name: String, seed: UInt64 = Scenario.defaultSeed, timing: TimingMode = .realistic,
+                radio: RadioModel = RadioModel(), devices: [ScenarioDevice] = [], obstacles: [Obstacle] = [],
+                actions: [ScenarioTimedAction] = []) {
+        self.name = name
+        self.seed = seed
+        self.timing = timing
+        self.radio = radio
+        self.devices = devices
+        self.obstacles = obstacles
+        self.actions = actions
+    }
+
+    /// The device called `name`, if any.
+    public func device(named name: String) -> ScenarioDevice? { devices.first { $0.name == name } }
+}
+
+/// One device of a scenario: where it is, its radio, and who drives its controller.
+public struct ScenarioDevice: Hashable, Sendable {
+    /// Who drives a device's controller over HCI.
+    public enum HostKind: String, Hashable, Sendable, CaseIterable {
+        /// A ``ScriptedHost`` inside the world that sets up the device's advertising.
+        case scripted
+        /// A host outside the world attaches over HCI (e.g. `ble sim serve` over TCP).
+        case external
+        /// Nothing: the controller stays idle after power-on.
+        case none
+    }
+
+    /// The device's name, unique in the scenario.
+    public var name: String
+    /// The address it advertises and connects with; its kind says public or random.
+    public var address: BluetoothAddress
+    /// Position, heading, antenna, sensitivity, RSSI offset and route.
+    public var description: DeviceDescription
+    /// Transmit power at the antenna port in dBm.
+    public var txPowerDBm: Double
+    /// Who drives the controller.
+    public var host: HostKind
+    /// What the scripted host advertises, when ``host`` is ``HostKind/scripted``.
+    public var advertising: ScenarioAdvertising?
+
+    /// A device with every field; `host` follows from `advertising` when not given.
+    public init(name: String, address: BluetoothAddress, description: DeviceDescription, txPowerDBm: Double = 0,
+                host: HostKind? = nil, advertising: ScenarioAdvertising? = nil) {
+        self.name = name
+        self.address = address
+        self.description = description
+        self.txPowerDBm = txPowerDBm
+        self.host = host ?? (advertising == nil ? .none : .scripted)
+        self.advertising = advertising
+    }
+}
+
+/// Legacy advertising as a scenario describes it (Core 5.4, Vol 6, Part B, §2.3.1 for the
+/// PDU types; Vol 4, Part E, §7.8.5 for the parameters).
+public struct ScenarioAdvertising: Hashable, Sendable {
+    /// The legacy advertising PDU types a scripted host can use.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// ADV_IND: connectable and scannable.
+        case ind
+        /// ADV_SCAN_IND: scannable, not connectable.
+        case scanInd = "scan_ind"
+        /// ADV_NONCONN_IND: neither (beacons).
+        case nonconnInd = "nonconn_ind"
+
+        /// The HCI advertising type that makes the controller send this PDU.
+        public var advertisingType: HCI.LESetAdvertisingParameters.AdvertisingType {
+            switch self {
+            case .ind: return .connectableUndirected
+            case .scanInd: return .scannableUndirected
+            case .nonconnInd: return .nonConnectableUndirected
+            }
+        }
+
+        /// Whether the PDU invites scan requests, so scan response data matters.
+        public var isScannable: Bool { self != .nonconnInd }
+    }
+
+    /// The advertising PDU type.
+    public var kind: Kind
+    /// The advertising interval in milliseconds (20 ms to 10.24 s).
+    public var intervalMilliseconds: Double
+    /// The advertising data.
+    public var data: ScenarioAdvertisingContent
+    /// The scan response data, for scannable kinds.
+    public var scanResponse: ScenarioAdvertisingContent?
+
+    /// Advertising with every field.
+    public init(kind: Kind = .ind, intervalMilliseconds: Double = 100, data: ScenarioAdvertisingContent,
+                scanResponse: ScenarioAdvertisingContent? = nil) {
+        self.kind = kind
+        self.intervalMilliseconds = intervalMilliseconds
+        self.data = data
+        self.scanResponse = scanResponse
+    }
+
+    /// The interval in the 0.625 ms units of HCI (Vol 4, Part E, §7.8.5), rounded.
+    public var intervalUnits: UInt16 {
+        UInt16(clamping: Int((intervalMilliseconds / 0.625).rounded()))
+    }
+
+    /// The shortest and longest legacy advertising intervals in milliseconds (0x0020 and
+    /// 0x4000 units of 0.625 ms).
+    public static let intervalRange: ClosedRange<Double> = 20 ... 10_240
+}
+
+/// What goes into advertising or scan response data; ``ScenarioAdvertisingContent/structures(isScanResponse:)``
+/// turns it into AD structures (CSS v11, Part A, §1).
+public struct ScenarioAdvertisingContent: Hashable, Sendable {
+    /// An Apple iBeacon frame (manufacturer data of company 0x004C, type 0x02, length 0x15).
+    public struct IBeacon: Hashable, Sendable {
+        /// The proximity UUID, as written most significant first.
+        public var uuid: UInt128
+        /// The major number, big-endian on air.
+        public var major: UInt16
+        /// The minor number, big-endian on air.
+        public var minor: UInt16
+        /// RSSI at 1 m in dBm, calibrated by the deployer.
+        public var measuredPower: Int8
+        /// A frame with every field.
+        public init(uuid: UInt128, major: UInt16, minor: UInt16, measuredPower: Int8 = -59) {
+            self.uuid = uuid
+            self.major = major
+            self.minor = minor
+            self.measuredPower = measuredPower
+        }
+    }
+
+    /// Flags octet; `nil` uses the default (0x06 in advertising data, none in a scan response),
+    /// 0 leaves the structure out.
+    public var flags: UInt8?
+    /// Complete Local Name.
+    public var name: String?
+    /// Service UUIDs, listed per width as complete lists.
+    public var services: [BluetoothUUID]
+    /// Manufacturer Specific Data: company identifier and data.
+    public var manufacturer: AdvertisingData.ManufacturerData?
+    /// Service Data, one structure per UUID, in the order given.
+    public var serviceData: [AdvertisingData.ServiceData]
+    /// TX Power Level in dBm.
+    public var txPowerLevel: Int8?
+    /// Appearance (Assigned Numbers §2.6).
+    public var appearance: UInt16?
+    /// An iBeacon frame.
+    public var iBeacon: IBeacon?
+    /// The whole payload as given, used instead of every field above.
+    public var raw: [UInt8]?
+
+    /// Content with every field; all defaulted.
+    public init(flags: UInt8? = nil, name: String? = nil, services: [BluetoothUUID] = [],
+                manufacturer: AdvertisingData.ManufacturerData? = nil, serviceData: [AdvertisingData.ServiceData] = [],
+                txPowerLevel: Int8? = nil, appearance: UInt16? = nil, iBeacon: IBeacon? = nil, raw: [UInt8]? = nil) {
+        self.flags = flags
+        self.name = name
+        self.services = services
+        self.manufacturer = manufacturer
+        self.serviceData = serviceData
+        self.txPowerLevel = txPowerLevel
+        self.appearance = appearance
+        self.iBeacon = iBeacon
+        self.raw = raw
+    }
+}
+
+/// A scripted action and when it happens.
+public struct ScenarioTimedAction: Hashable, Sendable {
+    /// Seconds of simulated time since the world started.
+    public var atSeconds: Double
+    /// What happens.
+    public var action: ScenarioAction
+    /// An action at a time.
+    public init(atSeconds: Double, action: ScenarioAction) {
+        self.atSeconds = atSeconds
+        self.action = action
+    }
+    /// The time in the world's microseconds.
+    public var time: Microseconds { Microseconds((atSeconds * 1_000_000).rounded()) }
+}
+
+/// What a scenario can make happen (DESIGN.md, "Faults on demand"). Devices are named.
+public enum ScenarioAction: Hashable, Sendable {
+    /// The device loses power: no radio, HCI packets dropped.
+    case powerOff(String)
+    /// Power returns; the controller starts from reset and a scripted host sets it up again.
+    case powerOn(String)
+    /// Power off and on at once.
+    case powerCycle(String)
+    /// Each packet between the two devices is lost with probability `rate` (0…1).
+    case setPacketLoss(String, String, rate: Double)
+    /// Nothing gets through between the two devices, or everything again.
+    case blockLink(String, String, blocked: Bool)
+    /// The scripted host disables advertising.
+    case stopAdvertising(String)
+    /// The scripted host enables advertising again.
+    case startAdvertising(String)
+    /// The device is carried to a new position.
+    case moveTo(String, Vector3)
+
+    /// The devices the action names.
+    public var deviceNames: [String] {
+        switch self {
+        case let .powerOff(name), let .powerOn(name), let .powerCycle(name),
+             let .stopAdvertising(name), let .startAdvertising(name), let .moveTo(name, _):
+            return [name]
+        case let .setPacketLoss(a, b, _), let .blockLink(a, b, _):
+            return [a, b]
+        }
+    }
+}

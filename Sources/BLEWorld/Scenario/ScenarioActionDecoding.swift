@@ -1,0 +1,131 @@
+import Yams
+
+// The YAML form of obstacles and scripted actions.
+
+struct ObstacleSection: Decodable {
+    var obstacle: Obstacle
+
+    init(from decoder: any Decoder) throws {
+        let fields = try ScenarioFields(decoder, allowed: ["name", "box", "cylinder", "sphere", "lossDB"])
+        let name = try fields.optional("name", String.self, expected: "a name") ?? "obstacle"
+        guard let loss = try fields.number("lossDB", in: 0 ... 200, unit: "dB") else {
+            throw fields.error(nil, .missingField, "obstacle \"\(name)\" needs lossDB")
+        }
+        let shapes = ["box", "cylinder", "sphere"].filter(fields.has)
+        guard shapes.count == 1, let shape = shapes.first else {
+            throw fields.error(nil, shapes.isEmpty ? .missingField : .invalidField,
+                               "obstacle \"\(name)\" needs exactly one shape: box, cylinder or sphere")
+        }
+        let value = try fields.required(shape, ShapeSection.self, expected: "a \(shape)")
+        obstacle = Obstacle(name: name, shape: value.shape, lossDB: loss)
+    }
+}
+
+struct ShapeSection: Decodable {
+    var shape: ObstacleShape
+
+    init(from decoder: any Decoder) throws {
+        let kind = decoder.codingPath.last?.stringValue ?? ""
+        switch kind {
+        case "box":
+            let fields = try ScenarioFields(decoder, allowed: ["min", "max"])
+            guard let low = try fields.point("min"), let high = try fields.point("max") else {
+                throw fields.error(nil, .missingField, "a box needs min and max corners [x, y, z]")
+            }
+            guard low.x <= high.x, low.y <= high.y, low.z <= high.z else {
+                throw fields.error("max", "every coordinate of max must be at least that of min")
+            }
+            shape = .box(min: low, max: high)
+        case "cylinder":
+            let fields = try ScenarioFields(decoder, allowed: ["base", "radius", "height"])
+            guard let base = try fields.point("base"),
+                  let radius = try fields.number("radius", in: 0.001 ... 10_000, unit: "m"),
+                  let height = try fields.number("height", in: 0.001 ... 10_000, unit: "m") else {
+                throw fields.error(nil, .missingField, "a cylinder needs base [x, y, z], radius and height")
+            }
+            shape = .cylinder(base: base, radius: radius, height: height)
+        default:
+            let fields = try ScenarioFields(decoder, allowed: ["center", "radius"])
+            guard let center = try fields.point("center"),
+                  let radius = try fields.number("radius", in: 0.001 ... 10_000, unit: "m") else {
+                throw fields.error(nil, .missingField, "a sphere needs center [x, y, z] and radius")
+            }
+            shape = .sphere(center: center, radius: radius)
+        }
+    }
+}
+
+struct ActionSection: Decodable {
+    var action: ScenarioTimedAction
+
+    static let singleDevice = ["powerOff", "powerOn", "powerCycle", "stopAdvertising", "startAdvertising"]
+    static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo"]
+
+    init(from decoder: any Decoder) throws {
+        let fields = try ScenarioFields(decoder, allowed: ["at"] + Self.verbs)
+        guard let at = try fields.number("at", in: 0 ... 1_000_000_000, unit: "seconds") else {
+            throw fields.error(nil, .missingField, "an action needs at (seconds)")
+        }
+        let verbs = Self.verbs.filter(fields.has)
+        guard verbs.count == 1, let verb = verbs.first else {
+            throw fields.error(nil, verbs.isEmpty ? .missingField : .invalidField,
+                               "an action needs exactly one of \(Self.verbs.joined(separator: ", "))")
+        }
+        let action: ScenarioAction
+        switch verb {
+        case "setPacketLoss":
+            let pair = try fields.required(verb, PairSection.self, expected: "{between: [a, b], rate}")
+            guard let rate = pair.rate else { throw fields.error(verb, "setPacketLoss needs rate (0…1)") }
+            action = .setPacketLoss(pair.a, pair.b, rate: rate)
+        case "blockLink":
+            let pair = try fields.required(verb, PairSection.self, expected: "{between: [a, b], blocked}")
+            action = .blockLink(pair.a, pair.b, blocked: pair.blocked ?? true)
+        case "moveTo":
+            let move = try fields.required(verb, MoveSection.self, expected: "{device, position}")
+            action = .moveTo(move.device, move.position)
+        default:
+            let name = try fields.required(verb, String.self, expected: "a device name")
+            switch verb {
+            case "powerOff": action = .powerOff(name)
+            case "powerOn": action = .powerOn(name)
+            case "powerCycle": action = .powerCycle(name)
+            case "stopAdvertising": action = .stopAdvertising(name)
+            default: action = .startAdvertising(name)
+            }
+        }
+        self.action = ScenarioTimedAction(atSeconds: at, action: action)
+    }
+}
+
+struct PairSection: Decodable {
+    var a: String
+    var b: String
+    var rate: Double?
+    var blocked: Bool?
+
+    init(from decoder: any Decoder) throws {
+        let fields = try ScenarioFields(decoder, allowed: ["between", "rate", "blocked"])
+        let names = try fields.required("between", [String].self, expected: "two device names [a, b]")
+        guard names.count == 2, names[0] != names[1] else {
+            throw fields.error("between", "expected two different device names [a, b]")
+        }
+        a = names[0]
+        b = names[1]
+        rate = try fields.number("rate", in: 0 ... 1, unit: "(probability)")
+        blocked = try fields.optional("blocked", Bool.self, expected: "true or false")
+    }
+}
+
+struct MoveSection: Decodable {
+    var device: String
+    var position: Vector3
+
+    init(from decoder: any Decoder) throws {
+        let fields = try ScenarioFields(decoder, allowed: ["device", "position"])
+        device = try fields.required("device", String.self, expected: "a device name")
+        guard let position = try fields.point("position") else {
+            throw fields.error(nil, .missingField, "moveTo needs position [x, y, z]")
+        }
+        self.position = position
+    }
+}

@@ -1,0 +1,79 @@
+import BLEWire
+
+extension ScenarioAdvertisingContent {
+    /// Flags written into advertising data when a scenario gives none: LE General
+    /// Discoverable and BR/EDR Not Supported (CSS v11, Part A, §1.3), as LE-only peripherals
+    /// and beacons send them.
+    public static let defaultFlags: UInt8 = 0x06
+
+    /// The Apple company identifier that carries iBeacon frames.
+    public static let appleCompanyIdentifier: UInt16 = 0x004C
+
+    /// The iBeacon frame's manufacturer data after the company identifier: type 0x02,
+    /// length 0x15, the UUID, major and minor big-endian, then the measured power.
+    public static func iBeaconPayload(_ frame: IBeacon) -> [UInt8] {
+        var bytes: [UInt8] = [0x02, 0x15]
+        for shift in stride(from: 120, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: frame.uuid >> shift)) }
+        bytes += [UInt8(frame.major >> 8), UInt8(truncatingIfNeeded: frame.major),
+                  UInt8(frame.minor >> 8), UInt8(truncatingIfNeeded: frame.minor),
+                  UInt8(bitPattern: frame.measuredPower)]
+        return bytes
+    }
+
+    /// The AD structures (CSS v11, Part A, §1) in a fixed order: flags, iBeacon, service
+    /// UUID lists (16-, 32-, 128-bit), service data, manufacturer data, TX power,
+    /// appearance, and the name last. Scan responses carry no flags unless asked for.
+    public func structures(isScanResponse: Bool) -> [AdvertisingData.Structure] {
+        var result: [AdvertisingData.Structure] = []
+        let flagsValue = flags ?? (isScanResponse ? 0 : Self.defaultFlags)
+        if flagsValue != 0 { result.append(.flags(AdvertisingData.Flags(rawValue: flagsValue))) }
+        if let iBeacon {
+            result.append(.manufacturerData(company: Self.appleCompanyIdentifier, data: Self.iBeaconPayload(iBeacon)))
+        }
+        let short = services.compactMap { $0.uuid16 }
+        let medium = services.filter { $0.uuid16 == nil }.compactMap { $0.uuid32 }
+        let long = services.filter { $0.uuid32 == nil }.map(\.value)
+        if !short.isEmpty { result.append(.completeList16(short)) }
+        if !medium.isEmpty { result.append(.completeList32(medium)) }
+        if !long.isEmpty { result.append(.completeList128(long)) }
+        for entry in serviceData { result.append(.serviceData(uuid: entry.uuid.shortest, data: Array(entry.data))) }
+        if let manufacturer {
+            result.append(.manufacturerData(company: manufacturer.companyIdentifier, data: Array(manufacturer.data)))
+        }
+        if let txPowerLevel { result.append(.txPowerLevel(txPowerLevel)) }
+        if let appearance { result.append(.appearance(appearance)) }
+        if let name { result.append(.completeLocalName(name)) }
+        return result
+    }
+
+    /// The payload octets: ``raw`` as given, or the structures encoded.
+    public func payload(isScanResponse: Bool) -> [UInt8] {
+        raw ?? AdvertisingData(structures(isScanResponse: isScanResponse)).encoded()
+    }
+}
+
+extension ScenarioDevice {
+    /// The scripted host's plan for this device, or `nil` when it does not advertise.
+    /// Throws ``ScenarioError/Kind/advertisingDataTooLong`` naming the device when the data
+    /// or scan response exceeds the 31 octets of legacy advertising (Core 5.4, Vol 4,
+    /// Part E, §7.8.7 and §7.8.8).
+    public func advertisingPlan() throws(ScenarioError) -> ScriptedHost.Plan? {
+        guard host == .scripted, let advertising else { return nil }
+        let data = advertising.data.payload(isScanResponse: false)
+        let scanResponse = advertising.scanResponse?.payload(isScanResponse: true) ?? []
+        for (octets, field) in [(data, "advertise"), (scanResponse, "advertise.scanResponse")]
+        where octets.count > AdvertisingData.legacyMaximumLength {
+            throw ScenarioError(.advertisingDataTooLong, path: field, device: name,
+                                message: "\(octets.count) octets of \(field == "advertise" ? "advertising" : "scan response") "
+                                    + "data exceed the 31 legacy advertising allows; shorten the name or move fields "
+                                    + "to the scan response")
+        }
+        let parameters = HCI.LESetAdvertisingParameters(
+            advertisingIntervalMin: advertising.intervalUnits, advertisingIntervalMax: advertising.intervalUnits,
+            advertisingType: advertising.kind.advertisingType,
+            ownAddressType: address.kind == .random ? .random : .public)
+        return ScriptedHost.Plan(deviceName: name, randomAddress: address.kind == .random ? address : nil,
+                                 parameters: parameters, advertisingData: data,
+                                 scanResponseData: advertising.kind.isScannable ? scanResponse : nil)
+    }
+}

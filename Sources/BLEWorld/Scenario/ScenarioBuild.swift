@@ -1,0 +1,206 @@
+import BLEController
+import BLEWire
+
+/// A scenario placed in a world: which device is which, the scripted hosts driving the
+/// advertising devices, and where packets for outside hosts go.
+///
+/// It installs itself as the world's ``World/onHostPacket``: packets for scripted devices
+/// go to their ``ScriptedHost``, packets for `host: external` devices to
+/// ``onExternalHostPacket``, and every packet to ``onHostPacket`` as well (logs, `--json`).
+/// Like the world, it is single-threaded.
+public final class BuiltScenario {
+    /// The scenario as built.
+    public let scenario: Scenario
+    /// Each scenario device's identifier, in scenario order.
+    public let deviceIDs: [DeviceID]
+    /// Scripted hosts by device.
+    public private(set) var hosts: [DeviceID: ScriptedHost] = [:]
+    /// Commands scripted hosts had refused, in the order they happened.
+    public private(set) var failures: [ScriptedHost.Failure] = []
+    /// Receives every packet for a `host: external` device.
+    public var onExternalHostPacket: ((DeviceID, H4.Packet) -> Void)?
+    /// Sees every controller-to-host packet of every device (after it is handled).
+    public var onHostPacket: ((DeviceID, H4.Packet) -> Void)?
+    /// Receives one line per problem, e.g. a failed HCI command of a scripted host.
+    public var onLog: ((String) -> Void)?
+
+    private weak var world: World?
+    private let names: [DeviceID: String]
+
+    init(scenario: Scenario, world: World, deviceIDs: [DeviceID]) {
+        self.scenario = scenario
+        self.world = world
+        self.deviceIDs = deviceIDs
+        var names: [DeviceID: String] = [:]
+        for (device, id) in zip(scenario.devices, deviceIDs) { names[id] = device.name }
+        self.names = names
+    }
+
+    /// The identifier of the device called `name`.
+    public func id(of name: String) -> DeviceID? {
+        scenario.devices.firstIndex { $0.name == name }.map { deviceIDs[$0] }
+    }
+
+    /// The scenario description of a device of this scenario.
+    public func device(_ id: DeviceID) -> ScenarioDevice? {
+        deviceIDs.firstIndex(of: id).map { scenario.devices[$0] }
+    }
+
+    /// The name of a device of this scenario.
+    public func name(of id: DeviceID) -> String? { names[id] }
+
+    /// The devices whose host attaches from outside, in scenario order.
+    public var externalDevices: [DeviceID] {
+        zip(scenario.devices, deviceIDs).filter { $0.0.host == .external }.map(\.1)
+    }
+
+    /// Turns a scripted device's advertising on or off through its host.
+    public func setAdvertising(_ enabled: Bool, device: DeviceID) {
+        guard var host = hosts[device] else { return }
+        let packets = host.setAdvertisingEnabled(enabled)
+        hosts[device] = host
+        send(packets, to: device)
+    }
+
+    /// Starts (again) a scripted device's setup from HCI_Reset, e.g. after power returns.
+    public func restartHost(of device: DeviceID) {
+        guard var host = hosts[device] else { return }
+        let packets = host.start()
+        hosts[device] = host
+        send(packets, to: device)
+    }
+
+    func install(_ host: ScriptedHost, for device: DeviceID) { hosts[device] = host }
+
+    func receive(_ packet: H4.Packet, from device: DeviceID) {
+        if var host = hosts[device] {
+            let wasFailed = host.failure != nil
+            let packets = host.handle(packet)
+            hosts[device] = host
+            if !wasFailed, let failure = host.failure {
+                failures.append(failure)
+                onLog?(failure.description)
+            }
+            send(packets, to: device)
+        } else {
+            onExternalHostPacket?(device, packet)
+        }
+        onHostPacket?(device, packet)
+    }
+
+    private func send(_ packets: [H4.Packet], to device: DeviceID) {
+        for packet in packets { world?.sendToController(packet, device: device) }
+    }
+
+    func perform(_ action: ScenarioAction, in world: World) {
+        func id(_ name: String) -> DeviceID? { self.id(of: name) }
+        switch action {
+        case let .powerOff(name):
+            if let device = id(name) { world.setPowered(false, device: device) }
+        case let .powerOn(name):
+            if let device = id(name) {
+                world.setPowered(true, device: device)
+                restartHost(of: device)
+            }
+        case let .powerCycle(name):
+            if let device = id(name) {
+                world.powerCycle(device)
+                restartHost(of: device)
+            }
+        case let .setPacketLoss(a, b, rate):
+            if let first = id(a), let second = id(b) { world.setPacketLoss(rate, between: first, and: second) }
+        case let .blockLink(a, b, blocked):
+            if let first = id(a), let second = id(b) { world.setLinkBlocked(blocked, between: first, and: second) }
+        case let .stopAdvertising(name):
+            if let device = id(name) { setAdvertising(false, device: device) }
+        case let .startAdvertising(name):
+            if let device = id(name) { setAdvertising(true, device: device) }
+        case .moveTo:
+            break // Refused by build(into:) until the world can move a device.
+        }
+    }
+}
+
+extension Scenario {
+    /// A controller seed for device `index`: the scenario seed through one SplitMix64 step
+    /// per index, so each device has its own stream and the whole world replays from one seed.
+    public static func controllerSeed(scenarioSeed: UInt64, index: Int) -> UInt64 {
+        var z = scenarioSeed &+ 0x9E37_79B9_7F4A_7C15 &* UInt64(index + 1)
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The public address a device's controller reports: its own address when public,
+    /// otherwise one derived from its index (a random-address device still has one).
+    public func controllerPublicAddress(index: Int) -> BluetoothAddress {
+        let device = devices[index]
+        if device.address.kind == .public { return device.address }
+        return BluetoothAddress(0x00_5B_1E_00_00_00 + UInt64(index + 1))
+    }
+
+    /// This scenario with `count` more `host: external` devices, "host-1" … "host-N", at
+    /// public addresses F0:5B:1E:00:00:01 … and positions 1 m apart along x at 1 m height.
+    public func addingExternalDevices(_ count: Int) -> Scenario {
+        var result = self
+        var number = 0
+        var added = 0
+        while added < count {
+            number += 1
+            let name = "host-\(number)"
+            let address = BluetoothAddress(0xF0_5B_1E_00_00_00 + UInt64(number))
+            guard device(named: name) == nil, !devices.contains(where: { $0.address == address }) else { continue }
+            let position = Vector3(x: Double(number), y: 0, z: 1)
+            result.devices.append(ScenarioDevice(name: name, address: address,
+                                                 description: DeviceDescription(name: name, position: position),
+                                                 host: .external))
+            added += 1
+        }
+        return result
+    }
+
+    /// Adds the devices (each with a `BLEController.Controller` from its address, seed and
+    /// TX power) and obstacles to `world`, starts the scripted hosts at the world's current
+    /// time and schedules the actions. Throws if the scenario is invalid or asks for what
+    /// the world cannot do.
+    @discardableResult
+    public func build(into world: World) throws(ScenarioError) -> BuiltScenario {
+        try build(into: world) { Controller(configuration: $0) }
+    }
+
+    /// ``build(into:)`` with controllers from `makeController` (tests use their own).
+    @discardableResult
+    public func build(into world: World,
+                      makeController: (ControllerConfiguration) -> any SimulatedController) throws(ScenarioError) -> BuiltScenario {
+        try validate()
+        if let index = actions.firstIndex(where: { if case .moveTo = $0.action { return true } else { return false } }) {
+            throw ScenarioError(.unsupported, path: "actions[\(index)]",
+                                message: "moveTo is not supported yet: the world cannot move a device at run time; "
+                                    + "give the device a route instead")
+        }
+        var ids: [DeviceID] = []
+        for (index, device) in devices.enumerated() {
+            let configuration = ControllerConfiguration(
+                publicAddress: controllerPublicAddress(index: index),
+                seed: Scenario.controllerSeed(scenarioSeed: seed, index: index),
+                txPowerDBm: device.txPowerDBm)
+            ids.append(world.addDevice(device.description, controller: makeController(configuration)))
+        }
+        for obstacle in obstacles { world.addObstacle(obstacle) }
+        let built = BuiltScenario(scenario: self, world: world, deviceIDs: ids)
+        for (device, id) in zip(devices, ids) {
+            if let plan = try device.advertisingPlan() { built.install(ScriptedHost(plan: plan), for: id) }
+        }
+        // The world keeps the built scenario alive through its callback; the scenario holds the
+        // world weakly, so there is no cycle.
+        world.onHostPacket = { device, packet in built.receive(packet, from: device) }
+        let start = world.now
+        for id in ids where built.hosts[id] != nil {
+            world.schedule(at: start) { _ in built.restartHost(of: id) }
+        }
+        for timed in actions {
+            world.schedule(at: start + timed.time) { world in built.perform(timed.action, in: world) }
+        }
+        return built
+    }
+}

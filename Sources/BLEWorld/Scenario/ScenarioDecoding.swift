@@ -1,0 +1,255 @@
+import BLEWire
+import Yams
+
+// The YAML form of a scenario. Each mapping is decoded by hand through ScenarioFields so
+// that every problem becomes a ScenarioError naming the field and its line, and unknown
+// keys (typos) are refused instead of silently ignored.
+
+/// The whole file.
+struct ScenarioFile: Decodable {
+    var scenario: Scenario
+
+    init(from decoder: any Decoder) throws {
+        let fields = try ScenarioFields(decoder, allowed: ["name", "seed", "timing", "radio", "devices", "obstacles", "actions"])
+        let name = try fields.optional("name", String.self, expected: "a name") ?? "scenario"
+        let seed = try fields.integer("seed", UInt64.self) ?? Scenario.defaultSeed
+        var timing = TimingMode.realistic
+        if let text = try fields.optional("timing", String.self, expected: "realistic or ideal") {
+            guard let mode = TimingMode(rawValue: text) else {
+                throw fields.error("timing", "\"\(text)\" is not a timing mode; use realistic or ideal")
+            }
+            timing = mode
+        }
+        let radio = try fields.optional("radio", RadioSection.self, expected: "a radio mapping")?.model ?? RadioModel()
+        let devices = try fields.optional("devices", [DeviceSection].self, expected: "a list of devices") ?? []
+        let obstacles = try fields.optional("obstacles", [ObstacleSection].self, expected: "a list of obstacles") ?? []
+        let actions = try fields.optional("actions", [ActionSection].self, expected: "a list of actions") ?? []
+        scenario = Scenario(
+            name: name, seed: seed, timing: timing, radio: radio,
+            devices: devices.enumerated().map { $1.device(index: $0) },
+            obstacles: obstacles.map(\.obstacle), actions: actions.map(\.action))
+    }
+}
+
+struct RadioSection: Decodable {
+    var model = RadioModel()
+
+    init(from decoder: any Decoder) throws {
+        let fields = try ScenarioFields(decoder, allowed: ["referenceLossDB", "pathLossExponent", "shadowingSigmaDB",
+                                                           "fastFading", "captureMarginDB"])
+        if let value = try fields.number("referenceLossDB", in: 0 ... 200, unit: "dB") { model.referenceLossDB = value }
+        if let value = try fields.number("pathLossExponent", in: 1 ... 10, unit: "(exponent)") { model.pathLossExponent = value }
+        if let value = try fields.number("shadowingSigmaDB", in: 0 ... 50, unit: "dB") { model.shadowingSigmaDB = value }
+        if let value = try fields.optional("fastFading", Bool.self, expected: "true or false") { model.fastFading = value }
+        if let value = try fields.number("captureMarginDB", in: 0 ... 100, unit: "dB") { model.captureMarginDB = value }
+    }
+}
+
+struct DeviceSection: Decodable {
+    var name: String
+    var address: BluetoothAddress?
+    var description: DeviceDescription
+    var txPowerDBm: Double
+    var host: ScenarioDevice.HostKind?
+    var advertising: ScenarioAdvertising?
+
+    static let keys = ["name", "address", "addressType", "position", "heading", "antenna", "antennaGain", "txPower",
+                       "sensitivity", "rssiOffset", "route", "advertise", "host"]
+
+    init(from decoder: any Decoder) throws {
+        let fields = try ScenarioFields(decoder, allowed: Self.keys)
+        let deviceName = try fields.required("name", String.self, expected: "the device's name")
+        guard !deviceName.isEmpty else { throw fields.error("name", "a device needs a non-empty name") }
+        do {
+            try self.init(fields: fields)
+        } catch var error as ScenarioError {
+            error.device = error.device ?? deviceName
+            throw error
+        }
+    }
+
+    private init(fields: ScenarioFields) throws {
+        name = try fields.required("name", String.self, expected: "the device's name")
+        var kind = BluetoothAddress.Kind.public
+        if let text = try fields.optional("addressType", String.self, expected: "public or random") {
+            switch text {
+            case "public": kind = .public
+            case "random": kind = .random
+            default: throw fields.error("addressType", "\"\(text)\" is not an address type; use public or random")
+            }
+        }
+        if let text = try fields.optional("address", String.self, expected: "an address like C0:11:22:33:44:55") {
+            guard let parsed = BluetoothAddress(text, kind: kind) else {
+                throw fields.error("address", "\"\(text)\" is not an address like C0:11:22:33:44:55")
+            }
+            if kind == .random, parsed.randomSubtype == .reserved {
+                throw fields.error("address", "\(text) is a reserved kind of random address (top bits 10); "
+                                   + "use a static one starting C0–FF")
+            }
+            address = parsed
+        } else if fields.has("addressType") {
+            throw fields.error(nil, .missingField, "addressType is given but address is not")
+        }
+        var description = DeviceDescription(name: name, position: try fields.point("position") ?? Vector3(x: 0, y: 0, z: 0))
+        if let value = try fields.number("heading", in: -360 ... 360, unit: "degrees") { description.headingDegrees = value }
+        if let antenna = try fields.optional("antenna", AntennaSection.self, expected: "isotropic or {beamwidth, frontToBack}") {
+            description.antenna = antenna.pattern
+        }
+        if let value = try fields.number("antennaGain", in: -30 ... 30, unit: "dBi") { description.antennaGainDBi = value }
+        if let value = try fields.number("sensitivity", in: -130 ... 0, unit: "dBm") { description.sensitivityDBm = value }
+        if let value = try fields.number("rssiOffset", in: -50 ... 50, unit: "dB") { description.rssiOffsetDB = value }
+        if let route = try fields.optional("route", RouteSection.self, expected: "a route {waypoints, speed, loop}") {
+            description.route = route.route
+        }
+        self.description = description
+        txPowerDBm = try fields.number("txPower", in: -127 ... 20, unit: "dBm") ?? 0
+        if let text = try fields.optional("host", String.self, expected: "external or none") {
+            guard let kind = ScenarioDevice.HostKind(rawValue: text), kind != .scripted else {
+                throw fields.error("host", "\"\(text)\" is not a host kind; use external (a host attaches from outside) or none")
+            }
+            host = kind
+        }
+        advertising = try fields.optional("advertise", AdvertiseSection.self, expected: "an advertise mapping")?.advertising
+        if advertising != nil, let host {
+            throw fields.error("host", "a device with host: \(host.rawValue) cannot also have advertise "
+                               + "(its advertising comes from that host)")
+        }
+    }
+
+    func device(index: Int) -> ScenarioDevice {
+        // Devices without an address get a random static one from their index.
+        let address = address ?? BluetoothAddress(0xC0_5B_1E_00_00_00 + UInt64(index + 1), kind: .random)
+        return ScenarioDevice(name: name, address: address, description: description, txPowerDBm: txPowerDBm,
+                              host: host, advertising: advertising)
+    }
+}
+
+struct AntennaSection: Decodable {
+    var pattern: AntennaPattern
+
+    init(from decoder: any Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            guard text == "isotropic" else {
+                throw ScenarioError(.invalidField, path: scenarioPath(decoder.codingPath), line: decoder.mark?.line,
+                                    message: "\"\(text)\" is not an antenna; use isotropic or {beamwidth, frontToBack}")
+            }
+            pattern = .isotropic
+            return
+        }
+        let fields = try ScenarioFields(decoder, allowed: ["beamwidth", "frontToBack"])
+        guard let beamwidth = try fields.number("beamwidth", in: 1 ... 360, unit: "degrees") else {
+            throw fields.error(nil, .missingField, "a directional antenna needs beamwidth (degrees)")
+        }
+        pattern = .directional(beamwidthDegrees: beamwidth,
+                               frontToBackDB: try fields.number("frontToBack", in: 0 ... 60, unit: "dB") ?? 20)
+    }
+}
+
+struct RouteSection: Decodable {
+    var route: Route
+
+    init(from decoder: any Decoder) throws {
+        let fields = try ScenarioFields(decoder, allowed: ["waypoints", "speed", "loop"])
+        let points = try fields.required("waypoints", [ScenarioPoint].self, expected: "a list of points [x, y, z]")
+        guard !points.isEmpty else { throw fields.error("waypoints", "a route needs at least one waypoint") }
+        guard let speed = try fields.number("speed", in: 0.001 ... 1000, unit: "m/s") else {
+            throw fields.error(nil, .missingField, "a route needs speed (m/s)")
+        }
+        let loops = try fields.optional("loop", Bool.self, expected: "true or false") ?? false
+        route = Route(waypoints: points.map { Waypoint(position: $0.vector, speed: speed) }, loops: loops)
+    }
+}
+
+struct AdvertiseSection: Decodable {
+    var advertising: ScenarioAdvertising
+
+    init(from decoder: any Decoder) throws {
+        let fields = try ScenarioFields(decoder, allowed: ["type", "interval", "scanResponse"] + ContentSection.keys)
+        var kind = ScenarioAdvertising.Kind.ind
+        if let text = try fields.optional("type", String.self, expected: "ind, scan_ind or nonconn_ind") {
+            guard let value = ScenarioAdvertising.Kind(rawValue: text) else {
+                throw fields.error("type", "\"\(text)\" is not an advertising type; use ind, scan_ind or nonconn_ind")
+            }
+            kind = value
+        }
+        let interval = try fields.number("interval", in: ScenarioAdvertising.intervalRange, unit: "ms") ?? 100
+        let content = try ContentSection(fields: fields).content
+        let scanResponse = try fields.optional("scanResponse", ContentSection.self, expected: "a scanResponse mapping")?.content
+        if scanResponse != nil, !kind.isScannable {
+            throw fields.error("scanResponse", "nonconn_ind advertising is not scannable, so a scan response is never sent; "
+                               + "use ind or scan_ind")
+        }
+        advertising = ScenarioAdvertising(kind: kind, intervalMilliseconds: interval, data: content, scanResponse: scanResponse)
+    }
+}
+
+struct ContentSection: Decodable {
+    static let keys = ["flags", "name", "services", "manufacturer", "serviceData", "txPowerLevel", "appearance",
+                       "iBeacon", "raw"]
+    var content = ScenarioAdvertisingContent()
+
+    init(from decoder: any Decoder) throws {
+        try self.init(fields: try ScenarioFields(decoder, allowed: Self.keys))
+    }
+
+    init(fields: ScenarioFields) throws {
+        content.flags = try fields.integer("flags", UInt8.self)
+        content.name = try fields.optional("name", String.self, expected: "a local name")
+        let services = try fields.optional("services", [String].self, expected: "a list of UUIDs") ?? []
+        content.services = try services.map { text throws in try ScenarioFields.uuid(text) { fields.error("services", $0) } }
+        if let manufacturer = try fields.optional("manufacturer", ManufacturerSection.self,
+                                                  expected: "{company, data}") {
+            content.manufacturer = AdvertisingData.ManufacturerData(companyIdentifier: manufacturer.company,
+                                                                   data: manufacturer.data[...])
+        }
+        let serviceData = try fields.optional("serviceData", [String: String].self, expected: "a mapping UUID: hex") ?? [:]
+        // Sorted by UUID text: a YAML mapping has no order, and the output must be deterministic.
+        for key in serviceData.keys.sorted() {
+            let uuid = try ScenarioFields.uuid(key) { fields.error("serviceData", $0) }
+            guard let value = serviceData[key], let bytes = Hex.decode(value) else {
+                throw fields.error("serviceData", "the data of \(key) is not hex octets")
+            }
+            content.serviceData.append(AdvertisingData.ServiceData(uuid: uuid, data: bytes[...]))
+        }
+        content.txPowerLevel = try fields.integer("txPowerLevel", Int8.self)
+        content.appearance = try fields.integer("appearance", UInt16.self)
+        content.iBeacon = try fields.optional("iBeacon", IBeaconSection.self, expected: "{uuid, major, minor, measuredPower}")?.frame
+        content.raw = try fields.hex("raw")
+        if content.raw != nil {
+            let others = Self.keys.filter { $0 != "raw" && fields.has($0) }
+            if !others.isEmpty {
+                throw fields.error("raw", "raw is the whole payload; leave out \(others.joined(separator: ", ")) or drop raw")
+            }
+        }
+    }
+}
+
+struct ManufacturerSection: Decodable {
+    var company: UInt16
+    var data: [UInt8]
+
+    init(from decoder: any Decoder) throws {
+        let fields = try ScenarioFields(decoder, allowed: ["company", "data"])
+        guard let company = try fields.integer("company", UInt16.self) else {
+            throw fields.error(nil, .missingField, "manufacturer data needs company (e.g. 0x004C)")
+        }
+        self.company = company
+        data = try fields.hex("data") ?? []
+    }
+}
+
+struct IBeaconSection: Decodable {
+    var frame: ScenarioAdvertisingContent.IBeacon
+
+    init(from decoder: any Decoder) throws {
+        let fields = try ScenarioFields(decoder, allowed: ["uuid", "major", "minor", "measuredPower"])
+        guard let uuid = try fields.uuid("uuid") else {
+            throw fields.error(nil, .missingField, "an iBeacon needs uuid (8-4-4-4-12 form)")
+        }
+        guard uuid.width == .bits128 else { throw fields.error("uuid", "an iBeacon UUID is 128-bit (8-4-4-4-12 form)") }
+        frame = ScenarioAdvertisingContent.IBeacon(
+            uuid: uuid.value, major: try fields.integer("major", UInt16.self) ?? 0,
+            minor: try fields.integer("minor", UInt16.self) ?? 0,
+            measuredPower: try fields.integer("measuredPower", Int8.self) ?? -59)
+    }
+}

@@ -1,0 +1,188 @@
+import BLEWire
+
+/// A tiny host inside the world for a device that only advertises: it speaks real HCI to
+/// its controller, as any host would over a transport, so scenario devices exercise the
+/// same controller paths as the user's own host.
+///
+/// It is a sans-IO state machine (DESIGN.md, "Sans-IO protocol cores"): ``start()`` and
+/// ``handle(_:)`` return the packets to send. It sends one command at a time and waits for
+/// its Command Complete (or Command Status) before the next (Core 5.4, Vol 4, Part E,
+/// §4.4): HCI_Reset, HCI_Set_Event_Mask, HCI_LE_Set_Random_Address (random addresses),
+/// HCI_LE_Set_Advertising_Parameters, HCI_LE_Set_Advertising_Data, HCI_LE_Set_Scan_Response_Data
+/// (scannable types), HCI_LE_Set_Advertising_Enable. A command that fails stops the
+/// sequence and is kept in ``failure``. After a connection ends it enables advertising
+/// again, as a peripheral that wants to stay discoverable does.
+public struct ScriptedHost: Sendable {
+    /// What the host sets up.
+    public struct Plan: Hashable, Sendable {
+        /// The device's name, for logs.
+        public var deviceName: String
+        /// The random address to set, or `nil` to advertise with the public address.
+        public var randomAddress: BluetoothAddress?
+        /// The advertising parameters.
+        public var parameters: HCI.LESetAdvertisingParameters
+        /// The advertising data, at most 31 octets.
+        public var advertisingData: [UInt8]
+        /// The scan response data, or `nil` to send no LE Set Scan Response Data.
+        public var scanResponseData: [UInt8]?
+
+        /// A plan with every field.
+        public init(deviceName: String, randomAddress: BluetoothAddress?, parameters: HCI.LESetAdvertisingParameters,
+                    advertisingData: [UInt8], scanResponseData: [UInt8]?) {
+            self.deviceName = deviceName
+            self.randomAddress = randomAddress
+            self.parameters = parameters
+            self.advertisingData = advertisingData
+            self.scanResponseData = scanResponseData
+        }
+    }
+
+    /// A command the controller refused.
+    public struct Failure: Hashable, Sendable, CustomStringConvertible {
+        /// The device's name.
+        public var deviceName: String
+        /// The command that failed.
+        public var opcode: HCI.Opcode
+        /// The controller's status code.
+        public var status: HCI.StatusCode
+
+        /// A failure with every field.
+        public init(deviceName: String, opcode: HCI.Opcode, status: HCI.StatusCode) {
+            self.deviceName = deviceName
+            self.opcode = opcode
+            self.status = status
+        }
+
+        /// `device "tag": HCI command 0x2006 failed with status 0x12`.
+        public var description: String {
+            "device \"\(deviceName)\": HCI command \(opcode) failed with status \(status); its scripted host stopped"
+        }
+    }
+
+    /// Where the host is.
+    public enum Phase: Hashable, Sendable {
+        /// Not started.
+        case idle
+        /// Waiting for the answer to a command.
+        case waiting(HCI.Opcode)
+        /// Set up and advertising.
+        case advertising
+        /// Set up, advertising disabled.
+        case stopped
+        /// A peer connected (the controller stopped advertising).
+        case connected
+        /// A command failed; nothing more is sent until ``start()``.
+        case failed(Failure)
+    }
+
+    /// The plan.
+    public let plan: Plan
+    /// Where the host is.
+    public private(set) var phase: Phase = .idle
+    /// Whether advertising should be on once set up (``setAdvertisingEnabled(_:)``).
+    public private(set) var wantsAdvertising = true
+
+    private var pending: [HCI.CommandPacket] = []
+
+    /// A host that will carry out `plan`.
+    public init(plan: Plan) { self.plan = plan }
+
+    /// The last failure, if the host stopped on one.
+    public var failure: Failure? {
+        if case let .failed(failure) = phase { return failure }
+        return nil
+    }
+
+    /// The setup commands in order, for `wantsAdvertising`.
+    public func setupCommands() -> [HCI.CommandPacket] {
+        var commands: [HCI.CommandPacket] = []
+        func add<Command: HCICommand>(_ command: Command) {
+            if let packet = try? HCI.CommandPacket(command) { commands.append(packet) }
+        }
+        add(HCI.Reset())
+        add(HCI.SetEventMask(eventMask: [.disconnectionComplete, .encryptionChange, .hardwareError, .leMeta]))
+        if let randomAddress = plan.randomAddress { add(HCI.LESetRandomAddress(randomAddress: randomAddress)) }
+        add(plan.parameters)
+        add(HCI.LESetAdvertisingData(advertisingData: plan.advertisingData[...]))
+        if let scanResponse = plan.scanResponseData { add(HCI.LESetScanResponseData(scanResponseData: scanResponse[...])) }
+        if wantsAdvertising { add(HCI.LESetAdvertisingEnable(advertisingEnable: true)) }
+        return commands
+    }
+
+    /// Starts (or restarts, e.g. after a power cycle) the setup sequence from HCI_Reset and
+    /// returns the first command.
+    public mutating func start() -> [H4.Packet] {
+        pending = setupCommands()
+        return sendNext()
+    }
+
+    /// Turns advertising on or off; returns the command to send, if any now.
+    public mutating func setAdvertisingEnabled(_ enabled: Bool) -> [H4.Packet] {
+        wantsAdvertising = enabled
+        switch phase {
+        case .advertising where !enabled, .stopped where enabled:
+            pending = [enableCommand(enabled)]
+            return sendNext()
+        case .waiting:
+            // The end of the sequence follows the latest wish.
+            let enable = HCI.LESetAdvertisingEnable.opcode
+            pending.removeAll { $0.opcode == enable }
+            pending.append(enableCommand(enabled))
+            return []
+        default:
+            return []
+        }
+    }
+
+    /// Handles one packet from the controller; returns the next command, if any.
+    public mutating func handle(_ packet: H4.Packet) -> [H4.Packet] {
+        guard case let .event(eventPacket) = packet, let event = try? HCI.Event(decoding: eventPacket) else { return [] }
+        switch (phase, event) {
+        case let (.waiting(opcode), .commandComplete(complete)) where complete.opcode == opcode:
+            let status = complete.returnParameters.first.map { HCI.StatusCode(rawValue: $0) } ?? .success
+            return finished(opcode, status: status)
+        case let (.waiting(opcode), .commandStatus(status)) where status.opcode == opcode:
+            return finished(opcode, status: status.status)
+        case (.advertising, .leMeta(.connectionComplete(let complete))) where complete.status == .success:
+            phase = .connected
+            return []
+        case (.advertising, .leMeta(.enhancedConnectionComplete(let complete))) where complete.status == .success:
+            phase = .connected
+            return []
+        case (.connected, .disconnectionComplete):
+            pending = wantsAdvertising ? [enableCommand(true)] : []
+            phase = .stopped
+            return sendNext()
+        default:
+            return []
+        }
+    }
+
+    private func enableCommand(_ enabled: Bool) -> HCI.CommandPacket {
+        HCI.CommandPacket(opcode: HCI.LESetAdvertisingEnable.opcode,
+                          parameters: HCI.LESetAdvertisingEnable(advertisingEnable: enabled).encoded()[...])
+    }
+
+    private mutating func finished(_ opcode: HCI.Opcode, status: HCI.StatusCode) -> [H4.Packet] {
+        guard status == .success else {
+            pending = []
+            phase = .failed(Failure(deviceName: plan.deviceName, opcode: opcode, status: status))
+            return []
+        }
+        if opcode == HCI.LESetAdvertisingEnable.opcode {
+            // The last enable sent decides the state, whatever comes after.
+            phase = wantsAdvertising ? .advertising : .stopped
+        }
+        return sendNext()
+    }
+
+    private mutating func sendNext() -> [H4.Packet] {
+        guard !pending.isEmpty else {
+            if case .waiting = phase { phase = wantsAdvertising ? .advertising : .stopped }
+            return []
+        }
+        let command = pending.removeFirst()
+        phase = .waiting(command.opcode)
+        return [.command(command)]
+    }
+}

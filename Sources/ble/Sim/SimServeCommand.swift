@@ -1,0 +1,107 @@
+import ArgumentParser
+import BLEController
+import BLEWire
+import BLEWorld
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// `ble sim serve`: a world paced in real time whose `host: external` devices are served
+/// as H4 over TCP on 127.0.0.1, one port per device, so any host (ours, Bumble, BlueZ
+/// through a bridge) drives their controllers as it would a chip.
+struct SimServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the external devices of a world as H4 over TCP on 127.0.0.1.",
+        discussion: """
+            Prints one line READY {"ports": [...], "devices": [...]} once every port listens, then runs \
+            until killed. Without a scenario the world is empty apart from the --devices extra devices.
+            """
+    )
+
+    @Argument(help: "A scenario file (.yaml) or a built-in scenario; default: an empty world.")
+    var scenario: String?
+
+    @Option(help: "Extra devices with an external host, named host-1, host-2, …")
+    var devices: Int?
+
+    @Option(name: .customLong("tcp-base-port"), help: "The first device's port; the others follow. 0 picks free ports.")
+    var tcpBasePort: Int = 9100
+
+    @Option(help: "Simulated seconds per wall-clock second.")
+    var speed: Double = 1
+
+    @Option(help: "The world's seed (default: the scenario's).")
+    var seed: UInt64?
+
+    func validate() throws {
+        if let devices, !(0 ... 64).contains(devices) {
+            throw ValidationError("--devices must be between 0 and 64.")
+        }
+        guard (0 ... 65_535).contains(tcpBasePort) else {
+            throw ValidationError("--tcp-base-port must be a TCP port (0 to 65535).")
+        }
+        guard speed.isFinite, speed > 0 else {
+            throw ValidationError("--speed must be a positive number of simulated seconds per second.")
+        }
+    }
+
+    func run() async throws {
+        var scenario = try self.scenario.map(loadScenario) ?? Scenario(name: "empty")
+        if let seed { scenario.seed = seed }
+        scenario = scenario.addingExternalDevices(devices ?? (self.scenario == nil ? 2 : 0))
+        let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing,
+                                                            radio: scenario.radio))
+        let built: BuiltScenario
+        do {
+            built = try scenario.build(into: world)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let served = built.externalDevices.compactMap { id -> ServedDevice? in
+            guard let device = built.device(id) else { return nil }
+            return ServedDevice(name: device.name, address: device.address, id: id)
+        }
+        guard !served.isEmpty else {
+            throw CommandFailure("Nothing to serve: the scenario has no device with host: external; "
+                                 + "add one or pass --devices N.")
+        }
+        if tcpBasePort != 0, tcpBasePort + served.count - 1 > 65_535 {
+            throw CommandFailure("--tcp-base-port \(tcpBasePort) leaves no room for \(served.count) ports; choose a lower one.")
+        }
+        let byID = Dictionary(uniqueKeysWithValues: served.map { ($0.id, $0) })
+        built.onExternalHostPacket = { id, packet in byID[id]?.send(packet) }
+        built.onLog = { printError($0) }
+
+        let runner = WorldRunner(world: world, speed: speed)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var ports: [Int] = []
+        var channels: [any Channel] = []
+        for (index, device) in served.enumerated() {
+            let port = tcpBasePort == 0 ? 0 : tcpBasePort + index
+            do {
+                let channel = try await H4TCPServer.listen(device: device, runner: runner, port: port, group: group)
+                channels.append(channel)
+                ports.append(channel.localAddress?.port ?? port)
+            } catch {
+                for channel in channels { try? await channel.close() }
+                try? await group.shutdownGracefully()
+                throw CommandFailure("Cannot listen on 127.0.0.1:\(port) for \(device.name) (\(error)); "
+                                     + "pick another --tcp-base-port or stop what uses it.")
+            }
+        }
+        let devicesJSON = zip(served, ports).map { device, port in
+            SimulationLog.JSON.object([("name", .string(device.name)), ("address", .string(device.address.description)),
+                                       ("addressType", .string(device.address.kind == .random ? "random" : "public")),
+                                       ("port", .integer(Int64(port)))])
+        }
+        let ready = SimulationLog.JSON.object([("ports", .array(ports.map { .integer(Int64($0)) })),
+                                               ("devices", .array(devicesJSON))])
+        // Written straight to the file descriptor, not through stdio's buffer, so a parent
+        // process reading a pipe sees the line at once.
+        FileHandle.standardOutput.write(Data(("READY " + ready.text + "\n").utf8))
+        await runner.run()
+        for channel in channels { try? await channel.close() }
+        try? await group.shutdownGracefully()
+    }
+}

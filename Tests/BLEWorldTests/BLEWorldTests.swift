@@ -1,2 +1,0 @@
-import BLEWorld
-import Testing

@@ -1,0 +1,89 @@
+import BLEWire
+import Foundation
+import Testing
+
+/// The `ble sim` command line, run as the built executable (the test target cannot import
+/// an executable target without changing Package.swift).
+@Suite("ble sim command line", .serialized)
+struct SimCommandLineTests {
+    private func ble(_ arguments: String...) throws -> ProcessResult {
+        let path = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
+        return try runProcess(path, arguments)
+    }
+
+    @Test("sim run accepts a built-in scenario, --seed, --until and --json, and prints only JSON objects")
+    func runJSON() throws {
+        let result = try ble("sim", "run", "neighbourhood", "--seed", "9", "--until", "0.5", "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        for line in result.stdout.split(separator: "\n") {
+            #expect(line.hasPrefix("{\"time\": ") && line.hasSuffix("}"), "\(line)")
+        }
+    }
+
+    @Test("sim run without --json prints a summary naming every device")
+    func runSummary() throws {
+        let result = try ble("sim", "run", "neighbourhood", "--until", "0.1")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Scenario \"neighbourhood\", seed 2026"))
+        #expect(result.stdout.contains("Polar H10 A1B2C3D4"))
+        #expect(result.stdout.contains("local"))
+    }
+
+    @Test("sim run --snoop writes one btsnoop file per device")
+    func snoop() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ble-snoop-\(getpid())-\(UInt32.random(in: 0 ... .max))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try ble("sim", "run", "neighbourhood", "--until", "0.2", "--snoop", directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(files.count == 11)
+        #expect(files.contains("Polar H10 A1B2C3D4.btsnoop"))
+        let bytes = try Data(contentsOf: directory.appendingPathComponent("local.btsnoop"))
+        #expect(Array(bytes.prefix(8)) == Array("btsnoop".utf8) + [0])
+    }
+
+    @Test("A missing scenario fails with one sentence on stderr and a non-zero status")
+    func missingScenario() throws {
+        let result = try ble("sim", "run", "/nonexistent/x.yaml")
+        #expect(result.status != 0)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("No scenario \"/nonexistent/x.yaml\""))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("A bad scenario file reports file, line, device and field")
+    func badFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(getpid()).yaml")
+        try "devices:\n  - name: lamp\n    txPower: 99\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try ble("sim", "run", file.path)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("\(file.path):3: device \"lamp\", devices[0].txPower"))
+    }
+
+    @Test("Invalid options are refused: negative --until, unknown options, too many devices")
+    func badOptions() throws {
+        #expect(try ble("sim", "run", "neighbourhood", "--until", "-1").status != 0)
+        #expect(try ble("sim", "run", "neighbourhood", "--frobnicate").status != 0)
+        #expect(try ble("sim", "serve", "--devices", "1000").status != 0)
+        #expect(try ble("sim", "serve", "--speed", "0").status != 0)
+        #expect(try ble("sim", "serve", "empty").stderr.contains("Nothing to serve"))
+    }
+
+    @Test("sim serve prints one READY line with ports and devices, and accepts H4 over TCP")
+    func serve() throws {
+        let path = try #require(bleExecutable())
+        let server = try ServedWorld(executable: path, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0"])
+        defer { server.stop() }
+        #expect(server.ports.count == 2)
+        #expect(server.devices.map(\.name) == ["host-1", "host-2"])
+        #expect(server.devices.map(\.address) == ["F0:5B:1E:00:00:01", "F0:5B:1E:00:00:02"])
+        // A host can connect and send a command; a second client on the same port is refused.
+        let first = try TCPClient(port: server.ports[0])
+        defer { first.close() }
+        try first.send(Hex.decode("01030c00") ?? [])
+        let second = try TCPClient(port: server.ports[0])
+        defer { second.close() }
+        #expect(second.readUntilClosed(timeoutSeconds: 5))
+    }
+}

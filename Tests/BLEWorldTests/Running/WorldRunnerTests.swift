@@ -1,0 +1,81 @@
+import BLEController
+import BLEWire
+import BLEWorld
+import Synchronization
+import Testing
+
+/// Packets seen by a world's hosts, collected across isolation domains.
+final class PacketLog: Sendable {
+    private let entries = Mutex<[(Microseconds, DeviceID, H4.Packet)]>([])
+    func append(_ time: Microseconds, _ device: DeviceID, _ packet: H4.Packet) { entries.withLock { $0.append((time, device, packet)) } }
+    var all: [(Microseconds, DeviceID, H4.Packet)] { entries.withLock { $0 } }
+}
+
+@Suite("World runner")
+struct WorldRunnerTests {
+    /// A world of one answering device, a log of its host packets, and a scripted action
+    /// that sends a Reset every 100 ms of simulated time.
+    private func makeWorld(log: PacketLog) -> (World, DeviceID) {
+        let world = World(configuration: WorldConfiguration(seed: 5, timing: .ideal))
+        let device = world.addDevice(DeviceDescription(name: "d", position: Vector3(x: 0, y: 0, z: 0)),
+                                     controller: AnsweringController())
+        world.onHostPacket = { [unowned world] id, packet in log.append(world.now, id, packet) }
+        for step in 1 ... 10 {
+            world.schedule(at: Microseconds(step) * 100_000) { world in
+                if let reset = try? HCI.CommandPacket(HCI.Reset()) { world.sendToController(.command(reset), device: device) }
+            }
+        }
+        return (world, device)
+    }
+
+    @Test("As fast as possible it runs every event up to the limit, and twice gives the same output")
+    func fastAndDeterministic() async {
+        var runs: [[Microseconds]] = []
+        for _ in 0 ..< 2 {
+            let log = PacketLog()
+            let (world, _) = makeWorld(log: log)
+            let runner = WorldRunner(world: world, speed: .infinity)
+            let reached = await runner.run(until: 2_000_000)
+            #expect(reached == 2_000_000)
+            runs.append(log.all.map(\.0))
+        }
+        #expect(runs[0] == (1 ... 10).map { Microseconds($0) * 100_000 })
+        #expect(runs[0] == runs[1])
+    }
+
+    @Test("At a finite speed it paces the world to the wall clock")
+    func paced() async {
+        let log = PacketLog()
+        let (world, _) = makeWorld(log: log)
+        let runner = WorldRunner(world: world, speed: 20)
+        let clock = ContinuousClock()
+        let start = clock.now
+        await runner.run(until: 1_000_000)
+        let elapsed = clock.now - start
+        // One simulated second at 20× takes 50 ms of wall time, not (much) less.
+        #expect(elapsed >= .milliseconds(45))
+        #expect(elapsed < .seconds(5))
+        #expect(log.all.count == 10)
+        #expect(await runner.now == 1_000_000)
+    }
+
+    @Test("Submitted packets reach the controller while the runner waits")
+    func submissions() async throws {
+        let log = PacketLog()
+        let world = World(configuration: WorldConfiguration(seed: 1, timing: .ideal))
+        let device = world.addDevice(DeviceDescription(name: "d", position: Vector3(x: 0, y: 0, z: 0)),
+                                     controller: AnsweringController())
+        world.onHostPacket = { [unowned world] id, packet in log.append(world.now, id, packet) }
+        let runner = WorldRunner(world: world, speed: 1)
+        let task = Task { _ = await runner.run() }
+        let reset = try HCI.CommandPacket(HCI.Reset())
+        runner.submit(.command(reset), to: device)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while log.all.isEmpty, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        await runner.stop()
+        await task.value
+        #expect(log.all.count == 1)
+        #expect(log.all.first?.1 == device)
+    }
+}

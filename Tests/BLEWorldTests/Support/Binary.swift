@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+
+/// The built `ble` executable: next to the test bundle (SwiftPM puts every product of a
+/// build in one directory), else where `swift build --show-bin-path` says.
+func bleExecutable() -> String? {
+    var candidates: [URL] = []
+    let testBinary = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+    var directory = testBinary.deletingLastPathComponent()
+    for _ in 0 ..< 4 {
+        candidates.append(directory.appendingPathComponent("ble"))
+        directory = directory.deletingLastPathComponent()
+    }
+    for bundle in Bundle.allBundles {
+        candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("ble"))
+    }
+    if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) { return found.path }
+    let result = try? runProcess("/usr/bin/env", ["swift", "build", "--show-bin-path"], directory: packageRoot())
+    if let path = result?.stdout.trimmingCharacters(in: .whitespacesAndNewlines), !path.isEmpty {
+        let candidate = path + "/ble"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+/// The package's root directory, from this file's path.
+func packageRoot() -> URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+}
+
+/// What a finished process printed and how it exited.
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program to completion and collects its output.
+func runProcess(_ executable: String, _ arguments: [String], directory: URL? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read stderr on its own thread while this one reads stdout, so a chatty child never
+    // blocks on a full pipe.
+    let errorBytes = Mutex(Data())
+    let done = DispatchSemaphore(value: 0)
+    let reader = Thread {
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        errorBytes.withLock { $0 = data }
+        done.signal()
+    }
+    reader.start()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    done.wait()
+    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errorBytes.withLock { $0 }, as: UTF8.self))
+}
