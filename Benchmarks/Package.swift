@@ -23,6 +23,15 @@ let package = Package(
             path: "Workloads"
         ),
         .executableTarget(
+            name: "WorldSpeed",
+            dependencies: [
+                .product(name: "BLEWorld", package: rootPackage),
+                .product(name: "BLEController", package: rootPackage),
+                .product(name: "BLEWire", package: rootPackage),
+            ],
+            path: "WorldSpeed"
+        ),
+        .executableTarget(
             name: "DecodeRate",
             dependencies: ["Workloads", .product(name: "BLEWire", package: rootPackage)],
             path: "DecodeRate"
