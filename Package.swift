@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "BLECrypto", targets: ["BLECrypto"]),
         .library(name: "BLEController", targets: ["BLEController"]),
         .library(name: "BLEWorld", targets: ["BLEWorld"]),
+        .library(name: "BLETransport", targets: ["BLETransport"]),
+        .library(name: "BLEHost", targets: ["BLEHost"]),
         .executable(name: "ble", targets: ["ble"]),
     ],
     dependencies: [
@@ -27,6 +29,8 @@ let package = Package(
         ),
         .target(name: "BLEController", dependencies: ["BLEWire", "BLECrypto"]),
         .target(name: "BLEWorld", dependencies: ["BLEController", "BLEWire", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BLETransport", dependencies: ["BLEWire"]),
+        .target(name: "BLEHost", dependencies: ["BLEWire", "BLECrypto"]),
         .executableTarget(
             name: "ble",
             dependencies: [
@@ -39,6 +43,8 @@ let package = Package(
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], exclude: ["Fixtures"]),
         .testTarget(name: "BLECryptoTests", dependencies: ["BLECrypto"]),
         .testTarget(name: "BLEControllerTests", dependencies: ["BLEController", "BLEWire"]),
+        .testTarget(name: "BLETransportTests", dependencies: ["BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
+        .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEWorldTests", dependencies: ["BLEWorld", "BLEController", "BLEWire"]),
     ],
     swiftLanguageModes: [.v6]
