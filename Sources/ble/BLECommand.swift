@@ -7,6 +7,6 @@ struct BLECommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ble",
         abstract: "Bluetooth Low Energy from the command line: simulated worlds, scanning, advertising.",
-        subcommands: [SimCommand.self]
+        subcommands: [ScanCommand.self, SimCommand.self]
     )
 }

@@ -1,0 +1,85 @@
+import BLEWire
+
+/// The text forms of `ble scan`: one JSON object per advertisement (the contract of DESIGN.md,
+/// "The command line") and the rows of the live table.
+enum ScanOutput {
+    /// `{"address": …, "addressType": …, "rssi": …, "connectable": …, "localName": …,
+    /// "serviceUUIDs": […], "manufacturerData": {"companyID": …, "data": hex} | null,
+    /// "serviceData": {uuid: hex}, "txPower": … | null, "raw": hex, "time": seconds}`.
+    static func json(_ record: AdvertisementMerger.Record, time: Int64) -> String {
+        let data = record.merged
+        var fields: [String] = []
+        fields.append("\"address\": \(quoted(record.address.description))")
+        fields.append("\"addressType\": \(quoted(record.address.kind == .public ? "public" : "random"))")
+        fields.append("\"rssi\": \(record.rssi)")
+        fields.append("\"connectable\": \(record.connectable)")
+        fields.append("\"localName\": \(data.localName.map(quoted) ?? "null")")
+        fields.append("\"serviceUUIDs\": [\((data.serviceUUIDs ?? []).map { quoted($0.description) }.joined(separator: ", "))]")
+        if let manufacturer = data.manufacturerData {
+            fields.append("\"manufacturerData\": {\"companyID\": \(manufacturer.companyIdentifier), \"data\": \(quoted(Hex.encode(manufacturer.data)))}")
+        } else {
+            fields.append("\"manufacturerData\": null")
+        }
+        let serviceData = (data.serviceData ?? []).map { "\(quoted($0.uuid.description)): \(quoted(Hex.encode($0.data)))" }
+        fields.append("\"serviceData\": {\(serviceData.joined(separator: ", "))}")
+        fields.append("\"txPower\": \(data.txPowerLevel.map { String($0) } ?? "null")")
+        fields.append("\"raw\": \(quoted(Hex.encode(record.advertisingData + record.scanResponse)))")
+        fields.append("\"time\": \(seconds(time))")
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
+
+    /// The live table: one row per device, strongest first.
+    static func table(_ records: [AdvertisementMerger.Record], elapsed: Int64) -> String {
+        var lines = ["Scanning… \(seconds(elapsed)) s, \(records.count) device(s)", "",
+                     pad("ADDRESS", 19) + pad("RSSI", 6) + pad("CONN", 6) + pad("NAME", 24) + "SERVICES / DATA"]
+        for record in records.sorted(by: { ($0.rssi, $0.address.description) > ($1.rssi, $1.address.description) }) {
+            let data = record.merged
+            var detail = (data.serviceUUIDs ?? []).map(\.description).joined(separator: ",")
+            if let manufacturer = data.manufacturerData {
+                detail += (detail.isEmpty ? "" : " ") + "mfr \(String(format4: manufacturer.companyIdentifier)) \(Hex.encode(manufacturer.data.prefix(12)))"
+            }
+            lines.append(pad(record.address.description, 19) + pad(String(record.rssi), 6) + pad(record.connectable ? "yes" : "no", 6)
+                         + pad(String((data.localName ?? "").prefix(23)), 24) + detail)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func seconds(_ microseconds: Int64) -> String {
+        let milliseconds = microseconds / 1000
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+extension String {
+    /// `0x004C`-style company identifiers.
+    init(format4 value: UInt16) {
+        let hex = String(value, radix: 16, uppercase: true)
+        self = "0x" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+}

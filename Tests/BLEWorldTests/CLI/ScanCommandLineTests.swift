@@ -1,0 +1,61 @@
+import BLEWire
+import Foundation
+import Testing
+
+/// `ble scan` on the embedded neighbourhood, run as a user runs it.
+@Suite("ble scan on the simulated neighbourhood")
+struct ScanCommandLineTests {
+    private func ble(_ arguments: String...) throws -> ProcessResult {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        return try runProcess(executable, arguments)
+    }
+
+    private func objects(_ output: String) -> [[String: Any]] {
+        output.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+    }
+
+    @Test("--json prints one object per advertisement with the contract's fields, merging the scan response")
+    func json() throws {
+        let result = try ble("scan", "--seconds", "1.5", "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = objects(result.stdout)
+        #expect(lines.count == result.stdout.split(separator: "\n").count, "only JSON on stdout")
+        let addresses = Set(lines.compactMap { $0["address"] as? String })
+        #expect(addresses.count >= 8, "the neighbourhood's advertisers: \(addresses)")
+        for line in lines {
+            for key in ["address", "addressType", "rssi", "connectable", "localName", "serviceUUIDs",
+                        "manufacturerData", "serviceData", "txPower", "raw", "time"] {
+                #expect(line.keys.contains(key), "\(key) missing in \(line)")
+            }
+        }
+        let strap = lines.last { ($0["serviceUUIDs"] as? [String])?.contains("180D") == true }
+        #expect(strap?["connectable"] as? Bool == true)
+        #expect((strap?["localName"] as? String)?.hasPrefix("Polar H10") == true)
+        let beacon = lines.first { ($0["manufacturerData"] as? [String: Any])?["companyID"] as? Int == 0x004C }
+        #expect(beacon?["connectable"] as? Bool == false)
+        #expect(((beacon?["manufacturerData"] as? [String: Any])?["data"] as? String)?.hasPrefix("0215") == true)
+        let times = lines.compactMap { $0["time"] as? Double }
+        #expect(times.allSatisfy { $0 >= 0 && $0 <= 1.6 })
+    }
+
+    @Test("--service keeps only devices advertising that service")
+    func serviceFilter() throws {
+        let result = try ble("scan", "--seconds", "1", "--json", "--service", "180D")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = objects(result.stdout)
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { ($0["serviceUUIDs"] as? [String])?.contains("180D") == true })
+    }
+
+    @Test("A controller the command cannot drive yet fails with one sentence")
+    func unsupportedController() throws {
+        let result = try ble("scan", "--seconds", "1", "--hci", "tcp:127.0.0.1:9")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("not supported yet"))
+        let bad = try ble("scan", "--service", "XYZ")
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("not a UUID"))
+    }
+}
