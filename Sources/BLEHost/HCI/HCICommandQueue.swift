@@ -40,8 +40,9 @@ struct HCICommandQueue: Sendable {
     /// Sends queued commands while credits last; user commands wait until released.
     mutating func drain(at now: HostTime, timeout: HostTime) -> [H4.Packet] {
         var sent: [H4.Packet] = []
+        let userAllowed = releasesUserCommands
         while credits > 0 {
-            guard let index = pending.firstIndex(where: { releasesUserCommands || $0.owner == .startup }) else { break }
+            guard let index = pending.firstIndex(where: { userAllowed || $0.owner == .startup }) else { break }
             let entry = pending.remove(at: index)
             credits -= 1
             outstanding.append(Outstanding(owner: entry.owner, opcode: entry.packet.opcode, deadline: now &+ timeout))

@@ -157,7 +157,7 @@ public struct HCIDriver: Sendable {
             if done.status == .success { connectionUp(done.connectionHandle) }
             outputs.append(.event(event))
         case let .leMeta(.enhancedConnectionCompleteV2(done)):
-            if done.status == .success { connectionUp(done.connectionHandle) }
+            if done.connection.status == .success { connectionUp(done.connection.connectionHandle) }
             outputs.append(.event(event))
         default:
             outputs.append(.event(event))

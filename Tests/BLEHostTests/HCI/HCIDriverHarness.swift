@@ -105,7 +105,7 @@ struct ScriptedHost {
             supervisionTimeout: 200, centralClockAccuracy: .ppm500))))
     }
 
-    /// The outputs recorded since index `since`, and forgets them.
+    /// The outputs recorded so far, and forgets them.
     mutating func take() -> [HCIDriverOutput] {
         defer { outputs = [] }
         return outputs

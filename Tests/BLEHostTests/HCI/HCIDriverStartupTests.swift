@@ -48,8 +48,7 @@ struct HCIDriverStartupTests {
 
     @Test("Commands the Supported Commands field lacks are skipped: v1 buffer size, no BD_ADDR, no data length")
     func skipsUnsupported() {
-        var supported = Controller.supportedCommandsField
-        supported = HCI.SupportedCommands([.reset, .readLocalVersionInformation, .setEventMask, .leSetEventMask,
+        let supported = HCI.SupportedCommands([.reset, .readLocalVersionInformation, .setEventMask, .leSetEventMask,
                                            .leReadBufferSize, .leReadLocalSupportedFeatures, .readLocalSupportedFeatures])
         var host = ScriptedHost(controller: .typical(supported: supported))
         host.start()
