@@ -14,7 +14,7 @@ enum PacketFraming: Sendable {
 
 /// The I/O engine under every descriptor-backed transport: one dedicated thread waits in
 /// `poll` for the descriptor (readable, or writable while sends are queued) and for a
-/// wake-up `eventfd`, deframes what it reads into ``packets``, and writes queued sends in
+/// wake-up pipe, deframes what it reads into ``packets``, and writes queued sends in
 /// order. No loop ever sleeps: every wait is a readiness wait.
 ///
 /// Sends are serialized by the mutex: a send on an idle channel writes at once from the
@@ -73,7 +73,10 @@ final class H4DescriptorChannel: Sendable {
 
     let options: Options
     private let descriptor: Int32
+    /// The read end of the wake-up pipe, which the I/O thread polls.
     private let wakeDescriptor: Int32
+    /// The write end: one octet written here ends the thread's current wait.
+    private let wakeWriteDescriptor: Int32
     private let state = Mutex(State())
     /// The packets read from the descriptor; finishes on close or end of stream, throws a
     /// ``TransportError`` on failure.
@@ -91,13 +94,16 @@ final class H4DescriptorChannel: Sendable {
             Glibc.close(descriptor)
             throw TransportError("\(options.label): could not make the descriptor non-blocking: \(SystemError.phrase(code))", errno: code)
         }
-        let wake = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
-        guard wake >= 0 else {
+        var wake: [Int32] = [-1, -1]
+        guard pipe(&wake) == 0,
+              wake.allSatisfy({ fcntl($0, F_SETFL, O_NONBLOCK) == 0 && fcntl($0, F_SETFD, FD_CLOEXEC) == 0 })
+        else {
             let code = SystemError.current
             Glibc.close(descriptor)
             throw TransportError("\(options.label): could not create a wake-up descriptor: \(SystemError.phrase(code))", errno: code)
         }
-        wakeDescriptor = wake
+        wakeDescriptor = wake[0]
+        wakeWriteDescriptor = wake[1]
         (packets, continuation) = AsyncThrowingStream.makeStream(of: H4.Packet.self, throwing: (any Error).self)
         continuation.onTermination = { [weak self] termination in
             // A consumer that stops listening (its task was cancelled) no longer wants
@@ -115,6 +121,7 @@ final class H4DescriptorChannel: Sendable {
 
     deinit {
         Glibc.close(wakeDescriptor)
+        Glibc.close(wakeWriteDescriptor)
     }
 
     // MARK: Caller side
@@ -179,8 +186,9 @@ final class H4DescriptorChannel: Sendable {
     }
 
     private func wake() {
-        var one: UInt64 = 1
-        _ = withUnsafeBytes(of: &one) { Glibc.write(wakeDescriptor, $0.baseAddress, $0.count) }
+        // A full pipe already holds a wake-up, so a failed write loses nothing.
+        var one: UInt8 = 1
+        _ = Glibc.write(wakeWriteDescriptor, &one, 1)
     }
 
     // MARK: I/O thread
@@ -211,8 +219,8 @@ final class H4DescriptorChannel: Sendable {
                 break
             }
             if descriptors[1].revents != 0 {
-                var count: UInt64 = 0
-                _ = withUnsafeMutableBytes(of: &count) { Glibc.read(wakeDescriptor, $0.baseAddress, $0.count) }
+                var drained = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+                _ = withUnsafeMutableBytes(of: &drained) { Glibc.read(wakeDescriptor, $0.baseAddress, $0.count) }
             }
             let events = descriptors[0].revents
             if events & Int16(POLLNVAL) != 0 {

@@ -16,8 +16,7 @@ enum IOThread {
         }
     }
 
-    /// Starts `work` on a new detached thread named `name` (the first 15 octets, as Linux
-    /// allows), or throws if the system has no thread to give.
+    /// Starts `work` on a new detached thread (`name` says what for, in errors), or throws if the system has no thread to give.
     static func start(name: String, _ work: @escaping @Sendable () -> Void) throws(TransportError) {
         let body = Unmanaged.passRetained(Body(name: name, work: work)).toOpaque()
         var attributes = pthread_attr_t()
@@ -28,13 +27,12 @@ enum IOThread {
         let result = pthread_create(&thread, &attributes, { pointer in
             guard let pointer else { return nil }
             let body = Unmanaged<Body>.fromOpaque(pointer).takeRetainedValue()
-            _ = pthread_setname_np(pthread_self(), String(body.name.utf8.prefix(15)) ?? "ble-transport")
             body.work()
             return nil
         }, body)
         if result != 0 {
             Unmanaged<Body>.fromOpaque(body).release()
-            throw TransportError("could not start an I/O thread: \(SystemError.phrase(result))", errno: result)
+            throw TransportError("could not start a thread for \(name): \(SystemError.phrase(result))", errno: result)
         }
     }
 
@@ -45,7 +43,7 @@ enum IOThread {
         _ work: @escaping @Sendable () -> Result<Value, TransportError>
     ) async throws(TransportError) -> Value {
         let result: Result<Value, TransportError> = await withCheckedContinuation { continuation in
-            do {
+            do throws(TransportError) {
                 try start(name: name) { continuation.resume(returning: work()) }
             } catch {
                 continuation.resume(returning: .failure(error))

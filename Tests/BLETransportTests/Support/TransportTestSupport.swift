@@ -104,7 +104,8 @@ struct TCPListener {
     let port: UInt16
 
     init() throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        self.descriptor = descriptor
         guard descriptor >= 0 else { throw TestFailure("socket failed: \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -134,7 +135,8 @@ struct UnixListener {
 
     init() throws {
         path = "/tmp/swiftble-transport-\(getpid())-\(UInt32.random(in: 0 ... .max)).sock"
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        self.descriptor = descriptor
         guard descriptor >= 0 else { throw TestFailure("socket failed: \(errno)") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -161,17 +163,35 @@ struct UnixListener {
 }
 
 /// A pseudo-terminal pair: the test holds the master, the transport opens the slave path.
+///
+/// Swift's Glibc module leaves out the X/Open pseudo-terminal calls, so they are looked
+/// up in the C library by name.
 struct PseudoTerminal {
     let master: Int32
     let slavePath: String
 
+    private typealias OpenMaster = @convention(c) (Int32) -> Int32
+    private typealias Prepare = @convention(c) (Int32) -> Int32
+    private typealias SlaveName = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
+
+    private static func function<Function>(_ name: String, as type: Function.Type) throws -> Function {
+        guard let library = dlopen(nil, RTLD_NOW), let symbol = dlsym(library, name) else {
+            throw TestFailure("the C library has no \(name)")
+        }
+        return unsafeBitCast(symbol, to: type)
+    }
+
     init() throws {
-        master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0 else {
+        let openMaster = try Self.function("posix_openpt", as: OpenMaster.self)
+        let grant = try Self.function("grantpt", as: Prepare.self)
+        let unlock = try Self.function("unlockpt", as: Prepare.self)
+        let slaveName = try Self.function("ptsname_r", as: SlaveName.self)
+        master = openMaster(O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard master >= 0, grant(master) == 0, unlock(master) == 0 else {
             throw TestFailure("could not create a pseudo-terminal: \(errno)")
         }
         var name = [CChar](repeating: 0, count: 128)
-        guard ptsname_r(master, &name, name.count) == 0 else { throw TestFailure("ptsname_r failed: \(errno)") }
+        guard slaveName(master, &name, name.count) == 0 else { throw TestFailure("ptsname_r failed: \(errno)") }
         slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
