@@ -147,7 +147,7 @@ struct L2CAPCreditBasedChannelTests {
         // Two of four used: the peripheral returns two for its CID 0x0040.
         #expect(pair.frames.count == 3)
         #expect(pair.frames.last?.0 == .peripheral)
-        #expect(pair.frames.last?.1 == bFrame(5, [0x16, 0x02, 0x04, 0x00, 0x40, 0x00, 0x02, 0x00]))
+        #expect(pair.frames.last?.1 == bFrame(5, [0x16, 0x01, 0x04, 0x00, 0x40, 0x00, 0x02, 0x00]))
         #expect(pair.central.channelStatus(ids.central)?.sendCredits == 4)
         #expect(pair.peripheral.counters.creditsGranted == 2)
     }
