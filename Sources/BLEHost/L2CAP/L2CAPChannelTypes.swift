@@ -72,7 +72,10 @@ public enum L2CAPCloseReason: Hashable, Sendable {
     case sduLengthMismatch
     /// The first K-frame of an SDU was too short to hold the SDU Length field (§3.4.3).
     case malformedKFrame
-    /// The peer sent a K-frame while it held no credits (§10.1).
+    /// The peer sent a K-frame while it held no credits (§10.1). The link checks this on
+    /// every K-frame; with its current policy of topping credits up as soon as half are
+    /// used it cannot arise, but a policy that defers credits until the host has consumed
+    /// the SDU would reach it.
     case kFrameWithoutCredit
     /// The peer's credits pushed this device's send credits past 65 535 (§10.1).
     case creditOverflow
