@@ -62,13 +62,13 @@ extension L2CAP {
             Header(length: UInt16(truncatingIfNeeded: payload.count), channelIdentifier: channelIdentifier)
         }
 
+        /// Header plus payload.
+        public var encodedCountEstimate: Int { Header.size + payload.count }
+
         /// Reads the header, then exactly `length` payload octets. Used with
         /// ``WireDecodable/init(decoding:)``, octets beyond the length are an error, so a
         /// reassembled PDU must be exactly one frame.
         @inlinable
-        /// Header plus payload.
-        public var encodedCountEstimate: Int { Header.size + payload.count }
-
         public init(from reader: inout ByteReader) throws(WireError) {
             let header = try Header(from: &reader)
             guard reader.remainingCount >= Int(header.length) else {

@@ -74,7 +74,6 @@ extension HCI {
             }
         }
 
-        /// Reads a whole event packet (code, length, parameters) and decodes it.
         /// The largest event packet for advertising reports, whose size varies most; 64
         /// octets for the rest.
         public var encodedCountEstimate: Int {
@@ -90,6 +89,7 @@ extension HCI {
             }
         }
 
+        /// Reads a whole event packet (code, length, parameters) and decodes it.
         public init(from reader: inout ByteReader) throws(WireError) {
             try self.init(decoding: try EventPacket(from: &reader))
         }
