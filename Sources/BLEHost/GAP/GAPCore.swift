@@ -42,7 +42,7 @@ public struct GAPCore: Sendable {
     var purposes: [HCICommandToken: Purpose] = [:]
 
     /// The random static address in use, once LE Set Random Address succeeded.
-    public private(set) var randomAddress: BluetoothAddress?
+    public internal(set) var randomAddress: BluetoothAddress?
     var advertising = Activity.off
     var advertisingParameters: GAPAdvertisingParameters?
     /// The connection made from advertising that should restart it when it ends.

@@ -1,5 +1,7 @@
+import BLEController
 import BLEHost
 import BLEWire
+import BLEWorld
 import Testing
 
 /// Advertising and scanning between real simulated controllers (Core 5.4, Vol 3, Part C,
