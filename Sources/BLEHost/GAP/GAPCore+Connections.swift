@@ -1,0 +1,123 @@
+import BLEWire
+
+extension GAPCore {
+    // MARK: Connecting
+
+    /// Connects to `request.peer` as central (Vol 3, Part C, §9.3.6). One attempt runs in
+    /// the controller at a time; later requests wait in order. The attempt ends with
+    /// ``GAPEvent/connected(_:)`` or ``GAPEvent/connectionFailed(peer:_:)`` — with
+    /// ``GAPError/timeout`` when `request.timeout` passes first.
+    public mutating func connect(_ request: GAPConnectRequest, at now: HostTime) throws(GAPError) -> [GAPOutput] {
+        if links.values.contains(where: { $0.peer.value == request.peer.value }) { throw .alreadyConnected(request.peer) }
+        if pending?.request.peer.value == request.peer.value || queued.contains(where: { $0.peer.value == request.peer.value }) {
+            throw .alreadyConnecting(request.peer)
+        }
+        if request.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
+        guard pending == nil else {
+            queued.append(request)
+            return []
+        }
+        return begin(request, at: now)
+    }
+
+    /// Abandons the attempt to connect to `peer`: a queued one at once, the pending one with
+    /// LE Create Connection Cancel (§7.8.13). It ends with
+    /// ``GAPEvent/connectionFailed(peer:_:)`` and ``GAPError/cancelled``, unless the
+    /// connection was made first.
+    public mutating func cancelConnect(to peer: BluetoothAddress, at now: HostTime) throws(GAPError) -> [GAPOutput] {
+        if let index = queued.firstIndex(where: { $0.peer.value == peer.value }) {
+            let request = queued.remove(at: index)
+            return [.event(.connectionFailed(peer: request.peer, .cancelled))]
+        }
+        guard var attempt = pending, attempt.request.peer.value == peer.value else { throw .notConnecting(peer) }
+        guard attempt.cancelReason == nil else { return [] }
+        attempt.cancelReason = .cancelled
+        attempt.deadline = nil
+        pending = attempt
+        return [submit(HCI.LECreateConnectionCancel(), for: .createConnectionCancel)]
+    }
+
+    /// The pending attempt's timeout passed: cancel it in the controller.
+    public mutating func timerFired(at now: HostTime) -> [GAPOutput] {
+        guard var attempt = pending, let deadline = attempt.deadline, deadline <= now else { return [] }
+        attempt.deadline = nil
+        attempt.cancelReason = .timeout
+        pending = attempt
+        return [submit(HCI.LECreateConnectionCancel(), for: .createConnectionCancel)]
+    }
+
+    /// Sends LE Create Connection for `request` and makes it the pending attempt.
+    mutating func begin(_ request: GAPConnectRequest, at now: HostTime) -> [GAPOutput] {
+        pending = PendingConnection(request: request, deadline: now &+ request.timeout, cancelReason: nil)
+        return [submit(HCI.LECreateConnection(
+            leScanInterval: request.scanInterval, leScanWindow: request.scanWindow, peerAddressType: request.peerAddressType,
+            peerAddress: request.peer, ownAddressType: request.useRandomAddress ? .random : .public,
+            connectionParameters: request.parameters), for: .createConnection(request.peer))]
+    }
+
+    /// The pending attempt ended; the next queued request starts.
+    mutating func finishPending(failure: GAPError?, at now: HostTime) -> [GAPOutput] {
+        guard let attempt = pending else { return [] }
+        pending = nil
+        var outputs: [GAPOutput] = []
+        if let failure { outputs.append(.event(.connectionFailed(peer: attempt.request.peer, failure))) }
+        while pending == nil, !queued.isEmpty {
+            let next = queued.removeFirst()
+            if links.values.contains(where: { $0.peer.value == next.peer.value }) {
+                outputs.append(.event(.connectionFailed(peer: next.peer, .alreadyConnected(next.peer))))
+                continue
+            }
+            outputs += begin(next, at: now)
+        }
+        return outputs
+    }
+
+    // MARK: Link procedures
+
+    /// Terminates the connection with `reason` (Vol 3, Part C, §9.3.10; Vol 4, Part E,
+    /// §7.1.6); ``GAPEvent/disconnected(handle:reason:)`` follows on both sides.
+    public mutating func disconnect(
+        _ handle: UInt16, reason: HCI.StatusCode = .remoteUserTerminatedConnection, at now: HostTime
+    ) throws(GAPError) -> [GAPOutput] {
+        guard links[handle] != nil else { throw .unknownConnection(handle: handle) }
+        return [submit(HCI.Disconnect(connectionHandle: handle, reason: reason), for: .procedure(.disconnect(handle: handle)))]
+    }
+
+    /// The central's connection parameter update (Vol 3, Part C, §9.3.9; Vol 4, Part E,
+    /// §7.8.18). A peripheral asks through L2CAP instead (``L2CAPLink``); both sides get
+    /// ``GAPEvent/connectionParametersUpdated(handle:_:)``.
+    public mutating func updateConnectionParameters(
+        _ handle: UInt16, _ parameters: HCI.LEConnectionParameters, at now: HostTime
+    ) throws(GAPError) -> [GAPOutput] {
+        guard let link = links[handle] else { throw .unknownConnection(handle: handle) }
+        guard link.role == .central else { throw .notCentral(handle: handle) }
+        return [submit(HCI.LEConnectionUpdate(connectionHandle: handle, connectionParameters: parameters),
+                       for: .procedure(.connectionParameterUpdate(handle: handle)))]
+    }
+
+    /// Asks the controller for longer data PDUs (Vol 4, Part E, §7.8.33); a change comes as
+    /// ``GAPEvent/dataLengthChanged(handle:_:)``.
+    public mutating func setDataLength(
+        _ handle: UInt16, txOctets: UInt16, txTime: UInt16, at now: HostTime
+    ) throws(GAPError) -> [GAPOutput] {
+        guard links[handle] != nil else { throw .unknownConnection(handle: handle) }
+        return [submit(HCI.LESetDataLength(connectionHandle: handle, txOctets: txOctets, txTime: txTime),
+                       for: .procedure(.dataLengthUpdate(handle: handle)))]
+    }
+
+    /// Asks for other PHYs (Vol 4, Part E, §7.8.49); the outcome comes as
+    /// ``GAPEvent/phyUpdated(handle:tx:rx:)``.
+    public mutating func setPHY(
+        _ handle: UInt16, tx: HCI.LEPHYs, rx: HCI.LEPHYs, at now: HostTime
+    ) throws(GAPError) -> [GAPOutput] {
+        guard links[handle] != nil else { throw .unknownConnection(handle: handle) }
+        return [submit(HCI.LESetPHY(connectionHandle: handle, txPHYs: tx, rxPHYs: rx), for: .procedure(.phyUpdate(handle: handle)))]
+    }
+
+    /// Reads the connection's RSSI (Vol 4, Part E, §7.5.4); the value comes as
+    /// ``GAPEvent/rssi(handle:_:)``.
+    public mutating func readRSSI(_ handle: UInt16, at now: HostTime) throws(GAPError) -> [GAPOutput] {
+        guard links[handle] != nil else { throw .unknownConnection(handle: handle) }
+        return [submit(HCI.ReadRSSI(connectionHandle: handle), for: .procedure(.readRSSI(handle: handle)))]
+    }
+}

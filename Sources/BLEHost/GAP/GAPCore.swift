@@ -1,0 +1,190 @@
+import BLEWire
+
+/// The Generic Access Profile's core (Core 5.4, Vol 3, Part C, and Vol 6, Part B,
+/// §4.4–4.5): advertising, scanning, connecting and the link procedures, as a sans-IO
+/// value on top of ``HCIDriver``.
+///
+/// Requests return ``GAPOutput``s: HCI commands for the caller to submit to the driver with
+/// the given token, and events for the layer above. Everything the driver outputs goes to
+/// ``handle(_:at:)``; outputs for tokens GAP did not make are ignored, so other layers may
+/// share the driver. The caller arms a timer for ``nextDeadline`` and calls
+/// ``timerFired(at:)``. No clocks, sockets or threads.
+public struct GAPCore: Sendable {
+    /// What a submitted command was for, so its answer can be routed.
+    enum Purpose: Hashable, Sendable {
+        case setRandomAddress(BluetoothAddress)
+        case advertisingSetup
+        /// New data; `last` marks the command whose success completes the update.
+        case advertisingData(last: Bool)
+        case advertisingEnable(Bool)
+        case scanParameters
+        case scanEnable(Bool)
+        case createConnection(BluetoothAddress)
+        case createConnectionCancel
+        case procedure(GAPProcedure)
+    }
+
+    /// Where advertising or scanning is.
+    enum Activity: Hashable, Sendable {
+        case off, starting, on, stopping
+    }
+
+    /// The connection being made in the controller.
+    struct PendingConnection: Sendable {
+        var request: GAPConnectRequest
+        /// When to cancel; `nil` once the command was refused or a cancel was sent.
+        var deadline: HostTime?
+        /// Why the attempt is being cancelled, once LE Create Connection Cancel was sent.
+        var cancelReason: GAPError?
+    }
+
+    var nextToken: UInt64
+    var purposes: [HCICommandToken: Purpose] = [:]
+
+    /// The random static address in use, once LE Set Random Address succeeded.
+    public internal(set) var randomAddress: BluetoothAddress?
+    var advertising = Activity.off
+    var advertisingParameters: GAPAdvertisingParameters?
+    /// The connection made from advertising that should restart it when it ends.
+    var restartAdvertisingAfter: UInt16?
+    var scanning = Activity.off
+    var scanFilter = GAPAdvertisementFilter(allowDuplicates: false, serviceUUIDs: [])
+    var pending: PendingConnection?
+    var queued: [GAPConnectRequest] = []
+    var links: [UInt16: GAPConnection] = [:]
+
+    /// A core whose command tokens count up from `firstToken`; give every user of one
+    /// driver its own range.
+    public init(firstToken: UInt64 = 0x4741_5000_0000_0000) {
+        nextToken = firstToken
+    }
+
+    /// Whether advertising is enabled (or being enabled).
+    public var isAdvertising: Bool { advertising == .on || advertising == .starting }
+    /// Whether scanning is enabled (or being enabled).
+    public var isScanning: Bool { scanning == .on || scanning == .starting }
+    /// The peer a connection is being made to now, if any.
+    public var connecting: BluetoothAddress? { pending?.request.peer }
+    /// Peers waiting for the pending connection attempt to end, in order.
+    public var queuedConnections: [BluetoothAddress] { queued.map(\.peer) }
+    /// The connections up, by ascending handle.
+    public var connections: [GAPConnection] { links.keys.sorted().compactMap { links[$0] } }
+    /// The connection with `handle`, if it is up.
+    public func connection(_ handle: UInt16) -> GAPConnection? { links[handle] }
+
+    /// When ``timerFired(at:)`` must be called next: the pending connection's timeout.
+    public var nextDeadline: HostTime? { pending?.deadline }
+
+    // MARK: Own address
+
+    /// Sets `address` as the controller's random address with LE Set Random Address
+    /// (Vol 4, Part E, §7.8.4). Refused while advertising, scanning or connecting, as the
+    /// controller refuses it then for legacy procedures.
+    public mutating func setRandomStaticAddress(_ address: BluetoothAddress, at now: HostTime) throws(GAPError) -> [GAPOutput] {
+        guard GAPRandomStaticAddress.isValid(address) else { throw .invalidRandomStaticAddress(address) }
+        guard advertising == .off, scanning == .off, pending == nil else { throw .randomAddressChangeWhileBusy }
+        return [submit(HCI.LESetRandomAddress(randomAddress: address), for: .setRandomAddress(address))]
+    }
+
+    // MARK: Advertising
+
+    /// Sets the parameters, advertising data and scan response, then enables advertising
+    /// (Vol 3, Part C, §9.1–9.3). ``GAPEvent/advertisingStarted`` follows when the
+    /// controller accepted all of it.
+    public mutating func startAdvertising(_ parameters: GAPAdvertisingParameters, at now: HostTime) throws(GAPError) -> [GAPOutput] {
+        guard advertising == .off else { throw .advertisingAlreadyEnabled }
+        let (data, response) = try Self.legacyBytes(parameters)
+        if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
+        advertising = .starting
+        advertisingParameters = parameters
+        restartAdvertisingAfter = nil
+        return [
+            submit(HCI.LESetAdvertisingParameters(
+                advertisingIntervalMin: parameters.intervalMin, advertisingIntervalMax: parameters.intervalMax,
+                advertisingType: parameters.advertisingType, ownAddressType: parameters.useRandomAddress ? .random : .public,
+                peerAddress: parameters.peerAddress, advertisingChannelMap: parameters.channelMap), for: .advertisingSetup),
+            submit(HCI.LESetAdvertisingData(advertisingData: data[...]), for: .advertisingSetup),
+            submit(HCI.LESetScanResponseData(scanResponseData: response[...]), for: .advertisingSetup),
+            submit(HCI.LESetAdvertisingEnable(advertisingEnable: true), for: .advertisingEnable(true)),
+        ]
+    }
+
+    /// Replaces the advertising data and scan response while advertising (legacy data may
+    /// change while enabled, Vol 4, Part E, §7.8.7); ``GAPEvent/advertisingDataUpdated``
+    /// follows.
+    public mutating func updateAdvertisingData(
+        _ data: AdvertisingData, scanResponse: AdvertisingData? = nil, at now: HostTime
+    ) throws(GAPError) -> [GAPOutput] {
+        guard var parameters = advertisingParameters, advertising != .off else { throw .advertisingNotEnabled }
+        parameters.data = data
+        if let scanResponse { parameters.scanResponse = scanResponse }
+        let (bytes, response) = try Self.legacyBytes(parameters)
+        advertisingParameters = parameters
+        var outputs = [submit(HCI.LESetAdvertisingData(advertisingData: bytes[...]), for: .advertisingData(last: scanResponse == nil))]
+        if scanResponse != nil {
+            outputs.append(submit(HCI.LESetScanResponseData(scanResponseData: response[...]), for: .advertisingData(last: true)))
+        }
+        return outputs
+    }
+
+    /// Disables advertising; ``GAPEvent/advertisingStopped(connectionHandle:)`` follows. A
+    /// connection made from it will no longer restart it.
+    public mutating func stopAdvertising(at now: HostTime) throws(GAPError) -> [GAPOutput] {
+        restartAdvertisingAfter = nil
+        guard advertising == .on || advertising == .starting else { throw .advertisingNotEnabled }
+        advertising = .stopping
+        return [submit(HCI.LESetAdvertisingEnable(advertisingEnable: false), for: .advertisingEnable(false))]
+    }
+
+    /// The encoded data and scan response, each checked against the 31-octet budget.
+    static func legacyBytes(_ parameters: GAPAdvertisingParameters) throws(GAPError) -> ([UInt8], [UInt8]) {
+        let maximum = AdvertisingData.legacyMaximumLength
+        if case let .directed(peer, _) = parameters.kind, peer.value == 0 { throw .directedAdvertisingWithoutPeer }
+        guard parameters.data.encodedLength <= maximum else {
+            throw .advertisingDataTooLong(octets: parameters.data.encodedLength, maximum: maximum)
+        }
+        guard parameters.scanResponse.encodedLength <= maximum else {
+            throw .scanResponseDataTooLong(octets: parameters.scanResponse.encodedLength, maximum: maximum)
+        }
+        do throws(WireError) {
+            return (try parameters.data.encodedLegacy(), try parameters.scanResponse.encodedLegacy())
+        } catch {
+            throw .invalidAdvertisingData(error)
+        }
+    }
+
+    // MARK: Scanning
+
+    /// Sets the scan parameters and enables scanning with the controller's duplicate
+    /// filter off (Vol 4, Part E, §7.8.10–7.8.11); the host filters duplicates itself.
+    public mutating func startScanning(_ parameters: GAPScanParameters, at now: HostTime) throws(GAPError) -> [GAPOutput] {
+        guard scanning == .off else { throw .scanningAlreadyEnabled }
+        if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
+        scanning = .starting
+        scanFilter = GAPAdvertisementFilter(allowDuplicates: parameters.allowDuplicates, serviceUUIDs: parameters.serviceUUIDs)
+        return [
+            submit(HCI.LESetScanParameters(
+                leScanType: parameters.active ? .active : .passive, leScanInterval: parameters.interval,
+                leScanWindow: parameters.window, ownAddressType: parameters.useRandomAddress ? .random : .public),
+                for: .scanParameters),
+            submit(HCI.LESetScanEnable(leScanEnable: true, filterDuplicates: false), for: .scanEnable(true)),
+        ]
+    }
+
+    /// Disables scanning; ``GAPEvent/scanningStopped`` follows.
+    public mutating func stopScanning(at now: HostTime) throws(GAPError) -> [GAPOutput] {
+        guard scanning == .on || scanning == .starting else { throw .scanningNotEnabled }
+        scanning = .stopping
+        return [submit(HCI.LESetScanEnable(leScanEnable: false), for: .scanEnable(false))]
+    }
+
+    // MARK: Commands
+
+    /// A command for the driver, remembered by a fresh token.
+    mutating func submit(_ command: some HCICommand, for purpose: Purpose) -> GAPOutput {
+        let token = HCICommandToken(nextToken)
+        nextToken &+= 1
+        purposes[token] = purpose
+        return .submit(command, token: token)
+    }
+}

@@ -1,0 +1,140 @@
+import BLEWire
+
+/// How to advertise with legacy PDUs (Core 5.4, Vol 3, Part C, §9.1–9.3 and Vol 6, Part B,
+/// §4.4.2): the PDU type, interval, channels, data and what to do after a connection.
+public struct GAPAdvertisingParameters: Hashable, Sendable {
+    /// The legacy advertising PDU to send (Vol 6, Part B, §2.3.1).
+    public enum Kind: Hashable, Sendable {
+        /// ADV_IND: connectable and scannable, to anyone.
+        case connectable
+        /// ADV_SCAN_IND: scannable, not connectable.
+        case scannable
+        /// ADV_NONCONN_IND: a beacon, neither scannable nor connectable.
+        case nonConnectable
+        /// ADV_DIRECT_IND to `peer`: connectable by that device only; high duty cycle
+        /// lasts at most 1.28 s (Vol 6, Part B, §4.4.2.4.3).
+        case directed(peer: BluetoothAddress, highDutyCycle: Bool)
+    }
+
+    /// The PDU type.
+    public var kind: Kind
+    /// Shortest advertising interval, units of 0.625 ms (0x0020–0x4000).
+    public var intervalMin: UInt16
+    /// Longest advertising interval, units of 0.625 ms.
+    public var intervalMax: UInt16
+    /// The primary channels used.
+    public var channelMap: HCI.AdvertisingChannelMap
+    /// The advertising data, at most 31 octets encoded.
+    public var data: AdvertisingData
+    /// The scan response data, at most 31 octets encoded; sent only by scannable kinds.
+    public var scanResponse: AdvertisingData
+    /// Whether the own address is the random static address set with
+    /// ``GAPCore/setRandomStaticAddress(_:at:)`` rather than the public one.
+    public var useRandomAddress: Bool
+    /// Whether advertising starts again when a connection made from it ends.
+    public var restartAfterDisconnection: Bool
+
+    /// Parameters with every value given; the interval defaults to 100 ms.
+    public init(
+        kind: Kind = .connectable, intervalMin: UInt16 = 160, intervalMax: UInt16 = 160,
+        channelMap: HCI.AdvertisingChannelMap = .all, data: AdvertisingData = AdvertisingData(structures: []),
+        scanResponse: AdvertisingData = AdvertisingData(structures: []), useRandomAddress: Bool = false,
+        restartAfterDisconnection: Bool = false
+    ) {
+        self.kind = kind
+        self.intervalMin = intervalMin
+        self.intervalMax = intervalMax
+        self.channelMap = channelMap
+        self.data = data
+        self.scanResponse = scanResponse
+        self.useRandomAddress = useRandomAddress
+        self.restartAfterDisconnection = restartAfterDisconnection
+    }
+
+    /// The HCI advertising type for `kind`.
+    var advertisingType: HCI.LESetAdvertisingParameters.AdvertisingType {
+        switch kind {
+        case .connectable: return .connectableUndirected
+        case .scannable: return .scannableUndirected
+        case .nonConnectable: return .nonConnectableUndirected
+        case let .directed(_, highDutyCycle):
+            return highDutyCycle ? .connectableDirectedHighDutyCycle : .connectableDirectedLowDutyCycle
+        }
+    }
+
+    /// The directed advertising target, or the all-zero public address.
+    var peerAddress: BluetoothAddress {
+        if case let .directed(peer, _) = kind { return peer }
+        return BluetoothAddress(0)
+    }
+}
+
+/// How to scan (Core 5.4, Vol 3, Part C, §9.2.5–9.2.6 and Vol 6, Part B, §4.4.3).
+public struct GAPScanParameters: Hashable, Sendable {
+    /// Active scanning sends SCAN_REQ to scannable advertisers for their scan response.
+    public var active: Bool
+    /// Scan interval, units of 0.625 ms (0x0004–0x4000).
+    public var interval: UInt16
+    /// Scan window, units of 0.625 ms, at most the interval.
+    public var window: UInt16
+    /// Report every advertisement, not only new devices and changed data (Core Bluetooth's
+    /// allow-duplicates option). The controller's own duplicate filter is always off, so
+    /// the host sees data changes.
+    public var allowDuplicates: Bool
+    /// Report only devices whose merged data lists one of these services; empty: every
+    /// device.
+    public var serviceUUIDs: [BluetoothUUID]
+    /// Whether the own address is the random static address.
+    public var useRandomAddress: Bool
+
+    /// Parameters with every value given; the default scans continuously and actively.
+    public init(
+        active: Bool = true, interval: UInt16 = 0x0010, window: UInt16 = 0x0010, allowDuplicates: Bool = false,
+        serviceUUIDs: [BluetoothUUID] = [], useRandomAddress: Bool = false
+    ) {
+        self.active = active
+        self.interval = interval
+        self.window = window
+        self.allowDuplicates = allowDuplicates
+        self.serviceUUIDs = serviceUUIDs
+        self.useRandomAddress = useRandomAddress
+    }
+}
+
+/// One request to connect to a peer (Core 5.4, Vol 3, Part C, §9.3.6 direct connection
+/// establishment; Vol 4, Part E, §7.8.12).
+public struct GAPConnectRequest: Hashable, Sendable {
+    /// The peer's address.
+    public var peer: BluetoothAddress
+    /// The peer's address type.
+    public var peerAddressType: HCI.AddressType
+    /// The connection parameters to ask for.
+    public var parameters: HCI.LEConnectionParameters
+    /// Scan interval while initiating, units of 0.625 ms.
+    public var scanInterval: UInt16
+    /// Scan window while initiating, units of 0.625 ms.
+    public var scanWindow: UInt16
+    /// How long the attempt may take once it reaches the controller, in microseconds;
+    /// then it is cancelled and fails with ``GAPError/timeout``.
+    public var timeout: HostTime
+    /// Whether the own address is the random static address.
+    public var useRandomAddress: Bool
+
+    /// A request with every value given; the defaults ask for a 30 ms interval and a 5 s
+    /// timeout.
+    public init(
+        peer: BluetoothAddress, peerAddressType: HCI.AddressType = .public,
+        parameters: HCI.LEConnectionParameters = HCI.LEConnectionParameters(
+            connectionIntervalMin: 24, connectionIntervalMax: 24, maxLatency: 0, supervisionTimeout: 200),
+        scanInterval: UInt16 = 0x0010, scanWindow: UInt16 = 0x0010, timeout: HostTime = 5_000_000,
+        useRandomAddress: Bool = false
+    ) {
+        self.peer = peer
+        self.peerAddressType = peerAddressType
+        self.parameters = parameters
+        self.scanInterval = scanInterval
+        self.scanWindow = scanWindow
+        self.timeout = timeout
+        self.useRandomAddress = useRandomAddress
+    }
+}

@@ -1,0 +1,221 @@
+import BLEWire
+
+/// What ``GAPCore`` asks of the layer around it, in order (DESIGN.md, "Principles": a
+/// sans-IO core returns its effects).
+public enum GAPOutput: Sendable {
+    /// An HCI command to hand to ``HCIDriver/submit(_:token:at:)`` with `token`; its result
+    /// comes back to ``GAPCore/handle(_:at:)`` as ``HCIDriverOutput/commandCompleted(_:_:)``.
+    case submit(any HCICommand, token: HCICommandToken)
+    /// Something the layer above should know about.
+    case event(GAPEvent)
+}
+
+/// The procedures of the Generic Access Profile (Core 5.4, Vol 3, Part C, §9) and the link
+/// procedures GAP drives, used to say which one failed.
+public enum GAPProcedure: Hashable, Sendable {
+    /// Setting the random static address (Vol 6, Part B, §1.3.2.1).
+    case setRandomAddress
+    /// Starting, changing or stopping legacy advertising (Vol 3, Part C, §9.1–9.3).
+    case advertising
+    /// Starting or stopping scanning (Vol 3, Part C, §9.2.5–9.2.6).
+    case scanning
+    /// Terminating a connection (Vol 3, Part C, §9.3.10).
+    case disconnect(handle: UInt16)
+    /// The connection parameter update procedure (Vol 3, Part C, §9.3.9).
+    case connectionParameterUpdate(handle: UInt16)
+    /// The data length update procedure (Vol 6, Part B, §5.1.9).
+    case dataLengthUpdate(handle: UInt16)
+    /// The PHY update procedure (Vol 6, Part B, §5.1.10).
+    case phyUpdate(handle: UInt16)
+    /// Reading the RSSI of a connection (Vol 4, Part E, §7.5.4).
+    case readRSSI(handle: UInt16)
+}
+
+/// Why GAP refused a request or a procedure failed; the controller's status codes are kept
+/// by name (Core 5.4, Vol 1, Part F).
+public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Legacy advertising data or scan response data is longer than the 31 octets a legacy
+    /// PDU carries (Vol 3, Part C, §11).
+    case advertisingDataTooLong(octets: Int, maximum: Int)
+    /// Scan response data is longer than 31 octets.
+    case scanResponseDataTooLong(octets: Int, maximum: Int)
+    /// The advertising data cannot be encoded (a structure longer than 254 octets).
+    case invalidAdvertisingData(WireError)
+    /// Directed advertising needs the peer's address.
+    case directedAdvertisingWithoutPeer
+    /// Advertising is already enabled; stop it before starting it again.
+    case advertisingAlreadyEnabled
+    /// Stopping or changing advertising that is not running.
+    case advertisingNotEnabled
+    /// Scanning is already running.
+    case scanningAlreadyEnabled
+    /// Stopping scanning that is not running.
+    case scanningNotEnabled
+    /// The random address may not change while advertising, scanning or initiating
+    /// (Vol 4, Part E, §7.8.4).
+    case randomAddressChangeWhileBusy
+    /// Not a random static address: the two top bits must be 11 and the other 46 bits
+    /// neither all zeros nor all ones (Vol 6, Part B, §1.3.2.1).
+    case invalidRandomStaticAddress(BluetoothAddress)
+    /// A random own address was asked for before one was set.
+    case noRandomAddress
+    /// A connection to this peer is already being made or waiting.
+    case alreadyConnecting(BluetoothAddress)
+    /// This peer is already connected.
+    case alreadyConnected(BluetoothAddress)
+    /// No pending or queued connection to this peer to cancel.
+    case notConnecting(BluetoothAddress)
+    /// No connection with this handle.
+    case unknownConnection(handle: UInt16)
+    /// Only the central may start this procedure on the link (Vol 6, Part B, §5.1.1).
+    case notCentral(handle: UInt16)
+    /// The connection was not made within the requested time; creation was cancelled.
+    case timeout
+    /// The host cancelled the connection attempt.
+    case cancelled
+    /// The controller refused or ended the procedure with this status.
+    case controller(HCI.StatusCode)
+    /// The HCI driver could not get the command answered.
+    case driver(HCIDriverError)
+    /// The controller answered with return parameters that could not be decoded.
+    case malformedAnswer(WireError)
+
+    /// A sentence for logs and command-line output.
+    public var description: String {
+        switch self {
+        case let .advertisingDataTooLong(octets, maximum):
+            return "advertising data is \(octets) octets; a legacy advertisement carries at most \(maximum)"
+        case let .scanResponseDataTooLong(octets, maximum):
+            return "scan response data is \(octets) octets; a legacy scan response carries at most \(maximum)"
+        case let .invalidAdvertisingData(error): return "advertising data cannot be encoded: \(error)"
+        case .directedAdvertisingWithoutPeer: return "directed advertising needs a peer address"
+        case .advertisingAlreadyEnabled: return "advertising is already enabled"
+        case .advertisingNotEnabled: return "advertising is not enabled"
+        case .scanningAlreadyEnabled: return "scanning is already enabled"
+        case .scanningNotEnabled: return "scanning is not enabled"
+        case .randomAddressChangeWhileBusy:
+            return "the random address cannot change while advertising, scanning or connecting"
+        case let .invalidRandomStaticAddress(address): return "\(address) is not a random static address"
+        case .noRandomAddress: return "no random address has been set"
+        case let .alreadyConnecting(peer): return "a connection to \(peer) is already being made"
+        case let .alreadyConnected(peer): return "\(peer) is already connected"
+        case let .notConnecting(peer): return "no connection to \(peer) is being made"
+        case let .unknownConnection(handle): return "no connection with handle 0x\(String(handle, radix: 16))"
+        case let .notCentral(handle): return "only the central of connection 0x\(String(handle, radix: 16)) can do that"
+        case .timeout: return "the connection was not made in time"
+        case .cancelled: return "the connection attempt was cancelled"
+        case let .controller(status): return "the controller answered \(status)"
+        case let .driver(error): return "\(error)"
+        case let .malformedAnswer(error): return "the controller's answer is malformed: \(error)"
+        }
+    }
+}
+
+/// What ``GAPCore`` tells the layer above.
+public enum GAPEvent: Hashable, Sendable {
+    /// LE Set Random Address succeeded; the address is now the own random address.
+    case randomAddressSet(BluetoothAddress)
+    /// Advertising is enabled.
+    case advertisingStarted
+    /// Advertising stopped: asked for, or a connection was made from it (Vol 6, Part B, §4.4.2).
+    case advertisingStopped(connectionHandle: UInt16?)
+    /// New advertising or scan response data is in use.
+    case advertisingDataUpdated
+    /// Scanning is enabled.
+    case scanningStarted
+    /// Scanning stopped as asked.
+    case scanningStopped
+    /// A device seen for the first time, or whose data changed (or every report when
+    /// duplicates are allowed).
+    case advertisement(GAPAdvertisement)
+    /// A connection is up in either role.
+    case connected(GAPConnection)
+    /// A connection attempt to `peer` ended without a connection.
+    case connectionFailed(peer: BluetoothAddress, GAPError)
+    /// A connection ended: terminated by either side, supervision timeout, or reset
+    /// (Vol 3, Part C, §9.3.10).
+    case disconnected(handle: UInt16, reason: HCI.StatusCode)
+    /// The link's connection parameters changed (LE Connection Update Complete).
+    case connectionParametersUpdated(handle: UInt16, GAPConnectionParameters)
+    /// The link's maximum data lengths changed (LE Data Length Change).
+    case dataLengthChanged(handle: UInt16, GAPDataLength)
+    /// The link's PHYs changed (LE PHY Update Complete).
+    case phyUpdated(handle: UInt16, tx: HCI.PHY, rx: HCI.PHY)
+    /// The RSSI of a connection, in dBm (127: not available).
+    case rssi(handle: UInt16, Int8)
+    /// A procedure failed.
+    case procedureFailed(GAPProcedure, GAPError)
+}
+
+/// The parameters a connection runs with (Core 5.4, Vol 6, Part B, §4.5.1–4.5.2), in the
+/// controller's units.
+public struct GAPConnectionParameters: Hashable, Sendable {
+    /// Connection interval in units of 1.25 ms.
+    public var interval: UInt16
+    /// Peripheral latency in connection events.
+    public var latency: UInt16
+    /// Supervision timeout in units of 10 ms.
+    public var supervisionTimeout: UInt16
+
+    /// Parameters with every value given.
+    public init(interval: UInt16, latency: UInt16, supervisionTimeout: UInt16) {
+        self.interval = interval
+        self.latency = latency
+        self.supervisionTimeout = supervisionTimeout
+    }
+}
+
+/// The maximum data PDU lengths of a link (Core 5.4, Vol 6, Part B, §4.5.10).
+public struct GAPDataLength: Hashable, Sendable {
+    /// connMaxTxOctets.
+    public var maxTxOctets: UInt16
+    /// connMaxTxTime in microseconds.
+    public var maxTxTime: UInt16
+    /// connMaxRxOctets.
+    public var maxRxOctets: UInt16
+    /// connMaxRxTime in microseconds.
+    public var maxRxTime: UInt16
+
+    /// Lengths with every value given.
+    public init(maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16) {
+        self.maxTxOctets = maxTxOctets
+        self.maxTxTime = maxTxTime
+        self.maxRxOctets = maxRxOctets
+        self.maxRxTime = maxRxTime
+    }
+}
+
+/// One LE connection as GAP tracks it (Core 5.4, Vol 3, Part C, §9.3).
+public struct GAPConnection: Hashable, Sendable {
+    /// The controller's Connection_Handle.
+    public var handle: UInt16
+    /// Whether the local device is central (it connected) or peripheral (it advertised).
+    public var role: HCI.Role
+    /// The peer's address.
+    public var peer: BluetoothAddress
+    /// The peer's address type as the controller reported it.
+    public var peerAddressType: HCI.AddressType
+    /// The parameters the link runs with now.
+    public var parameters: GAPConnectionParameters
+    /// The data lengths, once the controller reported a change.
+    public var dataLength: GAPDataLength?
+    /// The transmitter and receiver PHYs (LE 1M until an update).
+    public var txPHY: HCI.PHY
+    /// The receiver PHY.
+    public var rxPHY: HCI.PHY
+
+    /// A connection with every value given.
+    public init(
+        handle: UInt16, role: HCI.Role, peer: BluetoothAddress, peerAddressType: HCI.AddressType,
+        parameters: GAPConnectionParameters, dataLength: GAPDataLength? = nil, txPHY: HCI.PHY = .le1M, rxPHY: HCI.PHY = .le1M
+    ) {
+        self.handle = handle
+        self.role = role
+        self.peer = peer
+        self.peerAddressType = peerAddressType
+        self.parameters = parameters
+        self.dataLength = dataLength
+        self.txPHY = txPHY
+        self.rxPHY = rxPHY
+    }
+}
