@@ -21,6 +21,10 @@ public struct Controller: SimulatedController {
         public var malformedAirPDUs = 0
         /// Host packets of kinds a controller does not take (events, SCO, ISO).
         public var ignoredHostPackets = 0
+        /// Connection events a link skipped because another link's event held the radio.
+        public var skippedConnectionEvents = 0
+        /// Connection events a link held the radio for.
+        public var connectionEvents = 0
 
         /// All counters at zero.
         public init() {}

@@ -31,9 +31,11 @@ extension Controller {
             }
             if radioOwner != nil || yields {
                 connections[index].skippedEvents += 1
+                counters.skippedConnectionEvents += 1
                 feed(connectionAt: index, .skipEvent, into: &outputs)
             } else {
                 connections[index].skippedEvents = 0
+                counters.connectionEvents += 1
                 radioOwner = handle
                 // Links starting too soon to leave room for one exchange will skip instead.
                 let freeUntil = others.compactMap(\.link.nextEventStart).filter { $0 >= horizon }.min()
