@@ -154,7 +154,7 @@ extension Controller {
             guard let position = connections.firstIndex(where: { $0.link.handleValue == handle }) else { break }
             switch result {
             case let .radio(output):
-                // The link's receiver wishes wait for the arbitration of the one receiver.
+                // A link's listen and stop-listening wait for the arbitration of the one receiver.
                 switch output {
                 case let .listen(window): connections[position].window = window
                 case .stopListening: connections[position].window = nil
