@@ -115,18 +115,20 @@ struct LegacyAdvertiser: Sendable {
         return .none
     }
 
-    /// The timer: start an event, move to the next channel, or end the event. `radioBusy`
-    /// says a connection holds the radio, in which case an event due now is skipped.
+    /// The timer: start an event, move to the next channel, or end the event.
+    /// `radioFreeUntil` is when a connection next needs the radio: an event whose first PDU
+    /// (with the answer it may get) would not end by then is skipped, and one that has begun
+    /// ends early rather than send a PDU that would not.
     /// Returns `nil` when high duty cycle advertising timed out (the caller stops it).
     mutating func timer(
-        at now: Microseconds, radioBusy: Bool, random: inout ControllerRandom
+        at now: Microseconds, radioFreeUntil: Microseconds?, random: inout ControllerRandom
     ) -> [LinkEffect]? {
         switch phase {
         case let .waiting(next):
             if let deadline = highDutyCycleDeadline, now >= deadline { return nil }
             guard now >= next else { return [] }
             eventStart = now
-            if radioBusy || channels.isEmpty {
+            if channels.isEmpty || !fits(at: now, before: radioFreeUntil) {
                 // Skip this slot; a high duty cycle advertiser retries one 1.25 ms slot later.
                 if highDutyCycleDeadline != nil {
                     phase = .waiting(nextEvent: now + LinkTiming.unit1250)
@@ -139,7 +141,7 @@ struct LegacyAdvertiser: Sendable {
             return send(on: 0, at: now)
         case let .inEvent(index, resumeAt, _):
             guard now >= resumeAt else { return [] }
-            if index + 1 < channels.count { return send(on: index + 1, at: now) }
+            if index + 1 < channels.count, fits(at: now, before: radioFreeUntil) { return send(on: index + 1, at: now) }
             if let deadline = highDutyCycleDeadline, now >= deadline { return nil }
             scheduleNextEvent(after: now, random: &random)
             return []
@@ -182,6 +184,20 @@ struct LegacyAdvertiser: Sendable {
         default:
             return ([], false)
         }
+    }
+
+    /// Whether a PDU sent at `now`, with the answer it may get, is over by `radioFreeUntil`.
+    private func fits(at now: Microseconds, before radioFreeUntil: Microseconds?) -> Bool {
+        guard let radioFreeUntil else { return true }
+        let end = now + Airtime.duration(pduOctets: advertisingPDU.encoded().count, phy: .le1M)
+        let ifs = LinkTiming.interFrameSpace
+        var last = end
+        if isConnectable { last = max(last, end + ifs + LinkTiming.responseWindowMargin + LinkTiming.connectIndicationAirtime) }
+        if isScannable {
+            let scanRequest = Airtime.duration(pduOctets: 2 + 12, phy: .le1M)
+            last = max(last, end + ifs + scanRequest + ifs + LinkTiming.longestScanResponseAirtime)
+        }
+        return last <= radioFreeUntil
     }
 
     /// Sends the advertising PDU on channel `index` at `now` and waits for an answer if the

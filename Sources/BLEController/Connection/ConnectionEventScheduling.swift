@@ -40,12 +40,8 @@ extension LinkLayerConnection {
         case let .waitingForAnchor(missDeadline):
             if role == .central {
                 guard now >= anchor else { return }
-                if now > anchor {
-                    // Woken late: the anchor is gone; wait for the next one instead of sending off-time.
-                    closeEvent(at: now, into: &outputs)
-                    return
-                }
-                _ = transmit(at: anchor, eventStart: true, into: &outputs)
+                // Woken late, the anchor is gone: wait for the next one instead of sending off-time.
+                startCentralEvent(at: now, into: &outputs)
             } else if now >= missDeadline {
                 closeEvent(at: now, into: &outputs)
             }
@@ -56,26 +52,35 @@ extension LinkLayerConnection {
 
     /// Sends the next packet at `start` and opens the receiver for the answer T_IFS after
     /// it. Returns `false` (sending nothing) when a central's exchange would not end before
-    /// the next anchor with room for T_IFS and an empty PDU (§4.5.6).
+    /// the next anchor with room for T_IFS and an empty PDU (§4.5.6), or when the packet (and
+    /// for a central the peer's longest answer) would not end by ``radioFreeUntil``.
     @discardableResult
     mutating func transmit(at start: Microseconds, eventStart: Bool, into outputs: inout [ConnectionOutput]) -> Bool {
         let ifs = Airtime.interFrameSpace
         let limit = nextAnchor
         let emptyAnswer = Self.airtime(payload: 0, phy: rxPHY)
+        let peerAnswer = Self.receiveWindowMargin + longestPeerPacket
+        func leavesRadioInTime(_ payload: Int) -> Bool {
+            guard let radioFreeUntil else { return true }
+            let end = start + Self.airtime(payload: payload, phy: txPHY)
+            return (role == .central ? end + ifs + peerAnswer : end) <= radioFreeUntil
+        }
         func fits(_ payload: Int) -> Bool {
+            guard leavesRadioInTime(payload) else { return false }
             let end = start + Self.airtime(payload: payload, phy: txPHY)
             if role == .central { return eventStart || end + ifs + emptyAnswer + ifs <= limit }
             return end + ifs <= limit
         }
         let packet: SentPDU
         if let pending = unacknowledged {
-            guard role == .peripheral || fits(pending.airPayload.count) else { return false }
+            let count = pending.airPayload.count
+            guard role == .peripheral ? leavesRadioInTime(count) : fits(count) else { return false }
             packet = pending
         } else {
             let candidate = nextNewPayloadLength().map { $0 == 0 ? 0 : $0 + (encryption.transmitEncrypted ? 4 : 0) } ?? 0
             if fits(candidate) {
                 packet = makeNewPDU(at: start)
-            } else if role == .peripheral || fits(0) {
+            } else if (role == .peripheral && leavesRadioInTime(0)) || fits(0) {
                 packet = SentPDU(llid: .continuationOrEmpty, airPayload: [], completesHostPackets: 0, control: nil)
             } else {
                 return false
@@ -89,7 +94,9 @@ extension LinkLayerConnection {
         let closes = end + ifs + Self.receiveWindowMargin
         outputs.append(.radio(.listen(ReceiverWindow(channel: channel, phy: rxPHY, accessAddress: accessAddress, opens: end, closes: closes))))
         let latest = role == .central ? limit - 1 : limit - windowWidening - 1
-        phase = .awaitingPeer(missDeadline: max(min(closes + longestReception, latest), closes))
+        // Sharing the radio, the event ends as soon as the peer's longest packet has had its chance.
+        let awaited = radioFreeUntil == nil ? longestReception : min(longestReception, longestPeerPacket + 1)
+        phase = .awaitingPeer(missDeadline: max(min(closes + awaited, latest), closes))
         return true
     }
 
@@ -109,6 +116,7 @@ extension LinkLayerConnection {
     /// connPeripheralLatency events when it has nothing to send (§4.5.1).
     mutating func closeEvent(at now: Microseconds, into outputs: inout [ConnectionOutput]) {
         if case .closed = phase { return }
+        radioFreeUntil = nil
         let appliedInstant = advanceOneEvent(into: &outputs)
         firstSkippableEvent = nil
         // An unacknowledged empty PDU holds nothing back: the next packet acknowledges it.
@@ -256,8 +264,15 @@ extension LinkLayerConnection {
             closeEvent(at: now, into: &outputs)
         } else {
             let peerMoreData = pdu.moreData
-            transmit(at: answerAt, eventStart: false, into: &outputs)
-            if !(peerMoreData || lastSentMoreData) { closeEvent(at: now, into: &outputs) }
+            let answered = transmit(at: answerAt, eventStart: false, into: &outputs)
+            var continues = answered && (peerMoreData || lastSentMoreData)
+            if continues, let radioFreeUntil {
+                // Another link needs the radio: stop listening unless the central's longest
+                // next packet would still end in time (the central then closes the event too).
+                let answerEnd = answerAt + Self.airtime(payload: unacknowledged?.airPayload.count ?? 0, phy: txPHY)
+                continues = answerEnd + Airtime.interFrameSpace + longestPeerPacket <= radioFreeUntil
+            }
+            if !continues { closeEvent(at: now, into: &outputs) }
         }
     }
 

@@ -11,6 +11,17 @@ public enum ConnectionInput: Sendable {
     case hostData(HCI.ACLPacket)
     /// An HCI command the controller routed to this connection (it sent the Command Status).
     case command(ConnectionCommand)
+    /// The controller gives this connection the radio for the event starting at
+    /// ``LinkLayerConnection/nextEventStart``. Another link of the same controller needs the
+    /// radio at `radioFreeUntil` (if not `nil`): the event ends before then, the central
+    /// sending nothing whose answer would not arrive in time, the peripheral stopping to
+    /// answer and listen (Core 5.4, Vol 6, Part B, §4.5.6: either side may close an event).
+    /// A connection that never gets this input runs its events unrestricted.
+    case beginEvent(radioFreeUntil: Microseconds?)
+    /// The controller gives the radio to another activity for the event starting at
+    /// ``LinkLayerConnection/nextEventStart``: the connection sends and listens nothing in it
+    /// and waits for the next one, as after an event in which nothing was received (§4.5.1).
+    case skipEvent
 }
 
 /// The HCI commands a controller hands to a connection: each starts a Link Layer control

@@ -101,6 +101,9 @@ public struct LinkLayerConnection: Sendable {
     var pendingInstants: [PendingInstant] = []
     /// A peripheral that skipped events (latency) remembers where it could have listened.
     var firstSkippableEvent: (counter: UInt16, index: Int, anchor: Microseconds)?
+    /// When another link of the same controller needs the radio: the current event must be
+    /// over by then (given with ``ConnectionInput/beginEvent(radioFreeUntil:)``).
+    var radioFreeUntil: Microseconds?
 
     // MARK: Acknowledgement and queues
 
@@ -242,6 +245,8 @@ public struct LinkLayerConnection: Sendable {
         case .timer: timerFired(at: now, into: &outputs)
         case let .hostData(packet): enqueueHostData(packet, at: now, into: &outputs)
         case let .command(command): perform(command, at: now, into: &outputs)
+        case let .beginEvent(radioFreeUntil): beginEvent(radioFreeUntil: radioFreeUntil, at: now, into: &outputs)
+        case .skipEvent: skipEvent(at: now, into: &outputs)
         }
         return outputs
     }

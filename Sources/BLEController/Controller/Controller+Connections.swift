@@ -154,17 +154,12 @@ extension Controller {
             guard let position = connections.firstIndex(where: { $0.link.handleValue == handle }) else { break }
             switch result {
             case let .radio(output):
+                // A link's listen and stop-listening wait for the arbitration of the one receiver.
                 switch output {
-                case let .listen(window):
-                    connectionHoldingReceiver = handle
-                    currentWindow = window
-                case .stopListening:
-                    if connectionHoldingReceiver == handle { connectionHoldingReceiver = nil }
-                    currentWindow = nil
-                case .transmit, .hci:
-                    break
+                case let .listen(window): connections[position].window = window
+                case .stopListening: connections[position].window = nil
+                case .transmit, .hci: outputs.append(output)
                 }
-                outputs.append(output)
             case let .event(event):
                 if case let .leMeta(.phyUpdateComplete(update)) = event, update.status == .success {
                     connections[position].transmitPHY = update.txPHY
@@ -182,11 +177,7 @@ extension Controller {
                 emit(.numberOfCompletedPackets(HCI.NumberOfCompletedPackets(entries: [entry])), into: &outputs)
             case .closed:
                 connections.remove(at: position)
-                if connectionHoldingReceiver == handle {
-                    connectionHoldingReceiver = nil
-                    currentWindow = nil
-                    outputs.append(.stopListening)
-                }
+                if radioOwner == handle { radioOwner = nil }
             }
         }
     }

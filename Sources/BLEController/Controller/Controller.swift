@@ -6,7 +6,10 @@ import BLEWire
 /// connection is a ``LinkLayerConnection`` it creates and feeds.
 ///
 /// One radio serves everything: connections come first, then advertising, then initiating,
-/// then scanning; a lower-priority activity skips a slot that would overlap.
+/// then scanning; a lower-priority activity skips a slot that would overlap. Connections
+/// share the radio event by event (see `shareRadioBetweenConnections`): one event at a time,
+/// each ending before the next link's, and where two collide the one skipped less recently
+/// gives way.
 public struct Controller: SimulatedController {
     /// Counters of what the controller dropped, for tests and diagnostics.
     public struct Counters: Hashable, Sendable {
@@ -18,6 +21,10 @@ public struct Controller: SimulatedController {
         public var malformedAirPDUs = 0
         /// Host packets of kinds a controller does not take (events, SCO, ISO).
         public var ignoredHostPackets = 0
+        /// Connection events a link skipped because another link's event held the radio.
+        public var skippedConnectionEvents = 0
+        /// Connection events a link held the radio for.
+        public var connectionEvents = 0
 
         /// All counters at zero.
         public init() {}
@@ -34,6 +41,11 @@ public struct Controller: SimulatedController {
         var authenticatedPayloadTimeout: UInt16 = 3000
         /// Host ACL packets handed to the link layer and not yet reported completed.
         var outstandingACLPackets = 0
+        /// The receiver window the link last asked for; it reaches the radio while the link
+        /// holds it.
+        var window: ReceiverWindow?
+        /// Events in a row this link gave to another link; the most starved goes first.
+        var skippedEvents = 0
     }
 
     /// The configuration the controller was built with.
@@ -67,7 +79,8 @@ public struct Controller: SimulatedController {
     var connections: [ConnectionSlot] = []
     var pendingEvents: [(due: Microseconds, event: HCI.Event)] = []
     var currentWindow: ReceiverWindow?
-    var connectionHoldingReceiver: UInt16?
+    /// The connection whose event holds the radio, from its start until it closes.
+    var radioOwner: UInt16?
 
     /// A controller that is powered on and waits for its host's commands.
     public init(configuration: ControllerConfiguration) {
@@ -88,10 +101,11 @@ public struct Controller: SimulatedController {
     public var nextDeadline: Microseconds? {
         var deadlines: [Microseconds] = pendingEvents.map(\.due)
         deadlines += connections.compactMap(\.link.nextDeadline)
+        // Every link's next event start, to grant or skip it then (the radio's holder is in its event).
+        deadlines += connections.filter { $0.link.handleValue != radioOwner }.compactMap(\.link.nextEventStart)
         if let advertiser { deadlines.append(advertiser.nextDeadline) }
         if let initiator { deadlines.append(initiator.nextDeadline(after: now)) }
         if let scanner { deadlines.append(scanner.nextDeadline(after: now)) }
-        if let release = connectionHoldRelease { deadlines.append(release) }
         return deadlines.min()
     }
 
@@ -99,11 +113,13 @@ public struct Controller: SimulatedController {
     public mutating func handle(_ input: ControllerInput, at now: Microseconds) -> [ControllerOutput] {
         self.now = max(self.now, now)
         var outputs: [ControllerOutput] = []
+        shareRadioBetweenConnections(into: &outputs)
         switch input {
         case let .hci(packet): handleHostPacket(packet, into: &outputs)
         case let .radio(reception): handleReception(reception, into: &outputs)
         case .timer: handleTimer(into: &outputs)
         }
+        shareRadioBetweenConnections(into: &outputs)
         reconcileReceiver(into: &outputs)
         return outputs
     }
@@ -133,7 +149,9 @@ public struct Controller: SimulatedController {
     private mutating func handleReception(_ reception: RadioReception, into outputs: inout [ControllerOutput]) {
         let transmission = reception.transmission
         guard transmission.accessAddress == RadioTransmission.advertisingAccessAddress else {
-            guard let index = connections.firstIndex(where: { $0.request.accessAddress == transmission.accessAddress })
+            // Only the link whose event holds the radio listens; anything else is a leftover.
+            guard let index = connections.firstIndex(where: { $0.request.accessAddress == transmission.accessAddress }),
+                  connections[index].link.handleValue == radioOwner
             else { return }
             feed(connectionAt: index, .radio(reception), into: &outputs)
             return
@@ -153,7 +171,7 @@ public struct Controller: SimulatedController {
             if let active = initiator, pdu.pduType != .scanRsp {
                 let effects = active.receive(
                     pdu, reception, at: now, filterAcceptList: filterAcceptList,
-                    radioFreeUntil: radioFreeUntil, random: &random)
+                    radioFreeUntil: radioFreeUntil, existingLinks: linkSchedules, random: &random)
                 if !effects.isEmpty {
                     initiator = nil
                     apply(effects, into: &outputs)
@@ -175,9 +193,11 @@ public struct Controller: SimulatedController {
     /// The activities in order of priority for the radio.
     enum Activity: Int { case connection, advertising, initiating, scanning }
 
-    /// When an activity more important than `activity` next needs the radio.
+    /// When an activity more important than `activity` next needs the radio: now while a
+    /// connection event is under way, else the next connection event's start.
     func higherPriorityStart(than activity: Activity) -> Microseconds? {
-        var starts: [Microseconds] = connections.compactMap(\.link.nextDeadline)
+        if radioOwner != nil { return now }
+        var starts: [Microseconds] = connections.compactMap(\.link.nextEventStart)
         if activity.rawValue > Activity.advertising.rawValue, let advertiser {
             starts.append(advertiser.nextEventStart ?? now)
         }
@@ -199,7 +219,8 @@ public struct Controller: SimulatedController {
             if index < connections.count, connections[index].link.handleValue == handle { index += 1 }
         }
         if var active = advertiser, active.nextDeadline <= now {
-            if let effects = active.timer(at: now, radioBusy: connectionHoldingReceiver != nil, random: &random) {
+            let radioFreeUntil = higherPriorityStart(than: .advertising)
+            if let effects = active.timer(at: now, radioFreeUntil: radioFreeUntil, random: &random) {
                 advertiser = active
                 apply(effects, into: &outputs)
             } else {
@@ -291,21 +312,18 @@ public struct Controller: SimulatedController {
 
     // MARK: - Receiver arbitration
 
-    /// The longest data-channel packet on LE 1M (251 octets, MIC and header): a connection
-    /// window that has closed may still be receiving for this long.
-    static let longestDataPacketAirtime = Airtime.duration(pduOctets: 2 + 251 + 4, phy: .le1M)
-
-    /// When a connection's receiver window that has a closing time stops holding the radio
-    /// (a packet that started before it closed has ended by then).
-    var connectionHoldRelease: Microseconds? {
-        guard connectionHoldingReceiver != nil, let closes = currentWindow?.closes else { return nil }
-        return closes + Controller.longestDataPacketAirtime
-    }
-
-    /// Opens, moves or closes the receiver for the most important activity that wants it.
+    /// Opens, moves or closes the receiver for the most important activity that wants it:
+    /// the connection whose event holds the radio, else an advertising, initiating or
+    /// scanning exchange under way, else the first of them that would listen.
     private mutating func reconcileReceiver(into outputs: inout [ControllerOutput]) {
-        if let release = connectionHoldRelease, now >= release { connectionHoldingReceiver = nil }
-        guard connectionHoldingReceiver == nil else { return }
+        var desired: ReceiverWindow?
+        if let owner = radioOwner {
+            desired = connections.first { $0.link.handleValue == owner }?.window
+            guard desired != currentWindow else { return }
+            currentWindow = desired
+            outputs.append(desired.map(ControllerOutput.listen) ?? .stopListening)
+            return
+        }
         let claims: [RadioClaim] = [
             advertiser?.claim ?? .none,
             initiator?.claim(at: now) ?? .none,
@@ -313,7 +331,6 @@ public struct Controller: SimulatedController {
         ]
         // An exchange under way (a claim that is `.busy`) keeps the radio over mere listening;
         // among equals the more important activity wins.
-        var desired: ReceiverWindow?
         var holder: Int?
         for (index, claim) in claims.enumerated() {
             if case let .busy(window) = claim {

@@ -44,12 +44,13 @@ struct Initiator: Sendable {
     }
 
     /// An advertising-channel PDU that ended at `now`: on a connectable PDU from the target,
-    /// send CONNECT_IND T_IFS later, unless it would overlap `radioFreeUntil`. Returns the
-    /// effects (`.transmit` and `.connected`) or nothing.
+    /// send CONNECT_IND T_IFS later, unless it would overlap `radioFreeUntil`. The new link's
+    /// anchors are placed between those of `existingLinks`. Returns the effects (`.transmit`
+    /// and `.connected`) or nothing.
     func receive(
         _ pdu: LL.AdvertisingPDU, _ reception: RadioReception, at now: Microseconds,
         filterAcceptList: [FilterAcceptListEntry], radioFreeUntil: Microseconds?,
-        random: inout ControllerRandom
+        existingLinks: [LinkSchedule], random: inout ControllerRandom
     ) -> [LinkEffect] {
         let transmission = reception.transmission
         guard schedule.heard(transmission) else { return [] }
@@ -63,7 +64,11 @@ struct Initiator: Sendable {
         }
         guard isTarget(advertiser, filterAcceptList: filterAcceptList) else { return [] }
         let parameters = command.connectionParameters
-        let request = LL.ConnectionRequestData(
+        let connectIndicationEnd = now + LinkTiming.interFrameSpace + LinkTiming.connectIndicationAirtime
+        let offset = Initiator.windowOffset(
+            firstWindow: connectIndicationEnd + LinkTiming.unit1250, interval: parameters.connectionIntervalMin,
+            existingLinks: existingLinks)
+        var request = LL.ConnectionRequestData(
             accessAddress: Initiator.accessAddress(using: &random),
             crcInit: UInt32(truncatingIfNeeded: random.next()) & 0xFF_FFFF,
             windowSize: UInt8.random(in: 1 ... 2, using: &random),
@@ -74,6 +79,7 @@ struct Initiator: Sendable {
             channelMap: channelMap,
             hopIncrement: UInt8.random(in: 5 ... 16, using: &random),
             sleepClockAccuracy: HCI.ClockAccuracy.ppm50.rawValue)
+        request.windowOffset = offset
         let connectIndication = LL.AdvertisingPDU(payload: .connectInd(
             initiatorAddress: ownAddress, advertiserAddress: advertiser, linkLayerData: request))
         let sent = LinkTiming.advertisingTransmission(
@@ -84,6 +90,31 @@ struct Initiator: Sendable {
             role: .central, request: request, connectIndicationEnd: sent.end,
             localAddress: ownAddress, peerAddress: advertiser)
         return [.transmit(sent), .connected(connection)]
+    }
+
+    /// The transmit window offset, in 1.25 ms units, that puts a new link's anchors farthest
+    /// from the events of `existingLinks` over its first second (Core 5.4, Vol 6, Part B,
+    /// §4.5.3: the initiator chooses windowOffset, 0 to connInterval, for its own scheduling).
+    /// The central sends its first packet at the start of the transmit window. With links of
+    /// the same interval the distance holds forever; with others it drifts, and the link that
+    /// collides later skips an event. Without existing links the offset is 0.
+    static func windowOffset(firstWindow: Microseconds, interval units: UInt16, existingLinks: [LinkSchedule]) -> UInt16 {
+        guard !existingLinks.isEmpty else { return 0 }
+        let interval = max(Microseconds(units), 6) * LinkTiming.unit1250
+        let events = Int(min(max(1_000_000 / interval, 1), 64))
+        var best: (offset: UInt16, distance: Microseconds) = (0, -1)
+        for offset in 0 ..< UInt16(interval / LinkTiming.unit1250) {
+            var distance = Microseconds.max
+            for event in 0 ..< events {
+                let anchor = firstWindow + Microseconds(offset) * LinkTiming.unit1250 + Microseconds(event) * interval
+                for link in existingLinks where link.interval > 0 {
+                    let phase = ((anchor - link.start) % link.interval + link.interval) % link.interval
+                    distance = min(distance, phase, link.interval - phase)
+                }
+            }
+            if distance > best.distance { best = (offset, distance) }
+        }
+        return best.offset
     }
 
     /// A random access address that obeys Core 5.4, Vol 6, Part B, §2.1.2: not the
