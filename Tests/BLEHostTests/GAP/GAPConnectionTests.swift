@@ -144,7 +144,7 @@ struct GAPConnectionTests {
     }
 
     // The second link (b as peripheral) drops with 0x3E in the controller today.
-    @Test("A device is central of one link and peripheral of another at once", .disabled("controller multi-link fix pending"))
+    @Test("A device is central of one link and peripheral of another at once")
     func bothRoles() throws {
         let world = GAPWorld(seed: 11)
         let a = world.add("a", address: 0xAAAA_0000_0001, x: 0)
