@@ -115,8 +115,8 @@ public final class BuiltScenario {
             if let device = id(name) { setAdvertising(false, device: device) }
         case let .startAdvertising(name):
             if let device = id(name) { setAdvertising(true, device: device) }
-        case .moveTo:
-            break // Refused by build(into:) until the world can move a device.
+        case let .moveTo(name, position):
+            if let device = id(name) { world.move(device, to: position) }
         }
     }
 }
@@ -173,11 +173,6 @@ extension Scenario {
     public func build(into world: World,
                       makeController: (ControllerConfiguration) -> any SimulatedController) throws(ScenarioError) -> BuiltScenario {
         try validate()
-        if let index = actions.firstIndex(where: { if case .moveTo = $0.action { return true } else { return false } }) {
-            throw ScenarioError(.unsupported, path: "actions[\(index)]",
-                                message: "moveTo is not supported yet: the world cannot move a device at run time; "
-                                    + "give the device a route instead")
-        }
         var ids: [DeviceID] = []
         for (index, device) in devices.enumerated() {
             let configuration = ControllerConfiguration(

@@ -6,7 +6,7 @@ import BLEWire
 final class DeviceState {
     var description: DeviceDescription
     var controller: any SimulatedController
-    let plan: RoutePlan?
+    var plan: RoutePlan?
 
     /// Whether the device has power: off means no radio and no HCI.
     var powered = true

@@ -16,6 +16,16 @@ extension World {
         if blocked { blockedLinks.insert(key) } else { blockedLinks.remove(key) }
     }
 
+    /// Puts `device` at `position` from now on, as if it were carried there in an instant;
+    /// a route it was following ends (scenarios' `moveTo` action).
+    public func move(_ device: DeviceID, to position: Vector3) {
+        guard deviceStates.indices.contains(device.rawValue) else { return }
+        let state = deviceStates[device.rawValue]
+        state.description.position = position
+        state.description.route = nil
+        state.plan = nil
+    }
+
     /// Resets `device`'s controller as by a power cycle (`SimulatedController.powerCycle`):
     /// its receiver closes, its packets in flight and scheduled are void, and it waits for
     /// its host. A device that is off stays off (its controller is reset all the same).

@@ -221,15 +221,22 @@ struct ScenarioParsingTests {
         }
     }
 
-    @Test("moveTo is parsed but refused at build until the world can move devices")
+    @Test("moveTo puts the device at its new position at the given time")
     func moveTo() throws {
         let scenario = try ScenarioLoader.parse(yaml: """
             devices:
               - name: a
+                position: [0, 0, 0]
             actions:
               - {at: 1, moveTo: {device: a, position: [1, 2, 3]}}
             """)
         #expect(scenario.actions[0].action == .moveTo("a", Vector3(x: 1, y: 2, z: 3)))
-        #expect(throws: ScenarioError.self) { try scenario.build(into: World(configuration: WorldConfiguration(seed: 1))) }
+        let world = World(configuration: WorldConfiguration(seed: 1))
+        let built = try scenario.build(into: world)
+        let device = try #require(built.id(of: "a"))
+        world.run(until: 999_999)
+        #expect(world.position(of: device) == Vector3(x: 0, y: 0, z: 0))
+        world.run(until: 1_000_001)
+        #expect(world.position(of: device) == Vector3(x: 1, y: 2, z: 3))
     }
 }
