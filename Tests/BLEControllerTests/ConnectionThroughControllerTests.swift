@@ -96,3 +96,39 @@ struct ConnectionThroughControllerTests {
         #expect(reasons[1] == [.remoteUserTerminatedConnection])
     }
 }
+
+@Suite("Channel map update from the host's classification")
+struct HostChannelClassificationTests {
+    @Test("After LE Set Host Channel Classification the link hops only on the classified channels and data still flows")
+    func classifiedChannels() throws {
+        var air = TestAir()
+        let peripheral = air.add(address: 0xF0_00_00_00_00_01, seed: 31)
+        let central = air.add(address: 0xF0_00_00_00_00_02, seed: 32)
+        air.startAdvertising(peripheral)
+        air.command(central, TestAir.createConnection(to: air.address(peripheral)))
+        air.run(until: 300_000)
+        let centralHandle = try #require(air.connectionCompletes(central).first).connectionHandle
+
+        let allowed: UInt64 = 0x3FF // data channels 0–9
+        let answer = air.command(central, HCI.LESetHostChannelClassification(channelMap: HCI.LEChannelMap(rawValue: allowed)))
+        #expect(answer.first?.commandResult?.status == 0)
+        // The instant is at least six events ahead (30 ms each here); allow a few more.
+        air.run(until: air.now + 1_000_000)
+        let switched = air.now
+        air.input(central, .hci(.acl(ConnectionThroughControllerTests.frame(150, seed: 4, handle: centralHandle))))
+        air.run(until: switched + 2_000_000)
+
+        let dataChannels = air.log.filter { $0.transmission.start >= switched && $0.transmission.channel < 37 }.map(\.transmission.channel)
+        #expect(dataChannels.count > 50)
+        #expect(dataChannels.allSatisfy { allowed >> UInt64($0) & 1 == 1 }, "channels used: \(Set(dataChannels).sorted())")
+        #expect(Set(dataChannels).count > 5, "the link still hops")
+        #expect(ConnectionThroughControllerTests.reassemble(air.devices[peripheral].acl).last?.count == 154)
+        let read = air.command(central, HCI.LEReadChannelMap(connectionHandle: centralHandle))
+        guard case let .commandComplete(done)? = read.first else {
+            Issue.record("no answer to LE Read Channel Map")
+            return
+        }
+        let map = try HCI.LEReadChannelMap.ReturnParameters(decoding: done.returnParameters)
+        #expect(map.channelMap.rawValue == allowed)
+    }
+}

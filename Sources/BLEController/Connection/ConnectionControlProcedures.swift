@@ -36,6 +36,10 @@ extension LinkLayerConnection {
             }
             let interval = min(max(wanted.connectionIntervalMin, 6), 3200)
             controlQueue.append(.connectionUpdate(interval: interval, latency: wanted.maxLatency, timeout: max(wanted.supervisionTimeout, 10)))
+        case let .updateChannelMap(map):
+            // Only the central updates the map; at least two used channels (Vol 6, Part B, §4.5.8).
+            guard role == .central, (map & 0x1F_FFFF_FFFF).nonzeroBitCount >= 2 else { return }
+            controlQueue.append(.channelMapUpdate(map & 0x1F_FFFF_FFFF))
         case let .startEncryption(random, ediv, longTermKey):
             startEncryption(random: random, ediv: ediv, longTermKey: longTermKey, into: &outputs)
         case let .longTermKeyReply(key):
@@ -109,6 +113,10 @@ extension LinkLayerConnection {
             pendingInstants.append(PendingInstant(instant: instant, change: .phy(
                 txPHY: Self.radioPHY(centralToPeripheral), rxPHY: Self.radioPHY(peripheralToCentral), notifyHost: true)))
             return .phyUpdateIndication(update)
+        case let .channelMapUpdate(map):
+            let update = LL.ChannelMapIndication(channelMap: map, instant: instant)
+            pendingInstants.append(PendingInstant(instant: instant, change: .channelMap(map)))
+            return .channelMapIndication(update)
         }
     }
 

@@ -56,6 +56,7 @@ extension LinkLayerConnection {
             case let .pdu(pdu): return pdu.encoded().count
             case .connectionUpdate: return 12
             case .phyUpdate: return 5
+            case .channelMapUpdate: return 8
             }
         }
         guard terminating == nil, !encryption.inProgress, hostQueueHead < hostQueue.count else { return nil }

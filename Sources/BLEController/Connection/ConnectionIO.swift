@@ -44,6 +44,9 @@ public enum ConnectionCommand: Sendable {
     case readRemoteFeatures
     /// HCI_Read_Remote_Version_Information: the version exchange (§5.1.5).
     case readRemoteVersion
+    /// HCI_LE_Set_Host_Channel_Classification reached a central: the channel map update
+    /// procedure (§5.1.2) with the new 37-bit map. Ignored by a peripheral.
+    case updateChannelMap(UInt64)
 }
 
 /// What an established connection asks of its controller.

@@ -33,6 +33,7 @@ public struct LinkLayerConnection: Sendable {
         case pdu(LL.ControlPDU)
         case connectionUpdate(interval: UInt16, latency: UInt16, timeout: UInt16)
         case phyUpdate(centralToPeripheral: UInt8, peripheralToCentral: UInt8)
+        case channelMapUpdate(UInt64)
     }
 
     /// Where the connection is within its events.
@@ -158,6 +159,10 @@ public struct LinkLayerConnection: Sendable {
 
     /// The signal strength of the last packet received from the peer.
     public internal(set) var lastRSSI: Int8?
+
+    /// The data channels in use now (37 bits), after any channel map update (LE Read
+    /// Channel Map, Core 5.4, Vol 4, Part E, §7.8.20).
+    public var currentChannelMap: UInt64 { channels.channelMap }
 
     /// A connection as CONNECT_IND set it up (§4.5.1 and §4.5.3).
     ///

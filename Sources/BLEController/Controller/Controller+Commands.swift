@@ -37,6 +37,14 @@ extension Controller {
         }
         if let returnParameters = handleControllerCommand(command) {
             respond(opcode, complete: returnParameters, into: &outputs)
+            // A new host channel classification reaches every link this device is central of
+            // through the channel map update procedure (Core 5.4, Vol 6, Part B, §5.1.2).
+            if command is HCI.LESetHostChannelClassification, returnParameters == [HCI.StatusCode.success.rawValue] {
+                let map = hostChannelClassification
+                for index in connections.indices where connections[index].link.role == .central {
+                    feed(connectionAt: index, .command(.updateChannelMap(map)), into: &outputs)
+                }
+            }
             return
         }
         // Commands that answer on their own (Reset, Create Connection, Host Number Of

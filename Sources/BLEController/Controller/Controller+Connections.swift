@@ -95,7 +95,7 @@ extension Controller {
         case is HCI.LEReadChannelMap:
             respond(opcode, complete: HCI.LEReadChannelMap.ReturnParameters(
                 status: .success, connectionHandle: handle,
-                channelMap: HCI.LEChannelMap(rawValue: slot.request.channelMap)).encoded(), into: &outputs)
+                channelMap: HCI.LEChannelMap(rawValue: slot.link.currentChannelMap)).encoded(), into: &outputs)
         case is HCI.LEReadPHY:
             respond(opcode, complete: HCI.LEReadPHY.ReturnParameters(
                 status: .success, connectionHandle: handle, txPHY: slot.transmitPHY, rxPHY: slot.receivePHY).encoded(),
