@@ -95,7 +95,7 @@ struct BumbleControllerInteropTests {
         try #require(await ready(host).controller != nil)
         try await host.request { gap, now throws(GAPError) in try gap.startScanning(GAPScanParameters(), at: now) }
         let seen = await host.wait(seconds: 10) { state in
-            state.events.contains { if case let .advertisement(ad) = $0 { ad.address == Self.bumbleAdvertiser && ad.data.localName != nil } else { false } }
+            state.events.contains { if case let .advertisement(ad) = $0 { ad.address == Self.bumbleAdvertiser && !ad.scanResponseBytes.isEmpty } else { false } }
         }
         let state = await host.snapshot
         await host.close()
@@ -124,7 +124,8 @@ struct BumbleControllerInteropTests {
             try gap.startAdvertising(GAPAdvertisingParameters(data: Self.ourData), at: now)
         }
         let started = await host.wait(seconds: 10) { $0.events.contains(.advertisingStarted) }
-        #expect(started, "\(await host.snapshot.events)")
+        let afterStart = await host.snapshot
+        #expect(started, "\(afterStart.events)")
         let scanner = try link.peer(["scan", "--seconds", "20", "--until-name", "SwiftBLE-Ours"])
         defer { scanner.stop() }
         let report = await scanner.event("summary", seconds: 40)
@@ -149,10 +150,11 @@ struct BumbleControllerInteropTests {
             try gap.connect(GAPConnectRequest(peer: Self.bumbleAdvertiser, peerAddressType: .random), at: now)
         }
         _ = await host.wait(seconds: 10) { $0.events.contains { if case .connected = $0 { true } else { false } } }
-        let link1 = try #require(await host.snapshot.events.lazy.compactMap { event -> GAPConnection? in
+        let connecting = await host.snapshot
+        let link1 = try #require(connecting.events.lazy.compactMap { event -> GAPConnection? in
             if case let .connected(connection) = event { return connection }
             return nil
-        }.first, "\(await host.snapshot.events)")
+        }.first, "\(connecting.events)")
         #expect(link1.role == .central)
         #expect(link1.peer == Self.bumbleAdvertiser)
         let peerConnected = await advertiser.event("connected", seconds: 10)
