@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "BLECryptoTests", dependencies: ["BLECrypto"]),
         .testTarget(name: "BLEControllerTests", dependencies: ["BLEController", "BLEWire"]),
         .testTarget(name: "BLETransportTests", dependencies: ["BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
-        .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLEWire", "BLEWorld", "BLEController"]),
+        .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEWorldTests", dependencies: ["BLEWorld", "BLEController", "BLEWire"]),
     ],
     swiftLanguageModes: [.v6]

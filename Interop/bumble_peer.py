@@ -2,7 +2,8 @@
 """SwiftBLE interop peer: a Bumble host on one H4-over-TCP controller (e.g. a device of
 `ble sim serve`), playing one role and printing one JSON object per line on stdout.
 
-    bumble_peer.py --port P advertise   [--name N] [--seconds S]
+    bumble_peer.py --port P advertise   [--name N] [--seconds S] [--name-in-advertising] [--manufacturer HEX]
+    bumble_peer.py --port P connect     ADDRESS [--hold S] [--reason R]
     bumble_peer.py --port P scan        [--seconds S] [--until-name N]
     bumble_peer.py --port P gatt-server [--name N] [--seconds S]
     bumble_peer.py --port P gatt-client ADDRESS [--mtu M]
@@ -34,6 +35,7 @@ ROLE_ADDRESSES = {
     'gatt-server': 'C0:5B:00:00:00:02',
     'scan': 'C0:5B:00:00:00:03',
     'gatt-client': 'C0:5B:00:00:00:04',
+    'connect': 'C0:5B:00:00:00:05',
 }
 
 SERVICE = 'A7E3C0DE-5B1E-4E6B-9F00-000000000001'
@@ -119,6 +121,11 @@ async def wait(seconds: float) -> None:
 async def advertise(args) -> int:
     advertising = structure(0x01, b'\x06') + structure(0x03, struct.pack('<H', 0x180F))
     scan_response = structure(0x09, args.name.encode())
+    if args.name_in_advertising:
+        # For controllers that never send scan responses (stock Bumble, NOTES.md §3.13 #5).
+        advertising += scan_response
+    if args.manufacturer:
+        advertising += structure(0xFF, bytes.fromhex(args.manufacturer))
     device, transport = await open_device(args, args.name, advertising, scan_response)
     report_connections(device)
     await device.start_advertising(auto_restart=True)
@@ -228,6 +235,26 @@ async def gatt_client(args) -> int:
     return 0 if value == SECRET_VALUE else 1
 
 
+async def connect(args) -> int:
+    """Connects as central, reports it, then disconnects with --reason after --hold seconds
+    (or reports the peer's disconnection first)."""
+    device, transport = await open_device(args, 'SwiftBLE connector')
+    target = args.target
+    kind = hci.Address.PUBLIC_DEVICE_ADDRESS if target.upper().endswith('/P') else hci.Address.RANDOM_DEVICE_ADDRESS
+    connection = await device.connect(hci.Address(target.split('/')[0], kind), timeout=args.connect_timeout)
+    say('connected', peer=str(connection.peer_address), handle=connection.handle, role=int(connection.role))
+    ended = asyncio.get_running_loop().create_future()
+    connection.on('disconnection', lambda reason: ended.done() or ended.set_result(int(reason)))
+    try:
+        reason = await asyncio.wait_for(asyncio.shield(ended), timeout=args.hold)
+        say('disconnected', reason=reason, by='peer')
+    except asyncio.TimeoutError:
+        await connection.disconnect(reason=args.reason)
+        say('disconnected', reason=await ended, by='us')
+    await transport.close()
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description='SwiftBLE interop peer (Bumble host over H4/TCP).')
     parser.add_argument('--port', type=int, required=True, help='controller port on 127.0.0.1')
@@ -238,6 +265,15 @@ def main() -> int:
         sub = roles.add_parser(role)
         sub.add_argument('--name', default='SwiftBLE-Bumble' if role == 'advertise' else 'SwiftBLE-GATT')
         sub.add_argument('--seconds', type=float, default=0, help='stop after S seconds (default: run until killed)')
+        if role == 'advertise':
+            sub.add_argument('--name-in-advertising', action='store_true',
+                             help='also put the name in the advertising data, not only the scan response')
+            sub.add_argument('--manufacturer', help='manufacturer specific data (company id first, little-endian) as hex')
+    sub = roles.add_parser('connect')
+    sub.add_argument('target', help='peer address, random by default; add /P for public')
+    sub.add_argument('--hold', type=float, default=2, help='seconds to stay connected before disconnecting')
+    sub.add_argument('--reason', type=int, default=0x13, help='HCI reason for our disconnection (default 0x13)')
+    sub.add_argument('--connect-timeout', type=float, default=10)
     sub = roles.add_parser('scan')
     sub.add_argument('--seconds', type=float, default=5)
     sub.add_argument('--until-name', help='stop as soon as this local name is seen (exit 1 if never)')
@@ -247,7 +283,8 @@ def main() -> int:
     sub.add_argument('--connect-timeout', type=float, default=10)
     args = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, stream=sys.stderr)
-    handlers = {'advertise': advertise, 'scan': scan, 'gatt-server': gatt_server, 'gatt-client': gatt_client}
+    handlers = {'advertise': advertise, 'scan': scan, 'gatt-server': gatt_server, 'gatt-client': gatt_client,
+                'connect': connect}
     try:
         return asyncio.run(handlers[args.role](args))
     except KeyboardInterrupt:

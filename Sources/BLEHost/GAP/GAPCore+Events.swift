@@ -124,6 +124,15 @@ extension GAPCore {
                 if let advertisement = scanFilter.add(entry, at: now) { outputs.append(.event(.advertisement(advertisement))) }
             }
             return outputs
+        case let .leMeta(.extendedAdvertisingReport(report)):
+            // Sent by some controllers to a legacy scan (GAPExtendedReports.swift).
+            guard scanning != .off else { return [] }
+            var outputs: [GAPOutput] = []
+            for entry in report.reports {
+                guard let legacy = GAPAdvertisementFilter.legacyReport(entry) else { continue }
+                if let advertisement = scanFilter.add(legacy, at: now) { outputs.append(.event(.advertisement(advertisement))) }
+            }
+            return outputs
         case let .leMeta(.connectionComplete(done)):
             return connectionComplete(
                 status: done.status, handle: done.connectionHandle, role: done.role, peer: done.peerAddress,
