@@ -104,11 +104,12 @@ public actor Host {
         }
     }
 
-    /// Stops the tasks and closes the transport's writing side; waiting requests fail.
-    public func close() {
+    /// Fails waiting requests, stops the tasks and closes the transport.
+    public func close() async {
         transportEnded("the host was closed")
         reader?.cancel()
         writer?.cancel()
+        await transport.close()
     }
 
     /// The controller's information once started, `nil` before.

@@ -12,6 +12,13 @@ public protocol HostTransport: Sendable {
     /// Every packet from the controller, in order; finishes (or throws) when the transport
     /// closes. It is iterated once, by the ``Host``.
     var packets: AsyncThrowingStream<H4.Packet, any Error> { get }
+    /// Closes the pipe; ``packets`` then finishes. Called once, by ``Host/close()``.
+    func close() async
+}
+
+extension HostTransport {
+    /// Nothing to close: for transports whose owner closes them.
+    public func close() async {}
 }
 
 /// Why a ``Host`` request failed beyond what GAP or the driver report.

@@ -78,6 +78,14 @@ struct HostTests {
         guard case let .connected(peripheralLink) = up else { throw TimedOut() }
         #expect(peripheralLink.role == .peripheral)
         #expect(peripheralLink.peer == running.addresses[1])
+        // Exchange MTU Request (Vol 3, Part F, §3.4.2.1) crosses the link on the ATT channel.
+        let request: [UInt8] = [0x02, 0x17, 0x00]
+        try await central.sendATT(request, on: link.handle)
+        let arrived = try await firstElement(of: peripheral.l2capEvents, within: 5) {
+            if case .att = $0.output { return true } else { return false }
+        }
+        #expect(arrived.handle == peripheralLink.handle)
+        #expect(arrived.output == .att(request))
         try await central.disconnect(link.handle)
         #expect(await central.connections.isEmpty)
         let down = try await firstElement(of: events, within: 5) {
@@ -120,7 +128,20 @@ struct HostTests {
     }
 }
 
-/// A transport whose controller side has already gone.
+extension HostTests {
+    @Test("a controller that never answers fails start when the timer fires the command timeout")
+    func silentControllerTimesOut() async throws {
+        let (packets, input) = AsyncThrowingStream.makeStream(of: H4.Packet.self)
+        let host = Host(transport: ClosedTransport(packets: packets), configuration: HCIDriverConfiguration(commandTimeout: 50_000))
+        await #expect(throws: HostError.startupFailed(.timeout(HCI.Opcode(rawValue: 0x0C03)))) {
+            _ = try await host.start()
+        }
+        input.finish()
+        await host.close()
+    }
+}
+
+/// A transport whose controller side has already gone (or never speaks).
 struct ClosedTransport: HostTransport {
     let packets: AsyncThrowingStream<H4.Packet, any Error>
     func send(_ packet: H4.Packet) async throws {}
