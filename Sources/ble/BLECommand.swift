@@ -7,6 +7,13 @@ struct BLECommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ble",
         abstract: "Bluetooth Low Energy from the command line: simulated worlds, scanning, advertising.",
-        subcommands: [ScanCommand.self, SimCommand.self]
+        subcommands: subcommands
     )
+
+    #if SWIFTBLE_ADAPTER
+    /// With the host stack (Sources/ble/Adapter): scanning any controller, and advertising.
+    private static let subcommands: [any ParsableCommand.Type] = [ScanCommand.self, SimCommand.self, AdvertiseCommand.self]
+    #else
+    private static let subcommands: [any ParsableCommand.Type] = [ScanCommand.self, SimCommand.self]
+    #endif
 }

@@ -43,6 +43,8 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidAdvertisingData(WireError)
     /// Directed advertising needs the peer's address.
     case directedAdvertisingWithoutPeer
+    /// A legacy advertising interval must be 20 ms to 10.24 s (Vol 4, Part E, §7.8.5).
+    case invalidAdvertisingInterval(milliseconds: Double)
     /// Advertising is already enabled; stop it before starting it again.
     case advertisingAlreadyEnabled
     /// Stopping or changing advertising that is not running.
@@ -89,6 +91,8 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
             return "scan response data is \(octets) octets; a legacy scan response carries at most \(maximum)"
         case let .invalidAdvertisingData(error): return "advertising data cannot be encoded: \(error)"
         case .directedAdvertisingWithoutPeer: return "directed advertising needs a peer address"
+        case let .invalidAdvertisingInterval(milliseconds):
+            return "an advertising interval of \(milliseconds) ms is outside 20 ms to 10240 ms"
         case .advertisingAlreadyEnabled: return "advertising is already enabled"
         case .advertisingNotEnabled: return "advertising is not enabled"
         case .scanningAlreadyEnabled: return "scanning is already enabled"

@@ -48,6 +48,15 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        #if SWIFTBLE_ADAPTER
+        try await runOnHost()
+        #else
+        try await runOnEmbeddedWorld()
+        #endif
+    }
+
+    /// The scan before the host stack: the embedded world only, with a mini host.
+    private func runOnEmbeddedWorld() async throws {
         var scenario = try scenarioForHCI()
         if let seed { scenario.seed = seed }
         if !scenario.devices.contains(where: { $0.host == .external }) {

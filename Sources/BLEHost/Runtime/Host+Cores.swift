@@ -1,0 +1,134 @@
+import BLEWire
+
+extension Host {
+    /// A request waiting for the GAP event that ends its procedure.
+    struct Waiter {
+        /// `nil` while the event is not the one waited for.
+        var match: @Sendable (GAPEvent) -> Result<GAPEvent, GAPError>?
+        var continuation: CheckedContinuation<GAPEvent, any Error>
+    }
+
+    /// Runs one GAP request and waits for the event `match` accepts. A refused request
+    /// throws at once, without waiting.
+    @discardableResult
+    func perform(
+        _ request: (inout GAPCore, HostTime) throws(GAPError) -> [GAPOutput],
+        until match: @escaping @Sendable (GAPEvent) -> Result<GAPEvent, GAPError>?
+    ) async throws -> GAPEvent {
+        if let closed { throw closed }
+        guard driver.isReady else { throw HostError.notStarted }
+        let outputs: [GAPOutput]
+        do throws(GAPError) {
+            outputs = try request(&gap, now)
+        } catch {
+            throw HostError.gap(error)
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            // Registered before the outputs run, so an answer in the same step is not missed.
+            waiters.append(Waiter(match: match, continuation: continuation))
+            apply(outputs)
+        }
+    }
+
+    // MARK: Inputs
+
+    /// One packet from the controller.
+    func received(_ packet: H4.Packet) {
+        guard closed == nil else { return }
+        record(packet, outgoing: false)
+        carryOut(driver.receive(packet, at: now))
+    }
+
+    /// The transport is gone: every waiting request fails and the streams end.
+    func transportEnded(_ why: String) {
+        guard closed == nil else { return }
+        let error = HostError.transportClosed(why)
+        closed = error
+        startWaiter?.resume(throwing: error)
+        startWaiter = nil
+        let waiting = waiters
+        waiters = []
+        for waiter in waiting { waiter.continuation.resume(throwing: error) }
+        scanOutput?.finish()
+        scanOutput = nil
+        eventOutput.finish()
+        l2capOutput.finish()
+        armTimer()
+    }
+
+    // MARK: Outputs
+
+    /// Carries out the driver's outputs: packets to the transport, frames to their link,
+    /// everything else to GAP.
+    func carryOut(_ outputs: [HCIDriverOutput]) {
+        let time = now
+        for output in outputs {
+            switch output {
+            case let .send(packet):
+                write(packet)
+            case let .ready(info):
+                startWaiter?.resume(returning: info)
+                startWaiter = nil
+                apply(gap.handle(output, at: time))
+            case let .failed(error):
+                startWaiter?.resume(throwing: HostError.startupFailed(error))
+                startWaiter = nil
+                apply(gap.handle(output, at: time))
+            case let .l2capFrame(handle, frame):
+                if let produced = links[handle]?.receive(frame: frame, at: time) { carryOut(produced, link: handle) }
+            case let .linkLost(handle, _):
+                if let produced = links[handle]?.linkDisconnected() { carryOut(produced, link: handle) }
+                links[handle] = nil
+                apply(gap.handle(output, at: time))
+            case .commandCompleted, .event:
+                apply(gap.handle(output, at: time))
+            }
+        }
+        armTimer()
+    }
+
+    /// Carries out GAP's outputs: commands to the driver, events to the waiters and streams.
+    func apply(_ outputs: [GAPOutput]) {
+        for output in outputs {
+            switch output {
+            case let .submit(command, token):
+                carryOut(driver.submit(command, token: token, at: now))
+            case let .event(event):
+                deliver(event)
+            }
+        }
+        armTimer()
+    }
+
+    /// Carries out a link's outputs: frames to the driver, the rest to the layers above.
+    func carryOut(_ outputs: [L2CAPOutput], link handle: UInt16) {
+        for output in outputs {
+            if case let .sendFrame(frame) = output {
+                carryOut(driver.sendL2CAP(frame, handle: handle, at: now))
+            } else {
+                l2capOutput.yield(HostL2CAPEvent(handle: handle, output: output))
+            }
+        }
+    }
+
+    private func deliver(_ event: GAPEvent) {
+        switch event {
+        case let .connected(link) where links[link.handle] == nil:
+            links[link.handle] = L2CAPLink(
+                handle: link.handle, role: link.role == .central ? .central : .peripheral, configuration: l2capConfiguration)
+        case let .advertisement(advertisement):
+            scanOutput?.yield(advertisement)
+        default:
+            break
+        }
+        eventOutput.yield(event)
+        if let index = waiters.firstIndex(where: { $0.match(event) != nil }) {
+            let waiter = waiters.remove(at: index)
+            switch waiter.match(event) {
+            case let .success(matched)?: waiter.continuation.resume(returning: matched)
+            case let .failure(error)?: waiter.continuation.resume(throwing: HostError.gap(error))
+            case nil: break
+            }
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import BLEWire
+
+/// A running LE host (Core 5.4, Vol 1, Part A, §2: the host side of HCI): the sans-IO
+/// ``HCIDriver``, ``GAPCore`` and one ``L2CAPLink`` per connection, driven over a
+/// ``HostTransport`` on the wall clock.
+///
+/// The actor is the thin layer DESIGN.md puts around the cores: it feeds them packets and
+/// the time, sends what they return, in order, through one writer task, and keeps one
+/// timer task for their earliest deadline. Requests that start a procedure wait for the
+/// GAP event that ends it.
+public actor Host {
+    private let transport: any HostTransport
+    private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+    private let snoop: (@Sendable (HostPacketRecord) -> Void)?
+
+    var driver: HCIDriver
+    var gap = GAPCore()
+    var links: [UInt16: L2CAPLink] = [:]
+    let l2capConfiguration: L2CAPConfiguration
+
+    private var started = false
+    var closed: HostError?
+    var startWaiter: CheckedContinuation<ControllerInfo, any Error>?
+    var waiters: [Waiter] = []
+    var scanOutput: AsyncStream<GAPAdvertisement>.Continuation?
+
+    private let outgoing: AsyncStream<H4.Packet>.Continuation
+    private let outgoingPackets: AsyncStream<H4.Packet>
+    private var reader: Task<Void, Never>?
+    private var writer: Task<Void, Never>?
+    private var timer: Task<Void, Never>?
+    private var timerDeadline: HostTime?
+
+    /// Every GAP event, in order, for one consumer (the newest 1024 are kept if nobody reads).
+    public nonisolated let events: AsyncStream<GAPEvent>
+    let eventOutput: AsyncStream<GAPEvent>.Continuation
+    /// What the connections' L2CAP links report (ATT and SMP PDUs, channel events), for one
+    /// consumer.
+    public nonisolated let l2capEvents: AsyncStream<HostL2CAPEvent>
+    let l2capOutput: AsyncStream<HostL2CAPEvent>.Continuation
+
+    /// A host on `transport`; nothing is sent before ``start()``.
+    /// - Parameters:
+    ///   - transport: the pipe to the controller.
+    ///   - configuration: the driver's timeouts and start-up choices.
+    ///   - l2cap: the configuration of every connection's L2CAP link.
+    ///   - onPacket: sees every packet in both directions with its time, e.g. for a btsnoop
+    ///     file; called on the host's isolation, so it must be quick.
+    public init(
+        transport: any HostTransport, configuration: HCIDriverConfiguration = .init(), l2cap: L2CAPConfiguration = .init(),
+        onPacket: (@Sendable (HostPacketRecord) -> Void)? = nil
+    ) {
+        self.transport = transport
+        origin = clock.now
+        snoop = onPacket
+        driver = HCIDriver(configuration: configuration)
+        l2capConfiguration = l2cap
+        (outgoingPackets, outgoing) = AsyncStream.makeStream(of: H4.Packet.self, bufferingPolicy: .unbounded)
+        (events, eventOutput) = AsyncStream.makeStream(of: GAPEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        (l2capEvents, l2capOutput) = AsyncStream.makeStream(of: HostL2CAPEvent.self, bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    /// Microseconds since the host was made: the time every core input carries.
+    var now: HostTime {
+        let elapsed = clock.now - origin
+        return elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+    }
+
+    // MARK: Life
+
+    /// Starts reading and writing the transport and brings the controller up (HCI_Reset and
+    /// the start-up sequence, Vol 4, Part E, §7.3.2 ff.).
+    /// - Returns: what start-up learned, e.g. the controller's public address.
+    public func start() async throws -> ControllerInfo {
+        guard !started else { throw HostError.alreadyStarted }
+        started = true
+        let transport = self.transport
+        let packets = outgoingPackets
+        writer = Task { [weak self] in
+            for await packet in packets {
+                do {
+                    try await transport.send(packet)
+                } catch {
+                    await self?.transportEnded("\(error)")
+                    return
+                }
+            }
+        }
+        reader = Task { [weak self] in
+            do {
+                for try await packet in transport.packets {
+                    guard let self else { return }
+                    await self.received(packet)
+                }
+                await self?.transportEnded("the controller's side closed")
+            } catch {
+                await self?.transportEnded("\(error)")
+            }
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            startWaiter = continuation
+            carryOut(driver.start(at: now))
+        }
+    }
+
+    /// Fails waiting requests, stops the tasks and closes the transport.
+    public func close() async {
+        transportEnded("the host was closed")
+        reader?.cancel()
+        writer?.cancel()
+        await transport.close()
+    }
+
+    /// The controller's information once started, `nil` before.
+    public var controller: ControllerInfo? { driver.controller }
+    /// The connections up, by ascending handle.
+    public var connections: [GAPConnection] { gap.connections }
+    /// The driver's counters of dropped packets.
+    public var counters: HCIDriverCounters { driver.counters }
+
+    // MARK: GAP
+
+    /// Starts scanning (Vol 3, Part C, §9.2.5–9.2.6) and returns the advertisements GAP
+    /// reports (new devices and changed data, or every report with duplicates). The stream
+    /// ends at ``stopScanning()``.
+    public func startScanning(_ parameters: GAPScanParameters = .init()) async throws -> AsyncStream<GAPAdvertisement> {
+        let (stream, continuation) = AsyncStream.makeStream(of: GAPAdvertisement.self, bufferingPolicy: .bufferingNewest(4096))
+        try await perform({ gap, now throws(GAPError) in try gap.startScanning(parameters, at: now) }) { event in
+            switch event {
+            case .scanningStarted: return .success(event)
+            case let .procedureFailed(.scanning, error): return .failure(error)
+            default: return nil
+            }
+        }
+        scanOutput?.finish()
+        scanOutput = continuation
+        return stream
+    }
+
+    /// Stops scanning and ends the advertisement stream.
+    public func stopScanning() async throws {
+        scanOutput?.finish()
+        scanOutput = nil
+        try await perform({ gap, now throws(GAPError) in try gap.stopScanning(at: now) }) { event in
+            switch event {
+            case .scanningStopped: return .success(event)
+            case let .procedureFailed(.scanning, error): return .failure(error)
+            default: return nil
+            }
+        }
+    }
+
+    /// Sets the advertising parameters and data and enables advertising (Vol 3, Part C,
+    /// §9.1–9.3); returns once the controller accepted all of it.
+    public func startAdvertising(_ parameters: GAPAdvertisingParameters) async throws {
+        try await perform({ gap, now throws(GAPError) in try gap.startAdvertising(parameters, at: now) }) { event in
+            switch event {
+            case .advertisingStarted: return .success(event)
+            case let .procedureFailed(.advertising, error): return .failure(error)
+            default: return nil
+            }
+        }
+    }
+
+    /// Disables advertising; returns once the controller did.
+    public func stopAdvertising() async throws {
+        try await perform({ gap, now throws(GAPError) in try gap.stopAdvertising(at: now) }) { event in
+            switch event {
+            case .advertisingStopped: return .success(event)
+            case let .procedureFailed(.advertising, error): return .failure(error)
+            default: return nil
+            }
+        }
+    }
+
+    /// Connects to a peer as central (Vol 3, Part C, §9.3.6).
+    /// - Returns: the connection, whose handle names it in later requests.
+    public func connect(_ request: GAPConnectRequest) async throws -> GAPConnection {
+        let peer = request.peer
+        let event = try await perform({ gap, now throws(GAPError) in try gap.connect(request, at: now) }) { event in
+            switch event {
+            case let .connected(link) where link.peer.value == peer.value: return .success(event)
+            case let .connectionFailed(failed, error) where failed.value == peer.value: return .failure(error)
+            default: return nil
+            }
+        }
+        guard case let .connected(link) = event else { throw HostError.transportClosed("no connection") }
+        return link
+    }
+
+    /// Terminates a connection (Vol 3, Part C, §9.3.10); returns once it is down.
+    public func disconnect(_ handle: UInt16, reason: HCI.StatusCode = .remoteUserTerminatedConnection) async throws {
+        try await perform({ gap, now throws(GAPError) in try gap.disconnect(handle, reason: reason, at: now) }) { event in
+            switch event {
+            case .disconnected(handle, _): return .success(event)
+            case let .procedureFailed(.disconnect(handle: failed), error) where failed == handle: return .failure(error)
+            default: return nil
+            }
+        }
+    }
+
+    /// Sends an ATT PDU on a connection's fixed ATT channel (Vol 3, Part A, §2.1).
+    public func sendATT(_ pdu: [UInt8], on handle: UInt16) throws(HostError) {
+        guard links[handle] != nil else { throw .gap(.unknownConnection(handle: handle)) }
+        let outputs = links[handle]?.sendATT(pdu) ?? []
+        carryOut(outputs, link: handle)
+    }
+
+    // MARK: Snooping
+
+    func record(_ packet: H4.Packet, outgoing: Bool) {
+        snoop?(HostPacketRecord(packet: packet, outgoing: outgoing, time: now))
+    }
+
+    func write(_ packet: H4.Packet) {
+        record(packet, outgoing: true)
+        outgoing.yield(packet)
+    }
+
+    // MARK: Timer
+
+    /// Re-arms the single timer task for the cores' earliest deadline. A timer, not
+    /// polling: the task sleeps until exactly that deadline and is replaced whenever the
+    /// earliest deadline changes.
+    func armTimer() {
+        var deadline = [driver.nextDeadline, gap.nextDeadline].compactMap { $0 }.min()
+        for handle in links.keys.sorted() {
+            if let linkDeadline = links[handle]?.nextDeadline { deadline = min(deadline ?? linkDeadline, linkDeadline) }
+        }
+        guard deadline != timerDeadline else { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        guard let deadline, closed == nil else {
+            timer = nil
+            return
+        }
+        let wake = origin + .microseconds(deadline)
+        let clock = self.clock
+        timer = Task { [weak self] in
+            do {
+                try await clock.sleep(until: wake, tolerance: .microseconds(500))
+            } catch {
+                return
+            }
+            await self?.timerFired()
+        }
+    }
+
+    private func timerFired() {
+        timerDeadline = nil
+        timer = nil
+        let time = now
+        carryOut(driver.timerFired(at: time))
+        apply(gap.timerFired(at: time))
+        for handle in links.keys.sorted() {
+            if let outputs = links[handle]?.timerFired(at: time) { carryOut(outputs, link: handle) }
+        }
+        armTimer()
+    }
+}

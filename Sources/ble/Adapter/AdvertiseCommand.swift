@@ -1,0 +1,91 @@
+// Compiled only with -DSWIFTBLE_ADAPTER; see HostAdapter.swift.
+#if SWIFTBLE_ADAPTER
+import ArgumentParser
+import BLEHost
+import BLEWire
+import Foundation
+
+/// `ble advertise`: make the controller a legacy advertiser (Core 5.4, Vol 3, Part C,
+/// §9.1–9.3), as `bluetoothctl advertise on` does, on any `--hci` controller.
+struct AdvertiseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "advertise",
+        abstract: "Advertise a name, services and manufacturer data until the time is up."
+    )
+
+    @Option(help: "The complete local name to advertise.")
+    var name: String?
+
+    @Option(help: "A service UUID to list (repeatable), e.g. 180D.")
+    var service: [String] = []
+
+    @Option(help: "Manufacturer specific data as hex: the company identifier (little-endian) first, e.g. 4C0001.")
+    var manufacturer: String?
+
+    @Flag(help: "Advertise as a non-connectable beacon (ADV_NONCONN_IND).")
+    var nonconnectable = false
+
+    @Option(help: "The advertising interval in milliseconds (20 to 10240).")
+    var interval: Double = 100
+
+    @Option(help: "How long to advertise, in seconds (default: until interrupted).")
+    var seconds: Double?
+
+    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
+    var hci: String = "sim"
+
+    @Option(help: "Write every HCI packet through the host to this btsnoop file.")
+    var snoop: String?
+
+    func validate() throws {
+        if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
+            throw ValidationError("--seconds must be between 0 and 86400.")
+        }
+        for text in service where BluetoothUUID(text) == nil {
+            throw ValidationError("--service \(text) is not a UUID: use 4 or 8 hex digits (180D) or the 128-bit form.")
+        }
+        if let manufacturer, Self.hexBytes(manufacturer).map({ $0.count >= 2 }) != true {
+            throw ValidationError("--manufacturer must be hex octets, at least the two of the company identifier.")
+        }
+    }
+
+    func run() async throws {
+        let content = GAPAdvertisingContent(
+            name: name, services: service.compactMap(BluetoothUUID.init), manufacturerData: manufacturer.flatMap(Self.hexBytes))
+        let parameters: GAPAdvertisingParameters
+        do {
+            parameters = try content.parameters(kind: nonconnectable ? .nonConnectable : .connectable, intervalMilliseconds: interval)
+        } catch {
+            throw CommandFailure("Cannot advertise that: \(error).")
+        }
+        let opened = try await HostAdapter.open(hci: hci, snoopPath: snoop)
+        do {
+            let info = try await opened.host.start()
+            try await opened.host.startAdvertising(parameters)
+            let address = info.address.map(\.description) ?? "the controller's address"
+            FileHandle.standardOutput.write(Data("Advertising \(name.map { "\"\($0)\" " } ?? "")from \(address)\n".utf8))
+            try await Task.sleep(for: .microseconds(Int64((seconds ?? 86_400 * 365) * 1_000_000)))
+            try await opened.host.stopAdvertising()
+        } catch {
+            await opened.close()
+            throw CommandFailure("Advertising failed: \(error).")
+        }
+        await opened.close()
+    }
+
+    /// Octets from hex text (spaces and colons allowed), or `nil` if it is not hex.
+    static func hexBytes(_ text: String) -> [UInt8]? {
+        let digits = text.filter { !" :".contains($0) }
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        var index = digits.startIndex
+        while index < digits.endIndex {
+            let next = digits.index(index, offsetBy: 2)
+            guard let byte = UInt8(digits[index ..< next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+}
+#endif

@@ -1,0 +1,61 @@
+// Compiled only with -DSWIFTBLE_ADAPTER; see HostAdapter.swift.
+#if SWIFTBLE_ADAPTER
+import BLEHost
+import BLEWire
+import Foundation
+import Synchronization
+
+extension ScanCommand {
+    /// `ble scan` on the host stack, for every `--hci` controller: GAP scans and merges
+    /// (Core 5.4, Vol 3, Part C, §9.2.5–9.2.6), this prints the same JSON lines and table.
+    func runOnHost() async throws {
+        let opened = try await HostAdapter.open(hci: hci, seed: seed, snoopPath: snoop)
+        do {
+            try await scan(on: opened.host)
+        } catch {
+            await opened.close()
+            throw CommandFailure("Scanning failed: \(error).")
+        }
+        await opened.close()
+    }
+
+    private func scan(on host: BLEHost.Host) async throws {
+        _ = try await host.start()
+        let parameters = GAPScanParameters(
+            active: !passive, interval: 0x0060, window: 0x0060, allowDuplicates: duplicates,
+            serviceUUIDs: service.compactMap(BluetoothUUID.init))
+        let advertisements = try await host.startScanning(parameters)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let records = Mutex<[BluetoothAddress: AdvertisementMerger.Record]>([:])
+        let json = self.json
+        let reader = Task {
+            for await advertisement in advertisements {
+                let elapsed = Self.microseconds(clock.now - start)
+                let record = AdvertisementMerger.Record(
+                    address: advertisement.address, addressType: advertisement.addressType, rssi: advertisement.rssi,
+                    connectable: advertisement.connectable, advertisingData: advertisement.advertisingBytes,
+                    scanResponse: advertisement.scanResponseBytes, firstSeen: elapsed, lastSeen: elapsed)
+                records.withLock { $0[advertisement.address] = record }
+                if json { FileHandle.standardOutput.write(Data((ScanOutput.json(record, time: elapsed) + "\n").utf8)) }
+            }
+        }
+        let total = Int64(seconds * 1_000_000)
+        let live = !json && isatty(STDOUT_FILENO) == 1
+        var elapsed: Int64 = 0
+        while elapsed < total {
+            // Redrawn twice a second: a timer for the display, the scan itself is event-driven.
+            elapsed = min(total, elapsed + 500_000)
+            try await clock.sleep(until: start.advanced(by: .microseconds(elapsed)))
+            if live { print("\u{1B}[H\u{1B}[2J" + ScanOutput.table(Array(records.withLock { $0.values }), elapsed: elapsed)) }
+        }
+        try await host.stopScanning()
+        reader.cancel()
+        if !json && !live { print(ScanOutput.table(Array(records.withLock { $0.values }), elapsed: elapsed)) }
+    }
+
+    private static func microseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+    }
+}
+#endif
