@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(
             name: "ble",
             dependencies: [
-                "BLEWorld", "BLEController", "BLEWire",
+                "BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -10,10 +10,5 @@ struct BLECommand: AsyncParsableCommand {
         subcommands: subcommands
     )
 
-    #if SWIFTBLE_ADAPTER
-    /// With the host stack (Sources/ble/Adapter): scanning any controller, and advertising.
-    private static let subcommands: [any ParsableCommand.Type] = [ScanCommand.self, SimCommand.self, AdvertiseCommand.self]
-    #else
-    private static let subcommands: [any ParsableCommand.Type] = [ScanCommand.self, SimCommand.self]
-    #endif
+    private static let subcommands: [any ParsableCommand.Type] = [ScanCommand.self, AdvertiseCommand.self, SimCommand.self]
 }

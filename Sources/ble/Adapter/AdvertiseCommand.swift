@@ -1,5 +1,3 @@
-// Compiled only with -DSWIFTBLE_ADAPTER; see HostAdapter.swift.
-#if SWIFTBLE_ADAPTER
 import ArgumentParser
 import BLEHost
 import BLEWire
@@ -88,4 +86,3 @@ struct AdvertiseCommand: AsyncParsableCommand {
         return bytes
     }
 }
-#endif

@@ -1,7 +1,3 @@
-// Compiled only with -DSWIFTBLE_ADAPTER: the `ble` target does not depend on BLEHost or
-// BLETransport yet, and Package.swift is not this branch's to change. Once it does (or
-// this moves into a BLEAdapter module), drop the condition.
-#if SWIFTBLE_ADAPTER
 import BLEHost
 import BLETransport
 import BLEWire
@@ -148,4 +144,3 @@ enum HostAdapter {
         return OpenedHost(host: host, simulatedAddress: address, runner: runner, tasks: [run, feed], snoop: snoop)
     }
 }
-#endif

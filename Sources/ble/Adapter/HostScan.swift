@@ -1,5 +1,3 @@
-// Compiled only with -DSWIFTBLE_ADAPTER; see HostAdapter.swift.
-#if SWIFTBLE_ADAPTER
 import BLEHost
 import BLEWire
 import Foundation
@@ -27,12 +25,12 @@ extension ScanCommand {
         let advertisements = try await host.startScanning(parameters)
         let clock = ContinuousClock()
         let start = clock.now
-        let records = Mutex<[BluetoothAddress: AdvertisementMerger.Record]>([:])
+        let records = Mutex<[BluetoothAddress: ScannedDevice]>([:])
         let json = self.json
         let reader = Task {
             for await advertisement in advertisements {
                 let elapsed = Self.microseconds(clock.now - start)
-                let record = AdvertisementMerger.Record(
+                let record = ScannedDevice(
                     address: advertisement.address, addressType: advertisement.addressType, rssi: advertisement.rssi,
                     connectable: advertisement.connectable, advertisingData: advertisement.advertisingBytes,
                     scanResponse: advertisement.scanResponseBytes, firstSeen: elapsed, lastSeen: elapsed)
@@ -58,4 +56,3 @@ extension ScanCommand {
         duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
     }
 }
-#endif

@@ -6,7 +6,7 @@ enum ScanOutput {
     /// `{"address": …, "addressType": …, "rssi": …, "connectable": …, "localName": …,
     /// "serviceUUIDs": […], "manufacturerData": {"companyID": …, "data": hex} | null,
     /// "serviceData": {uuid: hex}, "txPower": … | null, "raw": hex, "time": seconds}`.
-    static func json(_ record: AdvertisementMerger.Record, time: Int64) -> String {
+    static func json(_ record: ScannedDevice, time: Int64) -> String {
         let data = record.merged
         var fields: [String] = []
         fields.append("\"address\": \(quoted(record.address.description))")
@@ -29,7 +29,7 @@ enum ScanOutput {
     }
 
     /// The live table: one row per device, strongest first.
-    static func table(_ records: [AdvertisementMerger.Record], elapsed: Int64) -> String {
+    static func table(_ records: [ScannedDevice], elapsed: Int64) -> String {
         var lines = ["Scanning… \(seconds(elapsed)) s, \(records.count) device(s)", "",
                      pad("ADDRESS", 19) + pad("RSSI", 6) + pad("CONN", 6) + pad("NAME", 24) + "SERVICES / DATA"]
         for record in records.sorted(by: { ($0.rssi, $0.address.description) > ($1.rssi, $1.address.description) }) {

@@ -1,5 +1,3 @@
-// Compiled only with -DSWIFTBLE_ADAPTER, like the host-stack commands it runs.
-#if SWIFTBLE_ADAPTER
 import BLEWire
 import Foundation
 import Glibc
@@ -60,4 +58,3 @@ struct AdvertiseCommandLineTests {
         #expect(result.stderr.contains("outside 20 ms to 10240 ms"))
     }
 }
-#endif
