@@ -11,7 +11,7 @@ extension SMP {
     /// `maximumEncryptionKeySize` is decoded whatever its value: the spec allows only 7–16,
     /// but answering an out-of-range value with Pairing Failed "Encryption Key Size" is the
     /// SMP layer's job (§3.5.5), so it must see the PDU.
-    public struct PairingRequest: SMPPDU, Sendable {
+    public struct PairingRequest: SMPPairingFeatureExchangePDU, Sendable {
         /// ``SMP/Code/pairingRequest``.
         public static let code = Code.pairingRequest
         /// The initiator's input and output capabilities.
@@ -43,31 +43,6 @@ extension SMP {
             self.initiatorKeyDistribution = initiatorKeyDistribution
             self.responderKeyDistribution = responderKeyDistribution
         }
-
-        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try Self.readCode(from: &reader, "SMP.PairingRequest.code")
-            let fields = try PairingFeatures(from: &reader, pdu: "SMP.PairingRequest")
-            self.init(
-                ioCapability: fields.ioCapability, oobDataFlag: fields.oobDataFlag,
-                authenticationRequirements: fields.authenticationRequirements,
-                maximumEncryptionKeySize: fields.maximumEncryptionKeySize,
-                initiatorKeyDistribution: fields.initiatorKeyDistribution,
-                responderKeyDistribution: fields.responderKeyDistribution
-            )
-        }
-
-        /// Appends the PDU, code octet first.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.code.rawValue)
-            PairingFeatures(
-                ioCapability: ioCapability, oobDataFlag: oobDataFlag,
-                authenticationRequirements: authenticationRequirements,
-                maximumEncryptionKeySize: maximumEncryptionKeySize,
-                initiatorKeyDistribution: initiatorKeyDistribution,
-                responderKeyDistribution: responderKeyDistribution
-            ).encode(to: &writer)
-        }
     }
 
     /// Pairing Response (Core 5.4, Vol 3, Part H, §3.5.2): the responder's side of pairing
@@ -76,7 +51,7 @@ extension SMP {
     ///
     /// As in ``PairingRequest``, any `maximumEncryptionKeySize` decodes; the SMP layer
     /// rejects values outside 7–16 with Pairing Failed "Encryption Key Size".
-    public struct PairingResponse: SMPPDU, Sendable {
+    public struct PairingResponse: SMPPairingFeatureExchangePDU, Sendable {
         /// ``SMP/Code/pairingResponse``.
         public static let code = Code.pairingResponse
         /// The responder's input and output capabilities.
@@ -108,36 +83,11 @@ extension SMP {
             self.initiatorKeyDistribution = initiatorKeyDistribution
             self.responderKeyDistribution = responderKeyDistribution
         }
-
-        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try Self.readCode(from: &reader, "SMP.PairingResponse.code")
-            let fields = try PairingFeatures(from: &reader, pdu: "SMP.PairingResponse")
-            self.init(
-                ioCapability: fields.ioCapability, oobDataFlag: fields.oobDataFlag,
-                authenticationRequirements: fields.authenticationRequirements,
-                maximumEncryptionKeySize: fields.maximumEncryptionKeySize,
-                initiatorKeyDistribution: fields.initiatorKeyDistribution,
-                responderKeyDistribution: fields.responderKeyDistribution
-            )
-        }
-
-        /// Appends the PDU, code octet first.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.code.rawValue)
-            PairingFeatures(
-                ioCapability: ioCapability, oobDataFlag: oobDataFlag,
-                authenticationRequirements: authenticationRequirements,
-                maximumEncryptionKeySize: maximumEncryptionKeySize,
-                initiatorKeyDistribution: initiatorKeyDistribution,
-                responderKeyDistribution: responderKeyDistribution
-            ).encode(to: &writer)
-        }
     }
 }
 
 /// The six parameter octets Pairing Request and Pairing Response share (§3.5.1–§3.5.2).
-private struct PairingFeatures {
+struct PairingFeatures {
     var ioCapability: SMP.IOCapability
     var oobDataFlag: SMP.OOBDataFlag
     var authenticationRequirements: SMP.AuthenticationRequirements
@@ -175,5 +125,52 @@ private struct PairingFeatures {
         writer.write(maximumEncryptionKeySize)
         writer.write(initiatorKeyDistribution.rawValue)
         writer.write(responderKeyDistribution.rawValue)
+    }
+}
+
+/// Pairing Request and Pairing Response (Core 5.4, Vol 3, Part H, §3.5.1 and §3.5.2) carry
+/// the same six fields after their code; they share one decoder and encoder.
+public protocol SMPPairingFeatureExchangePDU: SMPPDU {
+    /// The sender's input and output capabilities.
+    var ioCapability: SMP.IOCapability { get }
+    /// Whether the sender has OOB data for its peer.
+    var oobDataFlag: SMP.OOBDataFlag { get }
+    /// The sender's AuthReq octet.
+    var authenticationRequirements: SMP.AuthenticationRequirements { get }
+    /// The largest key size, in octets, the sender supports.
+    var maximumEncryptionKeySize: UInt8 { get }
+    /// Keys the initiator distributes.
+    var initiatorKeyDistribution: SMP.KeyDistribution { get }
+    /// Keys the responder distributes.
+    var responderKeyDistribution: SMP.KeyDistribution { get }
+    /// A PDU with every field given.
+    init(ioCapability: SMP.IOCapability, oobDataFlag: SMP.OOBDataFlag, authenticationRequirements: SMP.AuthenticationRequirements,
+         maximumEncryptionKeySize: UInt8, initiatorKeyDistribution: SMP.KeyDistribution, responderKeyDistribution: SMP.KeyDistribution)
+}
+
+extension SMPPairingFeatureExchangePDU {
+    /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
+    public init(from reader: inout ByteReader) throws(WireError) {
+        try Self.readCode(from: &reader, wireTypeName(Self.self) + ".code")
+        let fields = try PairingFeatures(from: &reader, pdu: wireTypeName(Self.self))
+        self.init(
+            ioCapability: fields.ioCapability, oobDataFlag: fields.oobDataFlag,
+            authenticationRequirements: fields.authenticationRequirements,
+            maximumEncryptionKeySize: fields.maximumEncryptionKeySize,
+            initiatorKeyDistribution: fields.initiatorKeyDistribution,
+            responderKeyDistribution: fields.responderKeyDistribution
+        )
+    }
+
+    /// Appends the PDU, code octet first.
+    public func encode(to writer: inout ByteWriter) {
+        writer.write(Self.code.rawValue)
+        PairingFeatures(
+            ioCapability: ioCapability, oobDataFlag: oobDataFlag,
+            authenticationRequirements: authenticationRequirements,
+            maximumEncryptionKeySize: maximumEncryptionKeySize,
+            initiatorKeyDistribution: initiatorKeyDistribution,
+            responderKeyDistribution: responderKeyDistribution
+        ).encode(to: &writer)
     }
 }
