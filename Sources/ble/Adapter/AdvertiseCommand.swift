@@ -62,6 +62,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
             try await opened.host.startAdvertising(parameters)
             let address = info.address.map(\.description) ?? "the controller's address"
             FileHandle.standardOutput.write(Data("Advertising \(name.map { "\"\($0)\" " } ?? "")from \(address)\n".utf8))
+            // The user asked to advertise for this long (or until interrupted): the controller
+            // does the work; the command only waits out the duration before stopping it.
             try await Task.sleep(for: .microseconds(Int64((seconds ?? 86_400 * 365) * 1_000_000)))
             try await opened.host.stopAdvertising()
         } catch {
