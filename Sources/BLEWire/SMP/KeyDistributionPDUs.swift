@@ -1,7 +1,7 @@
 extension SMP {
     /// Encryption Information (Core 5.4, Vol 3, Part H, §3.6.2): the LTK distributed in
     /// phase 3 of legacy pairing.
-    public struct EncryptionInformation: SMPPDU, Sendable {
+    public struct EncryptionInformation: SMPSingleValuePDU, Sendable {
         /// ``SMP/Code/encryptionInformation``.
         public static let code = Code.encryptionInformation
         /// The Long Term Key, as the spec writes it (little-endian on the wire).
@@ -10,17 +10,12 @@ extension SMP {
         /// An Encryption Information carrying `longTermKey`.
         public init(longTermKey: UInt128) { self.longTermKey = longTermKey }
 
-        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try Self.readCode(from: &reader, "SMP.EncryptionInformation.code")
-            longTermKey = try reader.readUInt128("SMP.EncryptionInformation.longTermKey")
-        }
-
-        /// Appends the PDU, code octet first.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.code.rawValue)
-            writer.write(longTermKey)
-        }
+        /// The name of the value field, for errors.
+        public static let valueField = "longTermKey"
+        /// The 128-bit value, for the shared coder.
+        public var value128: UInt128 { longTermKey }
+        /// The PDU from its value, for the shared coder.
+        public init(value128: UInt128) { self.init(longTermKey: value128) }
     }
 
     /// Central Identification (Core 5.4, Vol 3, Part H, §3.6.3): EDIV and Rand, which
@@ -56,7 +51,7 @@ extension SMP {
 
     /// Identity Information (Core 5.4, Vol 3, Part H, §3.6.4): the Identity Resolving Key,
     /// with which the peer can resolve this device's private addresses.
-    public struct IdentityInformation: SMPPDU, Sendable {
+    public struct IdentityInformation: SMPSingleValuePDU, Sendable {
         /// ``SMP/Code/identityInformation``.
         public static let code = Code.identityInformation
         /// The IRK, as the spec writes it (little-endian on the wire).
@@ -65,17 +60,12 @@ extension SMP {
         /// An Identity Information carrying `identityResolvingKey`.
         public init(identityResolvingKey: UInt128) { self.identityResolvingKey = identityResolvingKey }
 
-        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try Self.readCode(from: &reader, "SMP.IdentityInformation.code")
-            identityResolvingKey = try reader.readUInt128("SMP.IdentityInformation.identityResolvingKey")
-        }
-
-        /// Appends the PDU, code octet first.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.code.rawValue)
-            writer.write(identityResolvingKey)
-        }
+        /// The name of the value field, for errors.
+        public static let valueField = "identityResolvingKey"
+        /// The 128-bit value, for the shared coder.
+        public var value128: UInt128 { identityResolvingKey }
+        /// The PDU from its value, for the shared coder.
+        public init(value128: UInt128) { self.init(identityResolvingKey: value128) }
     }
 
     /// Identity Address Information (Core 5.4, Vol 3, Part H, §3.6.5): the public or
@@ -112,7 +102,7 @@ extension SMP {
 
     /// Signing Information (Core 5.4, Vol 3, Part H, §3.6.6): the Connection Signature
     /// Resolving Key used to verify signed ATT writes.
-    public struct SigningInformation: SMPPDU, Sendable {
+    public struct SigningInformation: SMPSingleValuePDU, Sendable {
         /// ``SMP/Code/signingInformation``.
         public static let code = Code.signingInformation
         /// The CSRK, as the spec writes it (little-endian on the wire).
@@ -121,16 +111,11 @@ extension SMP {
         /// A Signing Information carrying `signatureKey`.
         public init(signatureKey: UInt128) { self.signatureKey = signatureKey }
 
-        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try Self.readCode(from: &reader, "SMP.SigningInformation.code")
-            signatureKey = try reader.readUInt128("SMP.SigningInformation.signatureKey")
-        }
-
-        /// Appends the PDU, code octet first.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.code.rawValue)
-            writer.write(signatureKey)
-        }
+        /// The name of the value field, for errors.
+        public static let valueField = "signatureKey"
+        /// The 128-bit value, for the shared coder.
+        public var value128: UInt128 { signatureKey }
+        /// The PDU from its value, for the shared coder.
+        public init(value128: UInt128) { self.init(signatureKey: value128) }
     }
 }

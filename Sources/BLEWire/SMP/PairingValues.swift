@@ -1,7 +1,7 @@
 extension SMP {
     /// Pairing Confirm (Core 5.4, Vol 3, Part H, §3.5.3): the commitment `Mconfirm`/`Sconfirm`
     /// to a random value, computed with `c1` (legacy) or `f4` (Secure Connections).
-    public struct PairingConfirm: SMPPDU, Sendable {
+    public struct PairingConfirm: SMPSingleValuePDU, Sendable {
         /// ``SMP/Code/pairingConfirm``.
         public static let code = Code.pairingConfirm
         /// The 128-bit confirm value, as the spec writes it (little-endian on the wire).
@@ -10,22 +10,17 @@ extension SMP {
         /// A Pairing Confirm carrying `confirmValue`.
         public init(confirmValue: UInt128) { self.confirmValue = confirmValue }
 
-        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try Self.readCode(from: &reader, "SMP.PairingConfirm.code")
-            confirmValue = try reader.readUInt128("SMP.PairingConfirm.confirmValue")
-        }
-
-        /// Appends the PDU, code octet first.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.code.rawValue)
-            writer.write(confirmValue)
-        }
+        /// The name of the value field, for errors.
+        public static let valueField = "confirmValue"
+        /// The 128-bit value, for the shared coder.
+        public var value128: UInt128 { confirmValue }
+        /// The PDU from its value, for the shared coder.
+        public init(value128: UInt128) { self.init(confirmValue: value128) }
     }
 
     /// Pairing Random (Core 5.4, Vol 3, Part H, §3.5.4): reveals `Mrand`/`Srand` (or `Na`/`Nb`)
     /// so the peer can check the earlier confirm value.
-    public struct PairingRandom: SMPPDU, Sendable {
+    public struct PairingRandom: SMPSingleValuePDU, Sendable {
         /// ``SMP/Code/pairingRandom``.
         public static let code = Code.pairingRandom
         /// The 128-bit random value, as the spec writes it (little-endian on the wire).
@@ -34,22 +29,17 @@ extension SMP {
         /// A Pairing Random carrying `randomValue`.
         public init(randomValue: UInt128) { self.randomValue = randomValue }
 
-        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try Self.readCode(from: &reader, "SMP.PairingRandom.code")
-            randomValue = try reader.readUInt128("SMP.PairingRandom.randomValue")
-        }
-
-        /// Appends the PDU, code octet first.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.code.rawValue)
-            writer.write(randomValue)
-        }
+        /// The name of the value field, for errors.
+        public static let valueField = "randomValue"
+        /// The 128-bit value, for the shared coder.
+        public var value128: UInt128 { randomValue }
+        /// The PDU from its value, for the shared coder.
+        public init(value128: UInt128) { self.init(randomValue: value128) }
     }
 
     /// Pairing DHKey Check (Core 5.4, Vol 3, Part H, §3.5.7): `Ea`/`Eb`, computed with `f6`,
     /// proving in LE Secure Connections that both sides derived the same DHKey.
-    public struct PairingDHKeyCheck: SMPPDU, Sendable {
+    public struct PairingDHKeyCheck: SMPSingleValuePDU, Sendable {
         /// ``SMP/Code/pairingDHKeyCheck``.
         public static let code = Code.pairingDHKeyCheck
         /// The 128-bit check value, as the spec writes it (little-endian on the wire).
@@ -58,17 +48,12 @@ extension SMP {
         /// A Pairing DHKey Check carrying `checkValue`.
         public init(checkValue: UInt128) { self.checkValue = checkValue }
 
-        /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
-        public init(from reader: inout ByteReader) throws(WireError) {
-            try Self.readCode(from: &reader, "SMP.PairingDHKeyCheck.code")
-            checkValue = try reader.readUInt128("SMP.PairingDHKeyCheck.checkValue")
-        }
-
-        /// Appends the PDU, code octet first.
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(Self.code.rawValue)
-            writer.write(checkValue)
-        }
+        /// The name of the value field, for errors.
+        public static let valueField = "checkValue"
+        /// The 128-bit value, for the shared coder.
+        public var value128: UInt128 { checkValue }
+        /// The PDU from its value, for the shared coder.
+        public init(value128: UInt128) { self.init(checkValue: value128) }
     }
 
     /// Pairing Failed (Core 5.4, Vol 3, Part H, §3.5.5): ends pairing with a reason.

@@ -71,3 +71,30 @@ extension SMPPDU {
         }
     }
 }
+
+/// An SMP command that is its code and one 128-bit value: Pairing Confirm, Pairing Random,
+/// Pairing DHKey Check, Encryption Information, Identity Information and Signing
+/// Information (Core 5.4, Vol 3, Part H, §3.5.3, §3.5.4, §3.5.7, §3.6.2, §3.6.4, §3.6.6).
+/// They share one decoder and encoder.
+public protocol SMPSingleValuePDU: SMPPDU {
+    /// The name of the value field in the specification's terms, for error messages.
+    static var valueField: String { get }
+    /// The value, as the specification writes it (little-endian on the wire).
+    var value128: UInt128 { get }
+    /// A PDU carrying `value128`.
+    init(value128: UInt128)
+}
+
+extension SMPSingleValuePDU {
+    /// Reads the PDU, code octet first; throws naming the field that is truncated or invalid.
+    public init(from reader: inout ByteReader) throws(WireError) {
+        try Self.readCode(from: &reader, wireTypeName(Self.self) + ".code")
+        self.init(value128: try reader.readUInt128(wireTypeName(Self.self) + "." + Self.valueField))
+    }
+
+    /// Appends the PDU, code octet first.
+    public func encode(to writer: inout ByteWriter) {
+        writer.write(Self.code.rawValue)
+        writer.write(value128)
+    }
+}
