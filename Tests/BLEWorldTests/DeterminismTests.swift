@@ -24,7 +24,7 @@ struct DeterminismTests {
                         controller: TestBeacon(tag: 99, interval: 20_000, channels: [37, 38, 39], maximumDelay: 10_000, seed: 5))
         world.addObstacle(Obstacle(name: "wall", shape: .box(min: Vector3(x: 3, y: -10, z: 0), max: Vector3(x: 3.3, y: 10, z: 3)), lossDB: 15))
         let listener = world.addDevice(DeviceDescription(name: "scanner", position: .zero), controller: TestListener(rotation: 30_000))
-        world.setPacketLoss(0.2, between: listener, and: DeviceID(rawValue: 3))
+        world.setPacketLoss(0.2, between: listener, and: world.devices[3])
         for step in 1...30 {
             world.schedule(at: Microseconds(step) * 100_000) { world in
                 world.sendToController(.command(HCI.CommandPacket(opcode: HCI.Opcode(rawValue: 0x200B))), device: listener)

@@ -19,7 +19,7 @@ struct RadioModelTests {
         world.run(until: 10_000_000)
         for (distance, listener) in zip(distances, listeners) {
             let expected = -defaultPathLoss(distance)
-            #expect(world.receivedPowerDBm(from: DeviceID(rawValue: 0), to: listener, txPowerDBm: 0).map { abs($0 - expected) < 1e-9 } == true)
+            #expect(world.receivedPowerDBm(from: world.devices[0], to: listener, txPowerDBm: 0).map { abs($0 - expected) < 1e-9 } == true)
             let heard = log.heard(by: listener)
             #expect(heard.count == 1000)
             let mean = log.meanRSSI(by: listener) ?? 0
@@ -51,10 +51,10 @@ struct RadioModelTests {
         world.addDevice(DeviceDescription(name: "beacon", position: .zero), controller: TestBeacon(tag: 1, interval: 10_000))
         let behindWall = world.addDevice(DeviceDescription(name: "behind", position: Vector3(x: 10, y: 0, z: 1)), controller: TestListener())
         let clear = world.addDevice(DeviceDescription(name: "clear", position: Vector3(x: 0, y: 10, z: 1)), controller: TestListener())
-        let before = world.receivedPowerDBm(from: DeviceID(rawValue: 0), to: behindWall, txPowerDBm: 0) ?? 0
+        let before = world.receivedPowerDBm(from: world.devices[0], to: behindWall, txPowerDBm: 0) ?? 0
         world.addObstacle(Obstacle(name: "wall", shape: .box(min: Vector3(x: 5, y: -2, z: -1), max: Vector3(x: 5.2, y: 2, z: 3)), lossDB: 20))
         world.addObstacle(Obstacle(name: "post", shape: .cylinder(base: Vector3(x: 3, y: 3, z: -1), radius: 0.5, height: 4), lossDB: 20))
-        let after = world.receivedPowerDBm(from: DeviceID(rawValue: 0), to: behindWall, txPowerDBm: 0) ?? 0
+        let after = world.receivedPowerDBm(from: world.devices[0], to: behindWall, txPowerDBm: 0) ?? 0
         #expect(abs((before - after) - 20) < 1e-9)
         let log = HostLog(world: world)
         world.run(until: 500_000)

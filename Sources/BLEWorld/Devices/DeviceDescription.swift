@@ -3,8 +3,9 @@ public struct DeviceID: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// The index, from 0.
     public let rawValue: Int
 
-    /// The identifier with this index.
-    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The identifier with this index. Only a world makes identifiers (``World/addDevice(_:controller:)``,
+    /// ``World/devices``), so every identifier a caller holds names a device of its world.
+    init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Devices order by when they were added.
     public static func < (a: DeviceID, b: DeviceID) -> Bool { a.rawValue < b.rawValue }

@@ -83,6 +83,9 @@ public final class World {
         state(device).powered
     }
 
+    /// The state of `device`. Identifiers come only from this world's `addDevice` and
+    /// `devices`, so the index is in range unless a caller mixes identifiers of two worlds:
+    /// a programming error, never input from a peer or a scenario file, hence the check.
     func state(_ device: DeviceID) -> DeviceState {
         precondition(deviceStates.indices.contains(device.rawValue), "\(device) is not a device of this world")
         return deviceStates[device.rawValue]
