@@ -28,6 +28,8 @@ struct CreditBasedChannel: Sendable {
     }
 
     let id: L2CAPChannelID
+    /// The SPSM the channel was opened to (§4.22).
+    let psm: UInt16
     var state: State
     var remoteCID: L2CAP.ChannelIdentifier?
     let localMTU: UInt16
@@ -51,12 +53,22 @@ struct CreditBasedChannel: Sendable {
     /// Whether ``L2CAPOutput/sendBlocked(_:)`` was reported and not yet resumed.
     private(set) var blocked = false
 
+    /// Complete SDUs handed to the host and not yet consumed by the app
+    /// (``L2CAPLink/sduConsumed(on:)``); counted only with a hold limit.
+    var heldSDUs = 0
+    /// With a limit, no credits are returned while this many SDUs are held: a slow reader
+    /// stops the peer instead of filling memory (§10.1). `nil`: credits follow reception.
+    let holdLimit: Int?
+
     /// The SDU being reassembled and the length its first K-frame announced.
     private var reassembly: [UInt8] = []
     private var expectedSDULength: Int?
 
-    init(id: L2CAPChannelID, state: State, localMTU: UInt16, localMPS: UInt16, receiveCredits: Int) {
+    init(id: L2CAPChannelID, psm: UInt16, state: State, localMTU: UInt16, localMPS: UInt16, receiveCredits: Int,
+         holdLimit: Int? = nil) {
         self.id = id
+        self.psm = psm
+        self.holdLimit = holdLimit
         self.state = state
         self.localMTU = localMTU
         self.localMPS = localMPS
@@ -182,9 +194,10 @@ struct CreditBasedChannel: Sendable {
 
     /// The credits to return to the peer now, under this policy: once the peer has used
     /// half or more of the credits this device announced, after the K-frame that crossed
-    /// the half, it is topped back up to the announced number. SDUs are handed to the host
-    /// as soon as they complete, so consumption never lags reception here.
+    /// the half, it is topped back up to the announced number — unless the host holds
+    /// ``holdLimit`` unread SDUs, in which case the credits wait for the app to read.
     mutating func creditsToReturn() -> UInt16? {
+        if let holdLimit, heldSDUs >= holdLimit { return nil }
         guard receiveCredits * 2 <= receiveCreditTarget else { return nil }
         let grant = receiveCreditTarget - receiveCredits
         guard grant > 0 else { return nil }
@@ -200,7 +213,7 @@ struct CreditBasedChannel: Sendable {
         case .open: publicState = .open
         case .abandoned, .disconnecting: publicState = .disconnecting
         }
-        return L2CAPChannelStatus(state: publicState, remoteCID: remoteCID, localMTU: localMTU, localMPS: localMPS,
+        return L2CAPChannelStatus(state: publicState, psm: psm, remoteCID: remoteCID, localMTU: localMTU, localMPS: localMPS,
                                   peerMTU: peerMTU, peerMPS: peerMPS, sendCredits: sendCredits,
                                   receiveCredits: receiveCredits, queuedSDUs: queuedSDUs)
     }

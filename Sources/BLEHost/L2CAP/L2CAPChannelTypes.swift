@@ -46,12 +46,18 @@ public struct L2CAPConfiguration: Hashable, Sendable {
     /// MTUsig (§4). LE requires at least 23; larger commands are answered with Command
     /// Reject "signaling MTU exceeded".
     public var signalingMTU: UInt16
+    /// Unread SDUs a channel may hold before its credits wait for the app
+    /// (``L2CAPLink/sduConsumed(on:)``); `nil` returns credits as SDUs arrive.
+    public var receiveHoldLimit: Int?
 
-    /// A configuration from its fields; by default a 30-second RTX and MTUsig 23.
+    /// A configuration from its fields; by default a 30-second RTX, MTUsig 23 and credits
+    /// returned as SDUs arrive.
     /// - Parameters:
     ///   - signalingTimeout: the RTX timeout in microseconds.
     ///   - signalingMTU: MTUsig; values below 23 are raised to 23.
-    public init(signalingTimeout: HostTime = 30_000_000, signalingMTU: UInt16 = 23) {
+    ///   - receiveHoldLimit: unread SDUs per channel before credits wait; `nil` for none.
+    public init(signalingTimeout: HostTime = 30_000_000, signalingMTU: UInt16 = 23, receiveHoldLimit: Int? = nil) {
+        self.receiveHoldLimit = receiveHoldLimit.map { max($0, 1) }
         self.signalingTimeout = signalingTimeout
         self.signalingMTU = max(signalingMTU, 23)
     }
@@ -185,6 +191,8 @@ public struct L2CAPChannelStatus: Hashable, Sendable {
 
     /// Where the channel is in its life.
     public var state: State
+    /// The SPSM the channel was opened to.
+    public var psm: UInt16
     /// The peer's endpoint, or `nil` while connecting.
     public var remoteCID: L2CAP.ChannelIdentifier?
     /// The largest SDU this device accepts.
@@ -203,9 +211,10 @@ public struct L2CAPChannelStatus: Hashable, Sendable {
     public var queuedSDUs: Int
 
     /// A snapshot from its fields.
-    public init(state: State, remoteCID: L2CAP.ChannelIdentifier?, localMTU: UInt16, localMPS: UInt16,
+    public init(state: State, psm: UInt16, remoteCID: L2CAP.ChannelIdentifier?, localMTU: UInt16, localMPS: UInt16,
                 peerMTU: UInt16, peerMPS: UInt16, sendCredits: Int, receiveCredits: Int, queuedSDUs: Int) {
         self.state = state
+        self.psm = psm
         self.remoteCID = remoteCID
         self.localMTU = localMTU
         self.localMPS = localMPS

@@ -48,10 +48,11 @@ extension L2CAPLink {
             return (id, [.channelRefused(id, .noResourcesAvailable)])
         }
         let id = L2CAPChannelID(handle: handle, localCID: L2CAP.ChannelIdentifier(rawValue: localCID))
-        let channel = CreditBasedChannel(id: id, state: .connecting,
+        let channel = CreditBasedChannel(id: id, psm: psm, state: .connecting,
                                          localMTU: max(mtu, L2CAPLink.minimumCreditBasedMTU),
                                          localMPS: min(max(mps, L2CAPLink.minimumCreditBasedMTU), L2CAPLink.maximumCreditBasedMPS),
-                                         receiveCredits: Int(max(initialCredits, 1)))
+                                         receiveCredits: Int(max(initialCredits, 1)),
+                                         holdLimit: configuration.receiveHoldLimit)
         channels[localCID] = channel
         let request = L2CAP.LECreditBasedConnectionRequest(spsm: psm, sourceCID: id.localCID, mtu: channel.localMTU,
                                                            mps: channel.localMPS,

@@ -22,8 +22,9 @@ extension L2CAPLink {
         guard let localCID = allocateLocalCID() else { return [signalingFrame(refusal(.noResourcesAvailable))] }
 
         let id = L2CAPChannelID(handle: handle, localCID: L2CAP.ChannelIdentifier(rawValue: localCID))
-        var channel = CreditBasedChannel(id: id, state: .open, localMTU: server.mtu, localMPS: server.mps,
-                                         receiveCredits: Int(server.initialCredits))
+        var channel = CreditBasedChannel(id: id, psm: request.spsm, state: .open, localMTU: server.mtu,
+                                         localMPS: server.mps, receiveCredits: Int(server.initialCredits),
+                                         holdLimit: configuration.receiveHoldLimit)
         channel.remoteCID = remote
         channel.peerMTU = request.mtu
         channel.peerMPS = request.mps
@@ -172,14 +173,32 @@ extension L2CAPLink {
             break
         case .complete(let sdu):
             counters.sdusReceived += 1
+            if channel.holdLimit != nil { channel.heldSDUs += 1 }
             outputs.append(.sdu(sdu, channel: channel.id))
         }
-        if let credits = channel.creditsToReturn() {
-            counters.creditsGranted += Int(credits)
-            let indication = L2CAP.FlowControlCreditIndication(cid: channel.id.localCID, credits: credits)
-            outputs.append(signalingFrame(.flowControlCreditIndication(identifier: allocateIdentifier(), indication)))
-        }
+        grantCredits(of: &channel, into: &outputs)
         channels[localCID] = channel
         return outputs
+    }
+
+    /// The app has read one SDU the host held for it (with
+    /// ``L2CAPConfiguration/receiveHoldLimit``): credits withheld for it may go out now
+    /// (§10.1). Unknown or closed channels, and channels without a hold limit, send nothing.
+    public mutating func sduConsumed(on channel: L2CAPChannelID) -> [L2CAPOutput] {
+        let cid = channel.localCID.rawValue
+        guard channel.handle == handle, var state = channels[cid], state.state == .open, state.heldSDUs > 0 else { return [] }
+        state.heldSDUs -= 1
+        var outputs: [L2CAPOutput] = []
+        grantCredits(of: &state, into: &outputs)
+        channels[cid] = state
+        return outputs
+    }
+
+    /// Sends an LE Flow Control Credit indication when the channel's policy says so (§4.24).
+    private mutating func grantCredits(of channel: inout CreditBasedChannel, into outputs: inout [L2CAPOutput]) {
+        guard let credits = channel.creditsToReturn() else { return }
+        counters.creditsGranted += Int(credits)
+        let indication = L2CAP.FlowControlCreditIndication(cid: channel.id.localCID, credits: credits)
+        outputs.append(signalingFrame(.flowControlCreditIndication(identifier: allocateIdentifier(), indication)))
     }
 }

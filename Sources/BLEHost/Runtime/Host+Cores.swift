@@ -51,6 +51,7 @@ extension Host {
         for waiter in waiting { waiter.continuation.resume(throwing: error) }
         scanOutput?.finish()
         scanOutput = nil
+        failChannelWaiters(error)
         eventOutput.finish()
         l2capOutput.finish()
         armTimer()
@@ -105,7 +106,7 @@ extension Host {
         for output in outputs {
             if case let .sendFrame(frame) = output {
                 carryOut(driver.sendL2CAP(frame, handle: handle, at: now))
-            } else {
+            } else if !routeChannelOutput(output, link: handle) {
                 l2capOutput.yield(HostL2CAPEvent(handle: handle, output: output))
             }
         }
@@ -116,11 +117,13 @@ extension Host {
         case let .connected(link) where links[link.handle] == nil:
             links[link.handle] = L2CAPLink(
                 handle: link.handle, role: link.role == .central ? .central : .peripheral, configuration: l2capConfiguration)
+            linkOpened(link.handle)
         case let .advertisement(advertisement):
             scanOutput?.yield(advertisement)
         default:
             break
         }
+        settleParameterUpdate(after: event)
         eventOutput.yield(event)
         if let index = waiters.firstIndex(where: { $0.match(event) != nil }) {
             let waiter = waiters.remove(at: index)

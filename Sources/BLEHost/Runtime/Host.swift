@@ -24,6 +24,16 @@ public actor Host {
     var startWaiter: CheckedContinuation<ControllerInfo, any Error>?
     var waiters: [Waiter] = []
     var scanOutput: AsyncStream<GAPAdvertisement>.Continuation?
+    /// What the host does with a peripheral's connection parameter update request.
+    let parameterUpdatePolicy: ConnectionParameterUpdatePolicy
+    /// Open and opening credit-based channels, by ID.
+    var channels: [L2CAPChannelID: HostChannelState] = [:]
+    /// ``openChannel(psm:on:mtu:mps:initialCredits:)`` calls waiting for the peer's answer.
+    var channelOpenWaiters: [L2CAPChannelID: CheckedContinuation<HostChannel, any Error>] = [:]
+    /// Servers by SPSM, set up on every link, present and future.
+    var listeners: [UInt16: ChannelListener] = [:]
+    /// ``updateConnectionParameters(_:to:)`` calls of a peripheral, by handle.
+    var parameterUpdateWaiters: [UInt16: CheckedContinuation<GAPConnectionParameters, any Error>] = [:]
 
     private let outgoing: AsyncStream<H4.Packet>.Continuation
     private let outgoingPackets: AsyncStream<H4.Packet>
@@ -44,14 +54,20 @@ public actor Host {
     /// - Parameters:
     ///   - transport: the pipe to the controller.
     ///   - configuration: the driver's timeouts and start-up choices.
-    ///   - l2cap: the configuration of every connection's L2CAP link.
+    ///   - l2cap: the configuration of every connection's L2CAP link; by default each
+    ///     channel holds at most 32 unread SDUs before its credits wait for the reader.
+    ///   - parameterUpdates: how to answer a peripheral's connection parameter update
+    ///     request when this host is central.
     ///   - onPacket: sees every packet in both directions with its time, e.g. for a btsnoop
     ///     file; called on the host's isolation, so it must be quick.
     public init(
-        transport: any HostTransport, configuration: HCIDriverConfiguration = .init(), l2cap: L2CAPConfiguration = .init(),
+        transport: any HostTransport, configuration: HCIDriverConfiguration = .init(),
+        l2cap: L2CAPConfiguration = .init(receiveHoldLimit: 32),
+        parameterUpdates: ConnectionParameterUpdatePolicy = .acceptValid,
         onPacket: (@Sendable (HostPacketRecord) -> Void)? = nil
     ) {
         self.transport = transport
+        parameterUpdatePolicy = parameterUpdates
         origin = clock.now
         snoop = onPacket
         driver = HCIDriver(configuration: configuration)
@@ -126,15 +142,25 @@ public actor Host {
     /// ends at ``stopScanning()``.
     public func startScanning(_ parameters: GAPScanParameters = .init()) async throws -> AsyncStream<GAPAdvertisement> {
         let (stream, continuation) = AsyncStream.makeStream(of: GAPAdvertisement.self, bufferingPolicy: .bufferingNewest(4096))
-        try await perform({ gap, now throws(GAPError) in try gap.startScanning(parameters, at: now) }) { event in
-            switch event {
-            case .scanningStarted: return .success(event)
-            case let .procedureFailed(.scanning, error): return .failure(error)
-            default: return nil
-            }
-        }
+        guard !gap.isScanning else { throw HostError.gap(.scanningAlreadyEnabled) }
+        // The stream is in place before the controller can report anything: a report
+        // handled while this call resumes would otherwise be lost, and GAP reports each
+        // device only once.
         scanOutput?.finish()
         scanOutput = continuation
+        do {
+            try await perform({ gap, now throws(GAPError) in try gap.startScanning(parameters, at: now) }) { event in
+                switch event {
+                case .scanningStarted: return .success(event)
+                case let .procedureFailed(.scanning, error): return .failure(error)
+                default: return nil
+                }
+            }
+        } catch {
+            continuation.finish()
+            if !gap.isScanning { scanOutput = nil }
+            throw error
+        }
         return stream
     }
 

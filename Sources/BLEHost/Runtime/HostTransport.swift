@@ -33,6 +33,11 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
     case transportClosed(String)
     /// A GAP request was refused or its procedure failed.
     case gap(GAPError)
+    /// The central rejected this peripheral's connection parameter update request
+    /// (Vol 3, Part A, §4.21), or did not answer it.
+    case parameterUpdateRejected
+    /// The connection went down while a request on it waited.
+    case disconnected(handle: UInt16, reason: HCI.StatusCode)
 
     /// A sentence for logs and command-line output.
     public var description: String {
@@ -42,6 +47,9 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .startupFailed(error): return "the controller could not be started: \(error)"
         case let .transportClosed(why): return "the HCI transport closed: \(why)"
         case let .gap(error): return "\(error)"
+        case .parameterUpdateRejected: return "the central rejected the connection parameter update"
+        case let .disconnected(handle, reason):
+            return "connection 0x\(String(handle, radix: 16)) went down (\(reason))"
         }
     }
 }

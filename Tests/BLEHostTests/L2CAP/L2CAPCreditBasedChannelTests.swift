@@ -17,7 +17,7 @@ struct L2CAPCreditBasedChannelTests {
         #expect(pair.frames[1].1 == [0x0E, 0x00, 0x05, 0x00, 0x15, 0x01, 0x0A, 0x00,
                                      0x40, 0x00, 0x00, 0x02, 0x40, 0x00, 0x0A, 0x00, 0x00, 0x00])
         let central = try #require(pair.central.channelStatus(ids.central))
-        #expect(central == L2CAPChannelStatus(state: .open, remoteCID: .init(rawValue: 0x0040), localMTU: 256, localMPS: 100,
+        #expect(central == L2CAPChannelStatus(state: .open, psm: 0x80, remoteCID: .init(rawValue: 0x0040), localMTU: 256, localMPS: 100,
                                               peerMTU: 512, peerMPS: 64, sendCredits: 10, receiveCredits: 5, queuedSDUs: 0))
         let peripheral = try #require(pair.peripheral.channelStatus(ids.peripheral))
         #expect(peripheral.sendCredits == 5 && peripheral.peerMTU == 256 && peripheral.peerMPS == 100)

@@ -1,0 +1,158 @@
+import BLEWire
+
+extension Host {
+    // MARK: Connection procedures
+
+    /// Asks for new connection parameters (Vol 3, Part C, §9.3.9) and returns the ones in
+    /// force afterwards. A central applies them with HCI LE Connection Update (Vol 4,
+    /// Part E, §7.8.18); a peripheral asks its central with an L2CAP Connection Parameter
+    /// Update Request (Vol 3, Part A, §4.20) and returns when the central has applied them.
+    /// - Throws: ``HostError/parameterUpdateRejected`` when the central says no,
+    ///   ``HostError/disconnected(handle:reason:)`` when the link goes down first, or the
+    ///   GAP error of a refused request.
+    @discardableResult
+    public func updateConnectionParameters(
+        _ handle: UInt16, to parameters: HCI.LEConnectionParameters
+    ) async throws -> GAPConnectionParameters {
+        if let closed { throw closed }
+        guard let connection = gap.connection(handle) else { throw HostError.gap(.unknownConnection(handle: handle)) }
+        if connection.role == .central {
+            let event = try await perform({ gap, now throws(GAPError) in try gap.updateConnectionParameters(handle, parameters, at: now) }) { event in
+                switch event {
+                case .connectionParametersUpdated(handle, _): return .success(event)
+                case let .procedureFailed(.connectionParameterUpdate(handle: failed), error) where failed == handle: return .failure(error)
+                case let .disconnected(down, reason) where down == handle: return .failure(.controller(reason))
+                default: return nil
+                }
+            }
+            guard case let .connectionParametersUpdated(_, updated) = event else { return connection.parameters }
+            return updated
+        }
+        // One request at a time per link (§4.20 allows one outstanding request).
+        guard parameterUpdateWaiters[handle] == nil else { throw HostError.gap(.controller(.commandDisallowed)) }
+        return try await withCheckedThrowingContinuation { continuation in
+            parameterUpdateWaiters[handle] = continuation
+            let outputs = links[handle]?.requestConnectionParameterUpdate(
+                intervalMin: parameters.connectionIntervalMin, intervalMax: parameters.connectionIntervalMax,
+                latency: parameters.maxLatency, timeout: parameters.supervisionTimeout, at: now) ?? []
+            carryOut(outputs, link: handle)
+        }
+    }
+
+    /// Asks the controller for longer data PDUs (Vol 4, Part E, §7.8.33). The controller
+    /// reports a change, if the peer agrees to one, as
+    /// ``GAPEvent/dataLengthChanged(handle:_:)`` on ``events``; an unchanged length gives
+    /// no event (§7.7.65.7), so this returns once the request is sent.
+    public func setDataLength(_ handle: UInt16, txOctets: UInt16 = 251, txTime: UInt16 = 2120) throws {
+        if let closed { throw closed }
+        do throws(GAPError) {
+            apply(try gap.setDataLength(handle, txOctets: txOctets, txTime: txTime, at: now))
+        } catch {
+            throw HostError.gap(error)
+        }
+    }
+
+    /// Asks for other PHYs (Vol 4, Part E, §7.8.49) and returns the PHYs in use once the
+    /// controller reports the outcome (LE PHY Update Complete comes even when nothing
+    /// changed, §7.7.65.12).
+    @discardableResult
+    public func setPHY(_ handle: UInt16, tx: HCI.LEPHYs, rx: HCI.LEPHYs) async throws -> (tx: HCI.PHY, rx: HCI.PHY) {
+        let event = try await perform({ gap, now throws(GAPError) in try gap.setPHY(handle, tx: tx, rx: rx, at: now) }) { event in
+            switch event {
+            case .phyUpdated(handle, _, _): return .success(event)
+            case let .procedureFailed(.phyUpdate(handle: failed), error) where failed == handle: return .failure(error)
+            case let .disconnected(down, reason) where down == handle: return .failure(.controller(reason))
+            default: return nil
+            }
+        }
+        guard case let .phyUpdated(_, txPHY, rxPHY) = event else { throw HostError.gap(.unknownConnection(handle: handle)) }
+        return (txPHY, rxPHY)
+    }
+
+    /// Reads the connection's RSSI in dBm (Vol 4, Part E, §7.5.4).
+    public func readRSSI(_ handle: UInt16) async throws -> Int8 {
+        let event = try await perform({ gap, now throws(GAPError) in try gap.readRSSI(handle, at: now) }) { event in
+            switch event {
+            case .rssi(handle, _): return .success(event)
+            case let .procedureFailed(.readRSSI(handle: failed), error) where failed == handle: return .failure(error)
+            default: return nil
+            }
+        }
+        guard case let .rssi(_, value) = event else { throw HostError.gap(.unknownConnection(handle: handle)) }
+        return value
+    }
+
+    /// Cancels a pending or queued connection attempt to `peer` (Vol 4, Part E, §7.8.13);
+    /// its ``connect(_:)`` call fails with ``GAPError/cancelled``.
+    public func cancelConnect(to peer: BluetoothAddress) throws {
+        if let closed { throw closed }
+        do throws(GAPError) {
+            apply(try gap.cancelConnect(to: peer, at: now))
+        } catch {
+            throw HostError.gap(error)
+        }
+    }
+
+    /// Sets the random static address used when a request asks for a random address
+    /// (Vol 3, Part C, §10.8.1; Vol 4, Part E, §7.8.4).
+    public func setRandomStaticAddress(_ address: BluetoothAddress) async throws {
+        try await perform({ gap, now throws(GAPError) in try gap.setRandomStaticAddress(address, at: now) }) { event in
+            switch event {
+            case .randomAddressSet: return .success(event)
+            case let .procedureFailed(.setRandomAddress, error): return .failure(error)
+            default: return nil
+            }
+        }
+    }
+
+    /// Replaces the advertising data (and scan response) while advertising (§7.8.7–7.8.8).
+    public func updateAdvertisingData(_ data: AdvertisingData, scanResponse: AdvertisingData? = nil) async throws {
+        try await perform({ gap, now throws(GAPError) in try gap.updateAdvertisingData(data, scanResponse: scanResponse, at: now) }) { event in
+            switch event {
+            case .advertisingDataUpdated: return .success(event)
+            case let .procedureFailed(.advertising, error): return .failure(error)
+            default: return nil
+            }
+        }
+    }
+
+    // MARK: Policy and bookkeeping
+
+    /// Central: answers a peripheral's parameter request by ``parameterUpdatePolicy`` and,
+    /// on acceptance, applies the values with HCI LE Connection Update (§9.3.9).
+    func answerParameterUpdate(handle: UInt16, identifier: UInt8, _ parameters: HCI.LEConnectionParameters) {
+        let accept = parameterUpdatePolicy == .acceptValid
+        carryOut(links[handle]?.answerConnectionParameterUpdate(identifier: identifier, accept: accept) ?? [], link: handle)
+        guard accept else { return }
+        // A refusal here (the link just went down) leaves nothing to apply.
+        if let outputs = try? gap.updateConnectionParameters(handle, parameters, at: now) { apply(outputs) }
+    }
+
+    /// Ends a peripheral's parameter request when the new values are in force or the link
+    /// is gone.
+    func settleParameterUpdate(after event: GAPEvent) {
+        switch event {
+        case let .connectionParametersUpdated(handle, parameters):
+            parameterUpdateWaiters.removeValue(forKey: handle)?.resume(returning: parameters)
+        case let .disconnected(handle, reason):
+            parameterUpdateWaiters.removeValue(forKey: handle)?.resume(throwing: HostError.disconnected(handle: handle, reason: reason))
+        default:
+            break
+        }
+    }
+
+    /// The transport is gone: every channel and parameter request waiting fails.
+    func failChannelWaiters(_ error: HostError) {
+        let opening = channelOpenWaiters
+        channelOpenWaiters = [:]
+        for waiter in opening.values { waiter.resume(throwing: error) }
+        let updating = parameterUpdateWaiters
+        parameterUpdateWaiters = [:]
+        for waiter in updating.values { waiter.resume(throwing: error) }
+        for id in channels.keys.sorted() where channels[id]?.closed == nil {
+            _ = routeChannelOutput(.channelClosed(id, reason: .linkDisconnected), link: id.handle)
+        }
+        for listener in listeners.values { listener.output.finish() }
+        listeners = [:]
+    }
+}
