@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "BLEWorld", targets: ["BLEWorld"]),
         .library(name: "BLETransport", targets: ["BLETransport"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
+        .library(name: "BLEAdapter", targets: ["BLEAdapter"]),
         .executable(name: "ble", targets: ["ble"]),
     ],
     dependencies: [
@@ -31,10 +32,11 @@ let package = Package(
         .target(name: "BLEWorld", dependencies: ["BLEController", "BLEWire", .product(name: "Yams", package: "Yams")]),
         .target(name: "BLETransport", dependencies: ["BLEWire"]),
         .target(name: "BLEHost", dependencies: ["BLEWire", "BLECrypto"]),
+        .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
         .executableTarget(
             name: "ble",
             dependencies: [
-                "BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire",
+                "BLEAdapter", "BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

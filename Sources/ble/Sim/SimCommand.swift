@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLEAdapter
 import BLEWorld
 import Foundation
 
@@ -20,16 +21,9 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// Loads a scenario named on the command line: a built-in name or a path to a YAML file.
 func loadScenario(_ argument: String) throws -> Scenario {
     do {
-        if Scenario.builtInNames.contains(argument) || argument == "neighborhood" {
-            return try Scenario.builtIn(named: argument)
-        }
-        guard FileManager.default.fileExists(atPath: argument) else {
-            throw CommandFailure("No scenario \"\(argument)\": give a path to a .yaml file or one of "
-                                 + Scenario.builtInNames.joined(separator: ", ") + ".")
-        }
-        return try ScenarioLoader.load(path: argument)
-    } catch let error as ScenarioError {
-        throw CommandFailure("\(error.description.hasSuffix(".") ? error.description : error.description + ".")")
+        return try Adapter.scenario(named: argument)
+    } catch let error as AdapterError {
+        throw CommandFailure(error.description)
     }
 }
 

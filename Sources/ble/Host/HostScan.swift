@@ -7,7 +7,7 @@ extension ScanCommand {
     /// `ble scan` on the host stack, for every `--hci` controller: GAP scans and merges
     /// (Core 5.4, Vol 3, Part C, §9.2.5–9.2.6), this prints the same JSON lines and table.
     func runOnHost() async throws {
-        let opened = try await HostAdapter.open(hci: hci, seed: seed, snoopPath: snoop)
+        let opened = try await openAdapter(hci: hci, seed: seed, snoop: snoop)
         do {
             try await scan(on: opened.host)
         } catch {

@@ -56,7 +56,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("Cannot advertise that: \(error).")
         }
-        let opened = try await HostAdapter.open(hci: hci, snoopPath: snoop)
+        let opened = try await openAdapter(hci: hci, snoop: snoop)
         do {
             let info = try await opened.host.start()
             try await opened.host.startAdvertising(parameters)

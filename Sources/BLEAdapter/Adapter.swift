@@ -1,0 +1,205 @@
+import BLEHost
+import BLETransport
+import BLEWire
+import BLEWorld
+import Foundation
+import Synchronization
+
+/// Any BLETransport pipe as the host's ``HostTransport``: the two protocols ask the same.
+public struct HCIHostTransport: HostTransport {
+    /// The transport underneath.
+    public let base: any HCITransport
+    /// Wraps `base`.
+    public init(base: any HCITransport) { self.base = base }
+    public var packets: AsyncThrowingStream<H4.Packet, any Error> { base.packets }
+    public func send(_ packet: H4.Packet) async throws { try await base.send(packet) }
+    public func close() async { await base.close() }
+}
+
+/// A btsnoop file (datalink 1002, HCI UART; Wireshark and `btmon -r` read it) of every
+/// packet through a host, written as the packets pass (DESIGN.md, "Observability").
+public final class SnoopFile: Sendable {
+    private struct State {
+        var file: FileHandle
+        var writer = BTSnoop.Writer()
+        var failed = false
+    }
+
+    private let state: Mutex<State>
+    /// Unix time of the host's time zero, in microseconds.
+    private let origin: Int64
+
+    /// Creates (or truncates) the file at `path` and writes the btsnoop header on the first packet.
+    /// - Throws: ``AdapterError`` when the file cannot be created.
+    public init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+            throw AdapterError("Cannot create the capture file \(path); check that its directory exists and is writable.")
+        }
+        state = Mutex(State(file: file))
+        origin = Int64(Date().timeIntervalSince1970 * 1_000_000)
+    }
+
+    /// Appends one packet; a packet that cannot be framed is skipped.
+    public func write(_ record: HostPacketRecord) {
+        state.withLock { state in
+            guard !state.failed,
+                  let bytes = try? state.writer.bytes(forH4Packet: record.packet.encoded(), direction: record.outgoing ? .sent : .received,
+                                                      unixMicroseconds: origin + record.time) else { return }
+            do {
+                try state.file.write(contentsOf: bytes)
+            } catch {
+                state.failed = true
+            }
+        }
+    }
+
+    /// Closes the file; later writes are ignored.
+    public func close() {
+        state.withLock { state in
+            state.failed = true
+            try? state.file.close()
+        }
+    }
+}
+
+/// A ``Host`` on the controller an `--hci` spec names, with whatever keeps that controller
+/// running (an embedded world and its runner): the one place that reaches across the HCI
+/// seam (DESIGN.md, "Layers": adapter).
+public final class Adapter: Sendable {
+    /// The host, not yet started: call ``Host/start()``.
+    public let host: BLEHost.Host
+    /// The public address the embedded world gave the host's device, if it is simulated.
+    public let simulatedAddress: BluetoothAddress?
+    /// The embedded world's runner, if the controller is simulated in-process.
+    public let runner: WorldRunner?
+    private let tasks: [Task<Void, Never>]
+    private let snoop: SnoopFile?
+
+    init(host: BLEHost.Host, simulatedAddress: BluetoothAddress?, runner: WorldRunner?, tasks: [Task<Void, Never>], snoop: SnoopFile?) {
+        self.host = host
+        self.simulatedAddress = simulatedAddress
+        self.runner = runner
+        self.tasks = tasks
+        self.snoop = snoop
+    }
+
+    /// Closes the host, stops the world and finishes the capture.
+    public func close() async {
+        await host.close()
+        await runner?.stop()
+        for task in tasks { task.cancel() }
+        snoop?.close()
+    }
+}
+
+extension Adapter {
+    /// The environment variable programs read their controller from (same syntax as
+    /// `--hci`; DESIGN.md, "The command line").
+    public static let environmentVariable = "SWIFTBLE_HCI"
+
+    /// The controller spec to use when none is given: `$SWIFTBLE_HCI`, else `sim`.
+    public static var defaultSpec: String {
+        let value = ProcessInfo.processInfo.environment[environmentVariable] ?? ""
+        return value.isEmpty ? "sim" : value
+    }
+
+    /// Turns an `--hci` spec into a host on that controller (DESIGN.md, "The command
+    /// line"): `sim` and `sim:FILE.yaml` build an embedded world paced to the wall clock
+    /// and attach the host to its first `host: external` device; `tcp:`, `unix:`,
+    /// `serial:` and `hci:` open the device.
+    /// - Parameters:
+    ///   - hci: the spec; `nil` reads ``defaultSpec``.
+    ///   - seed: overrides the scenario's seed for simulated worlds.
+    ///   - snoopPath: a btsnoop file to capture every HCI packet into.
+    ///   - onLog: the world's log lines (scripted devices), if simulated.
+    /// - Throws: ``AdapterError`` with one sentence saying what to do.
+    public static func open(
+        hci: String? = nil, seed: UInt64? = nil, snoopPath: String? = nil, onLog: (@Sendable (String) -> Void)? = nil
+    ) async throws -> Adapter {
+        let hci = hci ?? defaultSpec
+        let spec: HCITransportSpec
+        do {
+            spec = try HCITransportSpec(parsing: hci)
+        } catch {
+            throw AdapterError("--hci \(hci) is not a controller (\(error)): use sim, sim:FILE.yaml, tcp:HOST:PORT, "
+                                 + "unix:PATH, serial:DEV[@BAUD] or hci:N.")
+        }
+        let snoop = try snoopPath.map(SnoopFile.init(path:))
+        var onPacket: (@Sendable (HostPacketRecord) -> Void)?
+        if let snoop { onPacket = { record in snoop.write(record) } }
+        switch spec {
+        case .simulated:
+            return try openWorld(try scenario(named: "neighbourhood"), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog)
+        case let .simulatedScenario(path):
+            return try openWorld(try scenario(named: path), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog)
+        case .tcp, .unix, .serial, .userChannel:
+            let transport: any HCITransport
+            do {
+                transport = try await spec.open()
+            } catch {
+                snoop?.close()
+                throw AdapterError("\(error)")  // TransportError already names the spec: "could not connect to tcp:…"
+            }
+            let host = BLEHost.Host(transport: HCIHostTransport(base: transport), onPacket: onPacket)
+            return Adapter(host: host, simulatedAddress: nil, runner: nil, tasks: [], snoop: snoop)
+        }
+    }
+
+    private static func openWorld(
+        _ loaded: Scenario, seed: UInt64?, snoop: SnoopFile?, onPacket: (@Sendable (HostPacketRecord) -> Void)?,
+        onLog: (@Sendable (String) -> Void)?
+    ) throws -> Adapter {
+        var scenario = loaded
+        if let seed { scenario.seed = seed }
+        if !scenario.devices.contains(where: { $0.host == .external }) { scenario = scenario.addingExternalDevices(1) }
+        let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
+        let built: BuiltScenario
+        do {
+            built = try scenario.build(into: world)
+        } catch {
+            throw AdapterError(error.description)
+        }
+        guard let local = built.externalDevices.first, let index = built.deviceIDs.firstIndex(of: local) else {
+            throw AdapterError("The scenario has no device for the host.")
+        }
+        let address = scenario.controllerPublicAddress(index: index)
+        let (hostEnd, controllerEnd) = InProcessTransport.makePair()
+        built.onExternalHostPacket = { device, packet in
+            if device == local { controllerEnd.send(packet) }
+        }
+        if let onLog { built.onLog = { onLog($0) } }
+        let runner = WorldRunner(world: world, speed: 1)
+        let run = Task { _ = await runner.run() }
+        let feed = Task {
+            for await packet in controllerEnd.packets { runner.submit(packet, to: local) }
+        }
+        let host = BLEHost.Host(transport: HCIHostTransport(base: hostEnd), onPacket: onPacket)
+        return Adapter(host: host, simulatedAddress: address, runner: runner, tasks: [run, feed], snoop: snoop)
+    }
+
+    /// A scenario named on the command line: a built-in name (`neighbourhood`, `empty`) or
+    /// a path to a YAML file.
+    /// - Throws: ``AdapterError`` naming the built-in scenarios, or the scenario's own error.
+    public static func scenario(named argument: String) throws -> Scenario {
+        do {
+            if Scenario.builtInNames.contains(argument) || argument == "neighborhood" {
+                return try Scenario.builtIn(named: argument)
+            }
+            guard FileManager.default.fileExists(atPath: argument) else {
+                throw AdapterError("No scenario \"\(argument)\": give a path to a .yaml file or one of "
+                                   + Scenario.builtInNames.joined(separator: ", ") + ".")
+            }
+            return try ScenarioLoader.load(path: argument)
+        } catch let error as ScenarioError {
+            throw AdapterError("\(error.description.hasSuffix(".") ? error.description : error.description + ".")")
+        }
+    }
+}
+
+/// Why an adapter could not be opened: one sentence that says what to do.
+public struct AdapterError: Error, CustomStringConvertible, Sendable {
+    /// The sentence.
+    public var description: String
+    /// An error with that sentence.
+    public init(_ description: String) { self.description = description }
+}

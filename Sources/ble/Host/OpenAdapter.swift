@@ -1,0 +1,11 @@
+import BLEAdapter
+
+/// Opens the controller an `--hci` spec names for a command, with the world's log lines on
+/// stderr; an adapter failure becomes the command's one-sentence error.
+func openAdapter(hci: String, seed: UInt64? = nil, snoop: String? = nil) async throws -> Adapter {
+    do {
+        return try await Adapter.open(hci: hci, seed: seed, snoopPath: snoop) { printError($0) }
+    } catch let error as AdapterError {
+        throw CommandFailure(error.description)
+    }
+}
