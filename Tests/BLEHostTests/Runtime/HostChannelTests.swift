@@ -2,6 +2,7 @@ import BLEController
 import BLEHost
 import BLEWire
 import BLEWorld
+import Synchronization
 import Testing
 
 /// Two started hosts in an empty world, connected: `central` to `peripheral`.
@@ -81,15 +82,18 @@ struct HostChannelTests {
         let channel = try await hosts.central.openChannel(psm: 0x0081, on: hosts.centralHandle)
         var iterator = incoming.makeAsyncIterator()
         let served = try #require(await iterator.next())
-        // The peripheral's host holds at most 32 unread SDUs; with 4 credits topped up per
-        // read, a sender of 60 SDUs is stopped until the reader reads.
+        // The peripheral's host holds at most 32 unread SDUs; with 4 credits topped up at
+        // half, a sender of 60 SDUs cannot finish until the reader reads.
+        let finished = Mutex(false)
         let sender = Task {
             for index in 0..<60 { try await hosts.central.send([UInt8(index)], on: channel.id) }
+            finished.withLock { $0 = true }
         }
-        try await Task.sleep(for: .milliseconds(500))  // let the sender run into the limit
+        // Credits run out only when they are withheld (they are topped up at half otherwise).
+        try await waitUntil(within: patience) { await hosts.peripheral.channelStatus(served.id)?.receiveCredits == 0 }
+        #expect(!finished.withLock { $0 })
         let status = try #require(await hosts.central.channelStatus(channel.id))
-        #expect(status.queuedSDUs > 0 || status.sendCredits == 0)
-        #expect(!sender.isCancelled)
+        #expect(status.sendCredits == 0)
         for index in 0..<60 {
             #expect(try await hosts.peripheral.receive(on: served.id) == [UInt8(index)])
         }
@@ -146,6 +150,43 @@ struct HostChannelTests {
         }
         await central.close()
         await peripheral.close()
+        await running.stop()
+    }
+}
+
+extension HostChannelTests {
+    @Test("one host is central of one link and peripheral of another at once, with a channel on each")
+    func bothRolesAtOnce() async throws {
+        let running = try RunningWorld(Scenario(name: "empty", timing: .ideal).addingExternalDevices(3), speed: 20)
+        let hosts = running.transports.map { Host(transport: $0, configuration: .patient) }
+        for host in hosts { _ = try await host.start() }
+        let (left, middle, right) = (hosts[0], hosts[1], hosts[2])
+        let psm: UInt16 = 0x0082
+        // The middle host advertises and echoes; the left host connects to it; then the
+        // middle host connects to the advertising right host, which echoes too.
+        for server in [middle, right] {
+            let incoming = await server.listen(psm: psm)
+            Task {
+                for await channel in incoming {
+                    while let sdu = try await server.receive(on: channel.id) { try await server.send(sdu, on: channel.id) }
+                }
+            }
+            try await server.startAdvertising(GAPAdvertisingParameters(intervalMin: 32, intervalMax: 32))
+        }
+        let toMiddle = try await left.connect(GAPConnectRequest(peer: running.addresses[1], timeout: 60_000_000))
+        let toRight = try await middle.connect(GAPConnectRequest(peer: running.addresses[2], timeout: 60_000_000))
+        let middleRoles = await middle.connections.map(\.role).sorted { "\($0)" < "\($1)" }
+        #expect(middleRoles == [.central, .peripheral])
+        let first = try await left.openChannel(psm: psm, on: toMiddle.handle)
+        let second = try await middle.openChannel(psm: psm, on: toRight.handle)
+        for round in 0..<20 {
+            let payload = [UInt8](repeating: UInt8(round), count: 100 + round)
+            try await left.send(payload, on: first.id)
+            try await middle.send(payload, on: second.id)
+            #expect(try await left.receive(on: first.id) == payload)
+            #expect(try await middle.receive(on: second.id) == payload)
+        }
+        for host in hosts { await host.close() }
         await running.stop()
     }
 }

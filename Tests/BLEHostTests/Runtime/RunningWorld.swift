@@ -74,3 +74,15 @@ func firstElement<Element: Sendable>(
         return element
     }
 }
+
+/// Waits until `condition` holds, checking it every 10 ms of wall-clock time, or throws
+/// ``TimedOut`` after `seconds`. For states no event announces (a credit count, say).
+func waitUntil(within seconds: Double, _ condition: @Sendable () async -> Bool) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+    while clock.now < deadline {
+        if await condition() { return }
+        try await Task.sleep(for: .milliseconds(10))  // re-check interval, not a wait for an outcome
+    }
+    throw TimedOut()
+}
