@@ -1,0 +1,160 @@
+import BLEAdapter
+import BLEHost
+import Synchronization
+
+/// A Bluetooth LE controller with SwiftBLE's host running on it: the front door of the
+/// stack (DESIGN.md, "Two faces, one engine"). Its two roles work at once on the one
+/// controller: ``central`` scans and connects, ``peripheral`` advertises and accepts.
+///
+/// The controller is whatever `--hci` names elsewhere: by default `$SWIFTBLE_HCI`, else
+/// `sim`, an embedded simulated neighbourhood — so a program written against this API runs
+/// unchanged on the simulator, a served world, Bumble or a real adapter.
+///
+/// ```swift
+/// import BLE
+///
+/// let device = try await BLEDevice.open()
+/// for await found in try await device.central.scan(filter: ScanFilter(serviceUUIDs: [0x180D])) {
+///     let connection = try await device.central.connect(to: found)
+///     print("connected to \(found.localName ?? "?") at \(connection.parameters)")
+///     let channel = try await connection.openL2CAPChannel(psm: 0x0080)
+///     try await channel.send(Array("hello".utf8))
+///     try await connection.disconnect()
+///     break
+/// }
+/// await device.close()
+/// ```
+public final class BLEDevice: Sendable {
+    /// The central role: scanning and connecting.
+    public let central: Central
+    /// The peripheral role: advertising, accepting connections, publishing channels.
+    public let peripheral: Peripheral
+    /// What start-up learned of the controller: its public address, versions, buffers.
+    public let controller: ControllerInfo
+    let core: DeviceCore
+    let dispatcher: EventDispatcher
+    private let dispatch: Task<Void, Never>
+    private let onClose: @Sendable () async -> Void
+
+    private init(core: DeviceCore, controller: ControllerInfo, onClose: @escaping @Sendable () async -> Void) {
+        self.core = core
+        self.controller = controller
+        self.onClose = onClose
+        let dispatcher = EventDispatcher(core: core)
+        self.dispatcher = dispatcher
+        central = Central(core: core, dispatcher: dispatcher)
+        peripheral = Peripheral(core: core, dispatcher: dispatcher)
+        // A link still up when the events end went down with the host: closed by this
+        // device, or lost with its transport.
+        dispatch = dispatcher.run { core.isClosed ? .connectionTerminatedByLocalHost : .unspecifiedError }
+    }
+
+    /// The controller's public address, if it has one.
+    public var address: BluetoothAddress? { controller.address }
+
+    /// The links up now, in either role, by ascending handle.
+    public var connections: [Connection] { dispatcher.connections }
+
+    /// Opens the controller `hci` names and starts the host on it (HCI_Reset and the
+    /// start-up sequence, Core 5.4, Vol 4, Part E, §7.3.2 ff.).
+    /// - Parameters:
+    ///   - hci: `sim`, `sim:FILE.yaml`, `tcp:HOST:PORT`, `unix:PATH`,
+    ///     `serial:DEV[@BAUD]` or `hci:N`; `nil` reads `$SWIFTBLE_HCI`, else `sim`.
+    ///   - snoop: a btsnoop file to capture every HCI packet into (Wireshark, `btmon -r`).
+    /// - Throws: ``BLEError/controllerUnavailable(_:)`` with a sentence saying what to do.
+    public static func open(hci: String? = nil, snoop: String? = nil) async throws(BLEError) -> BLEDevice {
+        let adapter: Adapter
+        do {
+            adapter = try await Adapter.open(hci: hci, snoopPath: snoop)
+        } catch {
+            throw BLEError(error, closed: false)
+        }
+        return try await open(host: adapter.host) { await adapter.close() }
+    }
+
+    /// Starts `host`, made by the caller on a transport of its own, and puts the front
+    /// door on it. The device takes over the host: its ``BLEHost/Host/events`` must have no
+    /// other reader.
+    /// - Parameters:
+    ///   - host: a host not yet started.
+    ///   - onClose: what ``close()`` does to release the controller; by default it closes
+    ///     the host.
+    /// - Throws: ``BLEError/controllerUnavailable(_:)`` when the controller does not start.
+    public static func open(host: BLEHost.Host, onClose: (@Sendable () async -> Void)? = nil) async throws(BLEError) -> BLEDevice {
+        let close = onClose ?? { await host.close() }
+        let controller: ControllerInfo
+        do {
+            controller = try await host.start()
+        } catch {
+            await close()
+            throw .controllerUnavailable("\(BLEError(error, closed: false))")
+        }
+        return BLEDevice(core: DeviceCore(host: host), controller: controller, onClose: close)
+    }
+
+    /// Ends every connection (with Remote User Terminated Connection, Vol 3, Part C,
+    /// §9.3.10), stops the host and releases the controller. Connections then report
+    /// ``HCI/StatusCode/connectionTerminatedByLocalHost`` if they were still up, scans and
+    /// queues end, and calls throw ``BLEError/closed``. Closing twice does nothing.
+    public func close() async {
+        guard core.markClosed() else { return }
+        let links = dispatcher.connections
+        // A goodbye to each peer, so it need not wait for its supervision timeout; bounded
+        // by a timer in case the controller never reports the disconnection (closing the
+        // host below then ends the waits that are left).
+        await firstToFinish(within: .seconds(2)) {
+            for link in links { try? await link.disconnect() }
+        }
+        await onClose()
+        await dispatch.value
+    }
+}
+
+/// Runs `work` in a task of its own and returns when it finished or `limit` passed,
+/// whichever comes first; the work is left running in the second case.
+func firstToFinish(within limit: Duration, _ work: @escaping @Sendable () async -> Void) async {
+    let signal = OneShotSignal()
+    Task {
+        await work()
+        signal.fire()
+    }
+    let timer = Task {
+        try? await Task.sleep(for: limit)
+        signal.fire()
+    }
+    await signal.wait()
+    timer.cancel()
+}
+
+/// A signal fired once, by whichever of several tasks comes first, and awaited by one.
+final class OneShotSignal: Sendable {
+    private enum State {
+        case idle
+        case waiting(CheckedContinuation<Void, Never>)
+        case fired
+    }
+
+    private let state = Mutex(State.idle)
+
+    /// Fires the signal; later calls do nothing.
+    func fire() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            defer { state = .fired }
+            if case let .waiting(continuation) = state { return continuation }
+            return nil
+        }
+        waiter?.resume()
+    }
+
+    /// Returns once the signal fired (at once if it already has).
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let fired = state.withLock { state in
+                if case .fired = state { return true }
+                state = .waiting(continuation)
+                return false
+            }
+            if fired { continuation.resume() }
+        }
+    }
+}
