@@ -77,8 +77,8 @@ public final class BLEDevice: Sendable {
     /// other reader.
     /// - Parameters:
     ///   - host: a host not yet started.
-    ///   - onClose: what ``close()`` does to release the controller; by default it closes
-    ///     the host.
+    ///   - onClose: what ``close()`` does to release the controller; it must close the
+    ///     host (``BLEHost/Host/close()``), which is all the default does.
     /// - Throws: ``BLEError/controllerUnavailable(_:)`` when the controller does not start.
     public static func open(host: BLEHost.Host, onClose: (@Sendable () async -> Void)? = nil) async throws(BLEError) -> BLEDevice {
         let close = onClose ?? { await host.close() }
@@ -87,7 +87,9 @@ public final class BLEDevice: Sendable {
             controller = try await host.start()
         } catch {
             await close()
-            throw .controllerUnavailable("\(BLEError(error, closed: false))")
+            let failure = BLEError(error, closed: false)
+            if case .controllerUnavailable = failure { throw failure }
+            throw .controllerUnavailable(failure.description)
         }
         return BLEDevice(core: DeviceCore(host: host), controller: controller, onClose: close)
     }

@@ -80,8 +80,8 @@ struct AdvertisingContentTests {
         #expect(standard.connectionIntervalMin == 24 && standard.connectionIntervalMax == 24)
         #expect(standard.supervisionTimeout == 200)
         #expect(standard.maxLatency == 0)
-        // 31.2 ms to 33 ms holds only 32.5 ms (26 units).
-        let narrow = try checked(ConnectionParameterRequest(interval: .microseconds(31_200) ... .milliseconds(33)))
+        // 31.3 ms to 32.6 ms holds only 32.5 ms (26 units of 1.25 ms).
+        let narrow = try checked(ConnectionParameterRequest(interval: .microseconds(31_300) ... .microseconds(32_600)))
         #expect(narrow.connectionIntervalMin == 26 && narrow.connectionIntervalMax == 26)
     }
 

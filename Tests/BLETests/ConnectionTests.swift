@@ -142,13 +142,15 @@ struct ConnectionTests {
         let world = try await SharedWorld.make(devices: 2)
         let long = BluetoothUUID("D0611E78-BBB4-4591-A5F8-487910AE4366")
         let session = try await world.devices[0].peripheral.advertise(
-            name: "A peripheral with a long name", serviceUUIDs: [0x180D, try #require(long)],
+            // 3 (flags) + 4 + 18 (service lists) + 6 (manufacturer) fill the advertisement;
+            // service data, TX power and the name go into the scan response.
+            name: "Peripheral long name", serviceUUIDs: [0x180D, try #require(long)],
             manufacturerData: AdvertisingData.ManufacturerData(companyIdentifier: 0x0059, data: [0x01, 0x02]),
             serviceData: [BluetoothUUID(0x180F): [0x5A]], txPower: -4, interval: .milliseconds(20))
-        #expect(session.scanResponse.localName == "A peripheral with a long name")
+        #expect(session.scanResponse.localName == "Peripheral long name")
         let scan = try await world.devices[1].central.scan(filter: ScanFilter(addresses: [world.addresses[0]]))
         let seen = try await first(of: scan) { $0.localName != nil }
-        #expect(seen.localName == "A peripheral with a long name")
+        #expect(seen.localName == "Peripheral long name")
         #expect(seen.serviceUUIDs.contains(BluetoothUUID(0x180D)))
         #expect(seen.manufacturerData?.companyIdentifier == 0x0059)
         #expect(seen.manufacturerData.map { Array($0.data) } == [0x01, 0x02])
