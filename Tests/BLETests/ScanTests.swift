@@ -78,15 +78,39 @@ struct ScanTests {
         let world = try await Self.neighbourhood()
         let scan = try await world.devices[0].central.scan(
             filter: ScanFilter(addresses: [strapAddress]), options: ScanOptions(allowDuplicates: true))
-        let count = try await within {
-            var count = 0
+        let times = try await within {
+            var times: [Duration] = []
             for await advertisement in scan where advertisement.address == strapAddress {
-                count += 1
-                if count == 5 { return count }
+                times.append(advertisement.time)
+                if times.count == 5 { return times }
             }
             throw TimedOut()
         }
-        #expect(count == 5)
+        #expect(times.count == 5)
+        // Each report is timed from the scan's start, in the order received.
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        await world.close()
+    }
+
+    @Test("a passive scan asks for no scan response, so the bulb's name is not heard")
+    func passiveScan() async throws {
+        let world = try await Self.neighbourhood()
+        let bulbAddress = BluetoothAddress(0xCB_01_B0_1B_00_01, kind: .random)
+        let scan = try await world.devices[0].central.scan(
+            filter: ScanFilter(addresses: [bulbAddress]), options: ScanOptions(active: false, allowDuplicates: true))
+        let reports = try await within {
+            var reports: [Advertisement] = []
+            for await advertisement in scan {
+                reports.append(advertisement)
+                if reports.count == 3 { return reports }
+            }
+            throw TimedOut()
+        }
+        for report in reports {
+            #expect(report.scanResponseBytes.isEmpty)
+            #expect(report.localName == nil)
+            #expect(report.serviceUUIDs == [BluetoothUUID(0xFE0F)])
+        }
         await world.close()
     }
 
