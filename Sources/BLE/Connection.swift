@@ -133,7 +133,9 @@ public final class Connection: Sendable, Hashable, CustomStringConvertible {
         "\(role == .central ? "central" : "peripheral") connection to \(peer) (handle 0x\(String(handle, radix: 16)))"
     }
 
+    /// Whether both are the same connection object.
     public static func == (lhs: Connection, rhs: Connection) -> Bool { lhs === rhs }
+    /// Hashes the object's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     // MARK: From the dispatcher

@@ -64,12 +64,16 @@ public final class L2CAPChannel: Sendable, Hashable, CustomStringConvertible {
         "PSM 0x\(String(psm, radix: 16, uppercase: true)) to \(connection.peer) (MTU \(mtu)/\(peerMTU))"
     }
 
+    /// Whether both are the same channel object.
     public static func == (lhs: L2CAPChannel, rhs: L2CAPChannel) -> Bool { lhs === rhs }
+    /// Hashes the object's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// The SDUs received on a channel, as an `AsyncSequence` (see ``L2CAPChannel/incoming``).
     public struct IncomingSDUs: AsyncSequence, Sendable {
+        /// What the sequence yields: one SDU.
         public typealias Element = [UInt8]
+        /// Iteration never throws: it ends instead.
         public typealias Failure = Never
         let channel: L2CAPChannel
 

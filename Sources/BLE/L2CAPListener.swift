@@ -6,7 +6,9 @@ import BLEHost
 /// Channels wait in the listener until taken, so none is missed; with several loops each
 /// channel goes to one of them. Iteration ends at ``unpublish()`` or when the device closes.
 public final class L2CAPListener: AsyncSequence, Sendable {
+    /// What the sequence yields.
     public typealias Element = L2CAPChannel
+    /// Iteration never throws: it ends instead.
     public typealias Failure = Never
 
     /// The SPSM published.

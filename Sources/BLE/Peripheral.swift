@@ -142,7 +142,9 @@ public final class AdvertisingSession: Sendable {
 /// The connections made to a peripheral, as an `AsyncSequence` (see
 /// ``Peripheral/connections``).
 public struct IncomingConnections: AsyncSequence, Sendable {
+    /// What the sequence yields.
     public typealias Element = Connection
+    /// Iteration never throws: it ends instead.
     public typealias Failure = Never
     let mailbox: Mailbox<Connection>
 

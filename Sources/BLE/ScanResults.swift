@@ -8,7 +8,9 @@ import Synchronization
 /// `break` or `return`, the task's cancellation, ``stop()``, or the device closing. A scan
 /// is iterated once; a second iterator ends at once.
 public struct ScanResults: AsyncSequence, Sendable {
+    /// What the sequence yields.
     public typealias Element = Advertisement
+    /// Iteration never throws: it ends instead.
     public typealias Failure = Never
 
     let stream: AsyncStream<GAPAdvertisement>

@@ -94,7 +94,7 @@ struct ConnectionTests {
         await world.close()
     }
 
-    @Test("the central updates the parameters and reads the RSSI; both sides see the new parameters")
+    @Test("either side updates the parameters, both see the new ones, and the central reads the RSSI")
     func parametersAndRSSI() async throws {
         let world = try await SharedWorld.make(devices: 2)
         _ = try await world.devices[0].peripheral.advertise(interval: .milliseconds(20))
@@ -108,13 +108,23 @@ struct ConnectionTests {
             interval: .milliseconds(50) ... .milliseconds(50), latency: 1, supervisionTimeout: .seconds(4)))
         #expect(applied == ConnectionParameters(interval: .milliseconds(50), latency: 1, supervisionTimeout: .seconds(4)))
         #expect(connection.parameters == applied)
-        // The peripheral's dispatcher reads the same LE Connection Update Complete.
+        // The peripheral's dispatcher reads the same LE Connection Update Complete. A
+        // connection has no stream of parameter changes to wait on, so poll its snapshot.
         _ = try await within {
             while accepted.parameters != applied { try await Task.sleep(for: .milliseconds(10)) }
             return true
         }
         let rssi = try #require(try await connection.readRSSI())
         #expect(rssi < 0 && rssi > -100)
+        // The peripheral asks the central over L2CAP; the central's host accepts and applies.
+        let asked = try await accepted.updateParameters(ConnectionParameterRequest(
+            interval: .milliseconds(20) ... .milliseconds(40), latency: 0, supervisionTimeout: .seconds(3)))
+        #expect(asked.interval >= .milliseconds(20) && asked.interval <= .milliseconds(40))
+        #expect(asked.supervisionTimeout == .seconds(3))
+        _ = try await within {  // polled, as above
+            while connection.parameters != asked { try await Task.sleep(for: .milliseconds(10)) }
+            return true
+        }
         await world.close()
     }
 
