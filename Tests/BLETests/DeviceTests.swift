@@ -5,7 +5,8 @@ import Testing
 struct DeviceTests {
     @Test("open(hci: \"sim\") starts the host on the embedded neighbourhood and finds the strap")
     func openEmbeddedWorld() async throws {
-        let device = try await BLEDevice.open(hci: "sim")
+        // A patient command timeout: the whole suite starves the embedded world for seconds.
+        let device = try await BLEDevice.open(hci: "sim", commandTimeout: .seconds(patience))
         #expect(device.address == BluetoothAddress(0xF0_5B_1E_00_00_00))
         let scan = try await device.central.scan(filter: ScanFilter(namePrefix: "Polar"))
         let strap = try await first(of: scan) { _ in true }
