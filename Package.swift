@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "BLETransport", targets: ["BLETransport"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
         .library(name: "BLEAdapter", targets: ["BLEAdapter"]),
+        .library(name: "BLE", targets: ["BLE"]),
         .executable(name: "ble", targets: ["ble"]),
     ],
     dependencies: [
@@ -33,6 +34,7 @@ let package = Package(
         .target(name: "BLETransport", dependencies: ["BLEWire"]),
         .target(name: "BLEHost", dependencies: ["BLEWire", "BLECrypto"]),
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
+        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
         .executableTarget(
             name: "ble",
             dependencies: [
@@ -48,6 +50,7 @@ let package = Package(
         .testTarget(name: "BLETransportTests", dependencies: ["BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEWorldTests", dependencies: ["BLEWorld", "BLEController", "BLEWire"]),
+        .testTarget(name: "BLETests", dependencies: ["BLE", "BLEAdapter", "BLEHost", "BLEWire", "BLEWorld", "BLEController"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -112,9 +112,12 @@ extension Adapter {
     ///   - seed: overrides the scenario's seed for simulated worlds.
     ///   - snoopPath: a btsnoop file to capture every HCI packet into.
     ///   - onLog: the world's log lines (scripted devices), if simulated.
+    ///   - configuration: the host's driver configuration, e.g. a longer command timeout
+    ///     for a slow serial line or a loaded machine.
     /// - Throws: ``AdapterError`` with one sentence saying what to do.
     public static func open(
-        hci: String? = nil, seed: UInt64? = nil, snoopPath: String? = nil, onLog: (@Sendable (String) -> Void)? = nil
+        hci: String? = nil, seed: UInt64? = nil, snoopPath: String? = nil, onLog: (@Sendable (String) -> Void)? = nil,
+        configuration: HCIDriverConfiguration = HCIDriverConfiguration()
     ) async throws -> Adapter {
         let hci = hci ?? defaultSpec
         let spec: HCITransportSpec
@@ -129,9 +132,11 @@ extension Adapter {
         if let snoop { onPacket = { record in snoop.write(record) } }
         switch spec {
         case .simulated:
-            return try openWorld(try scenario(named: "neighbourhood"), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog)
+            return try openWorld(try scenario(named: "neighbourhood"), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog,
+                                 configuration: configuration)
         case let .simulatedScenario(path):
-            return try openWorld(try scenario(named: path), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog)
+            return try openWorld(try scenario(named: path), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog,
+                                 configuration: configuration)
         case .tcp, .unix, .serial, .userChannel:
             let transport: any HCITransport
             do {
@@ -140,14 +145,14 @@ extension Adapter {
                 snoop?.close()
                 throw AdapterError("\(error)")  // TransportError already names the spec: "could not connect to tcp:…"
             }
-            let host = BLEHost.Host(transport: HCIHostTransport(base: transport), onPacket: onPacket)
+            let host = BLEHost.Host(transport: HCIHostTransport(base: transport), configuration: configuration, onPacket: onPacket)
             return Adapter(host: host, simulatedAddress: nil, runner: nil, tasks: [], snoop: snoop)
         }
     }
 
     private static func openWorld(
         _ loaded: Scenario, seed: UInt64?, snoop: SnoopFile?, onPacket: (@Sendable (HostPacketRecord) -> Void)?,
-        onLog: (@Sendable (String) -> Void)?
+        onLog: (@Sendable (String) -> Void)?, configuration: HCIDriverConfiguration
     ) throws -> Adapter {
         var scenario = loaded
         if let seed { scenario.seed = seed }
@@ -173,7 +178,7 @@ extension Adapter {
         let feed = Task {
             for await packet in controllerEnd.packets { runner.submit(packet, to: local) }
         }
-        let host = BLEHost.Host(transport: HCIHostTransport(base: hostEnd), onPacket: onPacket)
+        let host = BLEHost.Host(transport: HCIHostTransport(base: hostEnd), configuration: configuration, onPacket: onPacket)
         return Adapter(host: host, simulatedAddress: address, runner: runner, tasks: [run, feed], snoop: snoop)
     }
 

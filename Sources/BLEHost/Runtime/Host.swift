@@ -77,8 +77,10 @@ public actor Host {
         (l2capEvents, l2capOutput) = AsyncStream.makeStream(of: HostL2CAPEvent.self, bufferingPolicy: .bufferingNewest(1024))
     }
 
-    /// Microseconds since the host was made: the time every core input carries.
-    var now: HostTime {
+    /// Microseconds since the host was made: the time every core input carries, and the
+    /// clock of ``GAPAdvertisement/time``, so a caller can measure a report from a moment of
+    /// its own (e.g. the start of its scan).
+    public nonisolated var now: HostTime {
         let elapsed = clock.now - origin
         return elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
     }

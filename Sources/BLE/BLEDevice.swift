@@ -1,0 +1,119 @@
+import BLEAdapter
+import BLEHost
+
+/// A Bluetooth LE controller with SwiftBLE's host running on it: the front door of the
+/// stack (DESIGN.md, "Two faces, one engine"). Its two roles work at once on the one
+/// controller: ``central`` scans and connects, ``peripheral`` advertises and accepts.
+///
+/// The controller is whatever `--hci` names elsewhere: by default `$SWIFTBLE_HCI`, else
+/// `sim`, an embedded simulated neighbourhood — so a program written against this API runs
+/// unchanged on the simulator, a served world, Bumble or a real adapter.
+///
+/// ```swift
+/// import BLE
+///
+/// let device = try await BLEDevice.open()
+/// for await found in try await device.central.scan(filter: ScanFilter(serviceUUIDs: [0x180D])) {
+///     let connection = try await device.central.connect(to: found)
+///     print("connected to \(found.localName ?? "?") at \(connection.parameters)")
+///     let channel = try await connection.openL2CAPChannel(psm: 0x0080)
+///     try await channel.send(Array("hello".utf8))
+///     try await connection.disconnect()
+///     break
+/// }
+/// await device.close()
+/// ```
+public final class BLEDevice: Sendable {
+    /// The central role: scanning and connecting.
+    public let central: Central
+    /// The peripheral role: advertising, accepting connections, publishing channels.
+    public let peripheral: Peripheral
+    /// What start-up learned of the controller: its public address, versions, buffers.
+    public let controller: ControllerInfo
+    let core: DeviceCore
+    let dispatcher: EventDispatcher
+    private let dispatch: Task<Void, Never>
+    private let onClose: @Sendable () async -> Void
+
+    private init(core: DeviceCore, controller: ControllerInfo, onClose: @escaping @Sendable () async -> Void) {
+        self.core = core
+        self.controller = controller
+        self.onClose = onClose
+        let dispatcher = EventDispatcher(core: core)
+        self.dispatcher = dispatcher
+        central = Central(core: core, dispatcher: dispatcher)
+        peripheral = Peripheral(core: core, dispatcher: dispatcher)
+        // A link still up when the events end went down with the host: closed by this
+        // device, or lost with its transport.
+        dispatch = dispatcher.run { core.isClosed ? .connectionTerminatedByLocalHost : .unspecifiedError }
+    }
+
+    /// The controller's public address, if it has one.
+    public var address: BluetoothAddress? { controller.address }
+
+    /// The links up now, in either role, by ascending handle.
+    public var connections: [Connection] { dispatcher.connections }
+
+    /// Opens the controller `hci` names and starts the host on it (HCI_Reset and the
+    /// start-up sequence, Core 5.4, Vol 4, Part E, §7.3.2 ff.).
+    /// - Parameters:
+    ///   - hci: `sim`, `sim:FILE.yaml`, `tcp:HOST:PORT`, `unix:PATH`,
+    ///     `serial:DEV[@BAUD]` or `hci:N`; `nil` reads `$SWIFTBLE_HCI`, else `sim`.
+    ///   - snoop: a btsnoop file to capture every HCI packet into (Wireshark, `btmon -r`).
+    ///   - commandTimeout: how long the controller may take to answer an HCI command
+    ///     before it is considered gone (Vol 4, Part E, §4.4); 2 s suits a local
+    ///     controller, a slow serial line or a loaded machine may need more.
+    /// - Throws: ``BLEError/controllerUnavailable(_:)`` with a sentence saying what to do.
+    public static func open(hci: String? = nil, snoop: String? = nil, commandTimeout: Duration = .seconds(2)) async throws(BLEError) -> BLEDevice {
+        let timeout = ConnectionParameters.microseconds(commandTimeout)
+        guard timeout > 0 else { throw .invalidParameters("the command timeout must be positive") }
+        var configuration = HCIDriverConfiguration()
+        configuration.commandTimeout = timeout
+        let adapter: Adapter
+        do {
+            adapter = try await Adapter.open(hci: hci, snoopPath: snoop, configuration: configuration)
+        } catch {
+            throw BLEError(error, closed: false)
+        }
+        return try await open(host: adapter.host) { await adapter.close() }
+    }
+
+    /// Starts `host`, made by the caller on a transport of its own, and puts the front
+    /// door on it. The device takes over the host: its ``BLEHost/Host/events`` must have no
+    /// other reader.
+    /// - Parameters:
+    ///   - host: a host not yet started.
+    ///   - onClose: what ``close()`` does to release the controller; it must close the
+    ///     host (``BLEHost/Host/close()``), which is all the default does.
+    /// - Throws: ``BLEError/controllerUnavailable(_:)`` when the controller does not start.
+    public static func open(host: BLEHost.Host, onClose: (@Sendable () async -> Void)? = nil) async throws(BLEError) -> BLEDevice {
+        let close = onClose ?? { await host.close() }
+        let controller: ControllerInfo
+        do {
+            controller = try await host.start()
+        } catch {
+            await close()
+            let failure = BLEError(error, closed: false)
+            if case .controllerUnavailable = failure { throw failure }
+            throw .controllerUnavailable(failure.description)
+        }
+        return BLEDevice(core: DeviceCore(host: host), controller: controller, onClose: close)
+    }
+
+    /// Ends every connection (with Remote User Terminated Connection, Vol 3, Part C,
+    /// §9.3.10), stops the host and releases the controller. Connections then report
+    /// ``HCI/StatusCode/connectionTerminatedByLocalHost`` if they were still up, scans and
+    /// queues end, and calls throw ``BLEError/closed``. Closing twice does nothing.
+    public func close() async {
+        guard core.markClosed() else { return }
+        let links = dispatcher.connections
+        // A goodbye to each peer, so it need not wait for its supervision timeout; bounded
+        // by a timer in case the controller never reports the disconnection (closing the
+        // host below then ends the waits that are left).
+        await firstToFinish(within: .seconds(2)) {
+            for link in links { try? await link.disconnect() }
+        }
+        await onClose()
+        await dispatch.value
+    }
+}

@@ -1,0 +1,29 @@
+import BLEHost
+import Synchronization
+
+/// What every part of a ``BLEDevice`` shares: the host, and whether the device was closed
+/// (which turns the host's "transport closed" into ``BLEError/closed``).
+final class DeviceCore: Sendable {
+    let host: BLEHost.Host
+    private let closing = Mutex(false)
+
+    init(host: BLEHost.Host) {
+        self.host = host
+    }
+
+    /// Whether ``BLEDevice/close()`` was called.
+    var isClosed: Bool { closing.withLock { $0 } }
+
+    /// Marks the device closed; `true` the first time.
+    func markClosed() -> Bool {
+        closing.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+    }
+
+    /// The front door's error for `error`.
+    func translate(_ error: any Error) -> BLEError {
+        BLEError(error, closed: isClosed)
+    }
+}

@@ -1,0 +1,134 @@
+import BLE
+import BLEController
+import BLEHost
+import BLEWorld
+import Synchronization
+
+/// The wall-clock seconds a test waits for what should take milliseconds: the whole suite
+/// runs in parallel on few cores, and only a failing test ever waits this long.
+let patience: Double = 60
+
+/// A transport straight into one device of a world run by a ``WorldRunner``.
+struct WorldDeviceTransport: HostTransport {
+    let runner: WorldRunner
+    let device: DeviceID
+    let packets: AsyncThrowingStream<H4.Packet, any Error>
+
+    func send(_ packet: H4.Packet) async throws {
+        runner.submit(packet, to: device)
+    }
+}
+
+/// Several ``BLEDevice``s in one simulated world on the wall clock (an empty world unless
+/// a scenario is given), one per `host: external` device, in scenario order.
+struct SharedWorld {
+    let runner: WorldRunner
+    let task: Task<Void, Never>
+    let devices: [BLEDevice]
+    /// The public address of each device's controller.
+    let addresses: [BluetoothAddress]
+
+    /// `count` devices in an empty world; `ideal` timing and a higher `speed` make
+    /// connections quick.
+    static func make(devices count: Int, speed: Double = 20, ideal: Bool = true) async throws -> SharedWorld {
+        var scenario = Scenario(name: "empty").addingExternalDevices(count)
+        if ideal { scenario.timing = .ideal }
+        return try await make(scenario, speed: speed)
+    }
+
+    /// One device per `host: external` device of `scenario`, e.g. the neighbourhood's
+    /// "local" — what `--hci sim` builds, with a host patient enough for a loaded machine.
+    static func make(_ scenario: Scenario, speed: Double = 1) async throws -> SharedWorld {
+        let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
+        let built = try scenario.build(into: world)
+        var outputs: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
+        var streams: [(DeviceID, AsyncThrowingStream<H4.Packet, any Error>)] = []
+        var addresses: [BluetoothAddress] = []
+        for id in built.externalDevices {
+            let (stream, continuation) = AsyncThrowingStream.makeStream(of: H4.Packet.self, bufferingPolicy: .unbounded)
+            outputs[id] = continuation
+            streams.append((id, stream))
+            if let index = built.deviceIDs.firstIndex(of: id) { addresses.append(scenario.controllerPublicAddress(index: index)) }
+        }
+        let sinks = outputs
+        built.onExternalHostPacket = { id, packet in sinks[id]?.yield(packet) }
+        let runner = WorldRunner(world: world, speed: speed)
+        let task = Task { _ = await runner.run() }
+        var devices: [BLEDevice] = []
+        for (id, stream) in streams {
+            let host = Host(transport: WorldDeviceTransport(runner: runner, device: id, packets: stream),
+                            configuration: HCIDriverConfiguration(commandTimeout: 60_000_000))
+            devices.append(try await BLEDevice.open(host: host))
+        }
+        return SharedWorld(runner: runner, task: task, devices: devices, addresses: addresses)
+    }
+
+    func close() async {
+        for device in devices { await device.close() }
+        await runner.stop()
+        task.cancel()
+    }
+}
+
+/// Thrown by ``within(_:_:)`` when the work did not finish in time.
+struct TimedOut: Error {}
+
+/// The result of `work`, or ``TimedOut`` after `seconds` of wall-clock time. The work is
+/// then cancelled but not awaited, so a test fails rather than hangs on a wait that
+/// cannot be cancelled (an L2CAP read).
+func within<T: Sendable>(_ seconds: Double = patience, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    let outcome = FirstOutcome<T>()
+    let worker = Task {
+        do { outcome.settle(.success(try await work())) } catch { outcome.settle(.failure(error)) }
+    }
+    let timer = Task {
+        try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+        outcome.settle(.failure(TimedOut()))
+    }
+    let result = await outcome.value()
+    timer.cancel()
+    worker.cancel()
+    return try result.get()
+}
+
+/// The first of several results, handed to one waiter.
+final class FirstOutcome<T: Sendable>: Sendable {
+    private struct State {
+        var result: Result<T, any Error>?
+        var waiter: CheckedContinuation<Result<T, any Error>, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func settle(_ result: Result<T, any Error>) {
+        let waiter: CheckedContinuation<Result<T, any Error>, Never>? = state.withLock { state in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    func value() async -> Result<T, any Error> {
+        await withCheckedContinuation { continuation in
+            let ready: Result<T, any Error>? = state.withLock { state in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}
+
+/// The first advertisement of `scan` that satisfies `predicate`, within ``patience``.
+func first(of scan: ScanResults, where predicate: @escaping @Sendable (Advertisement) -> Bool) async throws -> Advertisement {
+    try await within {
+        for await advertisement in scan where predicate(advertisement) { return advertisement }
+        throw TimedOut()
+    }
+}
+
+/// The strap of the neighbourhood scenario.
+let strapAddress = BluetoothAddress(0xC4_7A_1B_2C_3D_4E, kind: .random)
