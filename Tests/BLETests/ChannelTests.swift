@@ -1,7 +1,7 @@
 import BLE
 import Testing
 
-@Suite("Publishing and refusing L2CAP channels")
+@Suite("Publishing and refusing L2CAP channels", .timeLimit(.minutes(3)))
 struct ChannelTests {
     /// Two devices connected: the first advertised, the second connected to it.
     static func connected() async throws -> (SharedWorld, central: Connection, peripheral: Connection) {

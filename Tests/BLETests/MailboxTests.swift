@@ -1,7 +1,7 @@
 @testable import BLE
 import Testing
 
-@Suite("The accept queue behind incoming connections and channels")
+@Suite("The accept queue behind incoming connections and channels", .timeLimit(.minutes(3)))
 struct MailboxTests {
     @Test("elements come out in order, each to one of several waiting readers")
     func orderAndFanOut() async throws {

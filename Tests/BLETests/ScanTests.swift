@@ -2,7 +2,7 @@ import BLE
 import BLEWorld
 import Testing
 
-@Suite("Central scans of the simulated neighbourhood")
+@Suite("Central scans of the simulated neighbourhood", .timeLimit(.minutes(3)))
 struct ScanTests {
     static func neighbourhood() async throws -> SharedWorld {
         try await SharedWorld.make(Scenario.builtIn(named: "neighbourhood"))

@@ -119,7 +119,10 @@ extension Host {
                 handle: link.handle, role: link.role == .central ? .central : .peripheral, configuration: l2capConfiguration)
             linkOpened(link.handle)
         case let .advertisement(advertisement):
+            // Reports go to the scan's own stream only: at hundreds a second they would
+            // push link events out of the bounded ``events`` buffer.
             scanOutput?.yield(advertisement)
+            return
         default:
             break
         }

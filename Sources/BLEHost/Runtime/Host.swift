@@ -42,7 +42,8 @@ public actor Host {
     private var timer: Task<Void, Never>?
     private var timerDeadline: HostTime?
 
-    /// Every GAP event, in order, for one consumer (the newest 1024 are kept if nobody reads).
+    /// Every GAP event but advertisement reports (those come from ``startScanning(_:)``),
+    /// in order, for one consumer; the newest 1024 are kept if nobody reads.
     public nonisolated let events: AsyncStream<GAPEvent>
     let eventOutput: AsyncStream<GAPEvent>.Continuation
     /// What the connections' L2CAP links report (ATT and SMP PDUs, channel events), for one

@@ -41,7 +41,7 @@ struct ConnectedHosts {
     }
 }
 
-@Suite("Host channels and link procedures over a simulated world")
+@Suite("Host channels and link procedures over a simulated world", .timeLimit(.minutes(3)))
 struct HostChannelTests {
     @Test("an LE credit-based channel echoes SDUs of 1 to 2000 octets byte for byte")
     func creditBasedEcho() async throws {

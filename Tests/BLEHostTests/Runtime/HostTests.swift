@@ -15,7 +15,7 @@ extension HCIDriverConfiguration {
     static let patient = HCIDriverConfiguration(commandTimeout: 60_000_000)
 }
 
-@Suite("Host runtime over a simulated world")
+@Suite("Host runtime over a simulated world", .timeLimit(.minutes(3)))
 struct HostTests {
     @Test("start brings the controller up and reports its public address")
     func startReportsAddress() async throws {
