@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "BLEHost", targets: ["BLEHost"]),
         .library(name: "BLEAdapter", targets: ["BLEAdapter"]),
         .library(name: "BLE", targets: ["BLE"]),
+        .library(name: "BLEBeacons", targets: ["BLEBeacons"]),
         .executable(name: "ble", targets: ["ble"]),
     ],
     dependencies: [
@@ -35,6 +36,7 @@ let package = Package(
         .target(name: "BLEHost", dependencies: ["BLEWire", "BLECrypto"]),
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
         .target(name: "BLE", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
+        .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         .executableTarget(
             name: "ble",
             dependencies: [
@@ -50,6 +52,7 @@ let package = Package(
         .testTarget(name: "BLETransportTests", dependencies: ["BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEWorldTests", dependencies: ["BLEWorld", "BLEController", "BLEWire"]),
+        .testTarget(name: "BLEBeaconsTests", dependencies: ["BLEBeacons", "BLEWire", "BLECrypto"]),
         .testTarget(name: "BLETests", dependencies: ["BLE", "BLEAdapter", "BLEHost", "BLEWire", "BLEWorld", "BLEController"]),
     ],
     swiftLanguageModes: [.v6]
