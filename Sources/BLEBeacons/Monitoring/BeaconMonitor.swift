@@ -1,0 +1,183 @@
+/// What a ``BeaconMonitor`` reports, each with the time it happened: a detection's time
+/// for entries, the end of the exit period for exits.
+public enum MonitorEvent: Hashable, Sendable {
+    /// The device entered `region`: a beacon of it was heard while the region's state was
+    /// not inside (`locationManager(_:didEnterRegion:)`).
+    case didEnter(BeaconRegion, at: BeaconTime)
+    /// The device left `region`: none of its beacons heard for the exit period
+    /// (`locationManager(_:didExitRegion:)`).
+    case didExit(BeaconRegion, at: BeaconTime)
+    /// The region's state, on every transition and when asked for
+    /// (`locationManager(_:didDetermineState:for:)`).
+    case didDetermineState(RegionState, for: BeaconRegion, at: BeaconTime)
+
+    /// The region the event is about.
+    public var region: BeaconRegion {
+        switch self {
+        case let .didEnter(region, _), let .didExit(region, _), let .didDetermineState(_, region, _): return region
+        }
+    }
+
+    /// When it happened.
+    public var time: BeaconTime {
+        switch self {
+        case let .didEnter(_, time), let .didExit(_, time), let .didDetermineState(_, _, time): return time
+        }
+    }
+}
+
+/// How a ``BeaconMonitor`` decides and limits.
+public struct MonitoringConfiguration: Hashable, Sendable {
+    /// How long no beacon of a region may be heard before the device is outside it
+    /// (default 30 s, about what iOS waits).
+    public var exitPeriod: Duration
+    /// The most regions monitored at once (default 20, Core Location's per-app limit).
+    public var regionLimit: Int
+
+    /// A configuration; both parameters have their documented defaults.
+    public init(exitPeriod: Duration = .seconds(30), regionLimit: Int = 20) {
+        self.exitPeriod = exitPeriod
+        self.regionLimit = regionLimit
+    }
+}
+
+/// The region monitoring core (sans-IO), following Core Location's rules for beacon
+/// regions: fed detections of iBeacons and timer ticks with their times, it returns
+/// enter, exit and state events.
+///
+/// - A region starts ``RegionState/unknown``.
+/// - The first detection of one of its beacons while not inside enters it: events
+///   `didDetermineState(.inside)` then `didEnter`, at the detection's time.
+/// - When none of its beacons has been heard for the exit period (default 30 s) an inside
+///   region is left — `didDetermineState(.outside)` then `didExit`, at the end of the
+///   period — and an unknown region becomes outside with `didDetermineState(.outside)`
+///   only, since it was never entered. Core Location documents both calls on a transition
+///   but not their order; state first is this core's choice.
+/// - A detection exactly at the end of the exit period keeps the region inside.
+///
+/// Call ``tick(at:)`` at ``nextDeadline`` (or on a regular timer); detections also apply
+/// any exits that fell due before them, so a late tick never loses an exit.
+public struct BeaconMonitor: Sendable {
+    /// The configuration given at creation.
+    public let configuration: MonitoringConfiguration
+
+    private struct Entry: Sendable {
+        var region: BeaconRegion
+        var state: RegionState
+        var startedAt: BeaconTime
+        var lastDetected: BeaconTime?
+    }
+
+    private var entries: [Entry] = []
+
+    /// A monitor with `configuration` and no region.
+    public init(configuration: MonitoringConfiguration = MonitoringConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// The regions monitored, in the order they were started (`monitoredRegions`).
+    public var monitoredRegions: [BeaconRegion] { entries.map(\.region) }
+
+    /// Starts monitoring `region` at `now`, in the unknown state. A region with the same
+    /// identifier is replaced (and starts over); otherwise a region beyond the limit is
+    /// refused with ``BeaconMonitoringError/regionLimitReached(limit:)``.
+    public mutating func startMonitoring(_ region: BeaconRegion, at now: BeaconTime) throws(BeaconMonitoringError) {
+        let entry = Entry(region: region, state: .unknown, startedAt: now, lastDetected: nil)
+        if let index = entries.firstIndex(where: { $0.region.identifier == region.identifier }) {
+            entries[index] = entry
+            return
+        }
+        guard entries.count < configuration.regionLimit else {
+            throw .regionLimitReached(limit: configuration.regionLimit)
+        }
+        entries.append(entry)
+    }
+
+    /// Stops monitoring the region named `identifier`; no event is reported.
+    public mutating func stopMonitoring(identifier: String) {
+        entries.removeAll { $0.region.identifier == identifier }
+    }
+
+    /// Stops monitoring the region with `region`'s identifier.
+    public mutating func stopMonitoring(_ region: BeaconRegion) { stopMonitoring(identifier: region.identifier) }
+
+    /// The state of the region named `identifier` as last determined, or `nil` when it is
+    /// not monitored. Does not apply exits that have fallen due; ``requestState(for:at:)`` does.
+    public func state(of identifier: String) -> RegionState? {
+        entries.first { $0.region.identifier == identifier }?.state
+    }
+
+    /// Core Location's `requestState(for:)`: exits due by `now` first, then the region's
+    /// `didDetermineState` at `now`. Nothing for a region not monitored.
+    public mutating func requestState(for identifier: String, at now: BeaconTime) -> [MonitorEvent] {
+        var events = expire(through: now, inclusive: true)
+        if let entry = entries.first(where: { $0.region.identifier == identifier }) {
+            events.append(.didDetermineState(entry.state, for: entry.region, at: now))
+        }
+        return events
+    }
+
+    /// The iBeacon `identity` was heard at `time`: exits due before `time`, then an entry
+    /// into every monitored region that covers it and is not inside.
+    public mutating func detected(_ identity: IBeaconIdentity, at time: BeaconTime) -> [MonitorEvent] {
+        var events = expire(through: time, inclusive: false)
+        for index in entries.indices where entries[index].region.contains(identity) {
+            entries[index].lastDetected = max(entries[index].lastDetected ?? time, time)
+            guard entries[index].state != .inside else { continue }
+            entries[index].state = .inside
+            events.append(.didDetermineState(.inside, for: entries[index].region, at: time))
+            events.append(.didEnter(entries[index].region, at: time))
+        }
+        return events
+    }
+
+    /// The timer fired at `now`: every exit due by then (at or before `now`), oldest first.
+    public mutating func tick(at now: BeaconTime) -> [MonitorEvent] {
+        expire(through: now, inclusive: true)
+    }
+
+    /// When the next exit (or unknown → outside) falls due, or `nil` when none can.
+    public var nextDeadline: BeaconTime? {
+        entries.compactMap(deadline(of:)).min()
+    }
+
+    private func deadline(of entry: Entry) -> BeaconTime? {
+        let period = configuration.exitPeriod.beaconMicroseconds
+        switch entry.state {
+        case .inside: return (entry.lastDetected ?? entry.startedAt) &+ period
+        case .unknown: return entry.startedAt &+ period
+        case .outside: return nil
+        }
+    }
+
+    private mutating func expire(through now: BeaconTime, inclusive: Bool) -> [MonitorEvent] {
+        var due: [(time: BeaconTime, index: Int)] = []
+        for index in entries.indices {
+            guard let deadline = deadline(of: entries[index]) else { continue }
+            if deadline < now || (inclusive && deadline == now) { due.append((deadline, index)) }
+        }
+        due.sort { ($0.time, $0.index) < ($1.time, $1.index) }
+        var events: [MonitorEvent] = []
+        for (time, index) in due {
+            let wasInside = entries[index].state == .inside
+            entries[index].state = .outside
+            events.append(.didDetermineState(.outside, for: entries[index].region, at: time))
+            if wasInside { events.append(.didExit(entries[index].region, at: time)) }
+        }
+        return events
+    }
+}
+
+extension BeaconMonitor {
+    /// An iBeacon frame was heard at `time`.
+    public mutating func detected(_ frame: IBeacon, at time: BeaconTime) -> [MonitorEvent] {
+        detected(frame.identity, at: time)
+    }
+
+    /// A beacon frame was heard at `time`; only iBeacons belong to beacon regions, so other
+    /// frames only apply the exits due before `time`.
+    public mutating func detected(_ frame: BeaconFrame, at time: BeaconTime) -> [MonitorEvent] {
+        if case let .iBeacon(beacon) = frame { return detected(beacon.identity, at: time) }
+        return expire(through: time, inclusive: false)
+    }
+}
