@@ -102,6 +102,12 @@ public struct EddystoneEIDResolver: Sendable {
         public var identifier: String
         /// The beacon counter value at the start of the matching rotation period.
         public var periodStart: UInt32
+
+        /// A resolution from its values.
+        public init(identifier: String, periodStart: UInt32) {
+            self.identifier = identifier
+            self.periodStart = periodStart
+        }
     }
 
     /// The registered beacons.
