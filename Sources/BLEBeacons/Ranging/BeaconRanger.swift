@@ -33,7 +33,8 @@ public struct RangedBeacon<Identity: Hashable & Sendable>: Hashable, Sendable {
     /// The mean RSSI of the samples received since the previous tick, rounded to a whole
     /// dBm (`CLBeacon.rssi`); `nil` when none arrived (Core Location reports 0).
     public var rssi: Int?
-    /// The filter's value, in dBm; `nil` when the filter has nothing to go on.
+    /// The filter's value, in dBm; `nil` when the filter has nothing to go on. Reported as
+    /// it is even when the beacon is listed as unknown for having gone quiet.
     public var filteredRSSI: Double?
     /// The beacon's latest measured power (RSSI at 1 m), in dBm.
     public var measuredPower: Int8
