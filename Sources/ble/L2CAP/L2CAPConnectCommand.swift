@@ -104,9 +104,10 @@ struct L2CAPConnectCommand: AsyncParsableCommand {
         do {
             link = try await host.connect(request)
         } catch HostError.gap(.timeout) {
+            let otherType = peer.address.kind == .random ? "drop /random if it uses a public one" : "append /random if it uses a random one"
             return .failure(CommandFailure(
                 "No device answered at \(peer) within \(timeout.formatted(decimals: 1)) s: check that it is advertising "
-                + "connectably and in range, and that the address type is right (append /random for a random address)."))
+                + "connectably and in range, and that the address type is right (\(otherType))."))
         }
         OutputLine(text: "Connected to \(peer) (handle \(link.handle))",
                    fields: [("event", .string("connected")), ("peer", .string("\(peer.address)")),
