@@ -22,17 +22,19 @@ struct BenchL2CAPCommand: AsyncParsableCommand {
             (airtime, T_IFS, packets per 7.5 ms connection event): about 165 kB/s for \
             2000-octet SDUs on LE 2M with 251-octet PDUs. Wall and simulated figures agree.
               max  CPU-bound: the world runs as fast as the processor allows but in lock-step \
-            with the hosts, stopping while a host owes an answer (each host answers within \
-            1 ms of simulated time). The simulated figure is the air's limit for an infinitely \
-            fast host; the wall figure is what this machine pushes through two hosts, two \
-            controllers and the simulated air per second. This is the figure to set beside \
-            Bumble-to-Bumble, whose virtual link has no airtime at all.
-              N    the world paced at N times real time. The air then carries N times more per \
-            wall second while the hosts keep their wall-clock latencies; past about 10 (on two \
-            cores) the pacing competes with the hosts for the processor and the figure falls, \
-            so it measures neither the air nor the stack cleanly. (A world run at infinite \
-            speed without lock-step races ahead of the hosts through empty connection events: \
-            its figures mean nothing, which is why max is lock-step.)
+            with the hosts, stopping while a host owes an answer: each host answers within 3 ms \
+            of simulated time, before its controller's buffers run dry. The simulated figure \
+            stays at the air's limit (a check that the hosts kept up); the wall figure is what \
+            this machine pushes per second through two hosts, two controllers and the simulated \
+            air. This is the figure to set beside Bumble-to-Bumble, whose virtual link has no \
+            airtime at all.
+              N    the world paced at N times real time, the hosts on the wall clock. The air \
+            carries N times more per wall second; once that is more than the processor can push \
+            the wall figure is CPU-bound too, but where that happens depends on the machine and \
+            its load, and beyond it the world falls behind its clock and the figure collapses. \
+            For exploring, not for comparing. (Without lock-step, a world run at infinite speed \
+            races ahead of the hosts through empty connection events and its figures mean \
+            nothing: that is why max is lock-step.)
             """
     )
 

@@ -21,9 +21,9 @@ extension WorldRunner: WorldDriver {
     func runUntilStopped() async { await run() }
 }
 
-/// Runs a world as fast as the processor allows but never ahead of its hosts: simulated
-/// time stops while a host still owes an answer, so each host behaves as if it answered
-/// within ``hostReaction`` of simulated time. Unlike ``WorldRunner`` at infinite speed, the
+/// Runs a world as fast as the processor allows but never far ahead of its hosts:
+/// simulated time stops while a host still owes an answer, so each host behaves as if it
+/// answered within ``hostReaction`` of simulated time. Unlike ``WorldRunner`` at infinite speed, the
 /// world cannot race ahead through empty connection events while a host is busy, so the
 /// simulated-time figures are those of an infinitely fast host (the air's limit) and the
 /// wall-clock figures are what the processor can push through hosts, controllers and air.
@@ -33,10 +33,16 @@ extension WorldRunner: WorldDriver {
 /// one approximation: an app slower than that lets at most one more event by.
 actor LockstepRunner: WorldDriver {
     /// How far simulated time may run past a packet to a host before the runner waits
-    /// for the hosts to settle: their reaction time, in simulated microseconds.
-    static let hostReaction: Microseconds = 1_000
-    /// Executor turns given to app tasks after the hosts have taken every packet.
-    static let appTurns = 3
+    /// for the hosts to settle: their reaction time, in simulated microseconds. Shorter
+    /// than a controller's eight 251-octet buffers take to drain on LE 2M (about 11 ms of
+    /// airtime), so hosts that react within it keep the air busy; long enough that the
+    /// world and the hosts work in parallel for most of a connection event (measured:
+    /// 1 ms gave two thirds of the wall-clock rate of 3 ms, 7.5 ms left the air idle).
+    static let hostReaction: Microseconds = 3_000
+    /// Executor turns given to app tasks after the hosts have taken every packet: each SDU
+    /// a sender submits needs its task to run once (fewer turns let the world pass the
+    /// sender on a loaded machine, measured as a simulated figure below the air's limit).
+    static let appTurns = 8
 
     /// Events run between two suspensions when no host is owed anything, so calls on the
     /// runner (``stop()``) get in while the world runs on its own.
