@@ -23,14 +23,15 @@ extension WorldRunner: WorldDriver {
 
 /// Runs a world as fast as the processor allows but never far ahead of its hosts:
 /// simulated time stops while a host still owes an answer, so each host behaves as if it
-/// answered within ``hostReaction`` of simulated time. Unlike ``WorldRunner`` at infinite speed, the
-/// world cannot race ahead through empty connection events while a host is busy, so the
-/// simulated-time figures are those of an infinitely fast host (the air's limit) and the
-/// wall-clock figures are what the processor can push through hosts, controllers and air.
+/// answered within ``hostReaction`` of simulated time. Unlike ``WorldRunner`` at infinite
+/// speed, the world cannot race ahead through empty connection events while a host is
+/// busy, so the simulated-time figures are the air's limit and the wall-clock figures are
+/// what the processor can push through hosts, controllers and air.
 ///
 /// "Owes an answer" is counted exactly for packets (``LockstepMailbox``); a host's app
 /// tasks, resumed by those packets, are given a few executor turns to act, which is the
-/// one approximation: an app slower than that lets at most one more event by.
+/// one approximation: an app slower than that lets the world run on without it, which
+/// shows as a simulated figure below the air's limit.
 actor LockstepRunner: WorldDriver {
     /// How far simulated time may run past a packet to a host before the runner waits
     /// for the hosts to settle: their reaction time, in simulated microseconds. Shorter
