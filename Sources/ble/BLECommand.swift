@@ -6,9 +6,11 @@ import ArgumentParser
 struct BLECommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ble",
-        abstract: "Bluetooth Low Energy from the command line: simulated worlds, scanning, advertising.",
+        abstract: "Bluetooth Low Energy from the command line: simulated worlds, scanning, advertising, L2CAP channels, benchmarks.",
         subcommands: subcommands
     )
 
-    private static let subcommands: [any ParsableCommand.Type] = [ScanCommand.self, AdvertiseCommand.self, SimCommand.self]
+    private static let subcommands: [any ParsableCommand.Type] = [
+        ScanCommand.self, AdvertiseCommand.self, L2CAPCommand.self, SimCommand.self, BenchCommand.self,
+    ]
 }

@@ -30,6 +30,8 @@ public actor WorldRunner {
     private var wake: Task<Void, any Error>?
     private var stopped = false
     private var eventsSinceYield = 0
+    /// Events run back to back before submitted packets get a turn.
+    private static let eventsPerYield = 4096
 
     /// A runner for `world` at `speed` (simulated seconds per wall-clock second).
     public init(world: sending World, speed: Double = 1) {
@@ -93,13 +95,13 @@ public actor WorldRunner {
                 continue
             }
             world.runNextEvent()
-            if speed.isInfinite {
-                // Let submitted packets in now and then without costing every event a hop.
-                eventsSinceYield += 1
-                if eventsSinceYield >= 4096 {
-                    eventsSinceYield = 0
-                    await Task.yield()
-                }
+            // Let submitted packets in now and then without costing every event a hop: at
+            // infinite speed, and at a finite one that has fallen behind the wall clock,
+            // which would otherwise run without suspending until it caught up, if ever.
+            eventsSinceYield += 1
+            if eventsSinceYield >= Self.eventsPerYield {
+                eventsSinceYield = 0
+                await Task.yield()
             }
         }
         return world.now
@@ -122,8 +124,16 @@ public actor WorldRunner {
 
     private func deliver(_ submission: Submission) {
         // Bring the world up to "now" first, so the packet lands after every event that
-        // was due, at the simulated time the wall clock says.
-        world.run(until: simulatedNow())
+        // was due, at the simulated time the wall clock says. A world that has fallen
+        // behind is not made to catch up here, which could take for ever: after a bounded
+        // amount of work the packet lands at the world's own time.
+        let target = simulatedNow()
+        var budget = Self.eventsPerYield
+        while budget > 0, let next = world.nextEventTime, next <= target {
+            world.runNextEvent()
+            budget -= 1
+        }
+        if budget > 0 { world.run(until: target) }
         world.sendToController(submission.packet, device: submission.device)
         wake?.cancel()
     }

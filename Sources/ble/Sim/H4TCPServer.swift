@@ -1,4 +1,6 @@
+import BLEAdapter
 import BLEController
+import BLEHost
 import BLEWire
 import BLEWorld
 import NIOCore
@@ -12,11 +14,33 @@ final class ServedDevice: Sendable {
     let address: BluetoothAddress
     let id: DeviceID
     private let client = Mutex<(any Channel)?>(nil)
+    /// The btsnoop file of the packets crossing this device's TCP link, if `--snoop` asked.
+    private let snoop: SnoopFile?
+    /// The snoop file's time zero: record times are measured from it on a monotonic clock.
+    private let snoopOrigin = ContinuousClock.now
 
-    init(name: String, address: BluetoothAddress, id: DeviceID) {
+    init(name: String, address: BluetoothAddress, id: DeviceID, snoop: SnoopFile? = nil) {
         self.name = name
         self.address = address
         self.id = id
+        self.snoop = snoop
+    }
+
+    /// Records one packet that crossed the TCP link: `fromHost` for commands and ACL data
+    /// the host sent, otherwise what the controller sent the host.
+    func record(_ packet: H4.Packet, fromHost: Bool) {
+        guard let snoop else { return }
+        let elapsed = ContinuousClock.now - snoopOrigin
+        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        snoop.write(HostPacketRecord(packet: packet, outgoing: fromHost, time: micros))
+    }
+
+    /// Finishes the snoop file; later packets are not recorded.
+    func closeSnoop() { snoop?.close() }
+
+    /// A device name as a file name: path separators and control characters become "_".
+    static func fileName(_ name: String) -> String {
+        String(name.map { $0 == "/" || $0 == "\\" || $0.asciiValue.map { $0 < 0x20 } == true ? "_" : $0 })
     }
 
     /// Makes `channel` the device's host unless another is attached.
@@ -40,6 +64,7 @@ final class ServedDevice: Sendable {
     /// Writes a controller-to-host packet to the attached host; dropped when none is.
     func send(_ packet: H4.Packet) {
         guard let channel = client.withLock({ $0 }) else { return }
+        record(packet, fromHost: false)
         channel.writeAndFlush(ByteBuffer(bytes: packet.encoded()), promise: nil)
     }
 }
@@ -79,8 +104,10 @@ final class H4ConnectionHandler: ChannelInboundHandler {
             do {
                 guard let packet = try decoder.next() else { break }
                 if case .command = packet {
+                    device.record(packet, fromHost: true)
                     runner.submit(packet, to: device.id)
                 } else if case .acl = packet {
+                    device.record(packet, fromHost: true)
                     runner.submit(packet, to: device.id)
                 }
             } catch {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLEAdapter
 import BLEController
 import BLEWire
 import BLEWorld
@@ -34,6 +35,9 @@ struct SimServeCommand: AsyncParsableCommand {
     @Option(help: "The world's seed (default: the scenario's).")
     var seed: UInt64?
 
+    @Option(help: "Write DIR/<device>.btsnoop for every served device: the HCI packets crossing its TCP link, as they pass.")
+    var snoop: String?
+
     func validate() throws {
         if let devices, !(0 ... 64).contains(devices) {
             throw ValidationError("--devices must be between 0 and 64.")
@@ -58,9 +62,14 @@ struct SimServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error.description)
         }
-        let served = built.externalDevices.compactMap { id -> ServedDevice? in
-            guard let device = built.device(id) else { return nil }
-            return ServedDevice(name: device.name, address: device.address, id: id)
+        let snoopDirectory = try snoop.map(Self.makeDirectory)
+        var served: [ServedDevice] = []
+        for id in built.externalDevices {
+            guard let device = built.device(id) else { continue }
+            let file = try snoopDirectory.map { directory in
+                try Self.snoopFile(directory + "/" + ServedDevice.fileName(device.name) + ".btsnoop")
+            }
+            served.append(ServedDevice(name: device.name, address: device.address, id: id, snoop: file))
         }
         guard !served.isEmpty else {
             throw CommandFailure("Nothing to serve: the scenario has no device with host: external; "
@@ -103,5 +112,25 @@ struct SimServeCommand: AsyncParsableCommand {
         await runner.run()
         for channel in channels { try? await channel.close() }
         try? await group.shutdownGracefully()
+        for device in served { device.closeSnoop() }
+    }
+
+    /// Creates the `--snoop` directory if needed; returns its path.
+    private static func makeDirectory(_ path: String) throws -> String {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("Cannot create the snoop directory \(path): \(error.localizedDescription); choose a writable path.")
+        }
+        return path
+    }
+
+    /// Creates one device's capture file, as a one-sentence failure if it cannot.
+    private static func snoopFile(_ path: String) throws -> SnoopFile {
+        do {
+            return try SnoopFile(path: path)
+        } catch let error as AdapterError {
+            throw CommandFailure(error.description)
+        }
     }
 }

@@ -82,4 +82,30 @@ struct WorldRunnerTests {
         #expect(log.all.count == 1)
         #expect(log.all.first?.1 == device)
     }
+
+    @Test("A runner that falls behind its speed still lets submitted packets in", .timeLimit(.minutes(1)))
+    func submissionsWhileBehind() async throws {
+        let log = PacketLog()
+        let world = World(configuration: WorldConfiguration(seed: 1, timing: .ideal))
+        let device = world.addDevice(DeviceDescription(name: "d", position: Vector3(x: 0, y: 0, z: 0)),
+                                     controller: AnsweringController())
+        // An event every simulated microsecond at a billion times real time: no processor
+        // keeps up, so the runner is behind its clock for the whole test.
+        func tick(_ world: World) { world.schedule(at: world.now + 1) { tick($0) } }
+        tick(world)
+        let (answers, answered) = AsyncStream<Void>.makeStream()
+        world.onHostPacket = { [unowned world] id, packet in
+            log.append(world.now, id, packet)
+            answered.yield()
+        }
+        let runner = WorldRunner(world: world, speed: 1e9)
+        let task = Task { _ = await runner.run() }
+        runner.submit(.command(try HCI.CommandPacket(HCI.Reset())), to: device)
+        var iterator = answers.makeAsyncIterator()
+        _ = await iterator.next()
+        await runner.stop()
+        await task.value
+        #expect(log.all.count == 1)
+        #expect(log.all.first?.1 == device)
+    }
 }

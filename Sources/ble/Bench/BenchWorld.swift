@@ -1,0 +1,115 @@
+import BLEAdapter
+import BLEController
+import BLEHost
+import BLEWire
+import BLEWorld
+
+/// A ``HostTransport`` straight into one device of a world: what the host sends is handed
+/// to the device's controller through the runner, what the controller sends comes out of
+/// ``packets``. No sockets, no copies beyond the packets themselves.
+struct WorldHostTransport: HostTransport {
+    let runner: any WorldDriver
+    let device: DeviceID
+    let packets: AsyncThrowingStream<H4.Packet, any Error>
+
+    func send(_ packet: H4.Packet) async throws {
+        runner.submit(packet, to: device)
+    }
+}
+
+/// Two of our hosts on two controllers in one embedded world: the bench's test bed. The
+/// world runs paced by a ``WorldRunner`` at a finite speed, or in lock-step with the hosts
+/// (``LockstepRunner``) at infinite speed. Index 0 is the peripheral's host, index 1 the
+/// central's.
+final class BenchWorld: Sendable {
+    let runner: any WorldDriver
+    let hosts: [BLEHost.Host]
+    /// The public address of each host's controller, in the same order.
+    let addresses: [BluetoothAddress]
+    private let run: Task<Void, Never>
+    private let snoops: [SnoopFile]
+
+    /// Builds the world and the hosts (not started).
+    /// - Parameters:
+    ///   - timing: `.ideal` (no loss: the stack alone is measured) or `.realistic`.
+    ///   - speed: simulated seconds per wall-clock second; `.infinity` for lock-step.
+    ///   - snoopDirectory: where to write `peripheral.btsnoop` and `central.btsnoop`, if anywhere.
+    init(timing: TimingMode, speed: Double, seed: UInt64, snoopDirectory: String?) throws {
+        var scenario = Scenario(name: "bench", seed: seed, timing: timing).addingExternalDevices(2)
+        scenario.timing = timing
+        // The world's own capture of every HCI packet would cost memory and time in a
+        // benchmark; --snoop writes the hosts' captures instead.
+        let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
+                                                            capturesHCI: false))
+        let built: BuiltScenario
+        do {
+            built = try scenario.build(into: world)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        var sinks: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
+        var streams: [(DeviceID, AsyncThrowingStream<H4.Packet, any Error>)] = []
+        var addresses: [BluetoothAddress] = []
+        for id in built.externalDevices {
+            let (stream, continuation) = AsyncThrowingStream.makeStream(of: H4.Packet.self, bufferingPolicy: .unbounded)
+            sinks[id] = continuation
+            streams.append((id, stream))
+            if let index = built.deviceIDs.firstIndex(of: id) { addresses.append(scenario.controllerPublicAddress(index: index)) }
+        }
+        guard streams.count == 2, addresses.count == 2 else { throw CommandFailure("The bench world did not build two devices.") }
+        let outputs = sinks
+        let devices = streams.map(\.0)
+        let mailbox = speed.isInfinite ? LockstepMailbox(devices: devices) : nil
+        built.onExternalHostPacket = { id, packet in
+            outputs[id]?.yield(packet)
+            mailbox?.deliveredToHost(id)
+        }
+        var snoops: [SnoopFile] = []
+        if let snoopDirectory {
+            do {
+                for name in ["peripheral", "central"] { snoops.append(try SnoopFile(path: snoopDirectory + "/" + name + ".btsnoop")) }
+            } catch let error as AdapterError {
+                throw CommandFailure(error.description)
+            }
+        }
+        let runner: any WorldDriver
+        let lockstep: LockstepRunner?
+        if let mailbox {
+            let driver = LockstepRunner(world: world, mailbox: mailbox)
+            (runner, lockstep) = (driver, driver)
+        } else {
+            (runner, lockstep) = (WorldRunner(world: world, speed: speed), nil)
+        }
+        self.runner = runner
+        self.addresses = addresses
+        self.snoops = snoops
+        var hosts: [BLEHost.Host] = []
+        for (index, stream) in streams.enumerated() {
+            let file = index < snoops.count ? snoops[index] : nil
+            var onPacket: (@Sendable (HostPacketRecord) -> Void)?
+            if let mailbox {
+                onPacket = { record in
+                    mailbox.hostPacket(index, outgoing: record.outgoing)
+                    file?.write(record)
+                }
+            } else if let file {
+                onPacket = { record in file.write(record) }
+            }
+            hosts.append(BLEHost.Host(transport: WorldHostTransport(runner: runner, device: stream.0, packets: stream.1),
+                                      onPacket: onPacket))
+        }
+        self.hosts = hosts
+        run = Task {
+            await lockstep?.attach(hosts)
+            await runner.runUntilStopped()
+        }
+    }
+
+    /// Closes both hosts, stops the world and finishes the captures.
+    func close() async {
+        for host in hosts { await host.close() }
+        await runner.stop()
+        run.cancel()
+        for snoop in snoops { snoop.close() }
+    }
+}

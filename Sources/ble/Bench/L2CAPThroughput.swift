@@ -1,0 +1,101 @@
+import BLEHost
+import BLEWire
+import BLEWorld
+
+/// What one run of the L2CAP send scenario measured.
+struct L2CAPThroughputResult {
+    var sdus: Int
+    var octets: Int
+    /// Wall-clock seconds from the first send to the last SDU read by the receiver.
+    var wallSeconds: Double
+    /// The world's simulated seconds over the same span.
+    var simulatedSeconds: Double
+    /// The link the data crossed: PHY, data length, connection interval.
+    var phy: HCI.PHY
+    var maxTxOctets: Int
+    var intervalMilliseconds: Double
+}
+
+/// Bumble-bench's L2CAP "send" scenario on two of our hosts (Core 5.4, Vol 3, Part A,
+/// §3.4 and §10.1): the central opens an LE credit-based channel to the peripheral and
+/// sends `count` SDUs of `size` octets as fast as credits allow; the peripheral reads them.
+struct L2CAPThroughput {
+    let size: Int
+    let count: Int
+    let credits: UInt16
+    let psm: UInt16 = 0x0080
+
+    /// Connects the two hosts at a 7.5 ms interval, moves to 2M PHY and 251-octet data
+    /// PDUs when both controllers support them, then runs and times the scenario.
+    func run(in world: BenchWorld) async throws -> L2CAPThroughputResult {
+        let peripheral = world.hosts[0], central = world.hosts[1]
+        let peripheralInfo = try await peripheral.start()
+        let centralInfo = try await central.start()
+        let events = central.events
+        let mtu = UInt16(max(size, 23))
+        let incoming = await peripheral.listen(psm: psm, parameters: HostChannelParameters(mtu: mtu, mps: 247, initialCredits: credits))
+        // 20 ms advertising: the connection comes within a few advertising events.
+        try await peripheral.startAdvertising(GAPAdvertisingParameters(intervalMin: 32, intervalMax: 32))
+        let interval = HCI.LEConnectionParameters(connectionIntervalMin: 6, connectionIntervalMax: 6, maxLatency: 0,
+                                                  supervisionTimeout: 200)
+        let link = try await central.connect(GAPConnectRequest(peer: world.addresses[0], parameters: interval, timeout: 30_000_000))
+        let both = peripheralInfo.leFeatures.intersection(centralInfo.leFeatures)
+        var phy = HCI.PHY.le1M
+        if both.contains(.le2MPHY) {
+            phy = try await central.setPHY(link.handle, tx: [.le2M], rx: [.le2M]).tx
+        }
+        var maxTxOctets = 27
+        if both.contains(.leDataPacketLengthExtension) {
+            try await central.setDataLength(link.handle, txOctets: 251, txTime: 2120)
+            maxTxOctets = try await Self.dataLengthChange(on: link.handle, in: events)
+        }
+        let channel = try await central.openChannel(psm: psm, on: link.handle, parameters: HostChannelParameters(
+            mtu: mtu, mps: 247, initialCredits: credits))
+        var accepted = incoming.makeAsyncIterator()
+        guard let served = await accepted.next() else { throw CommandFailure("The peripheral's host closed before the channel opened.") }
+
+        let size = self.size, count = self.count
+        let payload = [UInt8]((0 ..< size).map { UInt8(truncatingIfNeeded: $0) })
+        let clock = ContinuousClock()
+        let simulatedStart = await world.runner.now
+        let start = clock.now
+        let sender = Task {
+            for _ in 0 ..< count { try await central.send(payload, on: channel.id) }
+        }
+        var sdus = 0, octets = 0
+        while sdus < count, let sdu = try await peripheral.receive(on: served.id) {
+            sdus += 1
+            octets += sdu.count
+        }
+        let elapsed = clock.now - start
+        let simulatedEnd = await world.runner.now
+        try await sender.value
+        guard sdus == count else {
+            throw CommandFailure("The channel closed after \(sdus) of \(count) SDUs; run with --snoop DIR to see why.")
+        }
+        await central.closeChannel(channel.id)
+        return L2CAPThroughputResult(
+            sdus: sdus, octets: octets,
+            wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            simulatedSeconds: Double(simulatedEnd - simulatedStart) / 1e6,
+            phy: phy, maxTxOctets: maxTxOctets, intervalMilliseconds: 7.5)
+    }
+
+    /// Waits for the LE Data Length Change of `handle` (Vol 4, Part E, §7.7.65.7) and
+    /// returns the new connMaxTxOctets.
+    private static func dataLengthChange(on handle: UInt16, in events: AsyncStream<GAPEvent>) async throws -> Int {
+        for await event in events {
+            switch event {
+            case let .dataLengthChanged(changed, lengths) where changed == handle:
+                return Int(lengths.maxTxOctets)
+            case let .procedureFailed(.dataLengthUpdate(handle: failed), error) where failed == handle:
+                throw CommandFailure("The controller refused 251-octet data PDUs: \(error).")
+            case let .disconnected(down, reason) where down == handle:
+                throw CommandFailure("The link went down while setting the data length: \(reason).")
+            default:
+                continue
+            }
+        }
+        throw CommandFailure("The central's host closed while setting the data length.")
+    }
+}

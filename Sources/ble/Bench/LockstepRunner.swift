@@ -1,0 +1,128 @@
+import BLEController
+import BLEHost
+import BLEWire
+import BLEWorld
+import Synchronization
+
+/// What drives a bench world: ``WorldRunner`` paced to the wall clock, or
+/// ``LockstepRunner`` as fast as the hosts allow.
+protocol WorldDriver: Actor {
+    /// Hands a host packet to `device`'s controller; safe from any task.
+    nonisolated func submit(_ packet: H4.Packet, to device: DeviceID)
+    /// The world's simulated time.
+    var now: Microseconds { get }
+    /// Ends ``runUntilStopped()``.
+    func stop()
+    /// Runs the world until ``stop()``.
+    func runUntilStopped() async
+}
+
+extension WorldRunner: WorldDriver {
+    func runUntilStopped() async { await run() }
+}
+
+/// Runs a world as fast as the processor allows but never far ahead of its hosts:
+/// simulated time stops while a host still owes an answer, so each host behaves as if it
+/// answered within ``hostReaction`` of simulated time. Unlike ``WorldRunner`` at infinite
+/// speed, the world cannot race ahead through empty connection events while a host is
+/// busy, so the simulated-time figures are the air's limit and the wall-clock figures are
+/// what the processor can push through hosts, controllers and air.
+///
+/// "Owes an answer" is counted exactly for packets (``LockstepMailbox``); a host's app
+/// tasks, resumed by those packets, are given a few executor turns to act, which is the
+/// one approximation: an app slower than that lets the world run on without it, which
+/// shows as a simulated figure below the air's limit.
+actor LockstepRunner: WorldDriver {
+    /// How far simulated time may run past a packet to a host before the runner waits
+    /// for the hosts to settle: their reaction time, in simulated microseconds. Shorter
+    /// than a controller's eight 251-octet buffers take to drain on LE 2M (about 11 ms of
+    /// airtime), so hosts that react within it keep the air busy; long enough that the
+    /// world and the hosts work in parallel for most of a connection event (measured:
+    /// 1 ms gave two thirds of the wall-clock rate of 3 ms, 7.5 ms left the air idle).
+    static let hostReaction: Microseconds = 3_000
+    /// Executor turns given to app tasks after the hosts have taken every packet: each SDU
+    /// a sender submits needs its task to run once (fewer turns let the world pass the
+    /// sender on a loaded machine, measured as a simulated figure below the air's limit).
+    static let appTurns = 8
+
+    /// Events run between two suspensions when no host is owed anything, so calls on the
+    /// runner (``stop()``) get in while the world runs on its own.
+    static let eventsPerTurn = 1024
+
+    private let world: World
+    private let mailbox: LockstepMailbox
+    private var hosts: [BLEHost.Host] = []
+    private var stopped = false
+    /// The world's time, readable without waiting for the runner's loop to suspend.
+    private let time = Atomic<Int64>(0)
+    private var eventsSinceTurn = 0
+    /// The simulated time of the first packet to a host since the hosts last settled.
+    private var unsettledSince: Microseconds?
+
+    init(world: sending World, mailbox: LockstepMailbox) {
+        self.world = world
+        self.mailbox = mailbox
+    }
+
+    /// The hosts whose turns the runner waits for.
+    func attach(_ hosts: [BLEHost.Host]) { self.hosts = hosts }
+
+    nonisolated func submit(_ packet: H4.Packet, to device: DeviceID) {
+        mailbox.submit(packet, to: device)
+    }
+
+    nonisolated var now: Microseconds { time.load(ordering: .relaxed) }
+
+    func stop() {
+        stopped = true
+        mailbox.stop()
+    }
+
+    func runUntilStopped() async {
+        while !stopped, !Task.isCancelled {
+            deliverPending()
+            let next = world.nextEventTime
+            if let since = unsettledSince, next.map({ $0 > since + Self.hostReaction }) ?? true {
+                await settle()
+                continue
+            }
+            guard next != nil else {
+                // Nothing scheduled: nothing can happen until a host sends something.
+                await mailbox.wait(for: .submission)
+                continue
+            }
+            let before = mailbox.deliveredTotal
+            world.runNextEvent()
+            time.store(world.now, ordering: .relaxed)
+            if unsettledSince == nil, mailbox.deliveredTotal != before { unsettledSince = world.now }
+            eventsSinceTurn += 1
+            if eventsSinceTurn >= Self.eventsPerTurn {
+                eventsSinceTurn = 0
+                await Task.yield()
+            }
+        }
+    }
+
+    /// Hands every waiting host packet to its controller at the current simulated time.
+    private func deliverPending() {
+        for submission in mailbox.takePending() { world.sendToController(submission.packet, device: submission.device) }
+    }
+
+    /// Waits until every host has taken and processed what the world sent it, written
+    /// what that made it write, and its app tasks have had their turns, with nothing new
+    /// happening in a whole round.
+    private func settle() async {
+        while !stopped {
+            let before = mailbox.version
+            await mailbox.wait(for: .balanced)
+            // A hop to each host: it runs after the turn in which the host took its last
+            // packet, so whatever that turn wrote has been counted.
+            for host in hosts { _ = await host.controller }
+            for _ in 0 ..< Self.appTurns { await Task.yield() }
+            eventsSinceTurn = 0
+            if mailbox.version == before, mailbox.isBalanced { break }
+            deliverPending()
+        }
+        unsettledSince = nil
+    }
+}
