@@ -10,5 +10,5 @@ struct BLECommand: AsyncParsableCommand {
         subcommands: subcommands
     )
 
-    private static let subcommands: [any ParsableCommand.Type] = [ScanCommand.self, AdvertiseCommand.self, SimCommand.self]
+    private static let subcommands: [any ParsableCommand.Type] = [ScanCommand.self, AdvertiseCommand.self, BeaconCommand.self, SimCommand.self]
 }
