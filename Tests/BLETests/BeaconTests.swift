@@ -86,7 +86,7 @@ struct BeaconTests {
         await world.close()
     }
 
-    @Test("an emitted iBeacon reaches another device as ADV_NONCONN_IND with exactly the frame's octets, and exits when stopped")
+    @Test("an emitted iBeacon enters a monitored region on another device, which it exits an exit period after the beacon stops")
     func emitIsHeardThenExits() async throws {
         let world = try await SharedWorld.make(devices: 2, speed: 1)
         let frame = IBeacon(uuid: neighbourhoodUUID, major: 0x1234, minor: 0xABCD, measuredPower: -61)
@@ -96,16 +96,31 @@ struct BeaconTests {
         let region = try BeaconRegion(identifier: "emitted", uuid: neighbourhoodUUID, major: 0x1234, minor: 0xABCD)
         let updates = try await world.devices[1].central.monitorBeacons(
             [region], configuration: MonitoringConfiguration(exitPeriod: .seconds(2)))
-        try await within {
-            for await event in updates { if case .didEnter = event { return } }
+        // One loop over the session (leaving it ends the session): stop the beacon once
+        // entered, then wait for the exit.
+        let events = try await within {
+            var events: [MonitorEvent] = []
+            for await event in updates {
+                events.append(event)
+                switch event {
+                case .didEnter: try await session.stop()
+                case .didExit: return events
+                case .didDetermineState: continue
+                }
+            }
             throw TimedOut()
         }
-        try await session.stop()
-        let exit = try await within {
-            for await event in updates { if case let .didExit(left, time) = event { return (left, time) } }
-            throw TimedOut()
+        let kinds = events.map { event -> String in
+            switch event {
+            case .didEnter: return "enter"
+            case .didExit: return "exit"
+            case let .didDetermineState(state, _, _): return "\(state)"
+            }
         }
-        #expect(exit.0 == region)
+        #expect(kinds == ["inside", "enter", "outside", "exit"])
+        #expect(events.allSatisfy { $0.region == region })
+        let entered = try #require(events.first?.time), left = try #require(events.last?.time)
+        #expect(left - entered >= 2_000_000, "the exit comes an exit period after the last detection, itself after the entry")
         await world.close()
     }
 

@@ -52,8 +52,8 @@ enum BeaconOutput {
 
     /// A region's constraint as JSON: `{"uuid": …, "major": … | null, "minor": … | null}`.
     static func json(_ constraint: BeaconIdentityConstraint) -> String {
-        "{\"uuid\": \(ScanOutput.quoted(constraint.uuid.uuidString)), \"major\": \(constraint.major.map(String.init) ?? "null"), "
-            + "\"minor\": \(constraint.minor.map(String.init) ?? "null")}"
+        "{\"uuid\": \(ScanOutput.quoted(constraint.uuid.uuidString)), \"major\": \(constraint.major.map { String($0) } ?? "null"), "
+            + "\"minor\": \(constraint.minor.map { String($0) } ?? "null")}"
     }
 
     /// `value` with at most `places` decimals, trailing zeros dropped (`100`, `1.5`, `-61.3`).
