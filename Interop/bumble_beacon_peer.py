@@ -14,7 +14,7 @@ reaches scanners as a "connectable" report. The octets are what matter.)
 
 scan scans passively with duplicates and decodes every report whose advertising data holds an
 iBeacon frame, independently of SwiftBLE's decoder (Apple's layout: company 0x004C, type 0x02,
-length 0x15), printing {"event": "ibeacon", "address", "rssi", "connectable", "uuid", "major",
+length 0x15), printing {"event": "ibeacon", "address" (no type suffix), "public", "rssi", "connectable", "uuid", "major",
 "minor", "measured_power", "data"}; the last line is {"event": "summary", "reports", "ibeacons"}.
 
 Exit status 0 means the role did what it was asked (scan --until-uuid: that UUID was heard).
@@ -108,7 +108,9 @@ async def scan(args) -> int:
         if beacon is None:
             return
         heard.add(beacon['uuid'])
-        say('ibeacon', address=str(advertisement.address), rssi=advertisement.rssi,
+        address = advertisement.address
+        say('ibeacon', address=address.to_string(with_type_qualifier=False), public=bool(address.is_public),
+            rssi=advertisement.rssi,
             connectable=bool(advertisement.is_connectable), data=data.hex(), **beacon)
         if args.until_uuid and beacon['uuid'] == args.until_uuid.upper():
             found.set()

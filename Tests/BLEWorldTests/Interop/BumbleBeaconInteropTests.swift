@@ -60,6 +60,7 @@ struct BumbleBeaconInteropTests {
         #expect(beacon["measured_power"] as? Int == -128)
         #expect(beacon["data"] as? String == "0201061aff4c000215" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0" + "ffff" + "0000" + "80")
         #expect(beacon["address"] as? String == "F0:00:00:00:00:01")
+        #expect(beacon["public"] as? Bool == true)
     }
 
     @Test("a Bumble scanner on ble sim serve decodes ble beacon emit sent as ADV_NONCONN_IND")
