@@ -35,12 +35,12 @@ let package = Package(
         .target(name: "BLETransport", dependencies: ["BLEWire"]),
         .target(name: "BLEHost", dependencies: ["BLEWire", "BLECrypto"]),
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
-        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
+        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLEHost", "BLEWire"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         .executableTarget(
             name: "ble",
             dependencies: [
-                "BLEAdapter", "BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire",
+                "BLEAdapter", "BLEBeacons", "BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEWorldTests", dependencies: ["BLEWorld", "BLEController", "BLEWire"]),
         .testTarget(name: "BLEBeaconsTests", dependencies: ["BLEBeacons", "BLEWire", "BLECrypto"]),
-        .testTarget(name: "BLETests", dependencies: ["BLE", "BLEAdapter", "BLEHost", "BLEWire", "BLEWorld", "BLEController"]),
+        .testTarget(name: "BLETests", dependencies: ["BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEWire", "BLEWorld", "BLEController"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -40,12 +40,20 @@ public actor Peripheral {
         let kind: GAPAdvertisingParameters.Kind = connectable ? .connectable : response.structures.isEmpty ? .nonConnectable : .scannable
         let parameters = GAPAdvertisingParameters(
             kind: kind, intervalMin: UInt16(units), intervalMax: UInt16(units), data: data, scanResponse: response)
+        return try await startAdvertising(parameters)
+    }
+
+    /// Has the controller advertise `parameters` and makes the session that stops it; the
+    /// one path every kind of advertising (content, beacon frames) goes through.
+    func startAdvertising(_ parameters: GAPAdvertisingParameters) async throws(BLEError) -> AdvertisingSession {
         do {
             try await core.host.startAdvertising(parameters)
         } catch {
             throw core.translate(error)
         }
-        let session = AdvertisingSession(peripheral: self, advertisingData: data, scanResponse: response, connectable: connectable)
+        let session = AdvertisingSession(
+            peripheral: self, advertisingData: parameters.data, scanResponse: parameters.scanResponse,
+            connectable: parameters.kind == .connectable)
         current = session
         return session
     }
