@@ -5,10 +5,6 @@ import Testing
 /// The neighbourhood's iBeacon UUID (Scenarios/neighbourhood.yaml).
 let neighbourhoodBeaconUUID = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
 
-/// The JSON objects of a command's output, one per line; other lines are skipped.
-func jsonLines(_ output: String) -> [[String: Any]] {
-    output.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
-}
 
 @Suite("ble beacon emit, monitor and range")
 struct BeaconCommandLineTests {
