@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(CoreLocation)
+import CoreLocation
+#else
 import OpenCoreLocation
+#endif
 import Synchronization
 
 /// How long a test waits for a delegate call before it fails (machines are shared).
