@@ -1,0 +1,218 @@
+import BLE
+import BLEBeacons
+import Foundation
+import Synchronization
+
+/// The machinery behind a ``CLLocationManager``: BLEBeacons' monitoring and ranging cores
+/// under one lock, fed from a passive scan of the controller with every advertisement
+/// reported (duplicates allowed, since ranging averages each one), ticked once a second.
+/// Sendable, so the scan and tick tasks and the manager's caller share it; the delegate
+/// calls it produces go to the main queue through the ``DelegateRelay``.
+///
+/// The controller is opened lazily by the first start (monitoring or ranging) and stays
+/// open until the manager goes away; a controller that cannot be opened fails every region
+/// and constraint waiting for it, and the next start tries again.
+final class BeaconEngine: Sendable {
+    private struct State: Sendable {
+        var monitor: BeaconMonitor
+        var ranger: BeaconRanger<IBeaconIdentity>
+        /// The flags of each monitored region, by identifier.
+        var regions: [String: RegionSnapshot] = [:]
+        /// Ranged constraints in the order ranging started.
+        var constraints: [BeaconIdentityConstraint] = []
+        var runner: Task<Void, Never>?
+        var closed = false
+    }
+
+    let relay = DelegateRelay()
+    private let options: CLLocationManager.Options
+    private let state: Mutex<State>
+    private let origin = ContinuousClock.now
+
+    init(options: CLLocationManager.Options) {
+        self.options = options
+        state = Mutex(State(monitor: BeaconMonitor(configuration: MonitoringConfiguration(exitPeriod: options.exitPeriod)),
+                            ranger: BeaconRanger(configuration: RangingConfiguration())))
+    }
+
+    /// Microseconds since the engine was made: the cores' clock.
+    private func now() -> BeaconTime {
+        let (seconds, attoseconds) = (ContinuousClock.now - origin).components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+
+    // MARK: Requests from the manager
+
+    func startMonitoring(_ region: RegionSnapshot) {
+        guard let constraint = region.constraint else {
+            relay.post([.monitoringDidFail(region, CLError(.regionMonitoringFailure, reason: "only beacon regions can be monitored on Linux"))])
+            return
+        }
+        let now = now()
+        let failure = state.withLock { state -> BeaconMonitoringError? in
+            do throws(BeaconMonitoringError) {
+                try state.monitor.startMonitoring(BeaconRegion(identifier: region.identifier, constraint: constraint), at: now)
+                state.regions[region.identifier] = region
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure {
+            relay.post([.monitoringDidFail(region, CLError(.regionMonitoringFailure, reason: failure.description))])
+        } else {
+            relay.post([.didStartMonitoring(region)])
+            ensureRunning()
+        }
+    }
+
+    func stopMonitoring(identifier: String) {
+        state.withLock { state in
+            state.monitor.stopMonitoring(identifier: identifier)
+            state.regions[identifier] = nil
+        }
+    }
+
+    /// The region's state after the exits now due; `unknown` for a region not monitored.
+    func requestState(for region: RegionSnapshot) {
+        let now = now()
+        let events = state.withLock { state in
+            state.monitor.requestState(for: region.identifier, at: now).map { Self.event($0, regions: state.regions) }
+        }
+        relay.post(events.isEmpty ? [.didDetermineState(.unknown, region)] : events)
+    }
+
+    func startRanging(_ constraint: BeaconIdentityConstraint) {
+        state.withLock { state in
+            if !state.constraints.contains(constraint) { state.constraints.append(constraint) }
+        }
+        ensureRunning()
+    }
+
+    func stopRanging(_ constraint: BeaconIdentityConstraint) {
+        state.withLock { state in state.constraints.removeAll { $0 == constraint } }
+    }
+
+    func isMonitoring(_ identifier: String) -> Bool { state.withLock { $0.regions[identifier] != nil } }
+
+    func isRanging(_ constraint: BeaconIdentityConstraint) -> Bool { state.withLock { $0.constraints.contains(constraint) } }
+
+    var monitoredRegions: [RegionSnapshot] {
+        state.withLock { state in state.monitor.monitoredRegions.compactMap { state.regions[$0.identifier] } }
+    }
+
+    var rangedConstraints: [BeaconIdentityConstraint] { state.withLock { $0.constraints } }
+
+    /// Stops the scan and closes the controller; the manager is going away.
+    func shutdown() {
+        state.withLock { state in
+            state.closed = true
+            state.runner?.cancel()
+            state.runner = nil
+        }
+    }
+
+    // MARK: Running
+
+    private func ensureRunning() {
+        state.withLock { state in
+            guard state.runner == nil, !state.closed else { return }
+            state.runner = Task { await self.run() }
+        }
+    }
+
+    private func run() async {
+        let device: BLEDevice
+        do {
+            device = try await BLEDevice.open(hci: options.hci)
+        } catch {
+            failEverything(because: error.description)
+            return
+        }
+        do {
+            let results = try await device.central.scan(options: ScanOptions(active: false, allowDuplicates: true))
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.consume(results) }
+                group.addTask { await self.tickEverySecond() }
+                await group.next()  // either ends only when cancelled or when the device goes
+                group.cancelAll()
+            }
+        } catch {
+            failEverything(because: error.description)
+        }
+        await device.close()
+    }
+
+    /// Feeds every iBeacon advertisement to the cores.
+    private func consume(_ results: ScanResults) async {
+        for await advertisement in results {
+            guard let data = advertisement.manufacturerData, let rssi = advertisement.rssi,
+                  let frame = try? IBeacon(manufacturerData: data) else { continue }
+            let now = now()
+            let events = state.withLock { state in
+                if state.constraints.contains(where: { $0.matches(frame.identity) }) {
+                    state.ranger.add(frame, rssi: rssi, at: now)
+                }
+                return state.monitor.detected(frame.identity, at: now).map { Self.event($0, regions: state.regions) }
+            }
+            relay.post(events)
+        }
+    }
+
+    /// Ranging results and due exits at each tick of the ranging interval (a timer, not a
+    /// wait for something to happen).
+    private func tickEverySecond() async {
+        let clock = ContinuousClock()
+        var deadline = clock.now + options.rangingInterval
+        while !Task.isCancelled {
+            do {
+                try await clock.sleep(until: deadline)
+            } catch {
+                return
+            }
+            deadline += options.rangingInterval
+            let now = now()
+            let date = Date()
+            let events = state.withLock { state in
+                let ranged = state.ranger.range(at: now)
+                var events: [LocationEvent] = state.constraints.map { constraint in
+                    .didRange(ranged.filter { constraint.matches($0.identity) }.map { BeaconSnapshot($0, at: date) }, constraint)
+                }
+                events += state.monitor.tick(at: now).map { Self.event($0, regions: state.regions) }
+                return events
+            }
+            relay.post(events)
+        }
+    }
+
+    /// The controller cannot be used: every region and constraint fails and is dropped,
+    /// and the next start opens the controller again.
+    private func failEverything(because reason: String) {
+        let events = state.withLock { state in
+            var events: [LocationEvent] = [.didFail(CLError(.rangingUnavailable, reason: reason))]
+            for region in state.monitor.monitoredRegions {
+                events.append(.monitoringDidFail(state.regions[region.identifier], CLError(.regionMonitoringFailure, reason: reason)))
+                state.monitor.stopMonitoring(region)
+            }
+            for constraint in state.constraints {
+                events.append(.didFailRanging(constraint, CLError(.rangingUnavailable, reason: reason)))
+            }
+            state.regions = [:]
+            state.constraints = []
+            state.runner = nil
+            return events
+        }
+        relay.post(events)
+    }
+
+    private static func event(_ event: MonitorEvent, regions: [String: RegionSnapshot]) -> LocationEvent {
+        let region = regions[event.region.identifier]
+            ?? RegionSnapshot(identifier: event.region.identifier, constraint: event.region.constraint, notifyOnEntry: true,
+                              notifyOnExit: true, notifyEntryStateOnDisplay: false)
+        switch event {
+        case .didEnter: return .didEnter(region)
+        case .didExit: return .didExit(region)
+        case let .didDetermineState(state, _, _): return .didDetermineState(CLRegionState(rawValue: state.rawValue) ?? .unknown, region)
+        }
+    }
+}

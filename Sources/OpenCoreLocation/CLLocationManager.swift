@@ -1,0 +1,160 @@
+import Foundation
+
+/// The beacon part of Core Location's `CLLocationManager` on Linux: region monitoring and
+/// ranging of iBeacons through SwiftBLE, with Apple's names, so code written for Apple
+/// platforms compiles with only its import changed:
+///
+/// ```swift
+/// #if canImport(CoreLocation)
+/// import CoreLocation
+/// #else
+/// import OpenCoreLocation
+/// #endif
+///
+/// final class Watcher: NSObject, CLLocationManagerDelegate {
+///     let manager = CLLocationManager()
+///     func start() {
+///         manager.delegate = self
+///         manager.startMonitoring(for: CLBeaconRegion(uuid: storeUUID, identifier: "store"))
+///     }
+///     func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) { print("welcome") }
+/// }
+/// ```
+///
+/// **Threads.** As on Apple platforms for a manager made on the main thread, the delegate
+/// is called on the main queue; keep it running: a command-line program ends its
+/// top-level code with `dispatchMain()` (or `RunLoop.main.run()`), a test runs on the main
+/// actor (`@MainActor`) and awaits. Unlike Apple's, the class is `@MainActor`: Swift 6
+/// offers no safe way to hand a non-Sendable manager and delegate to the main queue, and a
+/// main-actor class is Sendable. Everything but ``delegate`` is `nonisolated`, so only
+/// setting the delegate needs the main actor — where Apple-style code (app code, a
+/// `main.swift`, a `@MainActor` test) already sets it.
+///
+/// **Controller.** The manager listens through the controller `$SWIFTBLE_HCI` names (default
+/// `sim`, the embedded neighbourhood), opened when monitoring or ranging first starts; when
+/// it cannot be opened, the delegate gets `locationManager(_:didFailWithError:)` with
+/// ``CLError/Code/rangingUnavailable``, then `monitoringDidFailFor` /
+/// `didFailRangingFor` for every region and constraint. ``init(options:)`` picks another
+/// controller or a shorter exit period (SwiftBLE-only).
+///
+/// **Authorization.** Linux has no location permission: ``authorizationStatus`` is
+/// ``CLAuthorizationStatus/authorizedAlways`` from the start and the request methods do
+/// nothing; `locationManagerDidChangeAuthorization(_:)` is called once after creation, as
+/// Core Location does.
+@MainActor
+open class CLLocationManager: NSObject {
+    /// SwiftBLE's settings for a manager; Core Location has none of these.
+    public struct Options: Sendable {
+        /// The controller, as `--hci` spells it (`sim`, `sim:FILE.yaml`, `tcp:HOST:PORT`,
+        /// …); `nil` reads `$SWIFTBLE_HCI`, else `sim`.
+        public var hci: String?
+        /// How long no beacon of a region may be heard before the device has left it
+        /// (default 30 s, BLEBeacons' `MonitoringConfiguration`, about what iOS waits).
+        public var exitPeriod: Duration
+        /// How often ranged beacons are reported (default 1 s, as Core Location does).
+        public var rangingInterval: Duration
+
+        /// Options with every value given; by default Core Location's behaviour on `$SWIFTBLE_HCI`.
+        public init(hci: String? = nil, exitPeriod: Duration = .seconds(30), rangingInterval: Duration = .seconds(1)) {
+            self.hci = hci
+            self.exitPeriod = exitPeriod
+            self.rangingInterval = rangingInterval
+        }
+    }
+
+    /// Who is told what happens; held weakly, called on the main queue.
+    open weak var delegate: (any CLLocationManagerDelegate)?
+
+    nonisolated let engine: BeaconEngine
+
+    /// A manager with Core Location's behaviour, listening on `$SWIFTBLE_HCI` (default `sim`).
+    nonisolated public override convenience init() {
+        self.init(options: Options())
+    }
+
+    /// A manager with SwiftBLE's `options` (the controller, the exit period, the ranging
+    /// interval); not in Core Location.
+    nonisolated public init(options: Options) {
+        engine = BeaconEngine(options: options)
+        super.init()
+        engine.relay.attach(self)
+        engine.relay.post([.didChangeAuthorization])
+    }
+
+    deinit {
+        engine.shutdown()
+    }
+
+    // MARK: Availability and authorization
+
+    /// Whether regions of `regionClass` can be monitored: only ``CLBeaconRegion`` on Linux.
+    nonisolated open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool {
+        regionClass == CLBeaconRegion.self || regionClass is CLBeaconRegion.Type
+    }
+
+    /// Whether beacons can be ranged: always, given a controller (its absence is reported
+    /// when ranging starts).
+    nonisolated open class func isRangingAvailable() -> Bool { true }
+
+    /// Whether location services are on: always, on Linux.
+    nonisolated open class func locationServicesEnabled() -> Bool { true }
+
+    /// ``CLAuthorizationStatus/authorizedAlways``: Linux asks no permission.
+    nonisolated open var authorizationStatus: CLAuthorizationStatus { .authorizedAlways }
+
+    /// Does nothing: the manager is authorized from the start.
+    nonisolated open func requestWhenInUseAuthorization() {}
+
+    /// Does nothing: the manager is authorized from the start.
+    nonisolated open func requestAlwaysAuthorization() {}
+
+    /// The largest radius of a circular region: -1, since circular regions (which need a
+    /// location fix) cannot be monitored on Linux.
+    nonisolated open var maximumRegionMonitoringDistance: CLLocationDistance { -1 }
+
+    // MARK: Monitoring
+
+    /// The regions monitored now (copies, as Core Location returns them).
+    nonisolated open var monitoredRegions: Set<CLRegion> {
+        Set(engine.monitoredRegions.map { $0.makeRegion() })
+    }
+
+    /// Starts monitoring `region` (a ``CLBeaconRegion``): the delegate gets
+    /// `didStartMonitoringFor`, then `didDetermineState` and `didEnterRegion` on the first
+    /// beacon heard, `didExitRegion` after the exit period without one. A region with the
+    /// identifier of a monitored one replaces it; beyond 20 regions, or for a region that is
+    /// not a beacon region, `monitoringDidFailFor` with ``CLError/Code/regionMonitoringFailure``.
+    nonisolated open func startMonitoring(for region: CLRegion) {
+        engine.startMonitoring(region.snapshot)
+    }
+
+    /// Stops monitoring the region with `region`'s identifier; no further calls about it.
+    nonisolated open func stopMonitoring(for region: CLRegion) {
+        engine.stopMonitoring(identifier: region.identifier)
+    }
+
+    /// Asks for `region`'s state: `didDetermineState` with it (after any exit now due);
+    /// ``CLRegionState/unknown`` for a region not monitored.
+    nonisolated open func requestState(for region: CLRegion) {
+        engine.requestState(for: region.snapshot)
+    }
+
+    // MARK: Ranging
+
+    /// The constraints being ranged now.
+    nonisolated open var rangedBeaconConstraints: Set<CLBeaconIdentityConstraint> {
+        Set(engine.rangedConstraints.map(CLBeaconIdentityConstraint.init))
+    }
+
+    /// Starts ranging the beacons `constraint` covers: once a second the delegate gets
+    /// `didRange` with them, closest first (immediate, near, far, then unknown; by accuracy
+    /// within a class), possibly none.
+    nonisolated open func startRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
+        engine.startRanging(constraint.value)
+    }
+
+    /// Stops ranging `constraint`; no `didRange` for it arrives after this returns.
+    nonisolated open func stopRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
+        engine.stopRanging(constraint.value)
+    }
+}

@@ -1,0 +1,72 @@
+import BLEBeacons
+import Dispatch
+import Foundation
+import Synchronization
+
+/// One delegate call, as Sendable values, on its way from the engine to the main queue.
+enum LocationEvent: Sendable {
+    case didEnter(RegionSnapshot)
+    case didExit(RegionSnapshot)
+    case didDetermineState(CLRegionState, RegionSnapshot)
+    case didRange([BeaconSnapshot], BeaconIdentityConstraint)
+    case didFailRanging(BeaconIdentityConstraint, CLError)
+    case monitoringDidFail(RegionSnapshot?, CLError)
+    case didStartMonitoring(RegionSnapshot)
+    case didFail(CLError)
+    case didChangeAuthorization
+}
+
+/// The main-queue end of a manager: holds it weakly and makes the delegate calls on the
+/// main actor, the only place that reads the (non-Sendable) delegate.
+final class DelegateRelay: Sendable {
+    private struct WeakManager {
+        weak var manager: CLLocationManager?
+    }
+
+    private let owner = Mutex(WeakManager())
+
+    /// Remembers the manager whose delegate to call; the manager owns the relay, so weakly.
+    func attach(_ manager: CLLocationManager) {
+        owner.withLock { $0.manager = manager }
+    }
+
+    /// Hands `events` to the delegate in order on the main queue (Core Location's
+    /// delivery for a manager made on the main thread). Events about a region or a
+    /// constraint the app stopped meanwhile are dropped, so nothing arrives after a stop.
+    func post(_ events: [LocationEvent]) {
+        guard !events.isEmpty else { return }
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated { self.deliver(events) }
+        }
+    }
+
+    @MainActor private func deliver(_ events: [LocationEvent]) {
+        for event in events {
+            guard let manager = owner.withLock({ $0.manager }), let delegate = manager.delegate else { return }
+            let engine = manager.engine
+            switch event {
+            case let .didEnter(region):
+                guard region.notifyOnEntry, engine.isMonitoring(region.identifier) else { continue }
+                delegate.locationManager(manager, didEnterRegion: region.makeRegion())
+            case let .didExit(region):
+                guard region.notifyOnExit, engine.isMonitoring(region.identifier) else { continue }
+                delegate.locationManager(manager, didExitRegion: region.makeRegion())
+            case let .didDetermineState(state, region):
+                delegate.locationManager(manager, didDetermineState: state, for: region.makeRegion())
+            case let .didRange(beacons, constraint):
+                guard engine.isRanging(constraint) else { continue }
+                delegate.locationManager(manager, didRange: beacons.map(CLBeacon.init), satisfying: CLBeaconIdentityConstraint(constraint))
+            case let .didFailRanging(constraint, error):
+                delegate.locationManager(manager, didFailRangingFor: CLBeaconIdentityConstraint(constraint), error: error)
+            case let .monitoringDidFail(region, error):
+                delegate.locationManager(manager, monitoringDidFailFor: region?.makeRegion(), withError: error)
+            case let .didStartMonitoring(region):
+                delegate.locationManager(manager, didStartMonitoringFor: region.makeRegion())
+            case let .didFail(error):
+                delegate.locationManager(manager, didFailWithError: error)
+            case .didChangeAuthorization:
+                delegate.locationManagerDidChangeAuthorization(manager)
+            }
+        }
+    }
+}
