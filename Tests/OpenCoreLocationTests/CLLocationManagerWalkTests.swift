@@ -75,7 +75,9 @@ struct CLLocationManagerWalkTests {
         }
         #expect(sightings.allSatisfy { $0.major == 8 && $0.minor == 1 })
         let nearest = try #require(sightings.indices.min { sightings[$0].accuracy < sightings[$1].accuracy })
-        #expect(nearest > 0 && nearest < sightings.count - 1, "the closest sighting comes mid-walk: \(sightings.map(\.accuracy))")
+        // On a loaded machine the host may start only as the phone arrives, so the approach
+        // is not always seen; moving away after the closest sighting always is.
+        #expect(nearest < sightings.count - 1, "the beacon is ranged further away after the closest sighting: \(sightings.map(\.accuracy))")
         #expect(sightings.contains { $0.proximity == .far })
         #expect(sightings.contains { $0.proximity == .near || $0.proximity == .immediate })
     }
