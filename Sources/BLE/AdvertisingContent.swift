@@ -48,7 +48,7 @@ public struct AdvertisingContent: Hashable, Sendable {
         var advertising = AdvertisingData([]), response = AdvertisingData([])
         var items: [AdvertisingData.Structure] = []
         if connectable { advertising.structures.append(.flags([.leGeneralDiscoverable, .brEdrNotSupported])) }
-        items += Self.serviceLists(serviceUUIDs)
+        items += GAPAdvertisingContent.serviceLists(serviceUUIDs)
         if let manufacturerData {
             items.append(.manufacturerData(company: manufacturerData.companyIdentifier, data: Array(manufacturerData.data)))
         }
@@ -95,25 +95,5 @@ public struct AdvertisingContent: Hashable, Sendable {
             prefix.append(character)
         }
         return prefix.isEmpty ? nil : prefix
-    }
-
-    /// Complete lists of 16-, 32- and 128-bit service UUIDs, in that order, each UUID in
-    /// its shortest form and listed once (Supplement, Part A, §1.1).
-    static func serviceLists(_ services: [BluetoothUUID]) -> [AdvertisingData.Structure] {
-        var short: [UInt16] = [], medium: [UInt32] = [], long: [UInt128] = []
-        for uuid in services {
-            if let value = uuid.uuid16 {
-                if !short.contains(value) { short.append(value) }
-            } else if let value = uuid.uuid32 {
-                if !medium.contains(value) { medium.append(value) }
-            } else if !long.contains(uuid.value) {
-                long.append(uuid.value)
-            }
-        }
-        var structures: [AdvertisingData.Structure] = []
-        if !short.isEmpty { structures.append(.completeList16(short)) }
-        if !medium.isEmpty { structures.append(.completeList32(medium)) }
-        if !long.isEmpty { structures.append(.completeList128(long)) }
-        return structures
     }
 }

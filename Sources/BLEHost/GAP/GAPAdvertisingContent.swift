@@ -75,8 +75,8 @@ public struct GAPAdvertisingContent: Hashable, Sendable {
     }
 
     /// Complete lists of 16-, 32- and 128-bit service UUIDs, in that order, each UUID in
-    /// its shortest form and listed once.
-    static func serviceLists(_ services: [BluetoothUUID]) -> [AdvertisingData.Structure] {
+    /// its shortest form and listed once (Core Specification Supplement, Part A, §1.1).
+    public static func serviceLists(_ services: [BluetoothUUID]) -> [AdvertisingData.Structure] {
         var short: [UInt16] = [], medium: [UInt32] = [], long: [UInt128] = []
         for uuid in services {
             if let value = uuid.uuid16 {
