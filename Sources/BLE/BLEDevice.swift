@@ -61,14 +61,17 @@ public final class BLEDevice: Sendable {
     ///     `serial:DEV[@BAUD]` or `hci:N`; `nil` reads `$SWIFTBLE_HCI`, else `sim`.
     ///   - snoop: a btsnoop file to capture every HCI packet into (Wireshark, `btmon -r`).
     ///   - commandTimeout: how long the controller may take to answer an HCI command
-    ///     before it is considered gone (Vol 4, Part E, §4.4); 2 s suits a local
-    ///     controller, a slow serial line or a loaded machine may need more.
+    ///     before it is considered gone (Vol 4, Part E, §4.4); by default 2 s for a real
+    ///     controller and ``Adapter/simulatedCommandTimeout`` for an embedded world. A slow
+    ///     serial line may need more.
     /// - Throws: ``BLEError/controllerUnavailable(_:)`` with a sentence saying what to do.
-    public static func open(hci: String? = nil, snoop: String? = nil, commandTimeout: Duration = .seconds(2)) async throws(BLEError) -> BLEDevice {
-        let timeout = ConnectionParameters.microseconds(commandTimeout)
-        guard timeout > 0 else { throw .invalidParameters("the command timeout must be positive") }
-        var configuration = HCIDriverConfiguration()
-        configuration.commandTimeout = timeout
+    public static func open(hci: String? = nil, snoop: String? = nil, commandTimeout: Duration? = nil) async throws(BLEError) -> BLEDevice {
+        var configuration: HCIDriverConfiguration?
+        if let commandTimeout {
+            let timeout = ConnectionParameters.microseconds(commandTimeout)
+            guard timeout > 0 else { throw .invalidParameters("the command timeout must be positive") }
+            configuration = HCIDriverConfiguration(commandTimeout: timeout)
+        }
         let adapter: Adapter
         do {
             adapter = try await Adapter.open(hci: hci, snoopPath: snoop, configuration: configuration)

@@ -93,6 +93,12 @@ public final class Adapter: Sendable {
 }
 
 extension Adapter {
+    /// The command timeout for an embedded world, in microseconds: 30 s. The in-process
+    /// controller always answers, but only when the processor gets to it; on a loaded
+    /// machine that can take longer than a real controller's 2 s, and a timeout there would
+    /// report a healthy controller as gone.
+    public static let simulatedCommandTimeout: HostTime = 30_000_000
+
     /// The environment variable programs read their controller from (same syntax as
     /// `--hci`; DESIGN.md, "The command line").
     public static let environmentVariable = "SWIFTBLE_HCI"
@@ -113,13 +119,22 @@ extension Adapter {
     ///   - snoopPath: a btsnoop file to capture every HCI packet into.
     ///   - onLog: the world's log lines (scripted devices), if simulated.
     ///   - configuration: the host's driver configuration, e.g. a longer command timeout
-    ///     for a slow serial line or a loaded machine.
+    ///     for a slow serial line. By default a real controller gets the driver's 2 s per
+    ///     command and an embedded world ``simulatedCommandTimeout``.
     /// - Throws: ``AdapterError`` with one sentence saying what to do.
     public static func open(
         hci: String? = nil, seed: UInt64? = nil, snoopPath: String? = nil, onLog: (@Sendable (String) -> Void)? = nil,
-        configuration: HCIDriverConfiguration = HCIDriverConfiguration()
+        configuration explicit: HCIDriverConfiguration? = nil
     ) async throws -> Adapter {
         let hci = hci ?? defaultSpec
+        let configuration: HCIDriverConfiguration
+        if let explicit {
+            configuration = explicit
+        } else if hci == "sim" || hci.hasPrefix("sim:") {
+            configuration = HCIDriverConfiguration(commandTimeout: simulatedCommandTimeout)
+        } else {
+            configuration = HCIDriverConfiguration()
+        }
         let spec: HCITransportSpec
         do {
             spec = try HCITransportSpec(parsing: hci)
