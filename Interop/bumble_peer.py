@@ -8,7 +8,10 @@
     bumble_peer.py --port P gatt-server [--name N] [--seconds S]
     bumble_peer.py --port P gatt-client ADDRESS [--mtu M]
 
-Every line has "event"; the last line of scan and gatt-client is "summary" or "done".
+Every line has "event"; the last line of scan and gatt-client is "summary" or "done". connect also
+reports "parameters_updated" when the connection's parameters change (e.g. after the peripheral's
+L2CAP Connection Parameter Update Request, which Bumble's central accepts and applies itself).
+L2CAP roles (credit-based channels, broken signaling) are in bumble_l2cap_peer.py.
 Exit status 0 means the role did everything it was asked; failures print {"event": "error"}.
 Diagnostics go to stderr (-v for Bumble's logs).
 """
@@ -245,6 +248,9 @@ async def connect(args) -> int:
     say('connected', peer=str(connection.peer_address), handle=connection.handle, role=int(connection.role))
     ended = asyncio.get_running_loop().create_future()
     connection.on('disconnection', lambda reason: ended.done() or ended.set_result(int(reason)))
+    connection.on('connection_parameters_update', lambda: say(
+        'parameters_updated', interval_ms=connection.parameters.connection_interval,
+        latency=connection.parameters.peripheral_latency, timeout_ms=connection.parameters.supervision_timeout))
     try:
         reason = await asyncio.wait_for(asyncio.shield(ended), timeout=args.hold)
         say('disconnected', reason=reason, by='peer')

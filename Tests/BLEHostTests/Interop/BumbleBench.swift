@@ -1,0 +1,158 @@
+import BLEHost
+import BLEWire
+import Foundation
+import Testing
+
+/// Whether to run the interop tests: always, unless SWIFTBLE_INTEROP=0.
+let bumbleInteropEnabled: Bool = ProcessInfo.processInfo.environment["SWIFTBLE_INTEROP"] != "0"
+
+/// Stock Bumble controllers on one LocalLink (Interop/bumble_controllers.py -n N), each
+/// served as H4 over TCP, for our hosts and Bumble peers (Interop/bumble_peer.py,
+/// Interop/bumble_l2cap_peer.py) to meet on.
+///
+/// Bumble's LocalLink routes a connection's ACL data by the sending controller's *random*
+/// address (LE Set Random Address), whatever own address type the connection was made
+/// with; a host that connects or advertises with its public address has its data dropped
+/// by the peer's controller ("no connection for 00:00:00:00:00:00"). Our hosts therefore
+/// always use a random static address here.
+final class BumbleBench {
+    let controllers: InteropProcess
+    let ports: [Int]
+    let python: String
+
+    /// Starts `count` controllers and waits for their READY line.
+    init(controllers count: Int) async throws {
+        python = try bumblePython()
+        controllers = try InteropProcess(python, [
+            interopPackageRoot().appendingPathComponent("Interop/bumble_controllers.py").path, "-n", "\(count)",
+        ])
+        guard let line = await controllers.lines.line(containing: "READY", seconds: patience),
+              let json = line.split(separator: " ", maxSplits: 1).last,
+              let ready = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let ports = ready["ports"] as? [Int], ports.count == count
+        else {
+            controllers.stop()
+            throw InteropError(message: "bumble_controllers.py did not get ready: \(controllers.lines.all)")
+        }
+        self.ports = ports
+    }
+
+    /// A Bumble host on controller `index` (from 0) running `script` with `arguments`.
+    func peer(on index: Int, script: String = "bumble_l2cap_peer.py", _ arguments: [String]) throws -> InteropProcess {
+        try InteropProcess(python, [
+            interopPackageRoot().appendingPathComponent("Interop/\(script)").path, "--port", "\(ports[index])",
+        ] + arguments)
+    }
+
+    /// Our host on controller `index`, started, with random static address
+    /// `C0:5F:00:00:00:<index+1>` and a capture named `capture`.
+    func ourHost(on index: Int, capture name: String) async throws -> OurHost {
+        let transport = try await InteropTransport(port: ports[index])
+        let capture = try InteropCapture(name: name)
+        let host = BLEHost.Host(transport: transport, configuration: .patient, onPacket: capture.hook)
+        let ours = OurHost(host: host, transport: transport, capture: capture, address: OurHost.address(index))
+        _ = try await host.start()
+        try await host.setRandomStaticAddress(ours.address)
+        return ours
+    }
+
+    func stop() {
+        controllers.stop()
+    }
+}
+
+/// One of our hosts in an interop test, with its transport and capture.
+struct OurHost {
+    let host: BLEHost.Host
+    let transport: InteropTransport
+    let capture: InteropCapture
+    /// The random static address the host uses for everything.
+    let address: BluetoothAddress
+
+    /// `C0:5F:00:00:00:0N` for controller index N-1.
+    static func address(_ index: Int) -> BluetoothAddress {
+        BluetoothAddress(0xC05F_0000_0000 + UInt64(index + 1), kind: .random)
+    }
+
+    /// The address as Bumble's peers take it on their command line (random by default).
+    var peerArgument: String { address.description }
+
+    /// Which frames of the capture must decode without fault.
+    enum CleanDecode {
+        /// Every frame.
+        case everyFrame
+        /// Every frame our host sent; received ones may be a peer's deliberately broken
+        /// frames, at most this many of them malformed.
+        case sentFrames(brokenReceivedAtMost: Int)
+    }
+
+    /// Closes the host and its capture, then has tshark decode the capture (when it is
+    /// installed) and expects no malformed frame and no expert error where `clean` says.
+    /// A clean capture is deleted; a faulty one is kept and its path reported.
+    func finish(clean: CleanDecode = .everyFrame) async throws {
+        await host.close()
+        capture.close()
+        guard Tshark.executable != nil else { return }
+        let decode = try await Tshark.decode(capture.path, frames: capture.packets)
+        #expect(decode.readAll, "tshark did not read all \(capture.packets) frames of \(capture.path)")
+        switch clean {
+        case .everyFrame:
+            #expect(decode.findings.isEmpty, "tshark on \(capture.path): \(decode.findings.prefix(20))")
+        case let .sentFrames(limit):
+            #expect(decode.findings.filter(\.sent).isEmpty, "tshark on \(capture.path): \(decode.findings.prefix(20))")
+            #expect(decode.malformedReceived <= limit, "tshark on \(capture.path): \(decode.findings.prefix(20))")
+        }
+        if decode.readAll, decode.findings.filter(\.sent).isEmpty { capture.remove() }
+    }
+}
+
+/// `operation`, or ``TimedOut`` after `seconds` of waiting for it — then `host` is closed,
+/// which ends every call waiting in it (their continuations have no cancellation).
+func patiently<T: Sendable>(
+    _ host: BLEHost.Host, seconds: Double = patience, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        guard let first = try await group.next() else { throw TimedOut() }
+        guard let value = first else {
+            await host.close()
+            group.cancelAll()
+            throw TimedOut()
+        }
+        group.cancelAll()
+        return value
+    }
+}
+
+/// The SDUs of an echo run: deterministic from a seed, 1 to 2000 octets, the first two
+/// of the extreme sizes; any SDU can be made again from its index alone.
+struct EchoSDUs {
+    let seed: UInt64
+
+    /// SDU number `index`.
+    func sdu(_ index: Int) -> [UInt8] {
+        var state = seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        let size = index == 0 ? 1 : index == 1 ? 2000 : Int(Self.next(&state) % 2000) + 1
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(size + 7)
+        while bytes.count < size {
+            let word = Self.next(&state)
+            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+        }
+        bytes.removeLast(bytes.count - size)
+        return bytes
+    }
+
+    /// SplitMix64 (Steele, Lea and Flood, 2014).
+    private static func next(_ state: inout UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
