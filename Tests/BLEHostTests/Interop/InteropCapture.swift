@@ -31,8 +31,14 @@ final class InteropCapture: Sendable {
         state = Mutex(State(file: file))
     }
 
-    /// The directory of this test run's captures, one per process.
-    static let directory = FileManager.default.temporaryDirectory.path + "/swiftble-interop-\(getpid())"
+    /// The directory of this test run's captures: `$SWIFTBLE_INTEROP_CAPTURES` (then every
+    /// capture is kept, e.g. for a CI artifact), else one temporary directory per process.
+    static let directory = keptDirectory ?? FileManager.default.temporaryDirectory.path + "/swiftble-interop-\(getpid())"
+
+    private static let keptDirectory: String? = {
+        let value = ProcessInfo.processInfo.environment["SWIFTBLE_INTEROP_CAPTURES"] ?? ""
+        return value.isEmpty ? nil : value
+    }()
 
     /// The hook to hand ``BLEHost/Host/init(transport:configuration:l2cap:parameterUpdates:onPacket:)``.
     var hook: @Sendable (HostPacketRecord) -> Void {
@@ -72,8 +78,10 @@ final class InteropCapture: Sendable {
         }
     }
 
-    /// Deletes the file (after a clean decode: big runs write tens of megabytes).
+    /// Deletes the file (after a clean decode: big runs write tens of megabytes), unless
+    /// `$SWIFTBLE_INTEROP_CAPTURES` asks to keep every capture.
     func remove() {
+        guard Self.keptDirectory == nil else { return }
         try? FileManager.default.removeItem(atPath: path)
     }
 }

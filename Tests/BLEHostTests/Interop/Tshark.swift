@@ -65,6 +65,13 @@ enum Tshark {
         return decode
     }
 
+    /// How many frames of the capture at `path` match the display filter `filter`.
+    static func count(_ path: String, matching filter: String) async throws -> Int {
+        guard let executable else { throw InteropError(message: unavailableReason ?? "no tshark") }
+        let output = try await run(executable, ["-r", path, "-n", "-Y", filter, "-T", "fields", "-e", "frame.number"])
+        return output.split(separator: "\n").count
+    }
+
     /// Runs a program to its end and returns its standard output (written to a temporary
     /// file, so a large output cannot fill a pipe while nobody reads it).
     private static func run(_ executable: String, _ arguments: [String]) async throws -> String {
