@@ -4,14 +4,11 @@ import BLEWire
 import Foundation
 import Testing
 
-/// Whether to run the interop tests: always, unless SWIFTBLE_INTEROP=0.
-private let bumbleControllersEnabled: Bool = ProcessInfo.processInfo.environment["SWIFTBLE_INTEROP"] != "0"
-
 /// OUR host cores (HCIDriver + GAPCore over StreamTransport) on a STOCK Bumble virtual
 /// controller (Interop/bumble_controllers.py), with a Bumble host (Interop/bumble_peer.py) on
 /// a second controller of the same link. The controller is not patched: its gaps (interop
 /// NOTES.md §3.13) are what our host must tolerate.
-@Suite("Our host on Bumble's controllers", .serialized, .enabled(if: bumbleControllersEnabled, "SWIFTBLE_INTEROP=0 turns them off"))
+@Suite("Our host on Bumble's controllers", .serialized, .enabled(if: bumbleInteropEnabled, "SWIFTBLE_INTEROP=0 turns them off"))
 struct BumbleControllerInteropTests {
     /// Controller 1 (ours) and controller 2 (the Bumble peer's), served over TCP.
     final class Link {
