@@ -1,10 +1,17 @@
 import BLEHost
 import BLEWire
 import Foundation
+import Synchronization
 import Testing
 
 /// Whether to run the interop tests: always, unless SWIFTBLE_INTEROP=0.
 let bumbleInteropEnabled: Bool = ProcessInfo.processInfo.environment["SWIFTBLE_INTEROP"] != "0"
+
+/// Every suite that runs Bumble, nested here so that they run one test at a time: each test
+/// starts Python controllers and peers, and several at once on a 2-core machine starve the
+/// rest of the test run (the simulated-world tests' wall-clock timers above all).
+@Suite("Bumble interop", .serialized, .enabled(if: bumbleInteropEnabled, "SWIFTBLE_INTEROP=0 turns them off"))
+struct BumbleInterop {}
 
 /// Stock Bumble controllers on one LocalLink (Interop/bumble_controllers.py -n N), each
 /// served as H4 over TCP, for our hosts and Bumble peers (Interop/bumble_peer.py,
@@ -21,10 +28,13 @@ final class BumbleBench {
     let python: String
 
     /// Starts `count` controllers and waits for their READY line.
-    init(controllers count: Int) async throws {
+    /// - Parameter leACLLength: the LE ACL data packet length they report: stock 27, or
+    ///   251 for bulk data, which the hosts then cut into a ninth as many fragments.
+    init(controllers count: Int, leACLLength: Int = 27) async throws {
         python = try bumblePython()
         controllers = try InteropProcess(python, [
             interopPackageRoot().appendingPathComponent("Interop/bumble_controllers.py").path, "-n", "\(count)",
+            "--le-acl-length", "\(leACLLength)",
         ])
         guard let line = await controllers.lines.line(containing: "READY", seconds: patience),
               let json = line.split(separator: " ", maxSplits: 1).last,
@@ -126,6 +136,45 @@ func patiently<T: Sendable>(
         group.cancelAll()
         return value
     }
+}
+
+/// Closes a host whose long run has stopped moving: if no ``tick()`` came for `seconds`,
+/// the host is closed, which ends every call waiting in it. It waits on progress, so a run
+/// may take as long as the machine needs; only a stall of ``patience`` ends it.
+final class StallWatchdog: Sendable {
+    private final class Ticks: Sendable {
+        let count = Atomic<Int>(0)
+        let stalled = Atomic<Bool>(false)
+    }
+
+    private let ticks: Ticks
+    private let task: Task<Void, Never>
+
+    init(closing host: BLEHost.Host, after seconds: Double = patience) {
+        let ticks = Ticks()
+        self.ticks = ticks
+        task = Task {
+            var seen = -1
+            while !Task.isCancelled {
+                // The stall limit: one wake-up per `seconds`, compared with the ticks since.
+                try? await Task.sleep(for: .seconds(seconds))
+                let count = ticks.count.load(ordering: .relaxed)
+                if Task.isCancelled { return }
+                if count == seen {
+                    ticks.stalled.store(true, ordering: .relaxed)
+                    await host.close()
+                    return
+                }
+                seen = count
+            }
+        }
+    }
+
+    /// The run made progress.
+    func tick() { ticks.count.add(1, ordering: .relaxed) }
+    /// Whether the watchdog closed the host.
+    var stalled: Bool { ticks.stalled.load(ordering: .relaxed) }
+    func stop() { task.cancel() }
 }
 
 /// The SDUs of an echo run: deterministic from a seed, 1 to 2000 octets, the first two
