@@ -11,8 +11,10 @@ line on stdout (same conventions and shared helpers as bumble_peer.py).
 
 ADDRESS is random by default; add /P for a public one. Roles that connect stay connected
 until the peer disconnects (or --hold seconds, for the echo client, pass); the others run
-until killed. The last line of a finite role is {"event": "summary", ...}; failures print
-{"event": "error"} and exit 1.
+until killed. Every role also ends at end of file on stdin: the test that starts a peer holds
+its stdin, so a peer never outlives a test that died (by hand: `sleep 1d | bumble_l2cap_peer.py ...`).
+The last line of a finite role is {"event": "summary", ...}; failures print {"event": "error"}
+and exit 1.
 
 * l2cap-echo-server: advertises, accepts LE credit-based channels on PSM and sends every
   SDU back unchanged, in order; reports "channel_open" and, when it closes, "channel_closed"
@@ -48,7 +50,7 @@ from bumble import hci, l2cap
 from bumble.core import ProtocolError
 
 import bumble_peer
-from bumble_peer import open_device, report_connections, say, structure, wait
+from bumble_peer import open_device, report_connections, run_role, say, structure, wait
 
 bumble_peer.ROLE_ADDRESSES.update({
     'l2cap-echo-server': 'C0:5B:00:00:00:11',
@@ -350,7 +352,7 @@ def main() -> int:
                 'request-parameters': request_parameters, 'malformed-signaling': malformed_signaling,
                 'oversized-sdu': oversized_sdu}
     try:
-        return asyncio.run(handlers[args.role](args))
+        return asyncio.run(run_role(handlers[args.role], args))
     except KeyboardInterrupt:
         return 0
     except Exception as error:  # report, then fail: the test reads stdout

@@ -13,6 +13,8 @@ reports "parameters_updated" when the connection's parameters change (e.g. after
 L2CAP Connection Parameter Update Request, which Bumble's central accepts and applies itself).
 L2CAP roles (credit-based channels, broken signaling) are in bumble_l2cap_peer.py.
 Exit status 0 means the role did everything it was asked; failures print {"event": "error"}.
+Every role also ends at end of file on stdin: the test that starts a peer holds its stdin, so a
+peer never outlives a test that died (by hand: `sleep 1d | bumble_peer.py ...`).
 Diagnostics go to stderr (-v for Bumble's logs).
 """
 
@@ -22,6 +24,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import struct
 import sys
 import time
@@ -261,6 +264,41 @@ async def connect(args) -> int:
     return 0
 
 
+async def until_stdin_closes() -> None:
+    """Returns at end of file on stdin (the parent that holds it has gone); never, when stdin is
+    a file or /dev/null."""
+    loop = asyncio.get_running_loop()
+    closed = loop.create_future()
+
+    def readable() -> None:
+        try:
+            data = os.read(sys.stdin.fileno(), 1024)
+        except OSError:
+            data = b''
+        if not data:
+            loop.remove_reader(sys.stdin.fileno())
+            if not closed.done():
+                closed.set_result(None)
+
+    try:
+        loop.add_reader(sys.stdin.fileno(), readable)
+    except (OSError, ValueError):
+        pass  # a file or /dev/null cannot be watched: nothing to outlive, run until killed
+    await closed
+
+
+async def run_role(handler, args) -> int:
+    """The role, ended early (status 0) if stdin closes first."""
+    role = asyncio.ensure_future(handler(args))
+    parent = asyncio.ensure_future(until_stdin_closes())
+    done, _ = await asyncio.wait({role, parent}, return_when=asyncio.FIRST_COMPLETED)
+    if role in done:
+        parent.cancel()
+        return role.result()
+    role.cancel()
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description='SwiftBLE interop peer (Bumble host over H4/TCP).')
     parser.add_argument('--port', type=int, required=True, help='controller port on 127.0.0.1')
@@ -292,7 +330,7 @@ def main() -> int:
     handlers = {'advertise': advertise, 'scan': scan, 'gatt-server': gatt_server, 'gatt-client': gatt_client,
                 'connect': connect}
     try:
-        return asyncio.run(handlers[args.role](args))
+        return asyncio.run(run_role(handlers[args.role], args))
     except KeyboardInterrupt:
         return 0
     except Exception as error:  # report, then fail: the test reads stdout
