@@ -11,8 +11,8 @@ line on stdout (same conventions and shared helpers as bumble_peer.py).
 
 ADDRESS is random by default; add /P for a public one. Roles that connect stay connected
 until the peer disconnects (or --hold seconds, for the echo client, pass); the others run
-until killed. Every role also ends at end of file on stdin: the test that starts a peer holds
-its stdin, so a peer never outlives a test that died (by hand: `sleep 1d | bumble_l2cap_peer.py ...`).
+until killed. With --stdin-lifeline a role also ends at end of file on stdin, so a peer started
+with a pipe as its stdin never outlives the test that holds the pipe.
 The last line of a finite role is {"event": "summary", ...}; failures print {"event": "error"}
 and exit 1.
 
@@ -308,6 +308,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description='SwiftBLE L2CAP interop peer (Bumble host over H4/TCP).')
     parser.add_argument('--port', type=int, required=True, help='controller port on 127.0.0.1')
     parser.add_argument('--address', help='own random static address (default: one per role)')
+    parser.add_argument('--stdin-lifeline', action='store_true',
+                        help='end at end of file on stdin (the parent that holds it has gone)')
     parser.add_argument('-v', '--verbose', action='store_true')
     roles = parser.add_subparsers(dest='role', required=True)
 

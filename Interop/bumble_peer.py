@@ -13,8 +13,8 @@ reports "parameters_updated" when the connection's parameters change (e.g. after
 L2CAP Connection Parameter Update Request, which Bumble's central accepts and applies itself).
 L2CAP roles (credit-based channels, broken signaling) are in bumble_l2cap_peer.py.
 Exit status 0 means the role did everything it was asked; failures print {"event": "error"}.
-Every role also ends at end of file on stdin: the test that starts a peer holds its stdin, so a
-peer never outlives a test that died (by hand: `sleep 1d | bumble_peer.py ...`).
+With --stdin-lifeline a role also ends at end of file on stdin: a test that starts a peer with
+a pipe as its stdin then never leaves it running after the test died.
 Diagnostics go to stderr (-v for Bumble's logs).
 """
 
@@ -288,7 +288,9 @@ async def until_stdin_closes() -> None:
 
 
 async def run_role(handler, args) -> int:
-    """The role, ended early (status 0) if stdin closes first."""
+    """The role; with --stdin-lifeline ended early (status 0) if stdin closes first."""
+    if not args.stdin_lifeline:
+        return await handler(args)
     role = asyncio.ensure_future(handler(args))
     parent = asyncio.ensure_future(until_stdin_closes())
     done, _ = await asyncio.wait({role, parent}, return_when=asyncio.FIRST_COMPLETED)
@@ -303,6 +305,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description='SwiftBLE interop peer (Bumble host over H4/TCP).')
     parser.add_argument('--port', type=int, required=True, help='controller port on 127.0.0.1')
     parser.add_argument('--address', help='own random static address (default: one per role)')
+    parser.add_argument('--stdin-lifeline', action='store_true',
+                        help='end at end of file on stdin (the parent that holds it has gone)')
     parser.add_argument('-v', '--verbose', action='store_true')
     roles = parser.add_subparsers(dest='role', required=True)
     for role in ('advertise', 'gatt-server'):

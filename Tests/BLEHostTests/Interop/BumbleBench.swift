@@ -1,7 +1,6 @@
 import BLEHost
 import BLEWire
 import Foundation
-import Synchronization
 import Testing
 
 /// Whether to run the interop tests: always, unless SWIFTBLE_INTEROP=0.
@@ -47,10 +46,11 @@ final class BumbleBench {
         self.ports = ports
     }
 
-    /// A Bumble host on controller `index` (from 0) running `script` with `arguments`.
+    /// A Bumble host on controller `index` (from 0) running `script` with `arguments`; it
+    /// ends when this test process does (its stdin is our pipe: `--stdin-lifeline`).
     func peer(on index: Int, script: String = "bumble_l2cap_peer.py", _ arguments: [String]) throws -> InteropProcess {
         try InteropProcess(python, [
-            interopPackageRoot().appendingPathComponent("Interop/\(script)").path, "--port", "\(ports[index])",
+            interopPackageRoot().appendingPathComponent("Interop/\(script)").path, "--port", "\(ports[index])", "--stdin-lifeline",
         ] + arguments)
     }
 
@@ -113,95 +113,5 @@ struct OurHost {
             #expect(decode.malformedReceived <= limit, "tshark on \(capture.path): \(decode.findings.prefix(20))")
         }
         if decode.readAll, decode.findings.filter(\.sent).isEmpty { capture.remove() }
-    }
-}
-
-/// `operation`, or ``TimedOut`` after `seconds` of waiting for it — then `host` is closed,
-/// which ends every call waiting in it (their continuations have no cancellation).
-func patiently<T: Sendable>(
-    _ host: BLEHost.Host, seconds: Double = patience, _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        guard let first = try await group.next() else { throw TimedOut() }
-        guard let value = first else {
-            await host.close()
-            group.cancelAll()
-            throw TimedOut()
-        }
-        group.cancelAll()
-        return value
-    }
-}
-
-/// Closes a host whose long run has stopped moving: if no ``tick()`` came for `seconds`,
-/// the host is closed, which ends every call waiting in it. It waits on progress, so a run
-/// may take as long as the machine needs; only a stall of ``patience`` ends it.
-final class StallWatchdog: Sendable {
-    private final class Ticks: Sendable {
-        let count = Atomic<Int>(0)
-        let stalled = Atomic<Bool>(false)
-    }
-
-    private let ticks: Ticks
-    private let task: Task<Void, Never>
-
-    init(closing host: BLEHost.Host, after seconds: Double = patience) {
-        let ticks = Ticks()
-        self.ticks = ticks
-        task = Task {
-            var seen = -1
-            while !Task.isCancelled {
-                // The stall limit: one wake-up per `seconds`, compared with the ticks since.
-                try? await Task.sleep(for: .seconds(seconds))
-                let count = ticks.count.load(ordering: .relaxed)
-                if Task.isCancelled { return }
-                if count == seen {
-                    ticks.stalled.store(true, ordering: .relaxed)
-                    await host.close()
-                    return
-                }
-                seen = count
-            }
-        }
-    }
-
-    /// The run made progress.
-    func tick() { ticks.count.add(1, ordering: .relaxed) }
-    /// Whether the watchdog closed the host.
-    var stalled: Bool { ticks.stalled.load(ordering: .relaxed) }
-    func stop() { task.cancel() }
-}
-
-/// The SDUs of an echo run: deterministic from a seed, 1 to 2000 octets, the first two
-/// of the extreme sizes; any SDU can be made again from its index alone.
-struct EchoSDUs {
-    let seed: UInt64
-
-    /// SDU number `index`.
-    func sdu(_ index: Int) -> [UInt8] {
-        var state = seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-        let size = index == 0 ? 1 : index == 1 ? 2000 : Int(Self.next(&state) % 2000) + 1
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(size + 7)
-        while bytes.count < size {
-            let word = Self.next(&state)
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
-        }
-        bytes.removeLast(bytes.count - size)
-        return bytes
-    }
-
-    /// SplitMix64 (Steele, Lea and Flood, 2014).
-    private static func next(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

@@ -3,55 +3,6 @@ import BLEWire
 import Foundation
 import Testing
 
-/// What one echo run through a Bumble echo server gave back.
-struct EchoOutcome {
-    var sdus = 0
-    var octets = 0
-    var sentOctets = 0
-    var mismatches = 0
-    var firstMismatch: Int?
-    /// The run stopped moving for ``patience`` and the host was closed.
-    var stalled = false
-}
-
-/// Sends `count` SDUs of ``EchoSDUs`` on `channel` while reading their echoes, and checks
-/// every echo byte for byte and in order. A ``StallWatchdog`` ends a run that stops moving.
-func echoThroughPeer(_ host: BLEHost.Host, on channel: L2CAPChannelID, count: Int, seed: UInt64) async throws -> EchoOutcome {
-    let sdus = EchoSDUs(seed: seed)
-    let watchdog = StallWatchdog(closing: host)
-    defer { watchdog.stop() }
-    let sender = Task {
-        var octets = 0
-        for index in 0 ..< count {
-            let sdu = sdus.sdu(index)
-            try await host.send(sdu, on: channel)
-            octets += sdu.count
-            watchdog.tick()
-        }
-        return octets
-    }
-    var outcome = EchoOutcome()
-    for index in 0 ..< count {
-        guard let back = try await host.receive(on: channel) else { break }
-        watchdog.tick()
-        outcome.sdus += 1
-        outcome.octets += back.count
-        if back != sdus.sdu(index) {
-            outcome.mismatches += 1
-            if outcome.firstMismatch == nil { outcome.firstMismatch = index }
-        }
-    }
-    outcome.stalled = watchdog.stalled
-    outcome.sentOctets = (try? await sender.value) ?? -1
-    return outcome
-}
-
-/// Seconds since `start`, for the run-time figures the tests print (never asserted).
-func seconds(since start: ContinuousClock.Instant) -> Double {
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-}
-
 extension BumbleInterop {
     /// OUR ``Host`` actor against Bumble hosts over stock Bumble controllers: LE credit-based
     /// channels (Core 5.4, Vol 3, Part A, §3.4.3, §4.22–4.24, §10.1) carrying 10,000 SDUs of 1
