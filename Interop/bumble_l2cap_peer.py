@@ -280,6 +280,16 @@ async def oversized_sdu(args) -> int:
     say('channel_open', **channel_fields(survivor))
     closed = asyncio.get_running_loop().create_future()
     victim.on('close', lambda: closed.done() or closed.set_result(True))
+    requests = []
+    answer_request = victim.on_disconnection_request
+
+    def on_disconnection_request(request) -> None:
+        # What the peer asked, before Bumble answers it and closes the channel.
+        requests.append({'destination_cid': request.destination_cid, 'source_cid': request.source_cid})
+        say('disconnection_request', **requests[-1])
+        answer_request(request)
+
+    victim.on_disconnection_request = on_disconnection_request
     survivor.on('close', lambda: say('channel_closed', cid=survivor.source_cid))
     # First K-frame of an SDU that announces more than the peer's MTU (§3.4.3), sent raw:
     # Bumble's own write() would refuse it.
@@ -296,8 +306,8 @@ async def oversized_sdu(args) -> int:
     survivor.write(probe)
     await survivor.drain()
     echo = await echoed
-    say('summary', victim_closed=True, survivor_open=survivor.state == survivor.State.CONNECTED,
-        echo_ok=echo == probe)
+    say('summary', victim_closed=True, victim_cid=victim.source_cid, victim_peer_cid=victim.destination_cid,
+        disconnection_requests=requests, survivor_open=survivor.state == survivor.State.CONNECTED, echo_ok=echo == probe)
     reason = await ended
     say('disconnected', reason=reason, by='peer')
     await transport.close()

@@ -86,6 +86,10 @@ extension BumbleInterop {
             defer { peer.stop() }
             let summary = try #require(await peer.event("summary", seconds: patience), "\(peer.lines.all)")
             #expect(summary["victim_closed"] as? Bool == true)
+            // Our Disconnection Request (§4.6) names Bumble's CID as destination and ours as source.
+            let requests = summary["disconnection_requests"] as? [[String: Int]] ?? []
+            #expect(requests == [["destination_cid": summary["victim_cid"] as? Int ?? -1,
+                                  "source_cid": summary["victim_peer_cid"] as? Int ?? -1]], "\(summary)")
             #expect(summary["survivor_open"] as? Bool == true)
             #expect(summary["echo_ok"] as? Bool == true)
 
@@ -94,6 +98,7 @@ extension BumbleInterop {
             let victim = try #require(channels.first { $0.value.ended }?.key, "no channel closed: \(channels)")
             let survivor = try #require(channels.first { !$0.value.ended }?.key, "every channel closed: \(channels)")
             #expect(channels[victim]?.sdus == 0)
+            #expect(Int(victim.localCID.rawValue) == summary["victim_peer_cid"] as? Int)
             #expect(channels[survivor]?.sdus == 1)
             await #expect(throws: HostChannelError.closed(.sduExceedsMTU)) { try await ours.host.send([1], on: victim) }
             #expect(await ours.host.channelStatus(survivor) != nil)
