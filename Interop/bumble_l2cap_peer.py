@@ -95,9 +95,10 @@ class Echo:
         while True:
             sdu = await self.queue.get()
             self.channel.write(sdu)
-            await self.channel.drain()
             self.sdus += 1
             self.octets += len(sdu)
+            # drain() may wait for credits even after the last K-frame went out; counted before.
+            await self.channel.drain()
 
     def closed(self) -> None:
         self.task.cancel()

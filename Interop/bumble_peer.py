@@ -245,15 +245,21 @@ async def connect(args) -> int:
     """Connects as central, reports it, then disconnects with --reason after --hold seconds
     (or reports the peer's disconnection first)."""
     device, transport = await open_device(args, 'SwiftBLE connector')
+
+    def on_connection(connection) -> None:
+        # Registered as the connection comes up: the peer may ask for new parameters, and
+        # Bumble apply them, before device.connect() below has returned.
+        connection.on('connection_parameters_update', lambda: say(
+            'parameters_updated', interval_ms=connection.parameters.connection_interval,
+            latency=connection.parameters.peripheral_latency, timeout_ms=connection.parameters.supervision_timeout))
+
+    device.on('connection', on_connection)
     target = args.target
     kind = hci.Address.PUBLIC_DEVICE_ADDRESS if target.upper().endswith('/P') else hci.Address.RANDOM_DEVICE_ADDRESS
     connection = await device.connect(hci.Address(target.split('/')[0], kind), timeout=args.connect_timeout)
     say('connected', peer=str(connection.peer_address), handle=connection.handle, role=int(connection.role))
     ended = asyncio.get_running_loop().create_future()
     connection.on('disconnection', lambda reason: ended.done() or ended.set_result(int(reason)))
-    connection.on('connection_parameters_update', lambda: say(
-        'parameters_updated', interval_ms=connection.parameters.connection_interval,
-        latency=connection.parameters.peripheral_latency, timeout_ms=connection.parameters.supervision_timeout))
     try:
         reason = await asyncio.wait_for(asyncio.shield(ended), timeout=args.hold)
         say('disconnected', reason=reason, by='peer')
