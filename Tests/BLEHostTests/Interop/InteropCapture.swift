@@ -21,20 +21,23 @@ final class InteropCapture: Sendable {
     /// Unix time of the host's time zero, in microseconds (record times are offsets from it).
     private let origin = Int64(Date().timeIntervalSince1970 * 1_000_000)
 
-    /// Creates `<name>.btsnoop` in ``directory``.
+    /// Creates `<name>.btsnoop` in `$SWIFTBLE_INTEROP_CAPTURES`, else
+    /// `swiftble-interop-<pid>-<name>.btsnoop` in the temporary directory.
     init(name: String) throws {
-        try FileManager.default.createDirectory(atPath: Self.directory, withIntermediateDirectories: true)
-        path = Self.directory + "/" + name + ".btsnoop"
+        if let kept = Self.keptDirectory {
+            try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
+            path = kept + "/" + name + ".btsnoop"
+        } else {
+            path = FileManager.default.temporaryDirectory.path + "/swiftble-interop-\(getpid())-" + name + ".btsnoop"
+        }
         guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
             throw InteropError(message: "cannot create the capture \(path)")
         }
         state = Mutex(State(file: file))
     }
 
-    /// The directory of this test run's captures: `$SWIFTBLE_INTEROP_CAPTURES` (then every
-    /// capture is kept, e.g. for a CI artifact), else one temporary directory per process.
-    static let directory = keptDirectory ?? FileManager.default.temporaryDirectory.path + "/swiftble-interop-\(getpid())"
-
+    /// `$SWIFTBLE_INTEROP_CAPTURES`: where to write every capture and keep it (e.g. for a CI
+    /// artifact) even when it decodes cleanly.
     private static let keptDirectory: String? = {
         let value = ProcessInfo.processInfo.environment["SWIFTBLE_INTEROP_CAPTURES"] ?? ""
         return value.isEmpty ? nil : value
