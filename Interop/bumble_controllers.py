@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Stock Bumble virtual LE controllers for SwiftBLE's host interop tests.
 
-    bumble_controllers.py [-n N]
+    bumble_controllers.py [-n N] [--le-acl-length L]
 
 Starts N plain `bumble.controller.Controller`s on one `bumble.link.LocalLink` and serves each
 as H4 over TCP on 127.0.0.1 (ports picked by the system). Controller i (from 1) has the public
@@ -12,6 +12,10 @@ address F0:00:00:00:00:0i. Prints one line once every port listens:
 The controllers are deliberately NOT patched: the host under test has to cope with their gaps
 (unanswered commands, repeated advertising data as scan response, extended reports for a
 legacy scan, ...). One host per port at a time; a second client is closed at once.
+
+--le-acl-length sets the LE ACL data packet length the controllers report (HCI LE Read Buffer
+Size; stock: 27), so hosts cut their L2CAP frames into fewer, longer fragments: bulk tests use
+251, the longest LE data PDU payload, to spend their time on data rather than on fragments.
 
 Stops when stdin reaches end of file (the parent test died or closed it) or on SIGTERM/SIGINT.
 """
@@ -45,11 +49,12 @@ class TCPHostSink:
 class ServedController:
     """One controller and the TCP listener that hands it to one host at a time."""
 
-    def __init__(self, index: int, link: LocalLink) -> None:
+    def __init__(self, index: int, link: LocalLink, le_acl_length: int) -> None:
         self.address = f'F0:00:00:00:00:{index:02X}'
         self.controller = Controller(
             f'controller-{index}', link=link,
             public_address=hci.Address(self.address, hci.Address.PUBLIC_DEVICE_ADDRESS))
+        self.controller.le_acl_data_packet_length = le_acl_length
         self.busy = False
         self.server: asyncio.base_events.Server | None = None
 
@@ -78,9 +83,9 @@ class ServedController:
             writer.close()
 
 
-async def run(count: int) -> None:
+async def run(count: int, le_acl_length: int) -> None:
     link = LocalLink()
-    served = [ServedController(index + 1, link) for index in range(count)]
+    served = [ServedController(index + 1, link, le_acl_length) for index in range(count)]
     ports = [await each.listen() for each in served]
     print('READY ' + json.dumps({'ports': ports, 'addresses': [each.address for each in served]}), flush=True)
 
@@ -108,10 +113,12 @@ async def run(count: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description='Stock Bumble controllers served as H4 over TCP.')
     parser.add_argument('-n', '--count', type=int, default=2, help='how many controllers (default 2)')
+    parser.add_argument('--le-acl-length', type=int, default=27,
+                        help='LE ACL data packet length the controllers report (default 27, as stock)')
     parser.add_argument('-v', '--verbose', action='store_true', help="Bumble's debug logs on stderr")
     args = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.ERROR, stream=sys.stderr)
-    asyncio.run(run(args.count))
+    asyncio.run(run(args.count, args.le_acl_length))
     return 0
 
 

@@ -8,8 +8,13 @@
     bumble_peer.py --port P gatt-server [--name N] [--seconds S]
     bumble_peer.py --port P gatt-client ADDRESS [--mtu M]
 
-Every line has "event"; the last line of scan and gatt-client is "summary" or "done".
+Every line has "event"; the last line of scan and gatt-client is "summary" or "done". connect also
+reports "parameters_updated" when the connection's parameters change (e.g. after the peripheral's
+L2CAP Connection Parameter Update Request, which Bumble's central accepts and applies itself).
+L2CAP roles (credit-based channels, broken signaling) are in bumble_l2cap_peer.py.
 Exit status 0 means the role did everything it was asked; failures print {"event": "error"}.
+With --stdin-lifeline a role also ends at end of file on stdin: a test that starts a peer with
+a pipe as its stdin then never leaves it running after the test died.
 Diagnostics go to stderr (-v for Bumble's logs).
 """
 
@@ -19,6 +24,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import struct
 import sys
 import time
@@ -239,6 +245,15 @@ async def connect(args) -> int:
     """Connects as central, reports it, then disconnects with --reason after --hold seconds
     (or reports the peer's disconnection first)."""
     device, transport = await open_device(args, 'SwiftBLE connector')
+
+    def on_connection(connection) -> None:
+        # Registered as the connection comes up: the peer may ask for new parameters, and
+        # Bumble apply them, before device.connect() below has returned.
+        connection.on('connection_parameters_update', lambda: say(
+            'parameters_updated', interval_ms=connection.parameters.connection_interval,
+            latency=connection.parameters.peripheral_latency, timeout_ms=connection.parameters.supervision_timeout))
+
+    device.on('connection', on_connection)
     target = args.target
     kind = hci.Address.PUBLIC_DEVICE_ADDRESS if target.upper().endswith('/P') else hci.Address.RANDOM_DEVICE_ADDRESS
     connection = await device.connect(hci.Address(target.split('/')[0], kind), timeout=args.connect_timeout)
@@ -255,10 +270,49 @@ async def connect(args) -> int:
     return 0
 
 
+async def until_stdin_closes() -> None:
+    """Returns at end of file on stdin (the parent that holds it has gone); never, when stdin is
+    a file or /dev/null."""
+    loop = asyncio.get_running_loop()
+    closed = loop.create_future()
+
+    def readable() -> None:
+        try:
+            data = os.read(sys.stdin.fileno(), 1024)
+        except OSError:
+            data = b''
+        if not data:
+            loop.remove_reader(sys.stdin.fileno())
+            if not closed.done():
+                closed.set_result(None)
+
+    try:
+        loop.add_reader(sys.stdin.fileno(), readable)
+    except (OSError, ValueError):
+        pass  # a file or /dev/null cannot be watched: nothing to outlive, run until killed
+    await closed
+
+
+async def run_role(handler, args) -> int:
+    """The role; with --stdin-lifeline ended early (status 0) if stdin closes first."""
+    if not args.stdin_lifeline:
+        return await handler(args)
+    role = asyncio.ensure_future(handler(args))
+    parent = asyncio.ensure_future(until_stdin_closes())
+    done, _ = await asyncio.wait({role, parent}, return_when=asyncio.FIRST_COMPLETED)
+    if role in done:
+        parent.cancel()
+        return role.result()
+    role.cancel()
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description='SwiftBLE interop peer (Bumble host over H4/TCP).')
     parser.add_argument('--port', type=int, required=True, help='controller port on 127.0.0.1')
     parser.add_argument('--address', help='own random static address (default: one per role)')
+    parser.add_argument('--stdin-lifeline', action='store_true',
+                        help='end at end of file on stdin (the parent that holds it has gone)')
     parser.add_argument('-v', '--verbose', action='store_true')
     roles = parser.add_subparsers(dest='role', required=True)
     for role in ('advertise', 'gatt-server'):
@@ -286,7 +340,7 @@ def main() -> int:
     handlers = {'advertise': advertise, 'scan': scan, 'gatt-server': gatt_server, 'gatt-client': gatt_client,
                 'connect': connect}
     try:
-        return asyncio.run(handlers[args.role](args))
+        return asyncio.run(run_role(handlers[args.role], args))
     except KeyboardInterrupt:
         return 0
     except Exception as error:  # report, then fail: the test reads stdout
