@@ -14,7 +14,7 @@ let package = Package(
         .library(name: "BLE", targets: ["BLE"]),
         .library(name: "BLEBeacons", targets: ["BLEBeacons"]),
         .library(name: "OpenCoreLocation", targets: ["OpenCoreLocation"]),
-        .executable(name: "ble", targets: ["ble"]),
+        .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
@@ -39,8 +39,10 @@ let package = Package(
         .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLEHost", "BLEWire"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLEWire"]),
+        // The `ble` executable; its module is not called `ble` so that it cannot collide
+        // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(
-            name: "ble",
+            name: "BLECommandLine",
             dependencies: [
                 "BLEAdapter", "BLEBeacons", "BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
