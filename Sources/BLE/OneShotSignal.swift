@@ -9,6 +9,7 @@ func firstToFinish(within limit: Duration, _ work: @escaping @Sendable () async 
         signal.fire()
     }
     let timer = Task {
+        // The time limit itself (a timer): the work's own end cancels it.
         try? await Task.sleep(for: limit)
         signal.fire()
     }
