@@ -1,4 +1,5 @@
 import BLEWire
+import BLEWorld
 
 /// The text forms of `ble scan`: one JSON object per advertisement (the contract of DESIGN.md,
 /// "The command line") and the rows of the live table.
@@ -50,26 +51,8 @@ enum ScanOutput {
         return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// `"…"` with JSON escapes: the one quoting the world's JSON log uses too.
+    static func quoted(_ text: String) -> String { SimulationLog.quote(text) }
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
