@@ -43,7 +43,8 @@ value} (every write to any attribute, a long write once when executed), "subscri
   indicate {handle?, count=1, size=20} same with indications, each awaiting its confirmation;
       answered by "indicated". Default handle: the indicate characteristic (...A6).
   mtu {value}   the MTU the server offers in later MTU exchanges; answered by "preferredMtu".
-  database      prints the database again (values as they are now).
+  database      prints the database again, values as they are now (values written by a
+      client stay for later connections; only CCCDs are per connection).
   disconnect    disconnects the current connection; answered by "disconnected".
 Errors: {"event": "error", "command", "error": text}.
 
@@ -75,6 +76,8 @@ ATT errors are {"event": "error", "command", "handle", "code": N, "name"}; other
 {"event": "error", "command", "error": text}. At end of file on stdin the client disconnects
 and exits ("done"); the server keeps serving unless --stdin-lifeline. The peer's own
 disconnection prints "disconnected" {reason}; the client then exits.
+
+check_bumble_gatt_peer.py runs both roles against each other (Bumble against Bumble).
 """
 
 from __future__ import annotations
