@@ -38,6 +38,11 @@ struct ACLFlowControl: Sendable {
         } while start < frame.endIndex
     }
 
+    /// Fragments of `handle` still waiting for a buffer.
+    func queuedFragments(handle: UInt16) -> Int {
+        queue.reduce(0) { $0 + ($1.connectionHandle == handle ? 1 : 0) }
+    }
+
     /// Sends queued fragments while buffers are free.
     mutating func pump() -> [H4.Packet] {
         var sent: [H4.Packet] = []

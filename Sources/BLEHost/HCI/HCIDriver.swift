@@ -45,6 +45,11 @@ public struct HCIDriver: Sendable {
     /// Connection handles currently up, in ascending order.
     public var connectionHandles: [UInt16] { connections.sorted() }
 
+    /// ACL fragments of `handle` waiting in the host for a controller buffer: what a
+    /// sender that must not outrun the controller (GATT notifications, Core 5.4, Vol 4,
+    /// Part E, §4.1.1) waits on before it hands over more.
+    public func queuedACLFragments(handle: UInt16) -> Int { aclOut.queuedFragments(handle: handle) }
+
     /// Begins the start-up sequence with HCI_Reset (§7.3.2). Commands submitted before the
     /// first start wait for it; a second start abandons what was sent or queued and reports
     /// every link lost, as the reset drops them.

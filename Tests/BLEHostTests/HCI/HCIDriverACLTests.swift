@@ -67,6 +67,8 @@ struct HCIDriverACLTests {
         _ = host.take()
         let first = host.driver.sendL2CAP(basicFrame(count: 96), handle: 0x0040, at: 0)
         #expect(sentACL(first).map(\.data.count) == [27, 27])
+        #expect(host.driver.queuedACLFragments(handle: 0x0040) == 2, "100 octets in 27-octet fragments: 4, two sent")
+        #expect(host.driver.queuedACLFragments(handle: 0x0041) == 0)
         #expect(host.driver.receive(.event(HCI.Event.numberOfCompletedPackets(HCI.NumberOfCompletedPackets(entries: [
             .init(connectionHandle: 0x0041, numCompletedPackets: 5),
         ])).packet), at: 1).isEmpty, "credits for a handle with nothing in flight are ignored")
@@ -79,6 +81,7 @@ struct HCIDriverACLTests {
         ])).packet), at: 3)
         #expect(sentACL(two).map(\.data.count) == [19])
         #expect(sentACL(two).first?.packetBoundary == .continuing)
+        #expect(host.driver.queuedACLFragments(handle: 0x0040) == 0)
     }
 
     @Test("Disconnection drops a link's queued fragments, recovers its credits and reports the link lost")
