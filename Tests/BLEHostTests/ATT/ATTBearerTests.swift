@@ -209,3 +209,51 @@ struct ATTBearerTests {
         #expect(try bearer.sendNotification(pdu("1B 03 00 01")) == [.send(pdu("1B 03 00 01"))])
     }
 }
+
+/// Two bearers wired back to back, as the two ends of one connection.
+@Suite("ATT bearer: two ends of one connection")
+struct ATTBearerPairTests {
+    @Test("An MTU exchange between two bearers leaves both at the smaller receive MTU")
+    func mtuExchangeBetweenBearers() throws {
+        var client = ATTBearer(configuration: ATTBearerConfiguration(receiveMTU: 517))
+        var server = ATTBearer(configuration: ATTBearerConfiguration(receiveMTU: 185))
+        let request = try client.exchangeMTU(at: 0)
+        var toServer = sentPDUs(request.outputs)
+        var answered: [ATTBearerOutput] = []
+        while !toServer.isEmpty {
+            let toClient = toServer.flatMap { sentPDUs(server.receive($0, at: 0)) }
+            toServer = []
+            for bytes in toClient { answered += client.receive(bytes, at: 0) }
+        }
+        #expect(client.mtu == 185 && server.mtu == 185)
+        #expect(answered.first == .mtuChanged(185))
+    }
+
+    @Test("Indications between two bearers: one at a time, each confirmed once, all delivered in order")
+    func indicationsBetweenBearers() throws {
+        var server = ATTBearer()
+        var client = ATTBearer()
+        var wire: [[UInt8]] = []
+        for index in 0 ..< 100 {
+            wire += sentPDUs(try server.sendIndication([0x1D, 0x03, 0x00, UInt8(index)], at: 0).outputs)
+        }
+        var delivered: [UInt8] = []
+        var confirmed = 0
+        while let bytes = wire.first {
+            wire.removeFirst()
+            for output in client.receive(bytes, at: 0) {
+                guard case let .indication(indication) = output else { continue }
+                delivered += indication.attributeValue
+                for confirmation in sentPDUs(client.confirmIndication()) {
+                    for reply in server.receive(confirmation, at: 0) {
+                        if case .indicationConfirmed = reply { confirmed += 1 }
+                        if case let .send(next) = reply { wire.append(next) }
+                    }
+                }
+            }
+        }
+        #expect(delivered == (0 ..< 100).map { UInt8($0) })
+        #expect(confirmed == 100 && !server.hasOutstandingIndication)
+        #expect(client.counters.protocolViolations == 0)
+    }
+}
