@@ -144,6 +144,10 @@ struct ServeFileTests {
             return nil
         }.max()
         #expect(longest == 512)
+        let long = interop.services[1].characteristics[0]
+        #expect(long.value == .stored((0 ..< 512).map { UInt8($0 % 256) }))
+        #expect(interop.services[0].characteristics.allSatisfy { $0.properties == .read && $0.permissions == .readable })
+        #expect(interop.services[1].characteristics[1].value == .dynamic)
         let descriptions = interop.services.flatMap(\.characteristics).flatMap(\.descriptors).filter { $0.uuid == BluetoothUUID(0x2901) }
         #expect(descriptions.count == 10)
     }
