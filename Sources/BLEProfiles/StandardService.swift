@@ -72,4 +72,24 @@ public enum StandardService: String, CaseIterable, Hashable, Sendable {
         case .txPower: return TxPowerService().definition
         }
     }
+
+    /// Checks a client's write to a characteristic of this service in its default
+    /// configuration, beyond what the GATT server's permission and length checks cover: the
+    /// Heart Rate Control Point (0x80 for unsupported commands), Alert Level (Out of Range
+    /// for reserved levels) and Measurement Interval (its valid range). Other writes pass.
+    /// The runtime calls it before storing or acting on a write and answers the error.
+    public func validateWrite(to characteristic: BluetoothUUID, value: [UInt8]) -> Result<Void, ATT.ErrorCode> {
+        switch (self, characteristic) {
+        case (.heartRate, HeartRateControlPoint.uuid):
+            return HeartRateService.handleControlPoint(value).map { _ in }
+        case (.immediateAlert, AlertLevel.uuid), (.linkLoss, AlertLevel.uuid):
+            return AlertLevel.validateWrite(value).map { _ in }
+        case (.healthThermometer, MeasurementInterval.uuid):
+            return HealthThermometerService().validateMeasurementIntervalWrite(value).map { _ in }
+        case (.currentTime, CurrentTime.uuid):
+            return CurrentTimeService().validateCurrentTimeWrite(value).map { _ in }
+        default:
+            return .success(())
+        }
+    }
 }

@@ -33,4 +33,22 @@ struct StandardServiceTests {
             #expect(StandardService(name: service.name) == service)
         }
     }
+
+    @Test("Writes are checked per service: control point, alert level, read-only interval")
+    func validateWrite() {
+        #expect(StandardService.heartRate.validateWrite(to: 0x2A39, value: [0x02]).failure == .application(0x80))
+        #expect(StandardService.heartRate.validateWrite(to: 0x2A39, value: [0x01]).failure == nil)
+        #expect(StandardService.linkLoss.validateWrite(to: 0x2A06, value: [0x05]).failure == .outOfRange)
+        #expect(StandardService.immediateAlert.validateWrite(to: 0x2A06, value: [0x02]).failure == nil)
+        #expect(StandardService.healthThermometer.validateWrite(to: 0x2A21, value: [0x01, 0x00]).failure == .writeNotPermitted)
+        #expect(StandardService.battery.validateWrite(to: 0x2A19, value: [0x01]).failure == nil)
+    }
+}
+
+extension Result {
+    /// The error, if this is a failure.
+    var failure: Failure? {
+        if case let .failure(error) = self { return error }
+        return nil
+    }
 }
