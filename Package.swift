@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BLEAdapter", targets: ["BLEAdapter"]),
         .library(name: "BLE", targets: ["BLE"]),
         .library(name: "BLEBeacons", targets: ["BLEBeacons"]),
+        .library(name: "BLEProfiles", targets: ["BLEProfiles"]),
         .library(name: "OpenCoreLocation", targets: ["OpenCoreLocation"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
@@ -38,14 +39,17 @@ let package = Package(
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
         .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLEHost", "BLEWire"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
+        // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
+        .target(name: "BLEProfiles", dependencies: ["BLEHost", "BLEWire"]),
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLEWire"]),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
         // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(
             name: "BLECommandLine",
             dependencies: [
-                "BLEAdapter", "BLEBeacons", "BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire",
+                "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLETransport", "BLEWorld", "BLEController", "BLEWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -57,6 +61,9 @@ let package = Package(
         .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEWorldTests", dependencies: ["BLEWorld", "BLEController", "BLEWire"]),
         .testTarget(name: "BLEBeaconsTests", dependencies: ["BLEBeacons", "BLEWire", "BLECrypto"]),
+        .testTarget(name: "BLEProfilesTests", dependencies: ["BLEProfiles", "BLEHost", "BLEWire"]),
+        // Unit tests of the `ble` executable's parsers (`@testable import BLECommandLine`).
+        .testTarget(name: "BLECommandLineTests", dependencies: ["BLECommandLine", "BLEProfiles", "BLEHost", "BLEWire"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["OpenCoreLocation", "BLEBeacons", "BLEWorld"]),
         .testTarget(name: "BLETests", dependencies: ["BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEWire", "BLEWorld", "BLEController"]),
     ],

@@ -6,7 +6,7 @@ struct ObstacleSection: Decodable {
     var obstacle: Obstacle
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: ["name", "box", "cylinder", "sphere", "lossDB"])
+        let fields = try YAMLFields(decoder, allowed: ["name", "box", "cylinder", "sphere", "lossDB"])
         let name = try fields.optional("name", String.self, expected: "a name") ?? "obstacle"
         guard let loss = try fields.number("lossDB", in: 0 ... 200, unit: "dB") else {
             throw fields.error(nil, .missingField, "obstacle \"\(name)\" needs lossDB")
@@ -28,7 +28,7 @@ struct ShapeSection: Decodable {
         let kind = decoder.codingPath.last?.stringValue ?? ""
         switch kind {
         case "box":
-            let fields = try ScenarioFields(decoder, allowed: ["min", "max"])
+            let fields = try YAMLFields(decoder, allowed: ["min", "max"])
             guard let low = try fields.point("min"), let high = try fields.point("max") else {
                 throw fields.error(nil, .missingField, "a box needs min and max corners [x, y, z]")
             }
@@ -37,7 +37,7 @@ struct ShapeSection: Decodable {
             }
             shape = .box(min: low, max: high)
         case "cylinder":
-            let fields = try ScenarioFields(decoder, allowed: ["base", "radius", "height"])
+            let fields = try YAMLFields(decoder, allowed: ["base", "radius", "height"])
             guard let base = try fields.point("base"),
                   let radius = try fields.number("radius", in: 0.001 ... 10_000, unit: "m"),
                   let height = try fields.number("height", in: 0.001 ... 10_000, unit: "m") else {
@@ -45,7 +45,7 @@ struct ShapeSection: Decodable {
             }
             shape = .cylinder(base: base, radius: radius, height: height)
         default:
-            let fields = try ScenarioFields(decoder, allowed: ["center", "radius"])
+            let fields = try YAMLFields(decoder, allowed: ["center", "radius"])
             guard let center = try fields.point("center"),
                   let radius = try fields.number("radius", in: 0.001 ... 10_000, unit: "m") else {
                 throw fields.error(nil, .missingField, "a sphere needs center [x, y, z] and radius")
@@ -62,7 +62,7 @@ struct ActionSection: Decodable {
     static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo"]
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: ["at"] + Self.verbs)
+        let fields = try YAMLFields(decoder, allowed: ["at"] + Self.verbs)
         guard let at = try fields.number("at", in: 0 ... 1_000_000_000, unit: "seconds") else {
             throw fields.error(nil, .missingField, "an action needs at (seconds)")
         }
@@ -104,7 +104,7 @@ struct PairSection: Decodable {
     var blocked: Bool?
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: ["between", "rate", "blocked"])
+        let fields = try YAMLFields(decoder, allowed: ["between", "rate", "blocked"])
         let names = try fields.required("between", [String].self, expected: "two device names [a, b]")
         guard names.count == 2, names[0] != names[1] else {
             throw fields.error("between", "expected two different device names [a, b]")
@@ -121,7 +121,7 @@ struct MoveSection: Decodable {
     var position: Vector3
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: ["device", "position"])
+        let fields = try YAMLFields(decoder, allowed: ["device", "position"])
         device = try fields.required("device", String.self, expected: "a device name")
         guard let position = try fields.point("position") else {
             throw fields.error(nil, .missingField, "moveTo needs position [x, y, z]")

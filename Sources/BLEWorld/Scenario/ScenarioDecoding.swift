@@ -1,7 +1,7 @@
 import BLEWire
 import Yams
 
-// The YAML form of a scenario. Each mapping is decoded by hand through ScenarioFields so
+// The YAML form of a scenario. Each mapping is decoded by hand through YAMLFields so
 // that every problem becomes a ScenarioError naming the field and its line, and unknown
 // keys (typos) are refused instead of silently ignored.
 
@@ -10,7 +10,7 @@ struct ScenarioFile: Decodable {
     var scenario: Scenario
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: ["name", "seed", "timing", "radio", "devices", "obstacles", "actions"])
+        let fields = try YAMLFields(decoder, allowed: ["name", "seed", "timing", "radio", "devices", "obstacles", "actions"])
         let name = try fields.optional("name", String.self, expected: "a name") ?? "scenario"
         let seed = try fields.integer("seed", UInt64.self) ?? Scenario.defaultSeed
         var timing = TimingMode.realistic
@@ -35,7 +35,7 @@ struct RadioSection: Decodable {
     var model = RadioModel()
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: ["referenceLossDB", "pathLossExponent", "shadowingSigmaDB",
+        let fields = try YAMLFields(decoder, allowed: ["referenceLossDB", "pathLossExponent", "shadowingSigmaDB",
                                                            "fastFading", "captureMarginDB"])
         if let value = try fields.number("referenceLossDB", in: 0 ... 200, unit: "dB") { model.referenceLossDB = value }
         if let value = try fields.number("pathLossExponent", in: 1 ... 10, unit: "(exponent)") { model.pathLossExponent = value }
@@ -57,7 +57,7 @@ struct DeviceSection: Decodable {
                        "sensitivity", "rssiOffset", "route", "advertise", "host"]
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: Self.keys)
+        let fields = try YAMLFields(decoder, allowed: Self.keys)
         let deviceName = try fields.required("name", String.self, expected: "the device's name")
         guard !deviceName.isEmpty else { throw fields.error("name", "a device needs a non-empty name") }
         do {
@@ -68,7 +68,7 @@ struct DeviceSection: Decodable {
         }
     }
 
-    private init(fields: ScenarioFields) throws {
+    private init(fields: YAMLFields) throws {
         name = try fields.required("name", String.self, expected: "the device's name")
         var kind = BluetoothAddress.Kind.public
         if let text = try fields.optional("addressType", String.self, expected: "public or random") {
@@ -130,13 +130,13 @@ struct AntennaSection: Decodable {
     init(from decoder: any Decoder) throws {
         if let text = try? decoder.singleValueContainer().decode(String.self) {
             guard text == "isotropic" else {
-                throw ScenarioError(.invalidField, path: scenarioPath(decoder.codingPath), line: decoder.mark?.line,
+                throw ScenarioError(.invalidField, path: yamlPath(decoder.codingPath), line: decoder.mark?.line,
                                     message: "\"\(text)\" is not an antenna; use isotropic or {beamwidth, frontToBack}")
             }
             pattern = .isotropic
             return
         }
-        let fields = try ScenarioFields(decoder, allowed: ["beamwidth", "frontToBack"])
+        let fields = try YAMLFields(decoder, allowed: ["beamwidth", "frontToBack"])
         guard let beamwidth = try fields.number("beamwidth", in: 1 ... 360, unit: "degrees") else {
             throw fields.error(nil, .missingField, "a directional antenna needs beamwidth (degrees)")
         }
@@ -149,7 +149,7 @@ struct RouteSection: Decodable {
     var route: Route
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: ["waypoints", "speed", "loop"])
+        let fields = try YAMLFields(decoder, allowed: ["waypoints", "speed", "loop"])
         let points = try fields.required("waypoints", [ScenarioPoint].self, expected: "a list of points [x, y, z]")
         guard !points.isEmpty else { throw fields.error("waypoints", "a route needs at least one waypoint") }
         guard let speed = try fields.number("speed", in: 0.001 ... 1000, unit: "m/s") else {
@@ -164,7 +164,7 @@ struct AdvertiseSection: Decodable {
     var advertising: ScenarioAdvertising
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: ["type", "interval", "scanResponse"] + ContentSection.keys)
+        let fields = try YAMLFields(decoder, allowed: ["type", "interval", "scanResponse"] + ContentSection.keys)
         var kind = ScenarioAdvertising.Kind.ind
         if let text = try fields.optional("type", String.self, expected: "ind, scan_ind or nonconn_ind") {
             guard let value = ScenarioAdvertising.Kind(rawValue: text) else {
@@ -189,14 +189,14 @@ struct ContentSection: Decodable {
     var content = ScenarioAdvertisingContent()
 
     init(from decoder: any Decoder) throws {
-        try self.init(fields: try ScenarioFields(decoder, allowed: Self.keys))
+        try self.init(fields: try YAMLFields(decoder, allowed: Self.keys))
     }
 
-    init(fields: ScenarioFields) throws {
+    init(fields: YAMLFields) throws {
         content.flags = try fields.integer("flags", UInt8.self)
         content.name = try fields.optional("name", String.self, expected: "a local name")
         let services = try fields.optional("services", [String].self, expected: "a list of UUIDs") ?? []
-        content.services = try services.map { text throws in try ScenarioFields.uuid(text) { fields.error("services", $0) } }
+        content.services = try services.map { text throws in try YAMLFields.uuid(text) { fields.error("services", $0) } }
         if let manufacturer = try fields.optional("manufacturer", ManufacturerSection.self,
                                                   expected: "{company, data}") {
             content.manufacturer = AdvertisingData.ManufacturerData(companyIdentifier: manufacturer.company,
@@ -205,7 +205,7 @@ struct ContentSection: Decodable {
         let serviceData = try fields.optional("serviceData", [String: String].self, expected: "a mapping UUID: hex") ?? [:]
         // Sorted by UUID text: a YAML mapping has no order, and the output must be deterministic.
         for key in serviceData.keys.sorted() {
-            let uuid = try ScenarioFields.uuid(key) { fields.error("serviceData", $0) }
+            let uuid = try YAMLFields.uuid(key) { fields.error("serviceData", $0) }
             guard let value = serviceData[key], let bytes = Hex.decode(value) else {
                 throw fields.error("serviceData", "the data of \(key) is not hex octets")
             }
@@ -229,7 +229,7 @@ struct ManufacturerSection: Decodable {
     var data: [UInt8]
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: ["company", "data"])
+        let fields = try YAMLFields(decoder, allowed: ["company", "data"])
         guard let company = try fields.integer("company", UInt16.self) else {
             throw fields.error(nil, .missingField, "manufacturer data needs company (e.g. 0x004C)")
         }
@@ -242,7 +242,7 @@ struct IBeaconSection: Decodable {
     var frame: ScenarioAdvertisingContent.IBeacon
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: ["uuid", "major", "minor", "measuredPower"])
+        let fields = try YAMLFields(decoder, allowed: ["uuid", "major", "minor", "measuredPower"])
         guard let uuid = try fields.uuid("uuid") else {
             throw fields.error(nil, .missingField, "an iBeacon needs uuid (8-4-4-4-12 form)")
         }

@@ -1,5 +1,6 @@
-/// Why a scenario cannot be read or built: one sentence that names the file, line, device
-/// and field where it can, so a user fixes the file without guessing.
+/// Why a scenario (or another YAML file read through ``YAMLDocument``) cannot be read or
+/// built: one sentence that names the file, line, device and field where it can, so a user
+/// fixes the file without guessing.
 public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kinds of problem.
     public enum Kind: String, Hashable, Sendable {

@@ -18,113 +18,19 @@ public enum ScenarioLoader {
 
     /// Reads and checks a scenario from YAML text; `file` names it in errors.
     public static func parse(yaml: String, file: String? = nil) throws(ScenarioError) -> Scenario {
-        let node: Node?
-        do {
-            node = try Yams.compose(yaml: yaml)
-        } catch {
-            throw syntaxError(error, file: file)
-        }
-        guard let node else {
-            throw ScenarioError(.syntax, file: file, message: "the file is empty; a scenario needs at least devices")
-        }
-        do {
-            let scenario = try YAMLDecoder().decode(ScenarioFile.self, from: node).scenario
-            try scenario.validate()
-            return scenario
-        } catch var error as ScenarioError {
-            error.file = file
-            if error.line == nil { error.line = line(in: node, path: error.path) }
-            if error.device == nil { error.device = deviceName(in: node, path: error.path) }
-            throw error
-        } catch let error as DecodingError {
-            throw decodingError(error, node: node, file: file)
-        } catch {
-            throw ScenarioError(.invalidField, file: file, message: String(describing: error))
-        }
-    }
-
-    private static func syntaxError(_ error: any Error, file: String?) -> ScenarioError {
-        guard let yamlError = error as? YamlError else {
-            return ScenarioError(.syntax, file: file, message: "not valid YAML: \(error)")
-        }
-        switch yamlError {
-        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
-            return ScenarioError(.syntax, line: mark.line, file: file, message: "not valid YAML: \(problem)")
-        case let .duplicatedKeysInMapping(duplicates, context):
-            return ScenarioError(.syntax, line: context.mark.line, file: file,
-                                 message: "duplicate keys \(duplicates.joined(separator: ", ")) in one mapping")
-        default:
-            return ScenarioError(.syntax, file: file, message: "not valid YAML: \(yamlError)")
-        }
-    }
-
-    private static func decodingError(_ error: DecodingError, node: Node, file: String?) -> ScenarioError {
-        let (path, message): (String, String)
-        switch error {
-        case let .typeMismatch(type, context):
-            (path, message) = (scenarioPath(context.codingPath), "expected \(type)")
-        case let .valueNotFound(type, context):
-            (path, message) = (scenarioPath(context.codingPath), "expected \(type), found nothing")
-        case let .keyNotFound(key, context):
-            (path, message) = (scenarioPath(context.codingPath), "missing \"\(key.stringValue)\"")
-        case let .dataCorrupted(context):
-            (path, message) = (scenarioPath(context.codingPath), context.debugDescription)
-        @unknown default:
-            (path, message) = ("", String(describing: error))
-        }
-        return ScenarioError(.invalidField, path: path, device: deviceName(in: node, path: path),
-                             line: line(in: node, path: path), file: file, message: message)
-    }
-
-    /// Splits `devices[2].advertise.name` into keys and indices.
-    private enum Step {
-        case key(String)
-        case index(Int)
-    }
-
-    private static func steps(_ path: String) -> [Step] {
-        var steps: [Step] = []
-        for part in path.split(separator: ".") {
-            var rest = Substring(part)
-            if let open = rest.firstIndex(of: "["), open != rest.startIndex {
-                steps.append(.key(String(rest[..<open])))
-                rest = rest[open...]
-            } else if !rest.hasPrefix("[") {
-                steps.append(.key(String(rest)))
-                continue
-            }
-            for index in rest.split(separator: "[").compactMap({ Int($0.dropLast()) }) { steps.append(.index(index)) }
-        }
-        return steps
-    }
-
-    private static func child(_ node: Node, _ step: Step) -> Node? {
-        switch step {
-        case let .key(key):
-            return node[key]
-        case let .index(index):
-            guard case let .sequence(sequence) = node, sequence.indices.contains(index) else { return nil }
-            return sequence[index]
-        }
-    }
-
-    /// The line of the deepest node along `path` that exists.
-    static func line(in node: Node, path: String) -> Int? {
-        var current = node
-        var line = node.mark?.line
-        for step in steps(path) {
-            guard let next = child(current, step) else { break }
-            current = next
-            line = next.mark?.line ?? line
-        }
-        return line
+        try YAMLDocument.decode(
+            ScenarioFile.self, yaml: yaml, file: file, emptyMessage: "the file is empty; a scenario needs at least devices",
+            validate: { file throws(ScenarioError) in try file.scenario.validate() },
+            locate: { error, node in
+                if error.device == nil { error.device = deviceName(in: node, path: error.path) }
+            }).scenario
     }
 
     /// The name of the device a path points into, if it does.
     static func deviceName(in node: Node, path: String) -> String? {
-        let parts = steps(path)
+        let parts = YAMLDocument.steps(path)
         guard parts.count >= 2, case .key("devices") = parts[0], case let .index(index) = parts[1],
-              let devices = node["devices"], let device = child(devices, .index(index)) else { return nil }
+              let devices = node["devices"], let device = YAMLDocument.child(devices, .index(index)) else { return nil }
         return device["name"]?.string
     }
 }

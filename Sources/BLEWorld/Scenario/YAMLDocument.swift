@@ -1,0 +1,121 @@
+import Yams
+
+/// Decodes a YAML document into a `Decodable` type whose `init(from:)` uses ``YAMLFields``,
+/// turning every problem — YAML syntax, a wrong type, a missing or unknown field, a failed
+/// check — into one ``ScenarioError`` naming the file, line and field path. Shared by the
+/// scenario format and the `ble serve` file format.
+public enum YAMLDocument {
+    /// The document in `yaml` decoded as `T`; `file` names it in errors, `emptyMessage` is the
+    /// error for an empty document.
+    public static func decode<T: Decodable>(_ type: T.Type, yaml: String, file: String? = nil,
+                                            emptyMessage: String) throws(ScenarioError) -> T {
+        try decode(type, yaml: yaml, file: file, emptyMessage: emptyMessage, validate: { _ throws(ScenarioError) in },
+                   locate: { _, _ in })
+    }
+
+    /// ``decode(_:yaml:file:emptyMessage:)`` followed by `validate`, whose errors are located
+    /// the same way; `locate` may add more to each error from the document's node tree.
+    static func decode<T: Decodable>(_ type: T.Type, yaml: String, file: String?, emptyMessage: String,
+                                     validate: (T) throws(ScenarioError) -> Void,
+                                     locate: (inout ScenarioError, Node) -> Void) throws(ScenarioError) -> T {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: yaml)
+        } catch {
+            throw syntaxError(error, file: file)
+        }
+        guard let node else { throw ScenarioError(.syntax, file: file, message: emptyMessage) }
+        do {
+            let value = try YAMLDecoder().decode(T.self, from: node)
+            try validate(value)
+            return value
+        } catch var error as ScenarioError {
+            error.file = file
+            if error.line == nil { error.line = line(in: node, path: error.path) }
+            locate(&error, node)
+            throw error
+        } catch let error as DecodingError {
+            var located = decodingError(error, node: node, file: file)
+            locate(&located, node)
+            throw located
+        } catch {
+            throw ScenarioError(.invalidField, file: file, message: String(describing: error))
+        }
+    }
+
+    private static func syntaxError(_ error: any Error, file: String?) -> ScenarioError {
+        guard let yamlError = error as? YamlError else {
+            return ScenarioError(.syntax, file: file, message: "not valid YAML: \(error)")
+        }
+        switch yamlError {
+        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
+            return ScenarioError(.syntax, line: mark.line, file: file, message: "not valid YAML: \(problem)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            return ScenarioError(.syntax, line: context.mark.line, file: file,
+                                 message: "duplicate keys \(duplicates.joined(separator: ", ")) in one mapping")
+        default:
+            return ScenarioError(.syntax, file: file, message: "not valid YAML: \(yamlError)")
+        }
+    }
+
+    private static func decodingError(_ error: DecodingError, node: Node, file: String?) -> ScenarioError {
+        let (path, message): (String, String)
+        switch error {
+        case let .typeMismatch(type, context):
+            (path, message) = (yamlPath(context.codingPath), "expected \(type)")
+        case let .valueNotFound(type, context):
+            (path, message) = (yamlPath(context.codingPath), "expected \(type), found nothing")
+        case let .keyNotFound(key, context):
+            (path, message) = (yamlPath(context.codingPath), "missing \"\(key.stringValue)\"")
+        case let .dataCorrupted(context):
+            (path, message) = (yamlPath(context.codingPath), context.debugDescription)
+        @unknown default:
+            (path, message) = ("", String(describing: error))
+        }
+        return ScenarioError(.invalidField, path: path, line: line(in: node, path: path), file: file, message: message)
+    }
+
+    /// Splits `devices[2].advertise.name` into keys and indices.
+    enum Step {
+        case key(String)
+        case index(Int)
+    }
+
+    static func steps(_ path: String) -> [Step] {
+        var steps: [Step] = []
+        for part in path.split(separator: ".") {
+            var rest = Substring(part)
+            if let open = rest.firstIndex(of: "["), open != rest.startIndex {
+                steps.append(.key(String(rest[..<open])))
+                rest = rest[open...]
+            } else if !rest.hasPrefix("[") {
+                steps.append(.key(String(rest)))
+                continue
+            }
+            for index in rest.split(separator: "[").compactMap({ Int($0.dropLast()) }) { steps.append(.index(index)) }
+        }
+        return steps
+    }
+
+    static func child(_ node: Node, _ step: Step) -> Node? {
+        switch step {
+        case let .key(key):
+            return node[key]
+        case let .index(index):
+            guard case let .sequence(sequence) = node, sequence.indices.contains(index) else { return nil }
+            return sequence[index]
+        }
+    }
+
+    /// The line of the deepest node along `path` that exists.
+    static func line(in node: Node, path: String) -> Int? {
+        var current = node
+        var line = node.mark?.line
+        for step in steps(path) {
+            guard let next = child(current, step) else { break }
+            current = next
+            line = next.mark?.line ?? line
+        }
+        return line
+    }
+}

@@ -1,0 +1,148 @@
+import BLEWire
+import Yams
+
+/// Any mapping key, so a YAML mapping can be checked for keys its format does not know.
+public struct YAMLKey: CodingKey, Hashable, Sendable {
+    /// The key's text.
+    public var stringValue: String
+    /// The index, for a sequence element.
+    public var intValue: Int?
+    /// The key `string`.
+    public init(_ string: String) {
+        stringValue = string
+        intValue = nil
+    }
+    /// The key `stringValue`.
+    public init?(stringValue: String) { self.init(stringValue) }
+    /// The sequence index `intValue`.
+    public init?(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}
+
+/// The path of a field as the YAML formats' errors print it, `devices[2].advertise.interval`,
+/// from a coding path.
+public func yamlPath(_ codingPath: [any CodingKey]) -> String {
+    var text = ""
+    for key in codingPath {
+        if let index = key.intValue {
+            text += "[\(index)]"
+        } else if key.stringValue.hasPrefix("Index ") {
+            text += "[\(key.stringValue.dropFirst(6))]"
+        } else {
+            text += text.isEmpty ? key.stringValue : "." + key.stringValue
+        }
+    }
+    return text
+}
+
+/// One YAML mapping being decoded by hand (a scenario, a `ble serve` file): typed field
+/// access whose errors are ``ScenarioError``s carrying the field's path and line, and a check
+/// for unknown keys so a typo is refused instead of silently ignored. Use it inside
+/// `init(from:)` of a `Decodable` type decoded with ``YAMLDocument``.
+public struct YAMLFields {
+    /// The mapping.
+    public let container: KeyedDecodingContainer<YAMLKey>
+    /// The decoder of the mapping, for its coding path and line.
+    public let decoder: any Decoder
+
+    /// Opens the mapping and rejects keys outside `allowed`.
+    public init(_ decoder: any Decoder, allowed: [String]) throws {
+        self.decoder = decoder
+        do {
+            container = try decoder.container(keyedBy: YAMLKey.self)
+        } catch {
+            throw ScenarioError(.invalidField, path: yamlPath(decoder.codingPath), line: decoder.mark?.line,
+                                message: "expected a mapping with keys \(allowed.joined(separator: ", "))")
+        }
+        for key in container.allKeys where !allowed.contains(key.stringValue) {
+            throw ScenarioError(.unknownField, path: yamlPath(decoder.codingPath + [key]), line: line(of: key),
+                                message: "unknown key \"\(key.stringValue)\"; expected one of \(allowed.joined(separator: ", "))")
+        }
+    }
+
+    /// Whether the mapping has the key `name`.
+    public func has(_ name: String) -> Bool { container.contains(YAMLKey(name)) }
+
+    /// The line of the value of `key`, else of the mapping.
+    public func line(of key: YAMLKey) -> Int? {
+        (try? container.superDecoder(forKey: key))?.mark?.line ?? decoder.mark?.line
+    }
+
+    /// An invalid-field error about field `name` (or the mapping itself when `nil`).
+    public func error(_ name: String?, _ message: String) -> ScenarioError { error(name, .invalidField, message) }
+
+    /// An error about field `name` (or the mapping itself when `nil`).
+    public func error(_ name: String?, _ kind: ScenarioError.Kind, _ message: String) -> ScenarioError {
+        guard let name else {
+            return ScenarioError(kind, path: yamlPath(decoder.codingPath), line: decoder.mark?.line, message: message)
+        }
+        let key = YAMLKey(name)
+        return ScenarioError(kind, path: yamlPath(decoder.codingPath + [key]), line: line(of: key), message: message)
+    }
+
+    /// Field `name` as a `T`, `nil` when absent or null; `expected` says what it should be
+    /// in the error when it is not a `T`.
+    public func optional<T: Decodable>(_ name: String, _ type: T.Type = T.self, expected: String) throws -> T? {
+        let key = YAMLKey(name)
+        guard container.contains(key) else { return nil }
+        if (try? container.decodeNil(forKey: key)) == true { return nil }
+        do {
+            return try container.decode(T.self, forKey: key)
+        } catch let error as ScenarioError {
+            throw error
+        } catch {
+            throw self.error(name, "expected \(expected)")
+        }
+    }
+
+    /// Field `name` as a `T`; a missing-field error when absent.
+    public func required<T: Decodable>(_ name: String, _ type: T.Type = T.self, expected: String) throws -> T {
+        guard let value = try optional(name, T.self, expected: expected) else {
+            throw self.error(nil, .missingField, "missing \"\(name)\" (\(expected))")
+        }
+        return value
+    }
+
+    /// A number within `range`.
+    public func number(_ name: String, in range: ClosedRange<Double>, unit: String) throws -> Double? {
+        guard let value = try optional(name, Double.self, expected: "a number of \(unit)") else { return nil }
+        guard range.contains(value), value.isFinite else {
+            throw error(name, "\(value) \(unit) is outside \(range.lowerBound)…\(range.upperBound)")
+        }
+        return value
+    }
+
+    /// An integer of type `T`, written in decimal or 0x hex.
+    public func integer<T: FixedWidthInteger & Decodable>(_ name: String, _ type: T.Type) throws -> T? {
+        guard let value = try optional(name, Int64.self, expected: "an integer") else { return nil }
+        guard let exact = T(exactly: value) else {
+            throw error(name, "\(value) does not fit \(T.min)…\(T.max)")
+        }
+        return exact
+    }
+
+    /// Octets written as hex text, e.g. `"0201 06"` (see `Hex.decode`).
+    public func hex(_ name: String) throws -> [UInt8]? {
+        guard let text = try optional(name, String.self, expected: "hex octets, e.g. \"0201 06\"") else { return nil }
+        guard let bytes = Hex.decode(text) else {
+            throw error(name, "\"\(text)\" is not hex octets (an even number of 0-9/a-f digits)")
+        }
+        return bytes
+    }
+
+    /// A Bluetooth UUID: 4 or 8 hex digits, or the 8-4-4-4-12 form.
+    public func uuid(_ name: String) throws -> BluetoothUUID? {
+        guard let text = try optional(name, String.self, expected: "a UUID") else { return nil }
+        return try YAMLFields.uuid(text, field: { self.error(name, $0) })
+    }
+
+    /// `text` as a Bluetooth UUID, else the error `field` makes from a message.
+    public static func uuid(_ text: String, field: (String) -> ScenarioError) throws -> BluetoothUUID {
+        guard let uuid = BluetoothUUID(text) else {
+            throw field("\"\(text)\" is not a UUID (4 or 8 hex digits, or the 8-4-4-4-12 form)")
+        }
+        return uuid
+    }
+}
