@@ -5,7 +5,10 @@ extension ATT {
     /// Decoding is total: 0x80–0x9F are left to the application as ``application(_:)``,
     /// and any other value the specifications do not list is kept as ``unlisted(_:)``, so
     /// a response from a newer peer still decodes and re-encodes unchanged.
-    public enum ErrorCode: Hashable, Sendable, CustomStringConvertible {
+    ///
+    /// It is an `Error` so that an app's answer to a GATT server request can be a
+    /// `Result<[UInt8], ATT.ErrorCode>`.
+    public enum ErrorCode: Error, Hashable, Sendable, CustomStringConvertible {
         /// 0x01: the handle is not valid on this server.
         case invalidHandle
         /// 0x02: the attribute cannot be read.
