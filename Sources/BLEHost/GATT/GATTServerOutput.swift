@@ -36,6 +36,14 @@ public struct GATTSubscription: Hashable, Sendable {
     public let notify: Bool
     /// Indications enabled (bit 1).
     public let indicate: Bool
+
+    /// A subscription with every field.
+    public init(connection: UInt16, valueHandle: ATT.Handle, notify: Bool, indicate: Bool) {
+        self.connection = connection
+        self.valueHandle = valueHandle
+        self.notify = notify
+        self.indicate = indicate
+    }
 }
 
 /// What a ``GATTServer`` asks of the layer around it.
