@@ -89,7 +89,7 @@ struct GATTServerReadTests {
         #expect(server.answer("08 0100 FFFF 0229", from: 0x0041) == hex("09 04 0900 0000 1200 0000 1B00 0000 2F00 0000"))
     }
 
-    @Test("Read By Type: an error on the first match is the answer; on a later one the list ends before it")
+    @Test("Read By Type errors: Read Not Permitted on the first match, Invalid Handle, Attribute Not Found, Invalid PDU, Insufficient Authentication")
     func readByTypeErrors() throws {
         var server = try GATTFixture.server()
         #expect(server.answer("08 0100 FFFF 372A") == hex("01 08 1100 02"))
