@@ -26,6 +26,8 @@ extension GATTServer {
     /// handle and changing nothing. Dynamic parts then go to the app (contiguous parts of
     /// one attribute merged into one write); values the server holds are written only once
     /// the app accepted all of its writes. The queue is empty afterwards in every case.
+    /// A part replaces the value from its offset on (the tail is dropped), starting from
+    /// the current value; Bumble 0.0.236 instead starts each attribute from an empty value.
     mutating func executeWrite(_ request: ATT.ExecuteWriteRequest, connection: UInt16, security: LinkSecurity) -> [GATTServerOutput] {
         let queue = clients[connection]?.prepareQueue ?? []
         clients[connection]?.prepareQueue = []

@@ -59,7 +59,9 @@ extension GATTServer {
 
     /// Read Blob Request (§3.4.4.5): the value from an offset, cut to ATT_MTU − 1. An
     /// offset past the end gets Invalid Offset; a non-zero offset into a fixed-length GATT
-    /// attribute that fits one Read Response gets Attribute Not Long.
+    /// attribute that fits one Read Response gets Attribute Not Long. (Bumble 0.0.236
+    /// answers Attribute Not Long for any value of at most ATT_MTU − 1 octets, even at
+    /// offset 0; we answer a part, as §3.4.4.5 allows.)
     func readBlob(_ request: ATT.ReadBlobRequest, _ context: ReadContext) -> ReadOutcome {
         let handle = request.attributeHandle
         let offset = Int(request.valueOffset)
