@@ -114,6 +114,10 @@ public struct GATTDatabase: Hashable, Sendable {
         return true
     }
 
+    /// A database with no attributes at all, not even the GAP and GATT services: what a
+    /// host serves only if the standard services could not be laid out.
+    public static let empty = GATTDatabase(attributes: [], services: [], characteristics: [], databaseHash: 0, standardHandles: [:])
+
     init(attributes: [GATTAttribute], services: [Service], characteristics: [Characteristic],
          databaseHash: UInt128, standardHandles: [BluetoothUUID: ATT.Handle]) {
         self.attributes = attributes

@@ -37,6 +37,7 @@ extension Host {
         guard closed == nil else { return }
         record(packet, outgoing: false)
         carryOut(driver.receive(packet, at: now))
+        wakeACLRoomWaiters()
     }
 
     /// The transport is gone: every waiting request fails and the streams end.
@@ -52,6 +53,7 @@ extension Host {
         scanOutput?.finish()
         scanOutput = nil
         failChannelWaiters(error)
+        failATTWaiters(error)
         eventOutput.finish()
         l2capOutput.finish()
         armTimer()
@@ -77,9 +79,10 @@ extension Host {
                 apply(gap.handle(output, at: time))
             case let .l2capFrame(handle, frame):
                 if let produced = links[handle]?.receive(frame: frame, at: time) { carryOut(produced, link: handle) }
-            case let .linkLost(handle, _):
+            case let .linkLost(handle, reason):
                 if let produced = links[handle]?.linkDisconnected() { carryOut(produced, link: handle) }
                 links[handle] = nil
+                attLinkClosed(handle, reason: reason)
                 apply(gap.handle(output, at: time))
             case .commandCompleted, .event:
                 apply(gap.handle(output, at: time))
@@ -106,6 +109,8 @@ extension Host {
         for output in outputs {
             if case let .sendFrame(frame) = output {
                 carryOut(driver.sendL2CAP(frame, handle: handle, at: now))
+            } else if case let .att(pdu) = output {
+                attReceived(pdu, link: handle)
             } else if !routeChannelOutput(output, link: handle) {
                 l2capOutput.yield(HostL2CAPEvent(handle: handle, output: output))
             }
@@ -118,6 +123,7 @@ extension Host {
             links[link.handle] = L2CAPLink(
                 handle: link.handle, role: link.role == .central ? .central : .peripheral, configuration: l2capConfiguration)
             linkOpened(link.handle)
+            attLinkOpened(link.handle)
         case let .advertisement(advertisement):
             // Reports go to the scan's own stream only: at hundreds a second they would
             // push link events out of the bounded ``events`` buffer.

@@ -34,6 +34,15 @@ public actor Host {
     var listeners: [UInt16: ChannelListener] = [:]
     /// ``updateConnectionParameters(_:to:)`` calls of a peripheral, by handle.
     var parameterUpdateWaiters: [UInt16: CheckedContinuation<GAPConnectionParameters, any Error>] = [:]
+    /// Each connection's ATT bearer and GATT client, by handle.
+    var attLinks: [UInt16: HostATTLink] = [:]
+    /// Our GATT server, shared by every connection (the GAP and GATT services until
+    /// ``publishGATT(_:configuration:)``).
+    var gattServer: GATTServer
+    /// The configuration of every connection's bearer.
+    let attConfiguration: ATTBearerConfiguration
+    /// Notifications and writes without response waiting for controller buffers, by handle.
+    var aclRoomWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
 
     private let outgoing: AsyncStream<H4.Packet>.Continuation
     private let outgoingPackets: AsyncStream<H4.Packet>
@@ -50,6 +59,11 @@ public actor Host {
     /// consumer.
     public nonisolated let l2capEvents: AsyncStream<HostL2CAPEvent>
     let l2capOutput: AsyncStream<HostL2CAPEvent>.Continuation
+    /// What the connections' ATT bearers report (values notified to us, requests our
+    /// server hands to the app, MTU changes), for one consumer; never drops an event, so
+    /// the consumer must keep reading.
+    public nonisolated let gattEvents: AsyncStream<HostGATTEvent>
+    let gattOutput: AsyncStream<HostGATTEvent>.Continuation
 
     /// A host on `transport`; nothing is sent before ``start()``.
     /// - Parameters:
@@ -59,12 +73,14 @@ public actor Host {
     ///     channel holds at most 32 unread SDUs before its credits wait for the reader.
     ///   - parameterUpdates: how to answer a peripheral's connection parameter update
     ///     request when this host is central.
+    ///   - att: every bearer's receive MTU (default 517) and transaction timeout (30 s).
     ///   - onPacket: sees every packet in both directions with its time, e.g. for a btsnoop
     ///     file; called on the host's isolation, so it must be quick.
     public init(
         transport: any HostTransport, configuration: HCIDriverConfiguration = .init(),
         l2cap: L2CAPConfiguration = .init(receiveHoldLimit: 32),
         parameterUpdates: ConnectionParameterUpdatePolicy = .acceptValid,
+        att: ATTBearerConfiguration = .init(),
         onPacket: (@Sendable (HostPacketRecord) -> Void)? = nil
     ) {
         self.transport = transport
@@ -73,6 +89,11 @@ public actor Host {
         snoop = onPacket
         driver = HCIDriver(configuration: configuration)
         l2capConfiguration = l2cap
+        attConfiguration = att
+        // The GAP and GATT services alone always lay out.
+        gattServer = GATTServer(database: (try? GATTDatabase(services: [])) ?? GATTDatabase.empty,
+                                configuration: GATTServer.Configuration(receiveMTU: att.receiveMTU))
+        (gattEvents, gattOutput) = AsyncStream.makeStream(of: HostGATTEvent.self, bufferingPolicy: .unbounded)
         (outgoingPackets, outgoing) = AsyncStream.makeStream(of: H4.Packet.self, bufferingPolicy: .unbounded)
         (events, eventOutput) = AsyncStream.makeStream(of: GAPEvent.self, bufferingPolicy: .bufferingNewest(1024))
         (l2capEvents, l2capOutput) = AsyncStream.makeStream(of: HostL2CAPEvent.self, bufferingPolicy: .bufferingNewest(1024))
@@ -253,7 +274,7 @@ public actor Host {
     /// polling: the task sleeps until exactly that deadline and is replaced whenever the
     /// earliest deadline changes.
     func armTimer() {
-        var deadline = [driver.nextDeadline, gap.nextDeadline].compactMap { $0 }.min()
+        var deadline = [driver.nextDeadline, gap.nextDeadline, attNextDeadline].compactMap { $0 }.min()
         for handle in links.keys.sorted() {
             if let linkDeadline = links[handle]?.nextDeadline { deadline = min(deadline ?? linkDeadline, linkDeadline) }
         }
@@ -285,6 +306,7 @@ public actor Host {
         for handle in links.keys.sorted() {
             if let outputs = links[handle]?.timerFired(at: time) { carryOut(outputs, link: handle) }
         }
+        attTimerFired(at: time)
         armTimer()
     }
 }

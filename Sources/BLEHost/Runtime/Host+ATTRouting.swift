@@ -1,0 +1,173 @@
+import BLEWire
+
+// How ATT PDUs move between a link, its bearer, our GATT client and our GATT server.
+
+extension Host {
+    /// Fragments of one link that may wait in the host for controller buffers before a
+    /// notification or write without response suspends (a few PDUs' worth: enough to keep
+    /// the controller busy, few enough that the app feels the air's pace).
+    static let aclQueueLimit = 8
+
+    /// A link came up: it gets a bearer (ATT_MTU 23 until an exchange) and our server
+    /// starts a fresh client state for it.
+    func attLinkOpened(_ handle: UInt16) {
+        attLinks[handle] = HostATTLink(configuration: attConfiguration)
+        gattServer.setMTU(ATTBearerConfiguration.defaultMTU, for: handle)
+    }
+
+    /// A link went down: its procedures and indications fail, our server forgets the
+    /// client, and senders waiting for buffers on it are released with the error.
+    func attLinkClosed(_ handle: UInt16, reason: HCI.StatusCode) {
+        if var att = attLinks[handle] {
+            let outputs = att.bearer.disconnected()
+            let step = att.client.handle(outputs, on: &att.bearer, at: now)
+            attLinks[handle] = att
+            carryOut(step, attLink: handle)
+        }
+        attLinks[handle] = nil
+        _ = gattServer.disconnected(handle)
+        let waiting = aclRoomWaiters.removeValue(forKey: handle) ?? []
+        for waiter in waiting { waiter.resume() }
+    }
+
+    /// An ATT PDU arrived on a link's fixed channel (Core 5.4, Vol 3, Part A, §2.1).
+    func attReceived(_ pdu: [UInt8], link handle: UInt16) {
+        guard var att = attLinks[handle] else { return }
+        let time = now
+        let outputs = att.bearer.receive(pdu, at: time)
+        let step = att.client.handle(outputs, on: &att.bearer, at: time)
+        attLinks[handle] = att
+        carryOut(step, attLink: handle)
+    }
+
+    /// The bearers' transaction timers (§3.3.3).
+    func attTimerFired(at time: HostTime) {
+        for handle in attLinks.keys.sorted() {
+            guard var att = attLinks[handle], let deadline = att.bearer.nextDeadline, deadline <= time else { continue }
+            let outputs = att.bearer.tick(now: time)
+            let step = att.client.handle(outputs, on: &att.bearer, at: time)
+            attLinks[handle] = att
+            carryOut(step, attLink: handle)
+        }
+    }
+
+    /// The earliest bearer deadline, for the host's one timer.
+    var attNextDeadline: HostTime? {
+        attLinks.values.compactMap(\.bearer.nextDeadline).min()
+    }
+
+    /// Carries out what the client left over and reports its events.
+    func carryOut(_ step: GATTClientStep, attLink handle: UInt16) {
+        carryOut(step.outputs, attLink: handle)
+        for event in step.events {
+            switch event {
+            case let .completed(id, result):
+                let waiter = attLinks[handle]?.procedures.removeValue(forKey: id)
+                switch result {
+                case let .success(value): waiter?.resume(returning: value)
+                case let .failure(error): waiter?.resume(throwing: error)
+                }
+            case let .notification(attribute, value):
+                gattOutput.yield(.notification(connection: handle, handle: attribute, value: value))
+            case let .indication(attribute, value):
+                gattOutput.yield(.indication(connection: handle, handle: attribute, value: value))
+            case let .serviceChanged(range):
+                gattOutput.yield(.serviceChanged(connection: handle, handles: range))
+            }
+        }
+    }
+
+    /// Carries out a bearer's outputs: PDUs to the link, requests and commands to our server.
+    func carryOut(_ outputs: [ATTBearerOutput], attLink handle: UInt16) {
+        for output in outputs {
+            switch output {
+            case let .send(pdu):
+                carryOut(links[handle]?.sendATT(pdu) ?? [], link: handle)
+            case let .incomingRequest(pdu), let .incomingCommand(pdu):
+                serve(gattServer.handle(pdu, from: handle, security: linkSecurity(handle)))
+            case let .mtuChanged(mtu):
+                gattServer.setMTU(mtu, for: handle)
+                gattOutput.yield(.mtuChanged(connection: handle, mtu: mtu))
+            case let .indicationConfirmed(id):
+                attLinks[handle]?.indications.removeValue(forKey: id)?.resume()
+            case let .indicationFailed(id, error):
+                attLinks[handle]?.indications.removeValue(forKey: id)?.resume(throwing: error)
+            case let .closed(reason):
+                let indications = attLinks[handle]?.indications ?? [:]
+                attLinks[handle]?.indications = [:]
+                for waiter in indications.values { waiter.resume(throwing: reason) }
+                gattOutput.yield(.bearerClosed(connection: handle, reason: reason))
+            case .response, .requestFailed, .notification, .multipleNotification, .indication:
+                break  // the client consumed these; they come back only when no procedure matched
+            }
+        }
+    }
+
+    /// Carries out our server's outputs.
+    func serve(_ outputs: [GATTServerOutput]) {
+        for output in outputs {
+            switch output {
+            case let .send(connection, pdu):
+                guard var att = attLinks[connection] else { continue }
+                let sent = att.bearer.sendResponse(pdu)
+                attLinks[connection] = att
+                carryOut(sent, attLink: connection)
+            case let .appRead(request):
+                gattOutput.yield(.readRequest(request))
+            case let .appWrite(request):
+                gattOutput.yield(.writeRequest(request))
+            case let .subscriptionChanged(connection, valueHandle, notify, indicate):
+                gattOutput.yield(.subscriptionChanged(GATTSubscription(
+                    connection: connection, valueHandle: valueHandle, notify: notify, indicate: indicate)))
+            case let .valueWritten(connection, handle, value):
+                gattOutput.yield(.valueWritten(connection: connection, handle: handle, value: value))
+            case let .mtuChanged(connection, mtu):
+                gattOutput.yield(.mtuChanged(connection: connection, mtu: mtu))
+            case .indicationConfirmed:
+                break  // confirmations are matched by the bearer, which sees them first
+            }
+        }
+    }
+
+    /// The link's security for permission checks. No link is encrypted by this host yet
+    /// (pairing and encryption are issue #6), so every link is level 1 with no key, and
+    /// encryption-required attributes answer Insufficient Authentication as the spec says.
+    func linkSecurity(_ handle: UInt16) -> LinkSecurity { .unencrypted }
+
+    // MARK: Back-pressure
+
+    /// Suspends while more than ``aclQueueLimit`` fragments of `handle` wait for the
+    /// controller's buffers; Number Of Completed Packets wakes it.
+    func waitForACLRoom(_ handle: UInt16) async throws {
+        while attLinks[handle] != nil, driver.queuedACLFragments(handle: handle) >= Self.aclQueueLimit {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                aclRoomWaiters[handle, default: []].append(continuation)
+            }
+        }
+        guard attLinks[handle] != nil else { throw HostError.gap(.unknownConnection(handle: handle)) }
+        if let closed { throw closed }
+    }
+
+    /// Wakes senders whose link has room again; called after every packet from the controller.
+    func wakeACLRoomWaiters() {
+        guard !aclRoomWaiters.isEmpty else { return }
+        for handle in aclRoomWaiters.keys.sorted() where driver.queuedACLFragments(handle: handle) < Self.aclQueueLimit {
+            let waiting = aclRoomWaiters.removeValue(forKey: handle) ?? []
+            for waiter in waiting { waiter.resume() }
+        }
+    }
+
+    /// The transport is gone: every ATT waiter fails.
+    func failATTWaiters(_ error: HostError) {
+        for handle in attLinks.keys.sorted() {
+            let att = attLinks[handle]
+            for waiter in att?.procedures.values ?? [:].values { waiter.resume(throwing: error) }
+            for waiter in att?.indications.values ?? [:].values { waiter.resume(throwing: error) }
+        }
+        attLinks = [:]
+        let waiting = aclRoomWaiters
+        aclRoomWaiters = [:]
+        for waiter in waiting.values.joined() { waiter.resume() }
+        gattOutput.finish()
+    }
+}
