@@ -33,6 +33,7 @@ public final class BLEDevice: Sendable {
     let core: DeviceCore
     let dispatcher: EventDispatcher
     private let dispatch: Task<Void, Never>
+    private let gattDispatch: Task<Void, Never>
     private let onClose: @Sendable () async -> Void
 
     private init(core: DeviceCore, controller: ControllerInfo, onClose: @escaping @Sendable () async -> Void) {
@@ -46,6 +47,7 @@ public final class BLEDevice: Sendable {
         // A link still up when the events end went down with the host: closed by this
         // device, or lost with its transport.
         dispatch = dispatcher.run { core.isClosed ? .connectionTerminatedByLocalHost : .unspecifiedError }
+        gattDispatch = core.gatt.run()
     }
 
     /// The controller's public address, if it has one.

@@ -41,6 +41,16 @@ public enum BLEError: Error, Hashable, Sendable, CustomStringConvertible {
     case sduTooLong(octets: Int, peerMTU: Int)
     /// The controller or the host refused or failed a procedure; the text says which.
     case procedureFailed(String)
+    /// The peer's GATT server answered with this ATT error for this handle (Core 5.4,
+    /// Vol 3, Part F, §3.4.1.1), e.g. Write Not Permitted (0x03), Invalid Offset (0x07).
+    case att(ATT.ErrorCode, handle: UInt16)
+    /// The peer did not answer an ATT request within 30 s; the bearer is closed until the
+    /// link is made again (Vol 3, Part F, §3.3.3).
+    case gattTimedOut
+    /// The peer's answer broke the protocol; the text says how.
+    case invalidResponse(String)
+    /// The value is longer than the write can carry.
+    case valueTooLong(octets: Int, maximum: Int)
 
     /// A sentence for logs and command-line output.
     public var description: String {
@@ -62,6 +72,10 @@ public enum BLEError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .channelClosed(reason): return "the L2CAP channel is closed: \(reason)"
         case let .sduTooLong(octets, peerMTU): return "an SDU of \(octets) octets exceeds the peer's MTU of \(peerMTU)"
         case let .procedureFailed(why): return "the procedure failed: \(why)"
+        case let .att(code, handle): return "the peer answered \(code) for handle 0x\(String(handle, radix: 16, uppercase: true))"
+        case .gattTimedOut: return "the peer did not answer within 30 seconds; its ATT bearer is closed"
+        case let .invalidResponse(why): return "the peer's answer is invalid: \(why)"
+        case let .valueTooLong(octets, maximum): return "a value of \(octets) octets is longer than the \(maximum) this write carries"
         }
     }
 }
@@ -112,6 +126,25 @@ public enum L2CAPChannelCloseReason: Hashable, Sendable, CustomStringConvertible
 }
 
 extension BLEError {
+    /// The front door's error for what a GATT call throws.
+    init(gatt error: any Error, closed: Bool) {
+        switch error {
+        case let error as GATTClientError:
+            switch error {
+            case let .att(code, handle): self = .att(code, handle: handle)
+            case .timedOut: self = .gattTimedOut
+            case .disconnected: self = .procedureFailed("the connection is gone")
+            case let .invalidResponse(why): self = .invalidResponse(why)
+            case let .valueTooLong(length, maximum): self = .valueTooLong(octets: length, maximum: maximum)
+            case let .invalidRequest(why): self = .invalidParameters(why)
+            }
+        case let error as ATTBearerError:
+            self = BLEError(gatt: GATTClientError(error), closed: closed)
+        default:
+            self = BLEError(error, closed: closed)
+        }
+    }
+
     /// The front door's error for anything the layers below throw. `closed` says whether
     /// the device was closed, which turns a closed transport into ``closed``.
     init(_ error: any Error, closed: Bool) {

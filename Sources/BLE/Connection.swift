@@ -22,6 +22,8 @@ public final class Connection: Sendable, Hashable, CustomStringConvertible {
         var reason: HCI.StatusCode?
         var waiters: [UInt64: CheckedContinuation<HCI.StatusCode?, Never>] = [:]
         var nextWaiter: UInt64 = 0
+        /// Whether this side's one Exchange MTU (Vol 3, Part G, §4.3.1) was started.
+        var mtuClaimed = false
     }
 
     /// The peer's address, with its type.
@@ -150,6 +152,14 @@ public final class Connection: Sendable, Hashable, CustomStringConvertible {
             return waiters
         }
         for waiter in waiters { waiter.resume(returning: reason) }
+    }
+
+    /// `true` once: whoever gets it exchanges ATT_MTU.
+    func claimMTUExchange() -> Bool {
+        state.withLock { state in
+            defer { state.mtuClaimed = true }
+            return !state.mtuClaimed
+        }
     }
 
     func parametersChanged(_ parameters: ConnectionParameters) {

@@ -5,10 +5,13 @@ import Synchronization
 /// (which turns the host's "transport closed" into ``BLEError/closed``).
 final class DeviceCore: Sendable {
     let host: BLEHost.Host
+    /// The one reader of the host's GATT events.
+    let gatt: GATTDispatcher
     private let closing = Mutex(false)
 
     init(host: BLEHost.Host) {
         self.host = host
+        gatt = GATTDispatcher(host: host)
     }
 
     /// Whether ``BLEDevice/close()`` was called.

@@ -96,6 +96,7 @@ final class EventDispatcher: Sendable {
         case let .disconnected(handle, reason):
             let connection = state.withLock { $0.live.removeValue(forKey: handle) }
             connection?.wentDown(reason)
+            core.gatt.linkDown(handle)
         case let .connectionParametersUpdated(handle, parameters):
             let connection = state.withLock { $0.live[handle] }
             connection?.parametersChanged(ConnectionParameters(parameters))

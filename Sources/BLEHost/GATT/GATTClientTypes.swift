@@ -137,7 +137,7 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// The client error for a bearer error.
-    init(_ error: ATTBearerError) {
+    public init(_ error: ATTBearerError) {
         switch error {
         case .timedOut: self = .timedOut
         case .disconnected: self = .disconnected
