@@ -106,10 +106,7 @@ extension GATTServer {
                               security: LinkSecurity) -> [GATTServerOutput] {
         guard let key = clients[connection]?.record.signing else { return [] }
         let counter = command.authenticationSignature.signCounter
-        guard UInt64(counter) >= key.nextCounter,
-              GATTServer.signatureIsValid(of: pdu, csrk: key.csrk,
-                                          messageAuthenticationCode: command.authenticationSignature.messageAuthenticationCode)
-        else { return [] }
+        guard UInt64(counter) >= key.nextCounter, ATTSigning.verify(command, csrk: key.csrk) else { return [] }
         clients[connection]?.record.signing?.nextCounter = UInt64(counter) + 1
         guard case let .characteristicValue(properties)? = database.attribute(at: command.attributeHandle)?.role,
               properties.contains(.authenticatedSignedWrites) else { return [] }
