@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "BLE", targets: ["BLE"]),
         .library(name: "BLEBeacons", targets: ["BLEBeacons"]),
         .library(name: "OpenCoreLocation", targets: ["OpenCoreLocation"]),
+        .library(name: "BLEScenarios", targets: ["BLEScenarios"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
     dependencies: [
@@ -39,12 +40,14 @@ let package = Package(
         .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLEHost", "BLEWire"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLEWire"]),
+        // Scenario runs with a timeline: the world composed with the beacon cores (apps & tools level).
+        .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController"]),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
         // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(
             name: "BLECommandLine",
             dependencies: [
-                "BLEAdapter", "BLEBeacons", "BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire",
+                "BLEAdapter", "BLEBeacons", "BLEHost", "BLEScenarios", "BLETransport", "BLEWorld", "BLEController", "BLEWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -57,6 +60,7 @@ let package = Package(
         .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEWorldTests", dependencies: ["BLEWorld", "BLEController", "BLEWire"]),
         .testTarget(name: "BLEBeaconsTests", dependencies: ["BLEBeacons", "BLEWire", "BLECrypto"]),
+        .testTarget(name: "BLEScenariosTests", dependencies: ["BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["OpenCoreLocation", "BLEBeacons", "BLEWorld"]),
         .testTarget(name: "BLETests", dependencies: ["BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEWire", "BLEWorld", "BLEController"]),
     ],
