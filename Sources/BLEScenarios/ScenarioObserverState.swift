@@ -103,6 +103,7 @@ struct ScenarioObserverState {
         for identity in passes.keys.sorted() {
             guard let pass = passes[identity], time - pass.lastHeard >= quietAfter else { continue }
             passes[identity] = nil
+            guard configuration.reportsPasses else { continue }
             events.append(ScenarioTimelineEvent(time: pass.strongest.heardAt, device: name, kind: .passed(pass.strongest)))
         }
         return events

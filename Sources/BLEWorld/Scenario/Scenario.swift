@@ -82,6 +82,9 @@ public struct ScenarioDevice: Hashable, Sendable {
     public var observing: ScenarioObserver?
     /// The device this one rides with, if any.
     public var carriedBy: ScenarioCarriage?
+    /// When its scripted host starts (switching the device on, as far as the air is
+    /// concerned).
+    public var start: ScenarioDeviceStart = .at(0)
 
     /// A device with every field; `host` follows from `advertising` and `scanning` when not
     /// given.
@@ -98,6 +101,18 @@ public struct ScenarioDevice: Hashable, Sendable {
         self.observing = observing
         self.carriedBy = carriedBy
     }
+}
+
+/// When a scripted device starts: beacons in the field were switched on at different
+/// moments, so their advertising events do not line up. Devices that all start at 0 with
+/// the same interval stay within a few milliseconds of each other (advDelay drifts them
+/// apart only slowly) and collide far more than real ones.
+public enum ScenarioDeviceStart: Hashable, Sendable {
+    /// This many seconds after the world starts.
+    case at(Double)
+    /// At a moment within the device's first advertising (or scan) interval drawn from
+    /// the scenario's seed and the device's index: `startAt: random`.
+    case randomInFirstInterval
 }
 
 /// Legacy advertising as a scenario describes it (Core 5.4, Vol 6, Part B, §2.3.1 for the

@@ -159,6 +159,21 @@ extension Scenario {
         return BluetoothAddress(0x00_5B_1E_00_00_00 + UInt64(index + 1))
     }
 
+    /// How long after the world starts device `index`'s scripted host starts: its
+    /// ``ScenarioDevice/start``, a random one drawn from the scenario's seed and the
+    /// device's index within its first advertising (or scan) interval.
+    public func hostStartDelay(index: Int) -> Microseconds {
+        let device = devices[index]
+        switch device.start {
+        case let .at(seconds):
+            return Microseconds((seconds * 1_000_000).rounded())
+        case .randomInFirstInterval:
+            let milliseconds = device.advertising?.intervalMilliseconds ?? device.scanning?.intervalMilliseconds ?? 100
+            let unit = WorldRandom.unit(WorldRandom.hash(seed: seed, UInt64(index), 0x5354_4152_54, 0))
+            return Microseconds((unit * milliseconds * 1_000).rounded(.down))
+        }
+    }
+
     /// This scenario with `count` more `host: external` devices, "host-1" … "host-N", at
     /// public addresses F0:5B:1E:00:00:01 … and positions 1 m apart along x at 1 m height.
     public func addingExternalDevices(_ count: Int) -> Scenario {
@@ -223,8 +238,8 @@ extension Scenario {
         // world weakly, so there is no cycle.
         world.onHostPacket = { device, packet in built.receive(packet, from: device) }
         let start = world.now
-        for id in ids where built.hosts[id] != nil || built.scanners[id] != nil {
-            world.schedule(at: start) { _ in built.restartHost(of: id) }
+        for (index, id) in ids.enumerated() where built.hosts[id] != nil || built.scanners[id] != nil {
+            world.schedule(at: start + hostStartDelay(index: index)) { _ in built.restartHost(of: id) }
         }
         for timed in actions {
             world.schedule(at: start + timed.time) { world in built.perform(timed.action, in: world) }

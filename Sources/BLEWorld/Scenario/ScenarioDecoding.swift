@@ -61,10 +61,11 @@ struct DeviceSection: Decodable {
     var scanning: ScenarioScanning?
     var observing: ScenarioObserver?
     var carriedBy: ScenarioCarriage?
+    var start = ScenarioDeviceStart.at(0)
 
     static let keys = ["name", "address", "addressType", "position", "heading", "antenna", "antennaGain", "txPower",
                        "sensitivity", "rssiOffset", "route", "advertise", "host", "headingFollowsRoute", "body",
-                       "carriedBy", "scan", "observe"]
+                       "carriedBy", "scan", "observe", "startAt"]
 
     init(from decoder: any Decoder) throws {
         let fields = try ScenarioFields(decoder, allowed: Self.keys)
@@ -141,6 +142,16 @@ struct DeviceSection: Decodable {
             throw fields.error("scan", "a scripted device either advertises or scans; split it into two devices "
                                + "(one carried by the other)")
         }
+        if fields.has("startAt") {
+            if let text = try? fields.optional("startAt", String.self, expected: "seconds or random"), text == "random" {
+                start = .randomInFirstInterval
+            } else if let seconds = try fields.number("startAt", in: 0 ... 1_000_000, unit: "seconds (or random)") {
+                start = .at(seconds)
+            }
+            if advertising == nil, scanning == nil {
+                throw fields.error("startAt", "only a device with advertise or scan has a scripted host to start")
+            }
+        }
         observing = try fields.optional("observe", ObserveSection.self, expected: "{monitor, range, exitPeriod, filter}")?.observer
         if observing != nil, scanning == nil {
             throw fields.error("observe", "only a scanning device hears beacons; add scan: {interval, window}")
@@ -150,9 +161,11 @@ struct DeviceSection: Decodable {
     func device(index: Int) -> ScenarioDevice {
         // Devices without an address get a random static one from their index.
         let address = address ?? BluetoothAddress(0xC0_5B_1E_00_00_00 + UInt64(index + 1), kind: .random)
-        return ScenarioDevice(name: name, address: address, description: description, txPowerDBm: txPowerDBm,
-                              host: host, advertising: advertising, scanning: scanning, observing: observing,
-                              carriedBy: carriedBy)
+        var device = ScenarioDevice(name: name, address: address, description: description, txPowerDBm: txPowerDBm,
+                                    host: host, advertising: advertising, scanning: scanning, observing: observing,
+                                    carriedBy: carriedBy)
+        device.start = start
+        return device
     }
 }
 

@@ -45,7 +45,8 @@ struct ObserveSection: Decodable {
     var observer: ScenarioObserver
 
     init(from decoder: any Decoder) throws {
-        let fields = try ScenarioFields(decoder, allowed: ["monitor", "range", "exitPeriod", "filter", "receiver"])
+        let fields = try ScenarioFields(decoder, allowed: ["monitor", "range", "exitPeriod", "filter", "receiver",
+                                                                   "passes"])
         let regions = try fields.required("monitor", [RegionSection].self,
                                           expected: "a list of regions [{identifier, uuid, major, minor}]").map(\.region)
         guard !regions.isEmpty else { throw fields.error("monitor", "an observer needs at least one region to monitor") }
@@ -55,6 +56,7 @@ struct ObserveSection: Decodable {
         }
         var observer = ScenarioObserver(regions: regions)
         if let ranges = try fields.optional("range", Bool.self, expected: "true or false") { observer.ranges = ranges }
+        if let passes = try fields.optional("passes", Bool.self, expected: "true or false") { observer.reportsPasses = passes }
         if let period = try fields.number("exitPeriod", in: 0.1 ... 3600, unit: "seconds") { observer.exitPeriodSeconds = period }
         if let filter = try fields.optional("filter", FilterSection.self, expected: "{kind, window} or {kind, coefficient}") {
             observer.filter = filter.filter

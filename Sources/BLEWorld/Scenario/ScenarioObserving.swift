@@ -107,6 +107,9 @@ public struct ScenarioObserver: Hashable, Sendable {
     public var filter: Filter
     /// The ranging distance curve.
     public var receiver: Receiver
+    /// Whether the end of each pass of a beacon (heard, then quiet for 2 s) is reported
+    /// with the moment it was heard strongest: the stops a rider passed.
+    public var reportsPasses: Bool
 
     /// The default filter: 20 s running average trimming 10 % at each end.
     public static let defaultFilter = Filter.runningAverage(windowSeconds: 20, trimFraction: 0.1)
@@ -114,11 +117,12 @@ public struct ScenarioObserver: Hashable, Sendable {
     /// An observer with every field; by default it ranges, exits after 30 s (about what
     /// iOS waits) and filters as the AltBeacon library does by default.
     public init(regions: [Region], ranges: Bool = true, exitPeriodSeconds: Double = 30,
-                filter: Filter = ScenarioObserver.defaultFilter, receiver: Receiver = .world) {
+                filter: Filter = ScenarioObserver.defaultFilter, receiver: Receiver = .world, reportsPasses: Bool = false) {
         self.regions = regions
         self.ranges = ranges
         self.exitPeriodSeconds = exitPeriodSeconds
         self.filter = filter
         self.receiver = receiver
+        self.reportsPasses = reportsPasses
     }
 }
