@@ -32,12 +32,16 @@ public final class ScenarioRunner {
     private var events: [ScenarioTimelineEvent] = []
     private var receptions: [BeaconReception] = []
 
-    /// Builds `scenario` into a new world, capture off (long runs stay small).
+    /// Builds `scenario` into a new world.
+    /// - Parameters:
+    ///   - scenario: what to run, with its seed.
+    ///   - capturesHCI: whether the world keeps every device's HCI traffic for btsnoop
+    ///     files (``World/snoop(of:)``); off by default so long runs stay small.
     /// - Throws: ``ScenarioError`` when the scenario cannot be built.
-    public init(scenario: Scenario) throws(ScenarioError) {
+    public init(scenario: Scenario, capturesHCI: Bool = false) throws(ScenarioError) {
         self.scenario = scenario
         world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
-                                                        capturesHCI: false))
+                                                        capturesHCI: capturesHCI))
         built = try scenario.build(into: world)
         for (device, id) in zip(scenario.devices, built.deviceIDs) {
             senders[AddressKey(device.address)] = id
