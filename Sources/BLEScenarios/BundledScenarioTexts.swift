@@ -76,12 +76,15 @@ devices:
       range: true
       filter: {kind: arma, coefficient: 1}
   # Where an app attaches (OpenCoreLocation's tests, `--hci sim:Scenarios/walk.yaml`):
-  # a phone in the walker's hand, with no host of its own in `ble sim run`.
+  # the walker's phone seen by an outside host, with the same body in the way; it has no
+  # host of its own in `ble sim run`.
   - name: app phone
     address: "F0:5B:1E:00:01:03"
     addressType: public
     host: external
     carriedBy: {device: walker, offset: [0, 0, 0]}
+    headingFollowsRoute: true
+    body: {lossDB: 15}
 actions:
   - {at: 20, turn: {device: stander, heading: -90}}
   - {at: 30, turn: {device: stander, heading: 90}}
