@@ -56,7 +56,7 @@ public final class ScenarioRunner {
                 events.append(ScenarioTimelineEvent(time: world.now + timed.time, device: device, kind: .action(words)))
             }
         }
-        built.onHostPacket = { [unowned self] device, packet in self.hostPacket(packet, from: device) }
+        built.onHostPacket = { [weak self] device, packet in self?.hostPacket(packet, from: device) }
         if !observers.isEmpty { scheduleTick(at: world.now + Self.tickInterval) }
     }
 
@@ -79,7 +79,8 @@ public final class ScenarioRunner {
     }
 
     private func scheduleTick(at time: Microseconds) {
-        world.schedule(at: time) { [unowned self] world in
+        world.schedule(at: time) { [weak self] world in
+            guard let self else { return }
             for index in observers.indices {
                 events += observers[index].tick(at: world.now, quietAfter: Self.quietAfter)
             }
