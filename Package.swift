@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "BLEBeacons", targets: ["BLEBeacons"]),
         .library(name: "BLEProfiles", targets: ["BLEProfiles"]),
         .library(name: "OpenCoreLocation", targets: ["OpenCoreLocation"]),
+        .library(name: "BLEScenarios", targets: ["BLEScenarios"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
     dependencies: [
@@ -42,12 +43,15 @@ let package = Package(
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
         .target(name: "BLEProfiles", dependencies: ["BLEHost", "BLEWire"]),
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLEWire"]),
+        // Scenario runs with a timeline: the world composed with the beacon cores (apps & tools level).
+        .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController"]),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
         // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(
             name: "BLECommandLine",
             dependencies: [
-                "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLETransport", "BLEWorld", "BLEController", "BLEWire",
+                "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEScenarios", "BLETransport", "BLEWorld",
+                "BLEController", "BLEWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -64,6 +68,7 @@ let package = Package(
         .testTarget(name: "BLEProfilesTests", dependencies: ["BLEProfiles", "BLEHost", "BLEWire"]),
         // Unit tests of the `ble` executable's parsers (`@testable import BLECommandLine`).
         .testTarget(name: "BLECommandLineTests", dependencies: ["BLECommandLine", "BLEProfiles", "BLEHost", "BLEWire"]),
+        .testTarget(name: "BLEScenariosTests", dependencies: ["BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["OpenCoreLocation", "BLEBeacons", "BLEWorld"]),
         .testTarget(name: "BLETests", dependencies: ["BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEWire", "BLEWorld", "BLEController"]),
     ],

@@ -1,25 +1,27 @@
 import ArgumentParser
 import BLEController
+import BLEScenarios
 import BLEWire
 import BLEWorld
 import Foundation
 
 /// `ble sim run SCENARIO`: runs a world headless, as fast as possible, and reports what the
-/// hosts saw; the same scenario and seed give the same output every time.
+/// hosts saw; the same scenario and seed give the same output every time. A scenario whose
+/// devices observe beacons prints its timeline (BLEScenarios) instead of HCI events.
 struct SimRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a scenario headless as fast as possible and print the HCI events of interest."
+        abstract: "Run a scenario headless as fast as possible and print its timeline or the HCI events of interest."
     )
 
-    @Argument(help: "A scenario file (.yaml) or a built-in scenario: neighbourhood, empty.")
+    @Argument(help: "A scenario file (.yaml) or a built-in scenario: neighbourhood, empty, walk, bus-stop, bus-route, crowd, car.")
     var scenario: String
 
     @Option(help: "The world's seed (default: the scenario's).")
     var seed: UInt64?
 
-    @Option(help: "Simulated seconds to run.")
-    var until: Double = 10
+    @Option(help: "Simulated seconds to run (default: the scenario's duration, else 10).")
+    var until: Double?
 
     @Option(help: "Write DIR/<device>.btsnoop for every device.")
     var snoop: String?
@@ -28,22 +30,21 @@ struct SimRunCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard until.isFinite, until >= 0, until <= 1_000_000 else {
+        if let until, !(until.isFinite && until >= 0 && until <= 1_000_000) {
             throw ValidationError("--until must be between 0 and 1000000 seconds.")
         }
     }
 
     func run() async throws {
-        var scenario = try loadScenario(self.scenario)
+        var scenario = try loadScenarioOrBundled(self.scenario)
         if let seed { scenario.seed = seed }
-        if let snoop {
-            do {
-                try FileManager.default.createDirectory(atPath: snoop, withIntermediateDirectories: true)
-            } catch {
-                throw CommandFailure("Cannot create the snoop directory \(snoop): \(error.localizedDescription); "
-                                     + "choose a writable path.")
-            }
+        let until = self.until ?? scenario.durationSeconds ?? 10
+        if ScenarioRunner.hasObservers(scenario) {
+            try createSnoopDirectory()
+            try runTimeline(scenario, until: until)
+            return
         }
+        try createSnoopDirectory()
         let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing,
                                                             radio: scenario.radio))
         let built: BuiltScenario
@@ -82,15 +83,60 @@ struct SimRunCommand: AsyncParsableCommand {
                       + "\(host), \(counts[device.name] ?? 0) events")
             }
         }
-        if let snoop {
-            for (device, id) in zip(scenario.devices, built.deviceIDs) {
-                let bytes = world.snoop(of: id)
-                let path = snoop + "/" + fileName(device.name) + ".btsnoop"
-                guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-                    throw CommandFailure("Cannot write \(path); check that the directory is writable.")
-                }
+        try writeSnoops(scenario, built: built, world: world)
+    }
+
+    private func createSnoopDirectory() throws {
+        guard let snoop else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: snoop, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("Cannot create the snoop directory \(snoop): \(error.localizedDescription); "
+                                 + "choose a writable path.")
+        }
+    }
+
+    /// Writes DIR/<device>.btsnoop for every device when `--snoop DIR` was given.
+    private func writeSnoops(_ scenario: Scenario, built: BuiltScenario, world: World) throws {
+        guard let snoop else { return }
+        for (device, id) in zip(scenario.devices, built.deviceIDs) {
+            let bytes = world.snoop(of: id)
+            let path = snoop + "/" + fileName(device.name) + ".btsnoop"
+            guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+                throw CommandFailure("Cannot write \(path); check that the directory is writable.")
             }
         }
+    }
+
+    /// Runs a scenario with observers and prints its timeline: readable lines, or one JSON
+    /// object per event with `--json`.
+    private func runTimeline(_ scenario: Scenario, until: Double) throws {
+        let runner: ScenarioRunner
+        do {
+            runner = try ScenarioRunner(scenario: scenario, capturesHCI: snoop != nil)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        runner.built.onLog = { printError($0) }
+        let timeline = runner.run(until: until)
+        if json {
+            for line in timeline.jsonLines { print(line) }
+        } else {
+            print(timeline.text)
+        }
+        try writeSnoops(scenario, built: runner.built, world: runner.world)
+    }
+
+    /// A bundled field scenario (`walk`, `bus-stop`, …), a built-in one or a file.
+    private func loadScenarioOrBundled(_ argument: String) throws -> Scenario {
+        if BundledScenarios.names.contains(argument) {
+            do {
+                return try BundledScenarios.scenario(named: argument)
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        }
+        return try loadScenario(argument)
     }
 
     /// A device name as a file name: path separators and control characters become "_".

@@ -35,11 +35,21 @@ public struct DeviceDescription: Hashable, Sendable {
     public var rssiOffsetDB: Double
     /// The route the device follows from `position`, or `nil` to stay put.
     public var route: Route?
+    /// Whether the device faces the way it moves: its heading is then the direction of
+    /// its route's current leg (or its carrier's, see ``World/carry(_:by:offset:)``) and
+    /// `headingDegrees` only counts before it first moves. A person walking with a phone
+    /// faces where they walk, so once past a beacon their body is between the two.
+    public var headingFollowsRoute: Bool
+    /// The loss in dB of the body of the person holding the device, for signals arriving
+    /// from (or leaving toward) straight behind them; 0 for a device nobody holds. See
+    /// ``BodyShadow``.
+    public var bodyLossDB: Double
 
     /// A device at `position`; the defaults describe a typical phone or beacon: isotropic
     /// 0 dBi antenna, −95 dBm sensitivity, no RSSI offset, no motion.
     public init(name: String, position: Vector3, headingDegrees: Double = 0, antenna: AntennaPattern = .isotropic,
-                antennaGainDBi: Double = 0, sensitivityDBm: Double = -95, rssiOffsetDB: Double = 0, route: Route? = nil) {
+                antennaGainDBi: Double = 0, sensitivityDBm: Double = -95, rssiOffsetDB: Double = 0, route: Route? = nil,
+                headingFollowsRoute: Bool = false, bodyLossDB: Double = 0) {
         self.name = name
         self.position = position
         self.headingDegrees = headingDegrees
@@ -48,5 +58,7 @@ public struct DeviceDescription: Hashable, Sendable {
         self.sensitivityDBm = sensitivityDBm
         self.rssiOffsetDB = rssiOffsetDB
         self.route = route
+        self.headingFollowsRoute = headingFollowsRoute
+        self.bodyLossDB = bodyLossDB
     }
 }

@@ -84,6 +84,24 @@ struct RoutePlan: Sendable {
         return finalPosition
     }
 
+    /// The horizontal direction of travel `seconds` after the world started: that of the
+    /// leg under way, else of the last leg travelled; `nil` before any leg with a
+    /// horizontal extent (a device that has not moved sideways has no direction yet).
+    func direction(at seconds: Double) -> Vector3? {
+        var time = seconds
+        var candidates = legs
+        if let lapStart = lap.first?.start, seconds >= lapStart, lapDuration > 0 {
+            time = lapStart + Swift.max(0, (seconds - lapStart).truncatingRemainder(dividingBy: lapDuration))
+            candidates = legs + lap
+        }
+        var latest: Vector3?
+        for leg in candidates where leg.start <= time {
+            let delta = leg.to - leg.from
+            if delta.x != 0 || delta.y != 0 { latest = delta }
+        }
+        return latest
+    }
+
     private static func leg(in legs: [Leg], at time: Double) -> Leg? {
         for leg in legs where time < leg.start + leg.duration {
             return time >= leg.start ? leg : nil

@@ -109,7 +109,7 @@ extension World {
         let receiverPosition = receiver.position(at: transmission.start)
         let sender = deviceStates[record.sender]
         var power = meanReceivedPowerDBm(from: sender, at: record.senderPosition, to: receiver, at: receiverPosition,
-                                         txPowerDBm: transmission.txPowerDBm, obstacles: realistic)
+                                         time: transmission.start, txPowerDBm: transmission.txPowerDBm, obstacles: realistic)
         if realistic {
             power += randomVariationDB(serial: record.serial, receiver: lock.device)
             if power < receiver.description.sensitivityDBm {
@@ -129,7 +129,7 @@ extension World {
             for interferer in record.interferers where interferer.sender != lock.device {
                 let other = deviceStates[interferer.sender]
                 let level = meanReceivedPowerDBm(from: other, at: interferer.position, to: receiver, at: receiverPosition,
-                                                 txPowerDBm: interferer.txPowerDBm, obstacles: true)
+                                                 time: transmission.start, txPowerDBm: interferer.txPowerDBm, obstacles: true)
                     + randomVariationDB(serial: interferer.serial, receiver: lock.device)
                 interferenceMilliwatts += pow(10, level / 10)
             }

@@ -10,35 +10,54 @@ extension World {
         let sender = state(from)
         let receiver = state(to)
         return meanReceivedPowerDBm(from: sender, at: sender.position(at: now), to: receiver, at: receiver.position(at: now),
-                                    txPowerDBm: txPowerDBm, obstacles: configuration.timing == .realistic)
+                                    time: now, txPowerDBm: txPowerDBm, obstacles: configuration.timing == .realistic)
     }
 
-    /// The sum of the obstacle losses along the line of sight from `a` to `b`, in dB.
+    /// The sum of the obstacle losses along the line of sight from `a` to `b`, in dB, with
+    /// obstacles attached to devices where those devices are at ``now``.
     public func obstacleLossDB(from a: Vector3, to b: Vector3) -> Double {
+        obstacleLossDB(from: a, to: b, at: now)
+    }
+
+    /// The sum of the obstacle losses along the line of sight from `a` to `b` at `time`, in
+    /// dB: an attached obstacle's shape is moved to its device's position at that time.
+    public func obstacleLossDB(from a: Vector3, to b: Vector3, at time: Microseconds) -> Double {
         var loss = 0.0
-        for obstacle in obstacles where obstacle.shape.intersectsSegment(from: a, to: b) {
-            loss += obstacle.lossDB
+        for (index, obstacle) in obstacles.enumerated() {
+            if let carrier = obstacleCarriers[index] {
+                // The segment moves into the obstacle's frame instead of the shape into the world's.
+                let origin = carrier.position(at: time)
+                if obstacle.shape.intersectsSegment(from: a - origin, to: b - origin) { loss += obstacle.lossDB }
+            } else if obstacle.shape.intersectsSegment(from: a, to: b) {
+                loss += obstacle.lossDB
+            }
         }
         return loss
     }
 
-    /// TX power + both antenna gains toward each other − path loss − obstacle losses.
+    /// TX power + both antenna gains toward each other − path loss − body shadows −
+    /// obstacle losses, with headings and attached obstacles as they are at `time`.
     func meanReceivedPowerDBm(from sender: DeviceState, at senderPosition: Vector3, to receiver: DeviceState,
-                              at receiverPosition: Vector3, txPowerDBm: Double, obstacles includeObstacles: Bool) -> Double {
+                              at receiverPosition: Vector3, time: Microseconds, txPowerDBm: Double,
+                              obstacles includeObstacles: Bool) -> Double {
         let path = receiverPosition - senderPosition
         let senderDescription = sender.description
         let receiverDescription = receiver.description
         var power = txPowerDBm + senderDescription.antennaGainDBi + receiverDescription.antennaGainDBi
             - configuration.radio.pathLossDB(distance: path.length)
-        if senderDescription.antenna != .isotropic {
-            power += senderDescription.antenna.relativeGainDB(headingDegrees: senderDescription.headingDegrees, toward: path)
+        if senderDescription.antenna != .isotropic || senderDescription.bodyLossDB > 0 {
+            let heading = sender.headingDegrees(at: time)
+            power += senderDescription.antenna.relativeGainDB(headingDegrees: heading, toward: path)
+            power -= BodyShadow.lossDB(senderDescription.bodyLossDB, headingDegrees: heading, toward: path)
         }
-        if receiverDescription.antenna != .isotropic {
-            power += receiverDescription.antenna.relativeGainDB(headingDegrees: receiverDescription.headingDegrees,
-                                                                toward: Vector3.zero - path)
+        if receiverDescription.antenna != .isotropic || receiverDescription.bodyLossDB > 0 {
+            let heading = receiver.headingDegrees(at: time)
+            let back = Vector3.zero - path
+            power += receiverDescription.antenna.relativeGainDB(headingDegrees: heading, toward: back)
+            power -= BodyShadow.lossDB(receiverDescription.bodyLossDB, headingDegrees: heading, toward: back)
         }
         if includeObstacles, !obstacles.isEmpty {
-            power -= obstacleLossDB(from: senderPosition, to: receiverPosition)
+            power -= obstacleLossDB(from: senderPosition, to: receiverPosition, at: time)
         }
         return power
     }

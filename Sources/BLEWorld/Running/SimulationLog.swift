@@ -14,6 +14,9 @@ public enum SimulationLog {
         case integer(Int64)
         /// A number printed with six decimals (seconds to the microsecond).
         case seconds(Microseconds)
+        /// A finite number printed with at most three decimals (dBm, metres); a non-finite
+        /// one prints as null.
+        case number(Double)
         /// true or false.
         case bool(Bool)
         /// An array.
@@ -29,6 +32,10 @@ public enum SimulationLog {
             case let .string(value): return SimulationLog.quote(value)
             case let .integer(value): return String(value)
             case let .seconds(micros): return SimulationLog.seconds(micros)
+            case let .number(value):
+                guard value.isFinite else { return "null" }
+                let rounded = (value * 1000).rounded() / 1000
+                return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
             case let .bool(value): return value ? "true" : "false"
             case let .array(values): return "[" + values.map(\.text).joined(separator: ", ") + "]"
             case let .object(pairs):

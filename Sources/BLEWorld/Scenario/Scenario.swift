@@ -15,10 +15,16 @@ public struct Scenario: Hashable, Sendable {
     public var radio: RadioModel
     /// The devices, in the order they are added to the world.
     public var devices: [ScenarioDevice]
-    /// Shapes that attenuate the line of sight.
+    /// Shapes that attenuate the line of sight, fixed in place.
     public var obstacles: [Obstacle]
+    /// Shapes that move with a device (a bus's metal body), in the file's `obstacles` list
+    /// with `attachedTo`.
+    public var attachedObstacles: [ScenarioAttachedObstacle]
     /// What happens when, in the order given.
     public var actions: [ScenarioTimedAction]
+    /// How many simulated seconds the scenario takes to play out, when it says:
+    /// `ble sim run` runs that long unless `--until` says otherwise.
+    public var durationSeconds: Double?
 
     /// The seed used when a file names none.
     public static let defaultSeed: UInt64 = 1
@@ -26,14 +32,17 @@ public struct Scenario: Hashable, Sendable {
     /// A scenario with every field; all but the name defaulted.
     public init(name: String, seed: UInt64 = Scenario.defaultSeed, timing: TimingMode = .realistic,
                 radio: RadioModel = RadioModel(), devices: [ScenarioDevice] = [], obstacles: [Obstacle] = [],
-                actions: [ScenarioTimedAction] = []) {
+                attachedObstacles: [ScenarioAttachedObstacle] = [], actions: [ScenarioTimedAction] = [],
+                durationSeconds: Double? = nil) {
         self.name = name
         self.seed = seed
         self.timing = timing
         self.radio = radio
         self.devices = devices
         self.obstacles = obstacles
+        self.attachedObstacles = attachedObstacles
         self.actions = actions
+        self.durationSeconds = durationSeconds
     }
 
     /// The device called `name`, if any.
@@ -44,7 +53,8 @@ public struct Scenario: Hashable, Sendable {
 public struct ScenarioDevice: Hashable, Sendable {
     /// Who drives a device's controller over HCI.
     public enum HostKind: String, Hashable, Sendable, CaseIterable {
-        /// A ``ScriptedHost`` inside the world that sets up the device's advertising.
+        /// A host inside the world: a ``ScriptedHost`` that sets up the device's advertising,
+        /// or a ``ScriptedScanner`` that sets up its scanning.
         case scripted
         /// A host outside the world attaches over HCI (e.g. `ble sim serve` over TCP).
         case external
@@ -64,17 +74,45 @@ public struct ScenarioDevice: Hashable, Sendable {
     public var host: HostKind
     /// What the scripted host advertises, when ``host`` is ``HostKind/scripted``.
     public var advertising: ScenarioAdvertising?
+    /// How the scripted scanner scans, when ``host`` is ``HostKind/scripted`` and the
+    /// device listens instead of advertising.
+    public var scanning: ScenarioScanning?
+    /// What a scenario runner watches for with what the device hears (BLEScenarios);
+    /// plain data to the world, which knows no beacons.
+    public var observing: ScenarioObserver?
+    /// The device this one rides with, if any.
+    public var carriedBy: ScenarioCarriage?
+    /// When its scripted host starts (switching the device on, as far as the air is
+    /// concerned).
+    public var start: ScenarioDeviceStart = .at(0)
 
-    /// A device with every field; `host` follows from `advertising` when not given.
+    /// A device with every field; `host` follows from `advertising` and `scanning` when not
+    /// given.
     public init(name: String, address: BluetoothAddress, description: DeviceDescription, txPowerDBm: Double = 0,
-                host: HostKind? = nil, advertising: ScenarioAdvertising? = nil) {
+                host: HostKind? = nil, advertising: ScenarioAdvertising? = nil, scanning: ScenarioScanning? = nil,
+                observing: ScenarioObserver? = nil, carriedBy: ScenarioCarriage? = nil) {
         self.name = name
         self.address = address
         self.description = description
         self.txPowerDBm = txPowerDBm
-        self.host = host ?? (advertising == nil ? .none : .scripted)
+        self.host = host ?? (advertising == nil && scanning == nil ? .none : .scripted)
         self.advertising = advertising
+        self.scanning = scanning
+        self.observing = observing
+        self.carriedBy = carriedBy
     }
+}
+
+/// When a scripted device starts: beacons in the field were switched on at different
+/// moments, so their advertising events do not line up. Devices that all start at 0 with
+/// the same interval stay within a few milliseconds of each other (advDelay drifts them
+/// apart only slowly) and collide far more than real ones.
+public enum ScenarioDeviceStart: Hashable, Sendable {
+    /// This many seconds after the world starts.
+    case at(Double)
+    /// At a moment within the device's first advertising (or scan) interval drawn from
+    /// the scenario's seed and the device's index: `startAt: random`.
+    case randomInFirstInterval
 }
 
 /// Legacy advertising as a scenario describes it (Core 5.4, Vol 6, Part B, §2.3.1 for the
@@ -221,12 +259,15 @@ public enum ScenarioAction: Hashable, Sendable {
     case startAdvertising(String)
     /// The device is carried to a new position.
     case moveTo(String, Vector3)
+    /// The device (the person holding it) turns to face `degrees`, and stops facing where
+    /// it walks.
+    case turn(String, degrees: Double)
 
     /// The devices the action names.
     public var deviceNames: [String] {
         switch self {
         case let .powerOff(name), let .powerOn(name), let .powerCycle(name),
-             let .stopAdvertising(name), let .startAdvertising(name), let .moveTo(name, _):
+             let .stopAdvertising(name), let .startAdvertising(name), let .moveTo(name, _), let .turn(name, _):
             return [name]
         case let .setPacketLoss(a, b, _), let .blockLink(a, b, _):
             return [a, b]

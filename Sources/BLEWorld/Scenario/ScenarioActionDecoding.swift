@@ -4,9 +4,11 @@ import Yams
 
 struct ObstacleSection: Decodable {
     var obstacle: Obstacle
+    var attachedTo: String?
 
     init(from decoder: any Decoder) throws {
-        let fields = try YAMLFields(decoder, allowed: ["name", "box", "cylinder", "sphere", "lossDB"])
+        let fields = try YAMLFields(decoder, allowed: ["name", "box", "cylinder", "sphere", "lossDB", "attachedTo"])
+        attachedTo = try fields.optional("attachedTo", String.self, expected: "the name of the device it moves with")
         let name = try fields.optional("name", String.self, expected: "a name") ?? "obstacle"
         guard let loss = try fields.number("lossDB", in: 0 ... 200, unit: "dB") else {
             throw fields.error(nil, .missingField, "obstacle \"\(name)\" needs lossDB")
@@ -59,7 +61,7 @@ struct ActionSection: Decodable {
     var action: ScenarioTimedAction
 
     static let singleDevice = ["powerOff", "powerOn", "powerCycle", "stopAdvertising", "startAdvertising"]
-    static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo"]
+    static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo", "turn"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["at"] + Self.verbs)
@@ -83,6 +85,9 @@ struct ActionSection: Decodable {
         case "moveTo":
             let move = try fields.required(verb, MoveSection.self, expected: "{device, position}")
             action = .moveTo(move.device, move.position)
+        case "turn":
+            let turn = try fields.required(verb, TurnSection.self, expected: "{device, heading}")
+            action = .turn(turn.device, degrees: turn.heading)
         default:
             let name = try fields.required(verb, String.self, expected: "a device name")
             switch verb {
@@ -127,5 +132,19 @@ struct MoveSection: Decodable {
             throw fields.error(nil, .missingField, "moveTo needs position [x, y, z]")
         }
         self.position = position
+    }
+}
+
+struct TurnSection: Decodable {
+    var device: String
+    var heading: Double
+
+    init(from decoder: any Decoder) throws {
+        let fields = try YAMLFields(decoder, allowed: ["device", "heading"])
+        device = try fields.required("device", String.self, expected: "a device name")
+        guard let heading = try fields.number("heading", in: -360 ... 360, unit: "degrees") else {
+            throw fields.error(nil, .missingField, "turn needs heading (degrees, 0 along +x, counter-clockwise)")
+        }
+        self.heading = heading
     }
 }

@@ -15,6 +15,8 @@ public final class BuiltScenario {
     public let deviceIDs: [DeviceID]
     /// Scripted hosts by device.
     public private(set) var hosts: [DeviceID: ScriptedHost] = [:]
+    /// Scripted scanners by device.
+    public private(set) var scanners: [DeviceID: ScriptedScanner] = [:]
     /// Commands scripted hosts had refused, in the order they happened.
     public private(set) var failures: [ScriptedHost.Failure] = []
     /// Receives every packet for a `host: external` device.
@@ -64,6 +66,11 @@ public final class BuiltScenario {
 
     /// Starts (again) a scripted device's setup from HCI_Reset, e.g. after power returns.
     public func restartHost(of device: DeviceID) {
+        if var scanner = scanners[device] {
+            let packets = scanner.start()
+            scanners[device] = scanner
+            send(packets, to: device)
+        }
         guard var host = hosts[device] else { return }
         let packets = host.start()
         hosts[device] = host
@@ -72,8 +79,19 @@ public final class BuiltScenario {
 
     func install(_ host: ScriptedHost, for device: DeviceID) { hosts[device] = host }
 
+    func install(_ scanner: ScriptedScanner, for device: DeviceID) { scanners[device] = scanner }
+
     func receive(_ packet: H4.Packet, from device: DeviceID) {
-        if var host = hosts[device] {
+        if var scanner = scanners[device] {
+            let hadFailed = scanner.failure != nil
+            let packets = scanner.handle(packet)
+            scanners[device] = scanner
+            if !hadFailed, let failure = scanner.failure {
+                failures.append(failure)
+                onLog?(failure.description)
+            }
+            send(packets, to: device)
+        } else if var host = hosts[device] {
             let wasFailed = host.failure != nil
             let packets = host.handle(packet)
             hosts[device] = host
@@ -117,6 +135,8 @@ public final class BuiltScenario {
             if let device = id(name) { setAdvertising(true, device: device) }
         case let .moveTo(name, position):
             if let device = id(name) { world.move(device, to: position) }
+        case let .turn(name, degrees):
+            if let device = id(name) { world.setHeading(device, degrees: degrees) }
         }
     }
 }
@@ -137,6 +157,21 @@ extension Scenario {
         let device = devices[index]
         if device.address.kind == .public { return device.address }
         return BluetoothAddress(0x00_5B_1E_00_00_00 + UInt64(index + 1))
+    }
+
+    /// How long after the world starts device `index`'s scripted host starts: its
+    /// ``ScenarioDevice/start``, a random one drawn from the scenario's seed and the
+    /// device's index within its first advertising (or scan) interval.
+    public func hostStartDelay(index: Int) -> Microseconds {
+        let device = devices[index]
+        switch device.start {
+        case let .at(seconds):
+            return Microseconds((seconds * 1_000_000).rounded())
+        case .randomInFirstInterval:
+            let milliseconds = device.advertising?.intervalMilliseconds ?? device.scanning?.intervalMilliseconds ?? 100
+            let unit = WorldRandom.unit(WorldRandom.hash(seed: seed, UInt64(index), 0x5354_4152_54, 0))
+            return Microseconds((unit * milliseconds * 1_000).rounded(.down))
+        }
     }
 
     /// This scenario with `count` more `host: external` devices, "host-1" … "host-N", at
@@ -181,17 +216,30 @@ extension Scenario {
                 txPowerDBm: device.txPowerDBm)
             ids.append(world.addDevice(device.description, controller: makeController(configuration)))
         }
+        for (device, id) in zip(devices, ids) {
+            guard let carriage = device.carriedBy else { continue }
+            guard let index = devices.firstIndex(where: { $0.name == carriage.device }),
+                  world.carry(id, by: ids[index], offset: carriage.offset) else {
+                throw ScenarioError(.invalidField, path: "carriedBy", device: device.name,
+                                    message: "cannot ride with \"\(carriage.device)\"")
+            }
+        }
         for obstacle in obstacles { world.addObstacle(obstacle) }
+        for attached in attachedObstacles {
+            let carrier = devices.firstIndex { $0.name == attached.device }.map { ids[$0] }
+            world.addObstacle(attached.obstacle, attachedTo: carrier)
+        }
         let built = BuiltScenario(scenario: self, world: world, deviceIDs: ids)
         for (device, id) in zip(devices, ids) {
             if let plan = try device.advertisingPlan() { built.install(ScriptedHost(plan: plan), for: id) }
+            if let plan = device.scanningPlan() { built.install(ScriptedScanner(plan: plan), for: id) }
         }
         // The world keeps the built scenario alive through its callback; the scenario holds the
         // world weakly, so there is no cycle.
         world.onHostPacket = { device, packet in built.receive(packet, from: device) }
         let start = world.now
-        for id in ids where built.hosts[id] != nil {
-            world.schedule(at: start) { _ in built.restartHost(of: id) }
+        for (index, id) in ids.enumerated() where built.hosts[id] != nil || built.scanners[id] != nil {
+            world.schedule(at: start + hostStartDelay(index: index)) { _ in built.restartHost(of: id) }
         }
         for timed in actions {
             world.schedule(at: start + timed.time) { world in built.perform(timed.action, in: world) }

@@ -10,9 +10,11 @@ struct ScenarioFile: Decodable {
     var scenario: Scenario
 
     init(from decoder: any Decoder) throws {
-        let fields = try YAMLFields(decoder, allowed: ["name", "seed", "timing", "radio", "devices", "obstacles", "actions"])
+        let fields = try YAMLFields(decoder, allowed: ["name", "seed", "duration", "timing", "radio", "devices",
+                                                           "obstacles", "actions"])
         let name = try fields.optional("name", String.self, expected: "a name") ?? "scenario"
         let seed = try fields.integer("seed", UInt64.self) ?? Scenario.defaultSeed
+        let duration = try fields.number("duration", in: 0 ... 1_000_000, unit: "seconds")
         var timing = TimingMode.realistic
         if let text = try fields.optional("timing", String.self, expected: "realistic or ideal") {
             guard let mode = TimingMode(rawValue: text) else {
@@ -27,7 +29,11 @@ struct ScenarioFile: Decodable {
         scenario = Scenario(
             name: name, seed: seed, timing: timing, radio: radio,
             devices: devices.enumerated().map { $1.device(index: $0) },
-            obstacles: obstacles.map(\.obstacle), actions: actions.map(\.action))
+            obstacles: obstacles.filter { $0.attachedTo == nil }.map(\.obstacle),
+            attachedObstacles: obstacles.compactMap { section in
+                section.attachedTo.map { ScenarioAttachedObstacle(obstacle: section.obstacle, device: $0) }
+            },
+            actions: actions.map(\.action), durationSeconds: duration)
     }
 }
 
@@ -52,9 +58,14 @@ struct DeviceSection: Decodable {
     var txPowerDBm: Double
     var host: ScenarioDevice.HostKind?
     var advertising: ScenarioAdvertising?
+    var scanning: ScenarioScanning?
+    var observing: ScenarioObserver?
+    var carriedBy: ScenarioCarriage?
+    var start = ScenarioDeviceStart.at(0)
 
     static let keys = ["name", "address", "addressType", "position", "heading", "antenna", "antennaGain", "txPower",
-                       "sensitivity", "rssiOffset", "route", "advertise", "host"]
+                       "sensitivity", "rssiOffset", "route", "advertise", "host", "headingFollowsRoute", "body",
+                       "carriedBy", "scan", "observe", "startAt"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: Self.keys)
@@ -101,6 +112,14 @@ struct DeviceSection: Decodable {
         if let route = try fields.optional("route", RouteSection.self, expected: "a route {waypoints, speed, loop}") {
             description.route = route.route
         }
+        if let follows = try fields.optional("headingFollowsRoute", Bool.self, expected: "true or false") {
+            description.headingFollowsRoute = follows
+        }
+        if let body = try fields.optional("body", BodySection.self, expected: "{lossDB}") { description.bodyLossDB = body.lossDB }
+        carriedBy = try fields.optional("carriedBy", CarriageSection.self, expected: "{device, offset}")?.carriage
+        if carriedBy != nil, description.route != nil {
+            throw fields.error("carriedBy", "a carried device goes where its carrier goes; leave out its route")
+        }
         self.description = description
         txPowerDBm = try fields.number("txPower", in: -127 ... 20, unit: "dBm") ?? 0
         if let text = try fields.optional("host", String.self, expected: "external or none") {
@@ -114,13 +133,39 @@ struct DeviceSection: Decodable {
             throw fields.error("host", "a device with host: \(host.rawValue) cannot also have advertise "
                                + "(its advertising comes from that host)")
         }
+        scanning = try fields.optional("scan", ScanSection.self, expected: "{interval, window, active}")?.scanning
+        if scanning != nil, let host {
+            throw fields.error("host", "a device with host: \(host.rawValue) cannot also have scan "
+                               + "(its scanning comes from that host)")
+        }
+        if scanning != nil, advertising != nil {
+            throw fields.error("scan", "a scripted device either advertises or scans; split it into two devices "
+                               + "(one carried by the other)")
+        }
+        if fields.has("startAt") {
+            if let text = try? fields.optional("startAt", String.self, expected: "seconds or random"), text == "random" {
+                start = .randomInFirstInterval
+            } else if let seconds = try fields.number("startAt", in: 0 ... 1_000_000, unit: "seconds (or random)") {
+                start = .at(seconds)
+            }
+            if advertising == nil, scanning == nil {
+                throw fields.error("startAt", "only a device with advertise or scan has a scripted host to start")
+            }
+        }
+        observing = try fields.optional("observe", ObserveSection.self, expected: "{monitor, range, exitPeriod, filter}")?.observer
+        if observing != nil, scanning == nil {
+            throw fields.error("observe", "only a scanning device hears beacons; add scan: {interval, window}")
+        }
     }
 
     func device(index: Int) -> ScenarioDevice {
         // Devices without an address get a random static one from their index.
         let address = address ?? BluetoothAddress(0xC0_5B_1E_00_00_00 + UInt64(index + 1), kind: .random)
-        return ScenarioDevice(name: name, address: address, description: description, txPowerDBm: txPowerDBm,
-                              host: host, advertising: advertising)
+        var device = ScenarioDevice(name: name, address: address, description: description, txPowerDBm: txPowerDBm,
+                                    host: host, advertising: advertising, scanning: scanning, observing: observing,
+                                    carriedBy: carriedBy)
+        device.start = start
+        return device
     }
 }
 

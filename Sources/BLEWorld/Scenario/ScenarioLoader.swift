@@ -61,6 +61,12 @@ extension Scenario {
                 throw located
             }
         }
+        try validateCarriage(names: names)
+        for (index, attached) in attachedObstacles.enumerated() where names[attached.device] == nil {
+            throw ScenarioError(.unknownDevice, path: "obstacles (attached \(index + 1))",
+                                message: "obstacle \"\(attached.obstacle.name)\" is attached to \"\(attached.device)\", "
+                                    + "which is no device; known: \(devices.map(\.name).joined(separator: ", "))")
+        }
         for (index, timed) in actions.enumerated() {
             for name in timed.action.deviceNames where names[name] == nil {
                 throw ScenarioError(.unknownDevice, path: "actions[\(index)]",
@@ -68,12 +74,35 @@ extension Scenario {
             }
             switch timed.action {
             case let .startAdvertising(name), let .stopAdvertising(name):
-                if device(named: name)?.host != .scripted {
+                if device(named: name)?.advertising == nil || device(named: name)?.host != .scripted {
                     throw ScenarioError(.invalidField, path: "actions[\(index)]", device: name,
                                         message: "only a device with advertise can start or stop advertising")
                 }
             default:
                 break
+            }
+        }
+    }
+}
+
+extension Scenario {
+    /// Every carrier exists, and no device carries itself, directly or through others.
+    fileprivate func validateCarriage(names: [String: Int]) throws(ScenarioError) {
+        for (index, device) in devices.enumerated() {
+            guard let carriage = device.carriedBy else { continue }
+            guard names[carriage.device] != nil else {
+                throw ScenarioError(.unknownDevice, path: "devices[\(index)].carriedBy", device: device.name,
+                                    message: "no device is called \"\(carriage.device)\"; known: "
+                                        + devices.map(\.name).joined(separator: ", "))
+            }
+            var visited: Set<String> = [device.name]
+            var next: String? = carriage.device
+            while let name = next {
+                guard visited.insert(name).inserted else {
+                    throw ScenarioError(.invalidField, path: "devices[\(index)].carriedBy", device: device.name,
+                                        message: "the device would carry itself (through \"\(name)\"); carriers cannot form a loop")
+                }
+                next = self.device(named: name)?.carriedBy?.device
             }
         }
     }

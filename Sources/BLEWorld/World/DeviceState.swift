@@ -1,5 +1,6 @@
 import BLEController
 import BLEWire
+import Foundation
 
 /// Everything the world keeps for one device. A class so the controller (an existential
 /// value) and the counters are mutated in place, without copies.
@@ -7,6 +8,10 @@ final class DeviceState {
     var description: DeviceDescription
     var controller: any SimulatedController
     var plan: RoutePlan?
+    /// The device this one rides with (a phone on a bus), and where on it: the carrier's
+    /// position plus `carriedOffset`. Carriers never form a cycle (``World/carry(_:by:offset:)``).
+    var carrier: DeviceState?
+    var carriedOffset = Vector3.zero
 
     /// Whether the device has power: off means no radio and no HCI.
     var powered = true
@@ -41,8 +46,25 @@ final class DeviceState {
     /// Where the device is at `time`.
     @inline(__always)
     func position(at time: Microseconds) -> Vector3 {
+        if let carrier { return carrier.position(at: time) + carriedOffset }
         guard let plan else { return description.position }
         return plan.position(at: Double(time) / 1_000_000)
+    }
+
+    /// The horizontal direction the device moves in at `time` (its carrier's when carried),
+    /// or `nil` when it has not moved sideways yet.
+    func motionDirection(at time: Microseconds) -> Vector3? {
+        if let carrier { return carrier.motionDirection(at: time) }
+        return plan?.direction(at: Double(time) / 1_000_000)
+    }
+
+    /// The heading in degrees at `time`: the direction of motion when it follows its
+    /// route and has moved, else the heading it was given.
+    func headingDegrees(at time: Microseconds) -> Double {
+        if description.headingFollowsRoute, let direction = motionDirection(at: time) {
+            return atan2(direction.y, direction.x) * 180 / .pi
+        }
+        return description.headingDegrees
     }
 
     /// Whether the device transmitted at any moment of [start, end).

@@ -17,10 +17,12 @@ extension World {
     }
 
     /// Puts `device` at `position` from now on, as if it were carried there in an instant;
-    /// a route it was following ends (scenarios' `moveTo` action).
+    /// a route it was following, or the carrier it rode with, is left (scenarios' `moveTo`
+    /// action).
     public func move(_ device: DeviceID, to position: Vector3) {
         guard deviceStates.indices.contains(device.rawValue) else { return }
         let state = deviceStates[device.rawValue]
+        state.carrier = nil
         state.description.position = position
         state.description.route = nil
         state.plan = nil

@@ -25,6 +25,9 @@ public final class World {
     var queue = WorldEventQueue()
     var deviceStates: [DeviceState] = []
     var obstacles: [Obstacle] = []
+    /// The device each obstacle moves with (same index as ``obstacles``), or `nil` for a
+    /// fixed one.
+    var obstacleCarriers: [DeviceState?] = []
     /// Devices whose receiver is assigned to each channel index (0–255), for fast look-up.
     var listeners: [[Int]] = Array(repeating: [], count: 256)
     /// Transmissions on the air on each channel.
@@ -58,8 +61,41 @@ public final class World {
     }
 
     /// Adds an obstacle; it attenuates every line of sight through it from now on.
-    public func addObstacle(_ obstacle: Obstacle) {
+    /// - Parameters:
+    ///   - obstacle: the shape and its loss.
+    ///   - device: a device the obstacle moves with (a bus's body), or `nil` for a fixed
+    ///     one. The shape's coordinates are then relative to that device's position at the
+    ///     time of each packet, and the shape is not turned with the device's heading.
+    public func addObstacle(_ obstacle: Obstacle, attachedTo device: DeviceID? = nil) {
         obstacles.append(obstacle)
+        obstacleCarriers.append(device.flatMap { deviceStates.indices.contains($0.rawValue) ? deviceStates[$0.rawValue] : nil })
+    }
+
+    /// Makes `device` ride with `carrier` (a phone or a beacon on a bus): from now on its
+    /// position is the carrier's plus `offset`, whatever its own route says, and a heading
+    /// that follows the route follows the carrier's motion. Returns `false`, changing
+    /// nothing, when that would make a device carry itself, directly or through others.
+    @discardableResult
+    public func carry(_ device: DeviceID, by carrier: DeviceID, offset: Vector3) -> Bool {
+        guard deviceStates.indices.contains(device.rawValue), deviceStates.indices.contains(carrier.rawValue) else { return false }
+        let state = deviceStates[device.rawValue]
+        var link: DeviceState? = deviceStates[carrier.rawValue]
+        while let current = link {
+            if current === state { return false }
+            link = current.carrier
+        }
+        state.carrier = deviceStates[carrier.rawValue]
+        state.carriedOffset = offset
+        return true
+    }
+
+    /// Turns `device` to face `degrees` (0° along +x, counter-clockwise) from now on; a
+    /// heading that followed the route stops following it (scenarios' `turn` action).
+    public func setHeading(_ device: DeviceID, degrees: Double) {
+        guard deviceStates.indices.contains(device.rawValue), degrees.isFinite else { return }
+        let state = deviceStates[device.rawValue]
+        state.description.headingDegrees = degrees
+        state.description.headingFollowsRoute = false
     }
 
     /// Every device, in the order added.
@@ -76,6 +112,18 @@ public final class World {
     /// Where `device` is at ``now``, following its route.
     public func position(of device: DeviceID) -> Vector3 {
         state(device).position(at: now)
+    }
+
+    /// Where `device` is, was or will be at `time`, on its route or its carrier's as they
+    /// stand now (a later `moveTo` or `carry` is not foreseen).
+    public func position(of device: DeviceID, at time: Microseconds) -> Vector3 {
+        state(device).position(at: time)
+    }
+
+    /// The heading of `device` at ``now`` in degrees: the direction it moves in when its
+    /// heading follows its route, else the heading it was given or turned to.
+    public func heading(of device: DeviceID) -> Double {
+        state(device).headingDegrees(at: now)
     }
 
     /// Whether `device` is powered.

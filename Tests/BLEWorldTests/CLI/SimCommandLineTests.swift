@@ -20,6 +20,29 @@ struct SimCommandLineTests {
         }
     }
 
+    @Test("sim run walk prints the walk's timeline: enter, far, near, immediate at 40 s, far, unknown, exit")
+    func runWalkTimeline() throws {
+        let result = try ble("sim", "run", "walk")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Scenario \"walk\", seed 1, 90.0 s simulated")
+        let walker = lines.filter { $0.contains("  walker  ") }
+        #expect(walker.map { $0.split(separator: " ").dropFirst(3).first.map(String.init) ?? "" }
+            == ["hears", "enter", "far", "near", "immediate", "far", "unknown", "exit"])
+        #expect(walker.contains("   40.0 s  walker  immediate \"shop beacon\" (-34.0 dBm filtered, ≈ 10 cm, true 6 cm)"))
+        #expect(walker.contains("   76.9 s  walker  exit \"shop\""))
+    }
+
+    @Test("sim run car --json prints one JSON object per timeline event")
+    func runCarJSON() throws {
+        let result = try ble("sim", "run", "car", "--json", "--until", "20")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"time\": ") && $0.hasSuffix("}") })
+        #expect(lines.contains { $0.contains("\"event\": \"enter\", \"region\": \"100 ms post\"") })
+    }
+
     @Test("sim run without --json prints a summary naming every device")
     func runSummary() throws {
         let result = try ble("sim", "run", "neighbourhood", "--until", "0.1")

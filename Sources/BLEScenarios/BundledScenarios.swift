@@ -1,0 +1,25 @@
+import BLEWorld
+
+/// The beacon field scenarios of issue #8 that ship with SwiftBLE, by name: `walk`,
+/// `bus-stop`, `bus-route`, `crowd` and `car` (`ble sim run walk`). Their YAML lives in
+/// the package's Scenarios/ folder, which is the source of truth; a copy is compiled in
+/// (scripts/embed-scenarios.py) so the command line needs no file, and a test keeps the
+/// two identical.
+public enum BundledScenarios {
+    /// The names, in the order docs/scenarios.md presents them.
+    public static let names = ["walk", "bus-stop", "bus-route", "crowd", "car"]
+
+    /// The YAML text of the scenario called `name`, or `nil` if none is.
+    public static func yaml(named name: String) -> String? { texts[name] }
+
+    /// The scenario called `name`, parsed and checked.
+    /// - Throws: ``ScenarioError`` of kind `unknownBuiltIn` naming the bundled scenarios
+    ///   when none has that name.
+    public static func scenario(named name: String) throws(ScenarioError) -> Scenario {
+        guard let text = texts[name] else {
+            throw ScenarioError(.unknownBuiltIn, message: "no bundled scenario is called \"\(name)\"; use one of "
+                                + names.joined(separator: ", "))
+        }
+        return try ScenarioLoader.parse(yaml: text, file: name + ".yaml")
+    }
+}

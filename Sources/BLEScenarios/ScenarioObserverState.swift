@@ -1,0 +1,120 @@
+import BLEBeacons
+import BLEController
+import BLEWorld
+
+/// One observing device's beacon cores and bookkeeping: a ``BeaconMonitor`` for its
+/// regions, a ``BeaconRanger`` for their beacons, and what the timeline needs to report
+/// changes only (first hearings, proximity classes, the strongest moment of each pass).
+struct ScenarioObserverState {
+    /// The current pass of one beacon: from when it is heard until it goes quiet.
+    struct Pass {
+        var strongest: BeaconSighting
+        var lastHeard: Microseconds
+    }
+
+    let name: String
+    let device: DeviceID
+    let configuration: ScenarioObserver
+    let regions: [BeaconRegion]
+    var monitor: BeaconMonitor
+    var ranger: BeaconRanger<IBeaconIdentity>
+    var heard: Set<IBeaconIdentity> = []
+    var latest: [IBeaconIdentity: BeaconSighting] = [:]
+    var reportedProximity: [IBeaconIdentity: BeaconProximity] = [:]
+    var passes: [IBeaconIdentity: Pass] = [:]
+
+    init(name: String, device: DeviceID, configuration: ScenarioObserver) {
+        self.name = name
+        self.device = device
+        self.configuration = configuration
+        regions = configuration.regions.compactMap { region in
+            try? BeaconRegion(identifier: region.identifier, uuid: ProximityUUID(region.uuid), major: region.major,
+                              minor: region.minor)
+        }
+        let exitPeriod = Duration.microseconds(Int64((configuration.exitPeriodSeconds * 1_000_000).rounded()))
+        monitor = BeaconMonitor(configuration: MonitoringConfiguration(exitPeriod: exitPeriod,
+                                                                       regionLimit: max(20, regions.count)))
+        ranger = BeaconRanger(configuration: Self.rangingConfiguration(configuration))
+    }
+
+    /// The observer's filter and distance curve as BLEBeacons' ranging configuration.
+    static func rangingConfiguration(_ observer: ScenarioObserver) -> RangingConfiguration {
+        let filter: RSSIFilterConfiguration
+        switch observer.filter {
+        case let .runningAverage(window, trim):
+            filter = .runningAverage(window: .microseconds(Int64((window * 1_000_000).rounded())), trimFraction: trim)
+        case let .arma(coefficient):
+            filter = .arma(coefficient: coefficient)
+        }
+        let receiver: ReceiverModel = observer.receiver == .nexus5 ? .nexus5 : .simulatedWorld
+        return RangingConfiguration(filter: filter, receiver: receiver)
+    }
+
+    /// Whether any monitored region covers the beacon.
+    func watches(_ identity: IBeaconIdentity) -> Bool {
+        regions.contains { $0.contains(identity) }
+    }
+
+    /// Starts monitoring every region at `time`.
+    mutating func start(at time: Microseconds) {
+        for region in regions { try? monitor.startMonitoring(region, at: time) }
+    }
+
+    /// Takes one advertisement of a watched beacon; returns the events it causes.
+    mutating func receive(_ frame: IBeacon, sighting: BeaconSighting, at time: Microseconds) -> [ScenarioTimelineEvent.Kind] {
+        var events: [ScenarioTimelineEvent.Kind] = []
+        let identity = frame.identity
+        if heard.insert(identity).inserted { events.append(.firstHeard(sighting)) }
+        for event in monitor.detected(identity, at: time) {
+            if case let .didEnter(region, _) = event { events.append(.entered(region: region.identifier)) }
+        }
+        if configuration.ranges { ranger.add(frame, rssi: sighting.rssi, at: time) }
+        latest[identity] = sighting
+        if var pass = passes[identity] {
+            if sighting.rssi > pass.strongest.rssi { pass.strongest = sighting }
+            pass.lastHeard = time
+            passes[identity] = pass
+        } else {
+            passes[identity] = Pass(strongest: sighting, lastHeard: time)
+        }
+        return events
+    }
+
+    /// The once-a-second tick at `time`: exits due, proximity changes, passes ended.
+    mutating func tick(at time: Microseconds, quietAfter: Microseconds) -> [ScenarioTimelineEvent] {
+        var events: [ScenarioTimelineEvent] = []
+        for event in monitor.tick(at: time) {
+            if case let .didExit(region, exitTime) = event {
+                events.append(ScenarioTimelineEvent(time: exitTime, device: name, kind: .exited(region: region.identifier)))
+            }
+        }
+        if configuration.ranges {
+            var listed: Set<IBeaconIdentity> = []
+            for beacon in ranger.range(at: time) {
+                listed.insert(beacon.identity)
+                report(beacon.identity, beacon.proximity, filtered: beacon.filteredRSSI, accuracy: beacon.accuracy,
+                       at: time, into: &events)
+            }
+            // A beacon dropped from the list (quiet for the ranger's removal period) is unknown.
+            for identity in reportedProximity.keys.sorted() where !listed.contains(identity) {
+                report(identity, .unknown, filtered: nil, accuracy: -1, at: time, into: &events)
+            }
+        }
+        for identity in passes.keys.sorted() {
+            guard let pass = passes[identity], time - pass.lastHeard >= quietAfter else { continue }
+            passes[identity] = nil
+            guard configuration.reportsPasses else { continue }
+            events.append(ScenarioTimelineEvent(time: pass.strongest.heardAt, device: name, kind: .passed(pass.strongest)))
+        }
+        return events
+    }
+
+    private mutating func report(_ identity: IBeaconIdentity, _ proximity: BeaconProximity, filtered: Double?,
+                                 accuracy: Double, at time: Microseconds, into events: inout [ScenarioTimelineEvent]) {
+        let previous = reportedProximity[identity]
+        guard previous != proximity, !(proximity == .unknown && previous == nil), let sighting = latest[identity] else { return }
+        reportedProximity[identity] = proximity
+        events.append(ScenarioTimelineEvent(time: time, device: name,
+                                            kind: .proximity(sighting, proximity, filteredRSSI: filtered, accuracy: accuracy)))
+    }
+}

@@ -1,0 +1,140 @@
+import BLEBeacons
+import BLEController
+import BLEWire
+import BLEWorld
+
+/// Plays a scenario headless and turns what its observing devices hear into a timeline
+/// (DESIGN.md layering: apps & tools, composing the world with the beacon cores).
+///
+/// It builds the world, decodes the LE Advertising Reports (Core 5.4, Vol 4, Part E,
+/// §7.7.65.2) each observing device's controller sends its scripted scanner, feeds
+/// BLEBeacons' ``BeaconMonitor`` and ``BeaconRanger`` with the world's time, ticks them
+/// once a simulated second, as Core Location does, and records enter, exit, first-heard,
+/// proximity-change and passed events. Everything runs on the world's virtual clock on one
+/// thread, so the same scenario and seed give the same timeline on every run.
+public final class ScenarioRunner {
+    /// The scenario as run (seed included).
+    public let scenario: Scenario
+    /// The world it runs in.
+    public let world: World
+    /// The scenario placed in the world.
+    public let built: BuiltScenario
+
+    /// How long a beacon must go unheard before its pass is over and reported
+    /// (the 2 s after which ranging calls it unknown).
+    public static let quietAfter: Microseconds = 2_000_000
+    /// The ranging and monitoring tick.
+    public static let tickInterval: Microseconds = 1_000_000
+
+    private var observers: [ScenarioObserverState] = []
+    private var observerIndex: [DeviceID: Int] = [:]
+    private var senders: [AddressKey: DeviceID] = [:]
+    private var events: [ScenarioTimelineEvent] = []
+    private var receptions: [BeaconReception] = []
+
+    /// Builds `scenario` into a new world.
+    /// - Parameters:
+    ///   - scenario: what to run, with its seed.
+    ///   - capturesHCI: whether the world keeps every device's HCI traffic for btsnoop
+    ///     files (``World/snoop(of:)``); off by default so long runs stay small.
+    /// - Throws: ``ScenarioError`` when the scenario cannot be built.
+    public init(scenario: Scenario, capturesHCI: Bool = false) throws(ScenarioError) {
+        self.scenario = scenario
+        world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
+                                                        capturesHCI: capturesHCI))
+        built = try scenario.build(into: world)
+        for (device, id) in zip(scenario.devices, built.deviceIDs) {
+            senders[AddressKey(device.address)] = id
+            guard let observing = device.observing else { continue }
+            observerIndex[id] = observers.count
+            var state = ScenarioObserverState(name: device.name, device: id, configuration: observing)
+            state.start(at: world.now)
+            observers.append(state)
+        }
+        for timed in scenario.actions {
+            if let (device, words) = Self.describe(timed.action) {
+                events.append(ScenarioTimelineEvent(time: world.now + timed.time, device: device, kind: .action(words)))
+            }
+        }
+        built.onHostPacket = { [weak self] device, packet in self?.hostPacket(packet, from: device) }
+        if !observers.isEmpty { scheduleTick(at: world.now + Self.tickInterval) }
+    }
+
+    /// Whether a scenario has devices that observe beacons (and so a timeline to show).
+    public static func hasObservers(_ scenario: Scenario) -> Bool {
+        scenario.devices.contains { $0.observing != nil }
+    }
+
+    /// Runs the world until `seconds` of simulated time and returns the timeline so far.
+    public func run(until seconds: Double) -> ScenarioTimeline {
+        world.run(until: Microseconds((seconds * 1_000_000).rounded()))
+        return timeline
+    }
+
+    /// Everything recorded so far, events in time order (ties in the order they happened).
+    public var timeline: ScenarioTimeline {
+        let ordered = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        return ScenarioTimeline(scenario: scenario.name, seed: scenario.seed, until: world.now, events: ordered,
+                                receptions: receptions, failures: built.failures.map(\.description))
+    }
+
+    private func scheduleTick(at time: Microseconds) {
+        world.schedule(at: time) { [weak self] world in
+            guard let self else { return }
+            for index in observers.indices {
+                events += observers[index].tick(at: world.now, quietAfter: Self.quietAfter)
+            }
+            scheduleTick(at: time + Self.tickInterval)
+        }
+    }
+
+    private func hostPacket(_ packet: H4.Packet, from device: DeviceID) {
+        guard let index = observerIndex[device], case let .event(eventPacket) = packet,
+              case let .leMeta(.advertisingReport(report))? = try? HCI.Event(decoding: eventPacket) else { return }
+        let now = world.now
+        for entry in report.reports {
+            guard let rssi = entry.availableRSSI, let frame = try? IBeacon(decoding: Array(entry.data)),
+                  observers[index].watches(frame.identity) else { continue }
+            let sender = senders[AddressKey(entry.address)]
+            let observerPosition = world.position(of: device)
+            let senderPosition = sender.map { world.position(of: $0) }
+            let name = sender.flatMap { built.name(of: $0) } ?? frame.identity.description
+            let sighting = BeaconSighting(beacon: name, identity: frame.identity, rssi: Int(rssi),
+                                          distance: senderPosition.map { Vector3.distance($0, observerPosition) },
+                                          observerPosition: observerPosition, heardAt: now)
+            receptions.append(BeaconReception(time: now, observer: observers[index].name, beacon: name, identity: frame.identity,
+                                              rssi: Int(rssi), observerPosition: observerPosition, beaconPosition: senderPosition))
+            for kind in observers[index].receive(frame, sighting: sighting, at: now) {
+                events.append(ScenarioTimelineEvent(time: now, device: observers[index].name, kind: kind))
+            }
+        }
+    }
+
+    /// The device an action is about and the action in words, for the timeline.
+    static func describe(_ action: ScenarioAction) -> (String, String)? {
+        switch action {
+        case let .turn(name, degrees): return (name, "turns to face \(ScenarioTimeline.number(degrees, places: 0))°")
+        case let .moveTo(name, position):
+            return (name, "is moved to [\(position.x), \(position.y), \(position.z)]")
+        case let .powerOff(name): return (name, "powers off")
+        case let .powerOn(name): return (name, "powers on")
+        case let .powerCycle(name): return (name, "power-cycles")
+        case let .stopAdvertising(name): return (name, "stops advertising")
+        case let .startAdvertising(name): return (name, "starts advertising")
+        case let .setPacketLoss(a, b, rate): return (a, "loses \(ScenarioTimeline.number(rate * 100, places: 0)) % of packets with \(b)")
+        case let .blockLink(a, b, blocked): return (a, blocked ? "is cut off from \(b)" : "hears \(b) again")
+        }
+    }
+}
+
+/// An address with its kind, as a dictionary key (the same bits as public and random
+/// addresses are different devices).
+struct AddressKey: Hashable {
+    var value: UInt64
+    var random: Bool
+
+    init(_ address: BluetoothAddress) {
+        value = address.value
+        random = address.kind == .random
+    }
+}

@@ -1,0 +1,110 @@
+import BLEWire
+
+/// The scanning variant of ``ScriptedHost``: a tiny host inside the world for a device
+/// that only listens (a phone in a scenario), speaking real HCI to its controller so the
+/// controller's scanner runs exactly as under any other host.
+///
+/// A sans-IO state machine like ``ScriptedHost``: it sends one command at a time and waits
+/// for its Command Complete (Core 5.4, Vol 4, Part E, §4.4): HCI_Reset, HCI_Set_Event_Mask
+/// (LE Meta on, so advertising reports reach the host), HCI_LE_Set_Random_Address (random
+/// addresses), HCI_LE_Set_Scan_Parameters (§7.8.10) and HCI_LE_Set_Scan_Enable (§7.8.11)
+/// with Filter_Duplicates off, so every advertisement heard becomes an LE Advertising
+/// Report (§7.7.65.2) — ranging needs each one. A command that fails stops the sequence.
+public struct ScriptedScanner: Sendable {
+    /// What the scanner sets up.
+    public struct Plan: Hashable, Sendable {
+        /// The device's name, for logs.
+        public var deviceName: String
+        /// The random address to set, or `nil` to scan with the public address.
+        public var randomAddress: BluetoothAddress?
+        /// The scan parameters.
+        public var parameters: HCI.LESetScanParameters
+
+        /// A plan with every field.
+        public init(deviceName: String, randomAddress: BluetoothAddress?, parameters: HCI.LESetScanParameters) {
+            self.deviceName = deviceName
+            self.randomAddress = randomAddress
+            self.parameters = parameters
+        }
+    }
+
+    /// The plan.
+    public let plan: Plan
+    /// Whether the scan is enabled (the last command was answered with success).
+    public private(set) var isScanning = false
+    /// The command that failed, if the scanner stopped on one.
+    public private(set) var failure: ScriptedHost.Failure?
+
+    private var waitingFor: HCI.Opcode?
+    private var pending: [HCI.CommandPacket] = []
+
+    /// A scanner that will carry out `plan`.
+    public init(plan: Plan) { self.plan = plan }
+
+    /// The setup commands in order.
+    public func setupCommands() -> [HCI.CommandPacket] {
+        var commands: [HCI.CommandPacket] = []
+        func add<Command: HCICommand>(_ command: Command) {
+            if let packet = try? HCI.CommandPacket(command) { commands.append(packet) }
+        }
+        add(HCI.Reset())
+        add(HCI.SetEventMask(eventMask: [.disconnectionComplete, .hardwareError, .leMeta]))
+        if let randomAddress = plan.randomAddress { add(HCI.LESetRandomAddress(randomAddress: randomAddress)) }
+        add(plan.parameters)
+        add(HCI.LESetScanEnable(leScanEnable: true, filterDuplicates: false))
+        return commands
+    }
+
+    /// Starts (or restarts, e.g. after a power cycle) the setup from HCI_Reset and returns
+    /// the first command.
+    public mutating func start() -> [H4.Packet] {
+        isScanning = false
+        failure = nil
+        pending = setupCommands()
+        return sendNext()
+    }
+
+    /// Handles one packet from the controller; returns the next command, if any.
+    public mutating func handle(_ packet: H4.Packet) -> [H4.Packet] {
+        guard let opcode = waitingFor, case let .event(eventPacket) = packet,
+              let event = try? HCI.Event(decoding: eventPacket) else { return [] }
+        let status: HCI.StatusCode
+        switch event {
+        case let .commandComplete(complete) where complete.opcode == opcode:
+            status = complete.returnParameters.first.map { HCI.StatusCode(rawValue: $0) } ?? .success
+        case let .commandStatus(answer) where answer.opcode == opcode:
+            status = answer.status
+        default:
+            return []
+        }
+        waitingFor = nil
+        guard status == .success else {
+            pending = []
+            failure = ScriptedHost.Failure(deviceName: plan.deviceName, opcode: opcode, status: status)
+            return []
+        }
+        if opcode == HCI.LESetScanEnable.opcode { isScanning = true }
+        return sendNext()
+    }
+
+    private mutating func sendNext() -> [H4.Packet] {
+        guard !pending.isEmpty else { return [] }
+        let command = pending.removeFirst()
+        waitingFor = command.opcode
+        return [.command(command)]
+    }
+}
+
+extension ScenarioDevice {
+    /// The scripted scanner's plan for this device, or `nil` when it does not scan.
+    public func scanningPlan() -> ScriptedScanner.Plan? {
+        guard host == .scripted, let scanning else { return nil }
+        let parameters = HCI.LESetScanParameters(
+            leScanType: scanning.active ? .active : .passive,
+            leScanInterval: ScenarioScanning.units(scanning.intervalMilliseconds),
+            leScanWindow: ScenarioScanning.units(scanning.windowMilliseconds),
+            ownAddressType: address.kind == .random ? .random : .public)
+        return ScriptedScanner.Plan(deviceName: name, randomAddress: address.kind == .random ? address : nil,
+                                    parameters: parameters)
+    }
+}
