@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "BLETransport", dependencies: ["BLEWire"]),
         .target(name: "BLEHost", dependencies: ["BLEWire", "BLECrypto"]),
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
-        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLEHost", "BLEWire"]),
+        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEWire"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
         .target(name: "BLEProfiles", dependencies: ["BLEHost", "BLEWire"]),
@@ -70,7 +70,8 @@ let package = Package(
         .testTarget(name: "BLECommandLineTests", dependencies: ["BLECommandLine", "BLEProfiles", "BLEHost", "BLEWire"]),
         .testTarget(name: "BLEScenariosTests", dependencies: ["BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["OpenCoreLocation", "BLEBeacons", "BLEWorld"]),
-        .testTarget(name: "BLETests", dependencies: ["BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEWire", "BLEWorld", "BLEController"]),
+        .testTarget(name: "BLETests", dependencies: ["BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEWire", "BLEWorld",
+                                                  "BLEController"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import BLEAdapter
 import BLEHost
+import BLEProfiles
 
 /// A Bluetooth LE controller with SwiftBLE's host running on it: the front door of the
 /// stack (DESIGN.md, "Two faces, one engine"). Its two roles work at once on the one
@@ -77,6 +78,7 @@ public final class BLEDevice: Sendable {
         let adapter: Adapter
         do {
             adapter = try await Adapter.open(hci: hci, snoopPath: snoop, configuration: configuration)
+            try await adapter.startSimulatedPeripherals()
         } catch {
             throw BLEError(error, closed: false)
         }

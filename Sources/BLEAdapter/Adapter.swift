@@ -72,19 +72,39 @@ public final class Adapter: Sendable {
     public let simulatedAddress: BluetoothAddress?
     /// The embedded world's runner, if the controller is simulated in-process.
     public let runner: WorldRunner?
+    /// The embedded world's GATT devices (scenario devices with `gatt:`), each with the pipe
+    /// to its controller and nothing running on it: the caller starts a host per port
+    /// (`BLEProfiles.ProfilePeripheral`) and stops it before or with ``close()``
+    /// (``whenClosing(_:)``). Empty for a real controller.
+    public let simulatedPeripherals: [SimulatedPeripheralPort]
     private let tasks: [Task<Void, Never>]
     private let snoop: SnoopFile?
+    private let closers = Mutex<[@Sendable () async -> Void]>([])
 
-    init(host: BLEHost.Host, simulatedAddress: BluetoothAddress?, runner: WorldRunner?, tasks: [Task<Void, Never>], snoop: SnoopFile?) {
+    init(host: BLEHost.Host, simulatedAddress: BluetoothAddress?, runner: WorldRunner?,
+         simulatedPeripherals: [SimulatedPeripheralPort] = [], tasks: [Task<Void, Never>], snoop: SnoopFile?) {
         self.host = host
         self.simulatedAddress = simulatedAddress
         self.runner = runner
+        self.simulatedPeripherals = simulatedPeripherals
         self.tasks = tasks
         self.snoop = snoop
     }
 
-    /// Closes the host, stops the world and finishes the capture.
+    /// Adds work for ``close()`` to do first, in the order added, e.g. stopping the hosts
+    /// started on ``simulatedPeripherals`` while their world still runs.
+    public func whenClosing(_ action: @escaping @Sendable () async -> Void) {
+        closers.withLock { $0.append(action) }
+    }
+
+    /// Runs the ``whenClosing(_:)`` work, closes the host, stops the world and finishes the
+    /// capture.
     public func close() async {
+        let actions = closers.withLock { actions in
+            defer { actions = [] }
+            return actions
+        }
+        for action in actions { await action() }
         await host.close()
         await runner?.stop()
         for task in tasks { task.cancel() }
@@ -175,7 +195,7 @@ extension Adapter {
         let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
         let built: BuiltScenario
         do {
-            built = try scenario.build(into: world)
+            built = try scenario.build(into: world, gattHosting: .attached)
         } catch {
             throw AdapterError(error.description)
         }
@@ -184,17 +204,45 @@ extension Adapter {
         }
         let address = scenario.controllerPublicAddress(index: index)
         let (hostEnd, controllerEnd) = InProcessTransport.makePair()
-        built.onExternalHostPacket = { device, packet in
-            if device == local { controllerEnd.send(packet) }
-        }
         if let onLog { built.onLog = { onLog($0) } }
+        // Each GATT device gets a pipe of its own, wired like the local host's.
+        var peripherals: [SimulatedPeripheralPort] = []
+        var peripheralEnds: [(DeviceID, InProcessTransport.ControllerEnd)] = []
+        for id in built.attachedGATTDevices {
+            guard let device = built.device(id) else { continue }
+            let made: (port: SimulatedPeripheralPort, controllerEnd: InProcessTransport.ControllerEnd)?
+            do {
+                made = try SimulatedPeripheralPort.make(device: device,
+                                                        configuration: HCIDriverConfiguration(commandTimeout: simulatedCommandTimeout))
+            } catch {
+                throw AdapterError(error.description)
+            }
+            guard let made else { continue }
+            peripherals.append(made.port)
+            peripheralEnds.append((id, made.controllerEnd))
+        }
+        let ends = Dictionary(peripheralEnds) { first, _ in first }
+        built.onExternalHostPacket = { device, packet in
+            if device == local {
+                controllerEnd.send(packet)
+            } else {
+                ends[device]?.send(packet)
+            }
+        }
         let runner = WorldRunner(world: world, speed: 1)
+        var tasks: [Task<Void, Never>] = []
+        for (id, end) in peripheralEnds {
+            tasks.append(Task {
+                for await packet in end.packets { runner.submit(packet, to: id) }
+            })
+        }
         let run = Task { _ = await runner.run() }
         let feed = Task {
             for await packet in controllerEnd.packets { runner.submit(packet, to: local) }
         }
         let host = BLEHost.Host(transport: HCIHostTransport(base: hostEnd), configuration: configuration, onPacket: onPacket)
-        return Adapter(host: host, simulatedAddress: address, runner: runner, tasks: [run, feed], snoop: snoop)
+        return Adapter(host: host, simulatedAddress: address, runner: runner, simulatedPeripherals: peripherals,
+                       tasks: [run, feed] + tasks, snoop: snoop)
     }
 
     /// A scenario named on the command line: a built-in name (`neighbourhood`, `empty`) or

@@ -1,10 +1,13 @@
 import BLEAdapter
 
 /// Opens the controller an `--hci` spec names for a command, with the world's log lines on
-/// stderr; an adapter failure becomes the command's one-sentence error.
+/// stderr, and starts the GATT devices of an embedded world (stopped by `Adapter.close()`);
+/// an adapter failure becomes the command's one-sentence error.
 func openAdapter(hci: String, seed: UInt64? = nil, snoop: String? = nil) async throws -> Adapter {
     do {
-        return try await Adapter.open(hci: hci, seed: seed, snoopPath: snoop) { printError($0) }
+        let adapter = try await Adapter.open(hci: hci, seed: seed, snoopPath: snoop) { printError($0) }
+        try await adapter.startSimulatedPeripherals()
+        return adapter
     } catch let error as AdapterError {
         throw CommandFailure(error.description)
     }

@@ -76,6 +76,9 @@ struct SimRunCommand: AsyncParsableCommand {
                 case .scripted:
                     let failed = built.failures.contains { $0.deviceName == device.name }
                     host = failed ? "scripted host (failed)" : "scripted host"
+                case .gatt:
+                    // A headless run has no wall-clock host to serve GATT: a scripted stand-in advertises.
+                    host = "GATT device, advertising only (\(device.gatt.joined(separator: ", ")) served with --hci sim)"
                 case .external: host = "external host (none attached)"
                 case .none: host = "no host"
                 }

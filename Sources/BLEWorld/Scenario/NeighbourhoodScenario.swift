@@ -29,6 +29,8 @@ devices:
     addressType: random
     position: [3, 2, 1.2]
     txPower: 0
+    # Served by a real host when a program attaches (--hci sim); advertising only in `ble sim run`.
+    gatt: [heart-rate, battery, device-information]
     advertise:
       type: ind
       interval: 100
@@ -40,6 +42,7 @@ devices:
     addressType: random
     position: [-4, 6, 1.0]
     txPower: -4
+    gatt: [health-thermometer, current-time, battery, device-information]
     advertise:
       type: ind
       interval: 1000

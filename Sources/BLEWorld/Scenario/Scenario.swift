@@ -56,6 +56,12 @@ public struct ScenarioDevice: Hashable, Sendable {
         /// A host inside the world: a ``ScriptedHost`` that sets up the device's advertising,
         /// or a ``ScriptedScanner`` that sets up its scanning.
         case scripted
+        /// A GATT server: a real host outside the world (a `BLEProfiles` peripheral started
+        /// by the adapter) serves the standard services named in ``ScenarioDevice/gatt`` and
+        /// advertises what ``ScenarioDevice/advertising`` says. Where no host attaches (a
+        /// headless `ble sim run` on the virtual clock), a ``ScriptedHost`` stands in and
+        /// only advertises.
+        case gatt
         /// A host outside the world attaches over HCI (e.g. `ble sim serve` over TCP).
         case external
         /// Nothing: the controller stays idle after power-on.
@@ -72,7 +78,7 @@ public struct ScenarioDevice: Hashable, Sendable {
     public var txPowerDBm: Double
     /// Who drives the controller.
     public var host: HostKind
-    /// What the scripted host advertises, when ``host`` is ``HostKind/scripted``.
+    /// What the device advertises, when ``host`` is ``HostKind/scripted`` or ``HostKind/gatt``.
     public var advertising: ScenarioAdvertising?
     /// How the scripted scanner scans, when ``host`` is ``HostKind/scripted`` and the
     /// device listens instead of advertising.
@@ -80,22 +86,29 @@ public struct ScenarioDevice: Hashable, Sendable {
     /// What a scenario runner watches for with what the device hears (BLEScenarios);
     /// plain data to the world, which knows no beacons.
     public var observing: ScenarioObserver?
+    /// The standard GATT services the device serves, by their `BLEProfiles` names
+    /// (`heart-rate`, `battery`, `device-information`, ...), in order; empty for a device
+    /// that serves none. The world stores the names only: the host that serves them checks
+    /// them when it starts.
+    public var gatt: [String] = []
     /// The device this one rides with, if any.
     public var carriedBy: ScenarioCarriage?
     /// When its scripted host starts (switching the device on, as far as the air is
     /// concerned).
     public var start: ScenarioDeviceStart = .at(0)
 
-    /// A device with every field; `host` follows from `advertising` and `scanning` when not
-    /// given.
+    /// A device with every field; `host` follows from `gatt`, `advertising` and `scanning`
+    /// when not given: ``HostKind/gatt`` for a device that serves GATT, else
+    /// ``HostKind/scripted`` for one that advertises or scans, else ``HostKind/none``.
     public init(name: String, address: BluetoothAddress, description: DeviceDescription, txPowerDBm: Double = 0,
                 host: HostKind? = nil, advertising: ScenarioAdvertising? = nil, scanning: ScenarioScanning? = nil,
-                observing: ScenarioObserver? = nil, carriedBy: ScenarioCarriage? = nil) {
+                observing: ScenarioObserver? = nil, carriedBy: ScenarioCarriage? = nil, gatt: [String] = []) {
         self.name = name
         self.address = address
         self.description = description
         self.txPowerDBm = txPowerDBm
-        self.host = host ?? (advertising == nil && scanning == nil ? .none : .scripted)
+        self.host = host ?? (!gatt.isEmpty ? .gatt : advertising == nil && scanning == nil ? .none : .scripted)
+        self.gatt = gatt
         self.advertising = advertising
         self.scanning = scanning
         self.observing = observing

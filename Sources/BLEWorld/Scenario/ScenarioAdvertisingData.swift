@@ -53,12 +53,14 @@ extension ScenarioAdvertisingContent {
 }
 
 extension ScenarioDevice {
-    /// The scripted host's plan for this device, or `nil` when it does not advertise.
+    /// The scripted host's plan for this device, or `nil` when it does not advertise: a
+    /// ``HostKind/gatt`` device's plan says what its GATT host advertises (and what a
+    /// stand-in advertises where no host attaches).
     /// Throws ``ScenarioError/Kind/advertisingDataTooLong`` naming the device when the data
     /// or scan response exceeds the 31 octets of legacy advertising (Core 5.4, Vol 4,
     /// Part E, §7.8.7 and §7.8.8).
     public func advertisingPlan() throws(ScenarioError) -> ScriptedHost.Plan? {
-        guard host == .scripted, let advertising else { return nil }
+        guard host == .scripted || host == .gatt, let advertising else { return nil }
         let data = advertising.data.payload(isScanResponse: false)
         let scanResponse = advertising.scanResponse?.payload(isScanResponse: true) ?? []
         for (octets, field) in [(data, "advertise"), (scanResponse, "advertise.scanResponse")]

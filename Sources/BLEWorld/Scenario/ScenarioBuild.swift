@@ -29,8 +29,9 @@ public final class BuiltScenario {
     private weak var world: World?
     private let names: [DeviceID: String]
 
-    init(scenario: Scenario, world: World, deviceIDs: [DeviceID]) {
+    init(scenario: Scenario, world: World, deviceIDs: [DeviceID], gattHosting: ScenarioGATTHosting) {
         self.scenario = scenario
+        self.gattHosting = gattHosting
         self.world = world
         self.deviceIDs = deviceIDs
         var names: [DeviceID: String] = [:]
@@ -54,6 +55,17 @@ public final class BuiltScenario {
     /// The devices whose host attaches from outside, in scenario order.
     public var externalDevices: [DeviceID] {
         zip(scenario.devices, deviceIDs).filter { $0.0.host == .external }.map(\.1)
+    }
+
+    /// How the GATT devices are driven in this world.
+    public let gattHosting: ScenarioGATTHosting
+
+    /// The ``ScenarioDevice/HostKind/gatt`` devices whose GATT host attaches from outside
+    /// (their packets go to ``onExternalHostPacket``), in scenario order; empty when
+    /// ``gattHosting`` is ``ScenarioGATTHosting/advertiseOnly``.
+    public var attachedGATTDevices: [DeviceID] {
+        guard gattHosting == .attached else { return [] }
+        return zip(scenario.devices, deviceIDs).filter { $0.0.host == .gatt }.map(\.1)
     }
 
     /// Turns a scripted device's advertising on or off through its host.
@@ -141,6 +153,17 @@ public final class BuiltScenario {
     }
 }
 
+/// How a scenario's ``ScenarioDevice/HostKind/gatt`` devices are driven in a world.
+public enum ScenarioGATTHosting: Hashable, Sendable {
+    /// A ``ScriptedHost`` stands in for each GATT host and only advertises: what a world
+    /// on the virtual clock (`ble sim run`, unit tests) can do, since a real host runs on
+    /// the wall clock.
+    case advertiseOnly
+    /// Real hosts attach from outside, one per GATT device (the adapter's simulated
+    /// peripherals): their packets go to ``BuiltScenario/onExternalHostPacket``.
+    case attached
+}
+
 extension Scenario {
     /// A controller seed for device `index`: the scenario seed through one SplitMix64 step
     /// per index, so each device has its own stream and the whole world replays from one seed.
@@ -198,14 +221,17 @@ extension Scenario {
     /// TX power) and obstacles to `world`, starts the scripted hosts at the world's current
     /// time and schedules the actions. Throws if the scenario is invalid or asks for what
     /// the world cannot do.
+    /// - Parameter gattHosting: whether GATT devices get a real host from outside or a
+    ///   scripted stand-in that only advertises (the default: nothing else can run on a
+    ///   virtual clock).
     @discardableResult
-    public func build(into world: World) throws(ScenarioError) -> BuiltScenario {
-        try build(into: world) { Controller(configuration: $0) }
+    public func build(into world: World, gattHosting: ScenarioGATTHosting = .advertiseOnly) throws(ScenarioError) -> BuiltScenario {
+        try build(into: world, gattHosting: gattHosting) { Controller(configuration: $0) }
     }
 
-    /// ``build(into:)`` with controllers from `makeController` (tests use their own).
+    /// ``build(into:gattHosting:)`` with controllers from `makeController` (tests use their own).
     @discardableResult
-    public func build(into world: World,
+    public func build(into world: World, gattHosting: ScenarioGATTHosting = .advertiseOnly,
                       makeController: (ControllerConfiguration) -> any SimulatedController) throws(ScenarioError) -> BuiltScenario {
         try validate()
         var ids: [DeviceID] = []
@@ -229,9 +255,10 @@ extension Scenario {
             let carrier = devices.firstIndex { $0.name == attached.device }.map { ids[$0] }
             world.addObstacle(attached.obstacle, attachedTo: carrier)
         }
-        let built = BuiltScenario(scenario: self, world: world, deviceIDs: ids)
+        let built = BuiltScenario(scenario: self, world: world, deviceIDs: ids, gattHosting: gattHosting)
         for (device, id) in zip(devices, ids) {
-            if let plan = try device.advertisingPlan() { built.install(ScriptedHost(plan: plan), for: id) }
+            let attached = device.host == .gatt && gattHosting == .attached
+            if !attached, let plan = try device.advertisingPlan() { built.install(ScriptedHost(plan: plan), for: id) }
             if let plan = device.scanningPlan() { built.install(ScriptedScanner(plan: plan), for: id) }
         }
         // The world keeps the built scenario alive through its callback; the scenario holds the

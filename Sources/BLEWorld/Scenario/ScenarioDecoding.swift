@@ -62,10 +62,11 @@ struct DeviceSection: Decodable {
     var observing: ScenarioObserver?
     var carriedBy: ScenarioCarriage?
     var start = ScenarioDeviceStart.at(0)
+    var gatt: [String] = []
 
     static let keys = ["name", "address", "addressType", "position", "heading", "antenna", "antennaGain", "txPower",
                        "sensitivity", "rssiOffset", "route", "advertise", "host", "headingFollowsRoute", "body",
-                       "carriedBy", "scan", "observe", "startAt"]
+                       "carriedBy", "scan", "observe", "startAt", "gatt"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: Self.keys)
@@ -123,7 +124,7 @@ struct DeviceSection: Decodable {
         self.description = description
         txPowerDBm = try fields.number("txPower", in: -127 ... 20, unit: "dBm") ?? 0
         if let text = try fields.optional("host", String.self, expected: "external or none") {
-            guard let kind = ScenarioDevice.HostKind(rawValue: text), kind != .scripted else {
+            guard let kind = ScenarioDevice.HostKind(rawValue: text), kind == .external || kind == .none else {
                 throw fields.error("host", "\"\(text)\" is not a host kind; use external (a host attaches from outside) or none")
             }
             host = kind
@@ -133,6 +134,7 @@ struct DeviceSection: Decodable {
             throw fields.error("host", "a device with host: \(host.rawValue) cannot also have advertise "
                                + "(its advertising comes from that host)")
         }
+        gatt = try Self.gattProfiles(fields, advertising: advertising, explicitHost: host)
         scanning = try fields.optional("scan", ScanSection.self, expected: "{interval, window, active}")?.scanning
         if scanning != nil, let host {
             throw fields.error("host", "a device with host: \(host.rawValue) cannot also have scan "
@@ -163,7 +165,7 @@ struct DeviceSection: Decodable {
         let address = address ?? BluetoothAddress(0xC0_5B_1E_00_00_00 + UInt64(index + 1), kind: .random)
         var device = ScenarioDevice(name: name, address: address, description: description, txPowerDBm: txPowerDBm,
                                     host: host, advertising: advertising, scanning: scanning, observing: observing,
-                                    carriedBy: carriedBy)
+                                    carriedBy: carriedBy, gatt: gatt)
         device.start = start
         return device
     }

@@ -74,7 +74,7 @@ extension Scenario {
             }
             switch timed.action {
             case let .startAdvertising(name), let .stopAdvertising(name):
-                if device(named: name)?.advertising == nil || device(named: name)?.host != .scripted {
+                if device(named: name)?.advertising == nil || device(named: name)?.host != .scripted {  // a GATT host advertises by itself
                     throw ScenarioError(.invalidField, path: "actions[\(index)]", device: name,
                                         message: "only a device with advertise can start or stop advertising")
                 }

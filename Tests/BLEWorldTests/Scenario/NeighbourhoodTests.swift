@@ -21,7 +21,7 @@ struct NeighbourhoodTests {
         for other in scenario.devices where other.name != "local" {
             let distance = Vector3.distance(other.description.position, local.description.position)
             #expect((2 ... 25).contains(distance), "\(other.name) is \(distance) m away")
-            #expect(other.host == .scripted, "\(other.name)")
+            #expect(other.host == (other.gatt.isEmpty ? .scripted : .gatt), "\(other.name)")
         }
     }
 
@@ -113,5 +113,12 @@ struct NeighbourhoodTests {
             if enter > leave { return false }
         }
         return true
+    }
+
+    @Test("The strap and the thermometer serve standard GATT services; the others only advertise")
+    func gattDevices() throws {
+        #expect(try device("Polar H10 A1B2C3D4").gatt == ["heart-rate", "battery", "device-information"])
+        #expect(try device("Thermometer").gatt == ["health-thermometer", "current-time", "battery", "device-information"])
+        #expect(scenario.devices.filter { $0.host == .gatt }.map(\.name) == ["Polar H10 A1B2C3D4", "Thermometer"])
     }
 }

@@ -1,0 +1,63 @@
+import BLEHost
+import BLETransport
+import BLEWire
+import BLEWorld
+
+/// One GATT device of an embedded world (a scenario device with `gatt:`), ready for a host:
+/// what it is, what it advertises, which standard services it serves, and the HCI pipe to
+/// its controller. The adapter starts nothing on it; `BLEProfiles.ProfilePeripheral` is
+/// the host that serves the services (DESIGN.md, "Layers": the adapter knows no profiles).
+public struct SimulatedPeripheralPort: Sendable {
+    /// The scenario device's name, e.g. "Polar H10 A1B2C3D4"; its GAP Device Name.
+    public let name: String
+    /// The address it advertises with; a random static one must be set by its host
+    /// (Core 5.4, Vol 3, Part C, §10.8.1) before advertising.
+    public let address: BluetoothAddress
+    /// The advertising interval in units of 0.625 ms (Vol 4, Part E, §7.8.5).
+    public let intervalUnits: UInt16
+    /// Whether the advertising is connectable (ADV_IND); a scenario's GATT device always is.
+    public let connectable: Bool
+    /// The advertising data octets (at most 31), exactly as the scenario builds them.
+    public let advertisingData: [UInt8]
+    /// The scan response data octets (at most 31), empty when the scenario gives none.
+    public let scanResponseData: [UInt8]
+    /// The standard services to serve, by their `BLEProfiles` names, in order.
+    public let profiles: [String]
+    /// The HCI pipe to the device's controller.
+    public let transport: any HostTransport
+    /// The driver configuration a host on this port should use: the embedded world's
+    /// patient command timeout (``Adapter/simulatedCommandTimeout``).
+    public let configuration: HCIDriverConfiguration
+
+    /// A port with every field.
+    public init(name: String, address: BluetoothAddress, intervalUnits: UInt16, connectable: Bool, advertisingData: [UInt8],
+                scanResponseData: [UInt8], profiles: [String], transport: any HostTransport,
+                configuration: HCIDriverConfiguration) {
+        self.name = name
+        self.address = address
+        self.intervalUnits = intervalUnits
+        self.connectable = connectable
+        self.advertisingData = advertisingData
+        self.scanResponseData = scanResponseData
+        self.profiles = profiles
+        self.transport = transport
+        self.configuration = configuration
+    }
+}
+
+extension SimulatedPeripheralPort {
+    /// A port for `device`, whose controller-side end the caller wires to the world (packets
+    /// from the device's controller in, ``InProcessTransport/ControllerEnd/packets`` out);
+    /// `nil` for a device that does not advertise (a scenario's GATT device always does).
+    static func make(device: ScenarioDevice, configuration: HCIDriverConfiguration)
+        throws(ScenarioError) -> (port: SimulatedPeripheralPort, controllerEnd: InProcessTransport.ControllerEnd)? {
+        guard let plan = try device.advertisingPlan() else { return nil }
+        let (hostEnd, controllerEnd) = InProcessTransport.makePair()
+        let port = SimulatedPeripheralPort(
+            name: device.name, address: device.address, intervalUnits: plan.parameters.advertisingIntervalMin,
+            connectable: plan.parameters.advertisingType == .connectableUndirected, advertisingData: plan.advertisingData,
+            scanResponseData: plan.scanResponseData ?? [], profiles: device.gatt, transport: HCIHostTransport(base: hostEnd),
+            configuration: configuration)
+        return (port, controllerEnd)
+    }
+}

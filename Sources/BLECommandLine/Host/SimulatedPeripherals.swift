@@ -1,0 +1,25 @@
+import BLEAdapter
+import BLEProfiles
+
+extension Adapter {
+    /// Starts a ``ProfilePeripheral`` on each of the embedded world's GATT devices
+    /// (``Adapter/simulatedPeripherals``), stopped first when the adapter closes, so a
+    /// command on `sim` (`ble scan`, `ble gatt`) finds the neighbourhood's strap and thermometer serving their
+    /// standard services. On failure the adapter is closed and an ``AdapterError`` names
+    /// the device (e.g. an unknown service name in a scenario's `gatt:` list).
+    func startSimulatedPeripherals() async throws {
+        do {
+            for port in simulatedPeripherals {
+                let configuration = ProfilePeripheral.Configuration(
+                    name: port.name, address: port.address, profiles: port.profiles, intervalUnits: port.intervalUnits,
+                    advertisingData: port.advertisingData, scanResponseData: port.scanResponseData)
+                let peripheral = try await ProfilePeripheral.start(configuration, transport: port.transport,
+                                                                   driver: port.configuration)
+                whenClosing { await peripheral.stop() }
+            }
+        } catch {
+            await close()
+            throw AdapterError("The simulated world could not start its GATT devices: \(error).")
+        }
+    }
+}
