@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEWire"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
-        .target(name: "BLEProfiles", dependencies: ["BLEHost", "BLEWire"]),
+        .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLEWire"]),
         // Scenario runs with a timeline: the world composed with the beacon cores (apps & tools level).
         .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController"]),

@@ -88,6 +88,12 @@ extension Connection {
         }
     }
 
+    /// Whether a write without response would reach the controller at once rather than
+    /// wait for its buffers, like Core Bluetooth's `canSendWriteWithoutResponse`.
+    public var canSendWriteWithoutResponse: Bool {
+        get async { await core.host.canSendWithoutWaiting(on: handle) }
+    }
+
     /// Subscribes to `characteristic`'s notifications (or indications when it only
     /// indicates) and returns its values as they come (§4.10, §4.11, §4.12.3).
     /// - Throws: ``BLEError/invalidParameters(_:)`` when it neither notifies nor indicates

@@ -1,4 +1,5 @@
 import BLEAdapter
+import BLEProfiles
 
 /// Opens the controller an `--hci` spec names for a command, with the world's log lines on
 /// stderr, and starts the GATT devices of an embedded world (stopped by `Adapter.close()`);

@@ -55,8 +55,9 @@ public actor Host {
     /// in order, for one consumer; the newest 1024 are kept if nobody reads.
     public nonisolated let events: AsyncStream<GAPEvent>
     let eventOutput: AsyncStream<GAPEvent>.Continuation
-    /// What the connections' L2CAP links report (ATT and SMP PDUs, channel events), for one
-    /// consumer.
+    /// What the connections' L2CAP links report that the host does not handle itself (SMP
+    /// PDUs, parameter update requests), for one consumer. ATT goes to the connection's
+    /// bearer (see ``gattEvents``).
     public nonisolated let l2capEvents: AsyncStream<HostL2CAPEvent>
     let l2capOutput: AsyncStream<HostL2CAPEvent>.Continuation
     /// What the connections' ATT bearers report (values notified to us, requests our
@@ -248,13 +249,6 @@ public actor Host {
             default: return nil
             }
         }
-    }
-
-    /// Sends an ATT PDU on a connection's fixed ATT channel (Vol 3, Part A, §2.1).
-    public func sendATT(_ pdu: [UInt8], on handle: UInt16) throws(HostError) {
-        guard links[handle] != nil else { throw .gap(.unknownConnection(handle: handle)) }
-        let outputs = links[handle]?.sendATT(pdu) ?? []
-        carryOut(outputs, link: handle)
     }
 
     // MARK: Snooping

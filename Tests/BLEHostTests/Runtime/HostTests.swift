@@ -88,14 +88,15 @@ struct HostTests {
         guard case let .connected(peripheralLink) = up else { throw TimedOut() }
         #expect(peripheralLink.role == .peripheral)
         #expect(peripheralLink.peer == running.addresses[1])
-        // Exchange MTU Request (Vol 3, Part F, §3.4.2.1) crosses the link on the ATT channel.
-        let request: [UInt8] = [0x02, 0x17, 0x00]
-        try await central.sendATT(request, on: link.handle)
-        let arrived = try await firstElement(of: peripheral.l2capEvents, within: patience) {
-            if case .att = $0.output { return true } else { return false }
+        // Exchange MTU (Vol 3, Part F, §3.4.2) crosses the link on the ATT channel and the
+        // peripheral's bearer answers it.
+        let mtuEvents = peripheral.gattEvents
+        guard case let .mtu(mtu) = try await central.gatt(.exchangeMTU, on: link.handle) else { throw TimedOut() }
+        #expect(mtu == 517)
+        let changed = try await firstElement(of: mtuEvents, within: patience) {
+            if case .mtuChanged = $0 { return true } else { return false }
         }
-        #expect(arrived.handle == peripheralLink.handle)
-        #expect(arrived.output == .att(request))
+        #expect(changed == .mtuChanged(connection: peripheralLink.handle, mtu: 517))
         try await central.disconnect(link.handle)
         #expect(await central.connections.isEmpty)
         let down = try await firstElement(of: events, within: patience) {

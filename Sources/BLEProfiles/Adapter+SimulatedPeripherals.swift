@@ -1,13 +1,13 @@
 import BLEAdapter
-import BLEProfiles
 
 extension Adapter {
     /// Starts a ``ProfilePeripheral`` on each of the embedded world's GATT devices
     /// (``Adapter/simulatedPeripherals``), stopped first when the adapter closes, so a
-    /// command on `sim` (`ble scan`, `ble gatt`) finds the neighbourhood's strap and thermometer serving their
-    /// standard services. On failure the adapter is closed and an ``AdapterError`` names
+    /// program or `ble` command on `sim` finds the neighbourhood's strap and thermometer serving their
+    /// standard services (BLEProfiles sits above the adapter, so the adapter itself starts
+    /// nothing: DESIGN.md, "Layers"). On failure the adapter is closed and an ``AdapterError`` names
     /// the device (e.g. an unknown service name in a scenario's `gatt:` list).
-    func startSimulatedPeripherals() async throws {
+    public func startSimulatedPeripherals() async throws {
         do {
             for port in simulatedPeripherals {
                 let configuration = ProfilePeripheral.Configuration(
