@@ -15,10 +15,15 @@ protocol WorldDriver: Actor {
     func stop()
     /// Runs the world until ``stop()``.
     func runUntilStopped() async
+    /// Tells the driver when the bench's app has done what it can before the world must
+    /// move on (`nil`: no such test). Only a lock-stepped world waits for it.
+    func setAppSettled(_ predicate: (@Sendable () async -> Bool)?)
 }
 
 extension WorldRunner: WorldDriver {
     func runUntilStopped() async { await run() }
+    /// A paced world runs on the wall clock; the app keeps up or not, as with real radios.
+    func setAppSettled(_ predicate: (@Sendable () async -> Bool)?) {}
 }
 
 /// Runs a world as fast as the processor allows but never far ahead of its hosts:
@@ -31,7 +36,9 @@ extension WorldRunner: WorldDriver {
 /// "Owes an answer" is counted exactly for packets (``LockstepMailbox``); a host's app
 /// tasks, resumed by those packets, are given a few executor turns to act, which is the
 /// one approximation: an app slower than that lets the world run on without it, which
-/// shows as a simulated figure below the air's limit.
+/// shows as a simulated figure below the air's limit. A bench whose app can say when it
+/// is done (``setAppSettled(_:)``, e.g. a sender parked on full buffers) makes the runner
+/// wait for that too.
 actor LockstepRunner: WorldDriver {
     /// How far simulated time may run past a packet to a host before the runner waits
     /// for the hosts to settle: their reaction time, in simulated microseconds. Shorter
@@ -58,6 +65,8 @@ actor LockstepRunner: WorldDriver {
     private var eventsSinceTurn = 0
     /// The simulated time of the first packet to a host since the hosts last settled.
     private var unsettledSince: Microseconds?
+    /// The bench app's own "nothing more from me until the world moves", if it has one.
+    private var appSettled: (@Sendable () async -> Bool)?
 
     init(world: sending World, mailbox: LockstepMailbox) {
         self.world = world
@@ -72,6 +81,8 @@ actor LockstepRunner: WorldDriver {
     }
 
     nonisolated var now: Microseconds { time.load(ordering: .relaxed) }
+
+    func setAppSettled(_ predicate: (@Sendable () async -> Bool)?) { appSettled = predicate }
 
     func stop() {
         stopped = true
@@ -109,8 +120,8 @@ actor LockstepRunner: WorldDriver {
     }
 
     /// Waits until every host has taken and processed what the world sent it, written
-    /// what that made it write, and its app tasks have had their turns, with nothing new
-    /// happening in a whole round.
+    /// what that made it write, and its app tasks have had their turns (or said they are
+    /// done), with nothing new happening in a whole round.
     private func settle() async {
         while !stopped {
             let before = mailbox.version
@@ -120,7 +131,11 @@ actor LockstepRunner: WorldDriver {
             for host in hosts { _ = await host.controller }
             for _ in 0 ..< Self.appTurns { await Task.yield() }
             eventsSinceTurn = 0
-            if mailbox.version == before, mailbox.isBalanced { break }
+            if mailbox.version == before, mailbox.isBalanced {
+                // The app still works towards a packet: give it more turns.
+                if let appSettled, !(await appSettled()) { continue }
+                break
+            }
             deliverPending()
         }
         unsettledSince = nil
