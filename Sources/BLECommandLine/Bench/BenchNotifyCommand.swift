@@ -84,7 +84,11 @@ struct BenchNotifyCommand: AsyncParsableCommand {
             world \(link.world) at speed \(link.speed)):
             """
         // The realistic world's figure is the air's: simulated time first.
-        let text = header + "\n" + (link.world == "realistic" ? simulated + "\n" + wall : wall + "\n" + simulated)
+        var text = header + "\n" + (link.world == "realistic" ? simulated + "\n" + wall : wall + "\n" + simulated)
+        if let phases = result.phases {
+            text += "\n  lock-step:      \(phases.worldSeconds.formatted(decimals: 3)) s running the world, "
+                + "\(phases.settleSeconds.formatted(decimals: 3)) s waiting for the hosts in \(phases.settles) settles"
+        }
         return OutputLine(text: text, fields: [
             ("notifications", .integer(result.received)), ("inOrder", .integer(result.inOrder)), ("size", .integer(size)),
             ("bytes", .integer(result.received * size)),
@@ -98,6 +102,9 @@ struct BenchNotifyCommand: AsyncParsableCommand {
             ("world", .string(link.world)), ("speed", link.speedField), ("phy", .string(result.link.phyName)),
             ("attMTU", .integer(result.mtu)), ("maxTxOctets", .integer(result.link.peripheralTxOctets)),
             ("connectionIntervalMilliseconds", .number(result.link.intervalMilliseconds)),
+            ("worldSeconds", result.phases.map { .number($0.worldSeconds) } ?? .null),
+            ("settleSeconds", result.phases.map { .number($0.settleSeconds) } ?? .null),
+            ("settles", result.phases.map { .integer($0.settles) } ?? .null),
         ])
     }
 }

@@ -23,6 +23,8 @@ struct GATTNotifyResult: Sendable {
     var span: BenchSpan
     var mtu: Int
     var link: BenchLink
+    /// Where the wall-clock time went, in a lock-stepped world.
+    var phases: BenchPhases?
 }
 
 /// Notifications from a peripheral's GATT server to a subscribed central (Core 5.4, Vol 3,
@@ -66,6 +68,7 @@ struct GATTNotifyThroughput {
         let filler = BenchGATTService.filler(size: size)
         let events = central.gattEvents
         let runner = world.runner
+        await runner.resetPhases()
         let simulatedStart = await runner.now
         let start = ContinuousClock.now
         // A lock-stepped world waits while the sender can still put a notification in the
@@ -104,9 +107,11 @@ struct GATTNotifyThroughput {
         let arrivals = await receiver.value
         watchdog.cancel()
         await runner.setAppSettled(nil)
+        let phases = await runner.phases
         if case let .failure(error) = await sender.result {
             throw CommandFailure("The peripheral stopped notifying: \(error).")
         }
-        return GATTNotifyResult(received: arrivals.received, inOrder: arrivals.inOrder, span: arrivals.span, mtu: remote.mtu, link: link)
+        return GATTNotifyResult(received: arrivals.received, inOrder: arrivals.inOrder, span: arrivals.span, mtu: remote.mtu, link: link,
+                                phases: phases)
     }
 }

@@ -18,12 +18,31 @@ protocol WorldDriver: Actor {
     /// Tells the driver when the bench's app has done what it can before the world must
     /// move on (`nil`: no such test). Only a lock-stepped world waits for it.
     func setAppSettled(_ predicate: (@Sendable () async -> Bool)?)
+    /// Wall-clock seconds the driver spent running the world's events and waiting for the
+    /// hosts since the last ``resetPhases()``, when it keeps them (lock-step does).
+    var phases: BenchPhases? { get }
+    /// Starts the phase counters again.
+    func resetPhases()
+}
+
+/// Where a lock-stepped bench's wall-clock time went: the runner's thread runs the world
+/// (controllers, air) or waits for the hosts to settle; the hosts also work while the world
+/// runs, on the other threads.
+struct BenchPhases: Sendable {
+    /// Seconds inside the world's events and deliveries to controllers.
+    var worldSeconds: Double = 0
+    /// Seconds waiting for hosts and apps to settle.
+    var settleSeconds: Double = 0
+    /// Settle rounds: how often the world stopped for the hosts.
+    var settles = 0
 }
 
 extension WorldRunner: WorldDriver {
     func runUntilStopped() async { await run() }
     /// A paced world runs on the wall clock; the app keeps up or not, as with real radios.
     func setAppSettled(_ predicate: (@Sendable () async -> Bool)?) {}
+    var phases: BenchPhases? { nil }
+    func resetPhases() {}
 }
 
 /// Runs a world as fast as the processor allows but never far ahead of its hosts:
@@ -67,6 +86,7 @@ actor LockstepRunner: WorldDriver {
     private var unsettledSince: Microseconds?
     /// The bench app's own "nothing more from me until the world moves", if it has one.
     private var appSettled: (@Sendable () async -> Bool)?
+    private var counted = BenchPhases()
 
     init(world: sending World, mailbox: LockstepMailbox) {
         self.world = world
@@ -84,6 +104,9 @@ actor LockstepRunner: WorldDriver {
 
     func setAppSettled(_ predicate: (@Sendable () async -> Bool)?) { appSettled = predicate }
 
+    var phases: BenchPhases? { counted }
+    func resetPhases() { counted = BenchPhases() }
+
     func stop() {
         stopped = true
         mailbox.stop()
@@ -94,7 +117,10 @@ actor LockstepRunner: WorldDriver {
             deliverPending()
             let next = world.nextEventTime
             if let since = unsettledSince, next.map({ $0 > since + Self.hostReaction }) ?? true {
+                let started = ContinuousClock.now
                 await settle()
+                counted.settleSeconds += Self.seconds(since: started)
+                counted.settles += 1
                 continue
             }
             guard next != nil else {
@@ -103,7 +129,9 @@ actor LockstepRunner: WorldDriver {
                 continue
             }
             let before = mailbox.deliveredTotal
+            let started = ContinuousClock.now
             world.runNextEvent()
+            counted.worldSeconds += Self.seconds(since: started)
             time.store(world.now, ordering: .relaxed)
             if unsettledSince == nil, mailbox.deliveredTotal != before { unsettledSince = world.now }
             eventsSinceTurn += 1
@@ -112,6 +140,11 @@ actor LockstepRunner: WorldDriver {
                 await Task.yield()
             }
         }
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// Hands every waiting host packet to its controller at the current simulated time.
