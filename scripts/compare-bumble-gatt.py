@@ -19,8 +19,10 @@ Bumble's link has no airtime: its figures are CPU-bound.
 
 SwiftBLE: `ble bench notify --size B --count COUNT --world ideal --json` (→ {"notificationsPerSecond",
 "bytesPerSecond"}) and `ble bench write --size 20 --count COUNT --world ideal --json`
-(→ {"writesPerSecond"}), DESIGN.md. While those commands do not exist the script says so and
-prints Bumble's figures alone.
+(→ {"writesPerSecond"}), DESIGN.md: wall-clock figures of our two hosts in a world run in lock-step
+with them (`--speed max`, the default), from the first notify call (first Write Request) to the last
+value received (last Write Response). The world still has link-layer airtime; Bumble's LocalLink has none.
+When those commands fail the script says so and prints Bumble's figures alone.
 
 Each figure is the median of --runs runs. The ble executable: --ble, else built with
 `swift build -c release` (--no-build: use .build/release/ble if it is there). Bumble: this script

@@ -6,6 +6,6 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the stack's throughput on an embedded simulated world.",
-        subcommands: [BenchL2CAPCommand.self]
+        subcommands: [BenchL2CAPCommand.self, BenchNotifyCommand.self, BenchWriteCommand.self]
     )
 }

@@ -34,7 +34,9 @@ final class BenchWorld: Sendable {
     ///   - timing: `.ideal` (no loss: the stack alone is measured) or `.realistic`.
     ///   - speed: simulated seconds per wall-clock second; `.infinity` for lock-step.
     ///   - snoopDirectory: where to write `peripheral.btsnoop` and `central.btsnoop`, if anywhere.
-    init(timing: TimingMode, speed: Double, seed: UInt64, snoopDirectory: String?) throws {
+    ///   - dataLength: the connMaxTxOctets both hosts have their controllers suggest for new
+    ///     connections (LE Write Suggested Default Data Length, Vol 4, Part E, §7.8.35).
+    init(timing: TimingMode, speed: Double, seed: UInt64, snoopDirectory: String?, dataLength: Int = 251) throws {
         var scenario = Scenario(name: "bench", seed: seed, timing: timing).addingExternalDevices(2)
         scenario.timing = timing
         // The world's own capture of every HCI packet would cost memory and time in a
@@ -83,6 +85,8 @@ final class BenchWorld: Sendable {
         self.runner = runner
         self.addresses = addresses
         self.snoops = snoops
+        let octets = UInt16(clamping: min(max(dataLength, 27), 251))
+        let configuration = HCIDriverConfiguration(suggestedDataLength: .init(maxTxOctets: octets, maxTxTime: (octets + 14) * 8))
         var hosts: [BLEHost.Host] = []
         for (index, stream) in streams.enumerated() {
             let file = index < snoops.count ? snoops[index] : nil
@@ -96,7 +100,7 @@ final class BenchWorld: Sendable {
                 onPacket = { record in file.write(record) }
             }
             hosts.append(BLEHost.Host(transport: WorldHostTransport(runner: runner, device: stream.0, packets: stream.1),
-                                      onPacket: onPacket))
+                                      configuration: configuration, onPacket: onPacket))
         }
         self.hosts = hosts
         run = Task {

@@ -47,7 +47,7 @@ struct L2CAPThroughput {
         var maxTxOctets = 27
         if both.contains(.leDataPacketLengthExtension) {
             try await central.setDataLength(link.handle, txOctets: 251, txTime: 2120)
-            maxTxOctets = try await Self.dataLengthChange(on: link.handle, in: events)
+            maxTxOctets = try await BenchLink.dataLengthChange(on: link.handle, in: events)
         }
         let channel = try await central.openChannel(psm: psm, on: link.handle, parameters: HostChannelParameters(
             mtu: mtu, mps: 247, initialCredits: credits))
@@ -79,23 +79,5 @@ struct L2CAPThroughput {
             wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
             simulatedSeconds: Double(simulatedEnd - simulatedStart) / 1e6,
             phy: phy, maxTxOctets: maxTxOctets, intervalMilliseconds: 7.5)
-    }
-
-    /// Waits for the LE Data Length Change of `handle` (Vol 4, Part E, §7.7.65.7) and
-    /// returns the new connMaxTxOctets.
-    private static func dataLengthChange(on handle: UInt16, in events: AsyncStream<GAPEvent>) async throws -> Int {
-        for await event in events {
-            switch event {
-            case let .dataLengthChanged(changed, lengths) where changed == handle:
-                return Int(lengths.maxTxOctets)
-            case let .procedureFailed(.dataLengthUpdate(handle: failed), error) where failed == handle:
-                throw CommandFailure("The controller refused 251-octet data PDUs: \(error).")
-            case let .disconnected(down, reason) where down == handle:
-                throw CommandFailure("The link went down while setting the data length: \(reason).")
-            default:
-                continue
-            }
-        }
-        throw CommandFailure("The central's host closed while setting the data length.")
     }
 }

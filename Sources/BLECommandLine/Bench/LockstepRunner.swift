@@ -15,10 +15,34 @@ protocol WorldDriver: Actor {
     func stop()
     /// Runs the world until ``stop()``.
     func runUntilStopped() async
+    /// Tells the driver when the bench's app has done what it can before the world must
+    /// move on (`nil`: no such test). Only a lock-stepped world waits for it.
+    func setAppSettled(_ predicate: (@Sendable () async -> Bool)?)
+    /// Wall-clock seconds the driver spent running the world's events and waiting for the
+    /// hosts since the last ``resetPhases()``, when it keeps them (lock-step does).
+    var phases: BenchPhases? { get }
+    /// Starts the phase counters again.
+    func resetPhases()
+}
+
+/// Where a lock-stepped bench's wall-clock time went: the runner's thread runs the world
+/// (controllers, air) or waits for the hosts to settle; the hosts also work while the world
+/// runs, on the other threads.
+struct BenchPhases: Sendable {
+    /// Seconds inside the world's events and deliveries to controllers.
+    var worldSeconds: Double = 0
+    /// Seconds waiting for hosts and apps to settle.
+    var settleSeconds: Double = 0
+    /// Settle rounds: how often the world stopped for the hosts.
+    var settles = 0
 }
 
 extension WorldRunner: WorldDriver {
     func runUntilStopped() async { await run() }
+    /// A paced world runs on the wall clock; the app keeps up or not, as with real radios.
+    func setAppSettled(_ predicate: (@Sendable () async -> Bool)?) {}
+    var phases: BenchPhases? { nil }
+    func resetPhases() {}
 }
 
 /// Runs a world as fast as the processor allows but never far ahead of its hosts:
@@ -31,7 +55,9 @@ extension WorldRunner: WorldDriver {
 /// "Owes an answer" is counted exactly for packets (``LockstepMailbox``); a host's app
 /// tasks, resumed by those packets, are given a few executor turns to act, which is the
 /// one approximation: an app slower than that lets the world run on without it, which
-/// shows as a simulated figure below the air's limit.
+/// shows as a simulated figure below the air's limit. A bench whose app can say when it
+/// is done (``setAppSettled(_:)``, e.g. a sender parked on full buffers) makes the runner
+/// wait for that too.
 actor LockstepRunner: WorldDriver {
     /// How far simulated time may run past a packet to a host before the runner waits
     /// for the hosts to settle: their reaction time, in simulated microseconds. Shorter
@@ -58,6 +84,9 @@ actor LockstepRunner: WorldDriver {
     private var eventsSinceTurn = 0
     /// The simulated time of the first packet to a host since the hosts last settled.
     private var unsettledSince: Microseconds?
+    /// The bench app's own "nothing more from me until the world moves", if it has one.
+    private var appSettled: (@Sendable () async -> Bool)?
+    private var counted = BenchPhases()
 
     init(world: sending World, mailbox: LockstepMailbox) {
         self.world = world
@@ -73,6 +102,11 @@ actor LockstepRunner: WorldDriver {
 
     nonisolated var now: Microseconds { time.load(ordering: .relaxed) }
 
+    func setAppSettled(_ predicate: (@Sendable () async -> Bool)?) { appSettled = predicate }
+
+    var phases: BenchPhases? { counted }
+    func resetPhases() { counted = BenchPhases() }
+
     func stop() {
         stopped = true
         mailbox.stop()
@@ -83,7 +117,10 @@ actor LockstepRunner: WorldDriver {
             deliverPending()
             let next = world.nextEventTime
             if let since = unsettledSince, next.map({ $0 > since + Self.hostReaction }) ?? true {
+                let started = ContinuousClock.now
                 await settle()
+                counted.settleSeconds += Self.seconds(since: started)
+                counted.settles += 1
                 continue
             }
             guard next != nil else {
@@ -92,7 +129,9 @@ actor LockstepRunner: WorldDriver {
                 continue
             }
             let before = mailbox.deliveredTotal
+            let started = ContinuousClock.now
             world.runNextEvent()
+            counted.worldSeconds += Self.seconds(since: started)
             time.store(world.now, ordering: .relaxed)
             if unsettledSince == nil, mailbox.deliveredTotal != before { unsettledSince = world.now }
             eventsSinceTurn += 1
@@ -103,14 +142,19 @@ actor LockstepRunner: WorldDriver {
         }
     }
 
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
     /// Hands every waiting host packet to its controller at the current simulated time.
     private func deliverPending() {
         for submission in mailbox.takePending() { world.sendToController(submission.packet, device: submission.device) }
     }
 
     /// Waits until every host has taken and processed what the world sent it, written
-    /// what that made it write, and its app tasks have had their turns, with nothing new
-    /// happening in a whole round.
+    /// what that made it write, and its app tasks have had their turns (or said they are
+    /// done), with nothing new happening in a whole round.
     private func settle() async {
         while !stopped {
             let before = mailbox.version
@@ -120,7 +164,11 @@ actor LockstepRunner: WorldDriver {
             for host in hosts { _ = await host.controller }
             for _ in 0 ..< Self.appTurns { await Task.yield() }
             eventsSinceTurn = 0
-            if mailbox.version == before, mailbox.isBalanced { break }
+            if mailbox.version == before, mailbox.isBalanced {
+                // The app still works towards a packet: give it more turns.
+                if let appSettled, !(await appSettled()) { continue }
+                break
+            }
             deliverPending()
         }
         unsettledSince = nil

@@ -1,0 +1,40 @@
+import BLEController
+
+/// A span measured on both clocks: the wall clock (what the processor did) and the
+/// world's simulated clock (what the air did).
+struct BenchSpan: Sendable {
+    var wallSeconds: Double
+    var simulatedSeconds: Double
+
+    /// The span from `wallStart`/`simulatedStart` to now.
+    static func since(_ wallStart: ContinuousClock.Instant, simulated simulatedStart: Microseconds,
+                      on runner: any WorldDriver) async -> BenchSpan {
+        let elapsed = ContinuousClock.now - wallStart
+        let simulatedEnd = await runner.now
+        return BenchSpan(wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                         simulatedSeconds: Double(simulatedEnd - simulatedStart) / 1e6)
+    }
+}
+
+/// Ends a task that waits for the stack once the world's clock has run `limit` past the
+/// moment `begin` returns: a lost notification or write then shows as a short count,
+/// not as a bench that never ends.
+enum BenchWatchdog {
+    /// Starts the watchdog; cancel it once `task` is done.
+    static func start<Success: Sendable>(cancelling task: Task<Success, Never>, on runner: any WorldDriver,
+                                         after begin: @escaping @Sendable () async -> Void,
+                                         limit: Microseconds = 5_000_000) -> Task<Void, Never> {
+        Task {
+            await begin()
+            let deadline = await runner.now + limit
+            while !Task.isCancelled {
+                if await runner.now > deadline {
+                    task.cancel()
+                    return
+                }
+                // The watchdog's polling timer: the world's clock has no alarms for outsiders.
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import BLEHost
+import BLEWire
+
+/// What one run of the write bench measured.
+struct GATTWriteResult: Sendable {
+    /// Write Requests the central saw answered with a Write Response.
+    var acknowledged: Int
+    /// Writes the peripheral's server stored, and those in sequence.
+    var stored: Int
+    var storedInOrder: Int
+    /// From the first Write Request to the last Write Response.
+    var span: BenchSpan
+    var mtu: Int
+    var link: BenchLink
+    /// Why the writes stopped before the count, if they did.
+    var failure: String?
+}
+
+/// Write Characteristic Value round trips (Core 5.4, Vol 3, Part G, §4.9.3): the central
+/// sends each Write Request after the previous Write Response, the peripheral's server
+/// stores the value and answers by itself.
+struct GATTWriteRate {
+    let size: Int
+    let count: Int
+    let request: BenchLinkRequest
+
+    func run(in world: BenchWorld) async throws -> GATTWriteResult {
+        let peripheral = world.hosts[0]
+        let central = world.hosts[1]
+        let database: GATTDatabase
+        do {
+            database = try await peripheral.publishGATT(BenchGATTService.definitions)
+        } catch {
+            throw CommandFailure("The bench service does not lay out: \(error).")
+        }
+        guard let serverHandle = database.valueHandle(of: BenchGATTService.written, inService: BenchGATTService.service) else {
+            throw CommandFailure("The bench service has no written value.")
+        }
+        let link = try await BenchLink.establish(in: world, request)
+        let remote = try await BenchGATTService.discover(from: central, on: link.centralHandle)
+        guard remote.mtu >= size + 3 else {
+            throw CommandFailure("ATT_MTU is \(remote.mtu), too small for \(size)-octet writes.")
+        }
+
+        let size = self.size
+        let count = self.count
+        let serverEvents = peripheral.gattEvents
+        let watcher = Task { () -> (stored: Int, inOrder: Int) in
+            var stored = 0, inOrder = 0, expected = 0
+            for await event in serverEvents {
+                guard case let .valueWritten(_, handle, value) = event, handle == serverHandle else { continue }
+                stored += 1
+                if let sequence = BenchGATTService.sequence(of: value, size: size) {
+                    if sequence == expected { inOrder += 1 }
+                    expected = sequence + 1
+                }
+                if stored == count { break }
+            }
+            return (stored, inOrder)
+        }
+        let filler = BenchGATTService.filler(size: size)
+        let runner = world.runner
+        let simulatedStart = await runner.now
+        let start = ContinuousClock.now
+        var acknowledged = 0
+        var failure: (any Error)?
+        do {
+            for sequence in 0 ..< count {
+                let result = try await central.gatt(.write(remote.writtenValue, BenchGATTService.value(sequence, size: size, filler: filler)),
+                                                    on: link.centralHandle)
+                guard case .written = result else { break }
+                acknowledged += 1
+            }
+        } catch {
+            failure = error
+        }
+        let span = await BenchSpan.since(start, simulated: simulatedStart, on: runner)
+        let watchdog = BenchWatchdog.start(cancelling: watcher, on: runner, after: {})
+        let seen = await watcher.value
+        watchdog.cancel()
+        if let failure, acknowledged == 0 { throw CommandFailure("The first write failed: \(failure).") }
+        return GATTWriteResult(acknowledged: acknowledged, stored: seen.stored, storedInOrder: seen.inOrder, span: span,
+                               mtu: remote.mtu, link: link, failure: failure.map { "\($0)" })
+    }
+}
