@@ -1,10 +1,12 @@
 import BLEAdapter
+import BLEHost
 
 /// Opens the controller an `--hci` spec names for a command, with the world's log lines on
 /// stderr; an adapter failure becomes the command's one-sentence error.
-func openAdapter(hci: String, seed: UInt64? = nil, snoop: String? = nil) async throws -> Adapter {
+func openAdapter(hci: String, seed: UInt64? = nil, snoop: String? = nil,
+                 att: ATTBearerConfiguration = .init()) async throws -> Adapter {
     do {
-        return try await Adapter.open(hci: hci, seed: seed, snoopPath: snoop) { printError($0) }
+        return try await Adapter.open(hci: hci, seed: seed, snoopPath: snoop, onLog: { printError($0) }, att: att)
     } catch let error as AdapterError {
         throw CommandFailure(error.description)
     }

@@ -1,0 +1,185 @@
+import BLEHost
+import BLEProfiles
+import BLEWire
+import Foundation
+
+/// What `ble serve` does while it runs: answers the dynamic values' reads and writes from
+/// its own store, notifies or indicates written values to subscribers, streams values on
+/// `--stream`, and logs every event as one JSON line.
+struct ServeRuntime: Sendable {
+    let host: BLEHost.Host
+    let file: ServeFile
+    let database: GATTDatabase
+    let streams: [ServeStream]
+    private let start = ContinuousClock.now
+
+    init(host: BLEHost.Host, file: ServeFile, database: GATTDatabase, streams: [ServeStream]) {
+        self.host = host
+        self.file = file
+        self.database = database
+        self.streams = streams
+    }
+
+    /// One input of the run loop.
+    private enum Input: Sendable {
+        case gatt(HostGATTEvent)
+        case gap(GAPEvent)
+        case stop
+    }
+
+    /// Prints `{"time": seconds, "event": event, …fields}`.
+    func log(_ event: String, _ fields: JSONText = .object([])) {
+        let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+            + Double((ContinuousClock.now - start).components.seconds)
+        var entries: [(String, JSONText)] = [("time", .string(seconds.formatted(decimals: 3))), ("event", .string(event))]
+        if case let .object(more) = fields { entries += more }
+        FileHandle.standardOutput.write(Data((JSONText.object(entries).rendered + "\n").utf8))
+    }
+
+    /// Serves until `seconds` passed (or forever) or the transport closes.
+    func run(seconds: Double?) async {
+        let (inputs, output) = AsyncStream.makeStream(of: Input.self)
+        let gattEvents = host.gattEvents, gapEvents = host.events
+        var feeders = [
+            Task {
+                for await event in gattEvents { output.yield(.gatt(event)) }
+                output.yield(.stop)
+            },
+            Task {
+                for await event in gapEvents { output.yield(.gap(event)) }
+            },
+        ]
+        if let seconds {
+            // --seconds: how long the user asked to serve.
+            feeders.append(Task {
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                output.yield(.stop)
+            })
+        }
+        var state = State()
+        for await input in inputs {
+            switch input {
+            case .stop:
+                for task in feeders { task.cancel() }
+                for task in state.streaming.values.joined() { task.cancel() }
+                return
+            case let .gap(event): handle(event, &state)
+            case let .gatt(event): await handle(event, &state)
+            }
+        }
+    }
+
+    private struct State {
+        /// The dynamic values as last written.
+        var values: [ATT.Handle: [UInt8]] = [:]
+        /// Streams running, by connection.
+        var streaming: [UInt16: [Task<Void, Never>]] = [:]
+    }
+
+    private func handle(_ event: GAPEvent, _ state: inout State) {
+        switch event {
+        case let .connected(link):
+            log("connected", .object([("connection", .integer(Int(link.handle))), ("peer", .string("\(link.peer)"))]))
+        case let .disconnected(handle, reason):
+            for task in state.streaming.removeValue(forKey: handle) ?? [] { task.cancel() }
+            log("disconnected", .object([("connection", .integer(Int(handle))), ("reason", .integer(Int(reason.rawValue)))]))
+        default:
+            break
+        }
+    }
+
+    private func handle(_ event: HostGATTEvent, _ state: inout State) async {
+        switch event {
+        case let .readRequest(request):
+            let value = state.values[request.handle] ?? []
+            log("read", fields(request, value: nil))
+            guard request.offset <= value.count else {
+                await host.respond(to: request.id, with: .failure(.invalidOffset))
+                return
+            }
+            await host.respond(to: request.id, with: .success(Array(value[request.offset...])))
+        case let .writeRequest(request):
+            log("write", fields(request, value: request.value))
+            let result = write(request, &state)
+            if request.expectsResponse { await host.respond(to: request.id, with: result) }
+            if case .success = result, let value = state.values[request.handle] { publish(value, of: request.handle) }
+        case let .valueWritten(connection, handle, value):
+            log("write", .object([("connection", .integer(Int(connection))), ("handle", .integer(Int(handle))),
+                                  ("uuid", uuidField(handle)), ("offset", .integer(0)), ("value", .string(hexText(value)))]))
+        case let .subscriptionChanged(subscription):
+            log("subscribe", .object([("connection", .integer(Int(subscription.connection))),
+                                      ("handle", .integer(Int(subscription.valueHandle))), ("uuid", uuidField(subscription.valueHandle)),
+                                      ("notify", .bool(subscription.notify)), ("indicate", .bool(subscription.indicate))]))
+            startStreams(subscription, &state)
+        case let .mtuChanged(connection, mtu):
+            log("mtu", .object([("connection", .integer(Int(connection))), ("mtu", .integer(mtu))]))
+        case let .bearerClosed(connection, reason):
+            log("bearerClosed", .object([("connection", .integer(Int(connection))), ("reason", .string(reason.description))]))
+        case .notification, .indication, .serviceChanged:
+            break
+        }
+    }
+
+    /// Stores a write at its offset (Core 5.4, Vol 3, Part F, §3.4.6.1: a part past the
+    /// end is Invalid Offset), after a standard service's own checks.
+    private func write(_ request: GATTAppRequest, _ state: inout State) -> Result<[UInt8], ATT.ErrorCode> {
+        if let profile = profile(of: request.handle), let characteristic = database.characteristic(valueHandle: request.handle),
+           case let .failure(code) = profile.validateWrite(to: characteristic.uuid, value: request.value) {
+            return .failure(code)
+        }
+        let current = state.values[request.handle] ?? []
+        guard request.offset <= current.count else { return .failure(.invalidOffset) }
+        state.values[request.handle] = Array(current[..<request.offset]) + request.value
+        return .success([])
+    }
+
+    /// Notifies or indicates a written value to every client subscribed to it.
+    private func publish(_ value: [UInt8], of handle: ATT.Handle) {
+        guard database.characteristic(valueHandle: handle) != nil else { return }
+        Task {
+            for subscription in await host.subscriptions(of: handle) {
+                if subscription.notify {
+                    try? await host.notify(value, valueHandle: handle, on: subscription.connection)
+                } else if subscription.indicate {
+                    try? await host.indicate(value, valueHandle: handle, on: subscription.connection)
+                }
+            }
+        }
+    }
+
+    private func startStreams(_ subscription: GATTSubscription, _ state: inout State) {
+        guard subscription.notify || subscription.indicate,
+              let characteristic = database.characteristic(valueHandle: subscription.valueHandle) else { return }
+        for stream in streams where stream.uuid == characteristic.uuid {
+            let host = self.host, runtime = self
+            let connection = subscription.connection, handle = subscription.valueHandle, indicate = !subscription.notify
+            state.streaming[connection, default: []].append(Task {
+                let started = ContinuousClock.now
+                let sent = await stream.send(host, valueHandle: handle, connection: connection, indicate: indicate)
+                let took = ContinuousClock.now - started
+                let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+                runtime.log("streamed", .object([("connection", .integer(Int(connection))), ("handle", .integer(Int(handle))),
+                                                 ("kind", .string(indicate ? "indication" : "notification")),
+                                                 ("count", .integer(sent)), ("size", .integer(stream.size)),
+                                                 ("seconds", .string(seconds.formatted(decimals: 3)))]))
+            })
+        }
+    }
+
+    /// The standard service of the file that holds `handle`, if any.
+    private func profile(of handle: ATT.Handle) -> StandardService? {
+        let offset = database.services.count - file.services.count
+        guard let index = database.services.firstIndex(where: { $0.handles.contains(handle) }), index >= offset else { return nil }
+        return file.profiles[index - offset]
+    }
+
+    private func uuidField(_ handle: ATT.Handle) -> JSONText {
+        database.attribute(at: handle).map { .string(GATTDocument.text($0.type)) } ?? .null
+    }
+
+    private func fields(_ request: GATTAppRequest, value: [UInt8]?) -> JSONText {
+        .object([("connection", .integer(Int(request.connection))), ("handle", .integer(Int(request.handle))),
+                 ("uuid", .string(GATTDocument.text(request.attributeType))), ("offset", .integer(request.offset)),
+                 ("value", .hex(value))])
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+extension BumbleInterop {
+    /// OUR command line's GATT client and server (`ble gatt dump`, `ble serve`) against
+    /// Interop/bumble_gatt_peer.py over stock Bumble controllers (Core 5.4, Vol 3, Parts F
+    /// and G): the dumped tree equals Bumble's own document of its database; Bumble's client
+    /// finds our served tree, writes long values, gets the spec's errors and receives 10,000
+    /// notifications and 10,000 indications in order.
+    @Suite("GATT with Bumble")
+    struct BumbleGATTInteropTests {
+        static let bumbleServer = "C0:5B:00:00:00:21/random"
+        static let ourAddress = "C0:5F:00:00:00:01"
+        static let interopService = "D7A30001-6C5A-4A7E-9B1E-5F0C2A9E0001"
+        static let longWrite = "D7A30003-6C5A-4A7E-9B1E-5F0C2A9E0001"
+        static let notified = "D7A30004-6C5A-4A7E-9B1E-5F0C2A9E0001"
+        static let indicated = "D7A30005-6C5A-4A7E-9B1E-5F0C2A9E0001"
+        static let streamCount = 10_000
+
+        @Test("ble gatt dump --json of Bumble's GATT server equals Bumble's own document of its database", arguments: [23, 517])
+        func dumpEqualsBumbleDatabase(mtu: Int) async throws {
+            let bench = try await BumbleBench(controllers: 2)
+            defer { bench.stop() }
+            let server = try bench.peer(on: 1, script: "bumble_gatt_peer.py", ["--role", "server"])
+            defer { server.stop() }
+            let database = try #require(await server.event("database", seconds: patience), "\(server.lines.all)")
+            let expected = try #require(database["services"] as? [[String: Any]])
+            let snoop = interopSnoopPath("gatt-dump-\(mtu)")
+            let dump = try InteropProcess(try interopBLEExecutable(), [
+                "gatt", "dump", Self.bumbleServer, "--json", "--mtu", "\(mtu)", "--timeout", "60",
+                "--own-address", Self.ourAddress, "--hci", "tcp:127.0.0.1:\(bench.ports[0])", "--snoop", snoop,
+            ], mergingStandardError: true)
+            defer { dump.stop() }
+            let line = try #require(await dump.lines.line(containing: "\"services\"", seconds: patience), "\(dump.lines.all)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(document["mtu"] as? Int == mtu)
+            let services = try #require(document["services"] as? [[String: Any]])
+            #expect(services.count == expected.count)
+            for (ours, theirs) in zip(services, expected) {
+                #expect(NSDictionary(dictionary: ours).isEqual(to: theirs), "ours: \(ours)\nBumble's: \(theirs)")
+            }
+            // The 400-octet value crossed several Read Blob requests at either MTU.
+            let long = services.flatMap { $0["characteristics"] as? [[String: Any]] ?? [] }
+                .first { $0["uuid"] as? String == "A7E3C0DE-5B1E-4E6B-9F00-0000000000A2" }
+            #expect((long?["value"] as? String)?.count == 800)
+            #expect(await server.event("disconnected", seconds: patience) != nil)
+            try await expectCleanCapture(snoop)
+        }
+
+        @Test("Bumble's GATT client finds ble serve's tree, long writes of 1 to 512 octets read back, errors 0x03 and 0x07")
+        func bumbleClientAgainstServe() async throws {
+            let bench = try await BumbleBench(controllers: 2)
+            defer { bench.stop() }
+            let snoop = interopSnoopPath("gatt-serve")
+            let serve = try startServe(bench, snoop: snoop, extra: [])
+            defer { serve.stop() }
+            let served = try #require(await serve.event("database", seconds: patience), "\(serve.lines.all)")
+            #expect(await serve.event("advertising", seconds: patience) != nil, "\(serve.lines.all)")
+            let ourServices = try #require(served["services"] as? [[String: Any]])
+            // The file's own shape, independent of how the document is made: GAP, GATT and
+            // its 3 services, 10 characteristics of its own, the 512-octet value.
+            #expect(ourServices.count == 5)
+            let fileCharacteristics = ourServices.dropFirst(2).flatMap { $0["characteristics"] as? [[String: Any]] ?? [] }
+            #expect(fileCharacteristics.count == 10)
+            let longValue = (0 ..< 512).map { String(format: "%02x", $0 & 0xFF) }.joined()
+            #expect(fileCharacteristics.contains { $0["value"] as? String == longValue })
+
+            let client = try bench.peer(on: 1, script: "bumble_gatt_peer.py", ["--role", "client", Self.ourAddress, "--mtu", "23",
+                                                                              "--no-mtu-exchange"])
+            defer { client.stop() }
+            let found = try #require(await client.event("database", seconds: patience), "\(client.lines.all)")
+            let theirs = try #require(found["services"] as? [[String: Any]])
+            #expect(theirs.count == ourServices.count)
+            for (mine, seen) in zip(ourServices, theirs) {
+                #expect(NSDictionary(dictionary: mine).isEqual(to: seen), "served: \(mine)\nBumble found: \(seen)")
+            }
+
+            // Long writes (Prepare Write parts of 18 octets at ATT_MTU 23), each read back.
+            let sizes = [1, 2, 17, 18, 19, 21, 22, 23, 36, 37, 100, 255, 256, 257, 400, 509, 510, 511, 512]
+            for (index, size) in sizes.enumerated() {
+                let value = (0 ..< size).map { String(format: "%02x", ($0 * 31 + size) & 0xFF) }.joined()
+                client.send(#"writeLong {"handle": "\#(Self.longWrite)", "hex": "\#(value)", "id": "w\#(index)"}"#)
+                client.send(#"read {"handle": "\#(Self.longWrite)", "id": "r\#(index)"}"#)
+            }
+            for (index, size) in sizes.enumerated() {
+                let value = (0 ..< size).map { String(format: "%02x", ($0 * 31 + size) & 0xFF) }.joined()
+                let read = await client.lines.line(containing: "\"id\": \"r\(index)\"", seconds: patience)
+                let object = read.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                #expect(object?["event"] as? String == "read", "\(size) octets: \(read ?? "no answer")")
+                #expect(object?["value"] as? String == value, "\(size) octets read back differently")
+            }
+            // A read-only value refuses writes; a read past the end of the stored value fails.
+            client.send(#"write {"handle": "2A29", "hex": "00", "id": "readOnly"}"#)
+            let refused = await client.lines.line(containing: "\"id\": \"readOnly\"", seconds: patience)
+            #expect(refused?.contains("\"code\": 3") == true, "\(refused ?? "no answer")")
+            client.send(#"read {"handle": "\#(Self.longWrite)", "offset": 513, "id": "pastEnd"}"#)
+            let pastEnd = await client.lines.line(containing: "\"id\": \"pastEnd\"", seconds: patience)
+            #expect(pastEnd?.contains("\"code\": 7") == true, "\(pastEnd ?? "no answer")")
+            // Our log shows the requests.
+            #expect(await serve.lines.line(containing: "\"event\": \"write\"", seconds: patience) != nil)
+            #expect(await serve.lines.line(containing: "\"event\": \"read\"", seconds: patience) != nil)
+
+            client.send("disconnect")
+            #expect(await serve.event("disconnected", seconds: patience) != nil, "\(serve.lines.all.suffix(5))")
+            serve.stop()
+            try await expectCleanCapture(snoop)
+        }
+
+        @Test("ble serve --stream sends 10,000 notifications and 10,000 indications that Bumble's client receives in order, none lost",
+              arguments: [false, true])
+        func streamsToBumble(indicate: Bool) async throws {
+            // 251-octet ACL buffers, as for the L2CAP bulk runs: 10,000 values at 27 octets
+            // starve the tests beside them on a 2-core machine.
+            let bench = try await BumbleBench(controllers: 2, leACLLength: 251)
+            defer { bench.stop() }
+            let uuid = indicate ? Self.indicated : Self.notified
+            let snoop = interopSnoopPath("gatt-stream-\(indicate ? "indications" : "notifications")")
+            let serve = try startServe(bench, snoop: snoop, extra: ["--stream", "\(uuid):\(Self.streamCount):20"])
+            defer { serve.stop() }
+            #expect(await serve.event("advertising", seconds: patience) != nil, "\(serve.lines.all)")
+            let client = try bench.peer(on: 1, script: "bumble_gatt_peer.py", ["--role", "client", Self.ourAddress])
+            defer { client.stop() }
+            #expect(await client.event("database", seconds: patience) != nil, "\(client.lines.all)")
+            let start = ContinuousClock.now
+            client.send(#"subscribe {"handle": "\#(uuid)", "indicate": \#(indicate), "expect": \#(Self.streamCount)}"#)
+            let received = try #require(await client.event("received", seconds: 600), "\(client.lines.all.suffix(5))")
+            let took = seconds(since: start)
+            #expect(received["count"] as? Int == Self.streamCount)
+            #expect(received["kind"] as? String == (indicate ? "indication" : "notification"))
+            #expect(received["firstSequence"] as? Int == 0)
+            #expect(received["lastSequence"] as? Int == Self.streamCount - 1)
+            #expect(received["missing"] as? Int == 0)
+            #expect(received["outOfOrder"] as? Int == 0)
+            let streamed = await serve.event("streamed", seconds: patience)
+            #expect(streamed?["count"] as? Int == Self.streamCount)
+            print("interop: ble serve → Bumble client: \(Self.streamCount) \(indicate ? "indications" : "notifications") of 20 octets in \(took) s")
+            client.send("disconnect")
+            #expect(await serve.event("disconnected", seconds: patience) != nil)
+            serve.stop()
+            try await expectCleanCapture(snoop)
+        }
+
+        private func startServe(_ bench: BumbleBench, snoop: String, extra: [String]) throws -> InteropProcess {
+            try InteropProcess(try interopBLEExecutable(), [
+                "serve", interopPackageRoot().appendingPathComponent("Interop/gatt-server.yaml").path,
+                "--own-address", Self.ourAddress, "--hci", "tcp:127.0.0.1:\(bench.ports[0])", "--snoop", snoop,
+            ] + extra, mergingStandardError: true)
+        }
+    }
+}
