@@ -47,11 +47,26 @@ func expectCleanCapture(_ path: String) async throws {
     #expect(frames > 0, "no frames in \(path)")
     let decode = try await Tshark.decode(path, frames: frames)
     #expect(decode.readAll, "tshark did not read all \(frames) frames of \(path)")
-    #expect(decode.findings.isEmpty, "tshark on \(path): \(decode.findings.prefix(20))")
-    if decode.readAll, decode.findings.isEmpty { try? FileManager.default.removeItem(atPath: path) }
+    // tshark calls an empty Read Blob Response malformed, but a Read Blob at an offset equal
+    // to the value's length answers an empty part (Core 5.4, Vol 3, Part F, §3.4.4.5/6; a
+    // value of exactly ATT_MTU − 1 octets read with Read Long ends so): those are excused,
+    // as many as the capture has ATT PDUs of one octet with that opcode.
+    let blobFindings = decode.findings.filter { $0.info.contains("Read Blob Response") }
+    let emptyBlobs = blobFindings.isEmpty ? 0 : try await Tshark.count(path, matching: "btatt.opcode == 0x0d && btl2cap.length == 1")
+    let others = decode.findings.filter { !$0.info.contains("Read Blob Response") }
+    let passed = others.isEmpty && blobFindings.count <= emptyBlobs
+    #expect(passed, "tshark on \(path): \(decode.findings.prefix(20)) (\(emptyBlobs) empty Read Blob Responses)")
+    if decode.readAll, passed { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// A temporary btsnoop path for a `ble` run.
 func interopSnoopPath(_ name: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("swiftble-interop-\(getpid())-\(name).btsnoop").path
+}
+
+/// A JSON object as text with sorted keys, so two parsed documents compare by content
+/// (Foundation's NSDictionary equality does not see through nested Swift collections on Linux).
+func canonicalJSON(_ object: Any) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "\(object)" }
+    return String(decoding: data, as: UTF8.self)
 }

@@ -37,7 +37,7 @@ extension BumbleInterop {
             let services = try #require(document["services"] as? [[String: Any]])
             #expect(services.count == expected.count)
             for (ours, theirs) in zip(services, expected) {
-                #expect(NSDictionary(dictionary: ours).isEqual(to: theirs), "ours: \(ours)\nBumble's: \(theirs)")
+                #expect(canonicalJSON(ours) == canonicalJSON(theirs))
             }
             // The 400-octet value crossed several Read Blob requests at either MTU.
             let long = services.flatMap { $0["characteristics"] as? [[String: Any]] ?? [] }
@@ -72,7 +72,7 @@ extension BumbleInterop {
             let theirs = try #require(found["services"] as? [[String: Any]])
             #expect(theirs.count == ourServices.count)
             for (mine, seen) in zip(ourServices, theirs) {
-                #expect(NSDictionary(dictionary: mine).isEqual(to: seen), "served: \(mine)\nBumble found: \(seen)")
+                #expect(canonicalJSON(mine) == canonicalJSON(seen))
             }
 
             // Long writes (Prepare Write parts of 18 octets at ATT_MTU 23), each read back.
