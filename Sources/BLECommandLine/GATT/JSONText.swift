@@ -7,6 +7,8 @@ indirect enum JSONText {
     case array([JSONText])
     case string(String)
     case integer(Int)
+    /// A finite number with at most three decimals (non-finite ones print as null).
+    case number(Double)
     case bool(Bool)
     case null
 
@@ -24,6 +26,7 @@ indirect enum JSONText {
         case let .array(items): return "[" + items.map(\.rendered).joined(separator: ", ") + "]"
         case let .string(text): return SimulationLog.quote(text)
         case let .integer(value): return String(value)
+        case let .number(value): return OutputLine.Value.number(value).json
         case let .bool(value): return value ? "true" : "false"
         case .null: return "null"
         }

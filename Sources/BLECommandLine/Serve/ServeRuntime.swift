@@ -31,7 +31,7 @@ struct ServeRuntime: Sendable {
     func log(_ event: String, _ fields: JSONText = .object([])) {
         let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
             + Double((ContinuousClock.now - start).components.seconds)
-        var entries: [(String, JSONText)] = [("time", .string(seconds.formatted(decimals: 3))), ("event", .string(event))]
+        var entries: [(String, JSONText)] = [("time", .number(seconds)), ("event", .string(event))]
         if case let .object(more) = fields { entries += more }
         FileHandle.standardOutput.write(Data((JSONText.object(entries).rendered + "\n").utf8))
     }
@@ -92,15 +92,21 @@ struct ServeRuntime: Sendable {
         switch event {
         case let .readRequest(request):
             let value = state.values[request.handle] ?? []
-            log("read", fields(request, value: nil))
             guard request.offset <= value.count else {
+                log("read", fields(request, value: nil, error: .invalidOffset))
                 await host.respond(to: request.id, with: .failure(.invalidOffset))
                 return
             }
-            await host.respond(to: request.id, with: .success(Array(value[request.offset...])))
+            let answer = Array(value[request.offset...])
+            log("read", fields(request, value: answer))
+            await host.respond(to: request.id, with: .success(answer))
         case let .writeRequest(request):
-            log("write", fields(request, value: request.value))
             let result = write(request, &state)
+            if case let .failure(code) = result {
+                log("write", fields(request, value: request.value, error: code))
+            } else {
+                log("write", fields(request, value: request.value))
+            }
             if request.expectsResponse { await host.respond(to: request.id, with: result) }
             if case .success = result, let value = state.values[request.handle] { publish(value, of: request.handle) }
         case let .valueWritten(connection, handle, value):
@@ -161,7 +167,7 @@ struct ServeRuntime: Sendable {
                 runtime.log("streamed", .object([("connection", .integer(Int(connection))), ("handle", .integer(Int(handle))),
                                                  ("kind", .string(indicate ? "indication" : "notification")),
                                                  ("count", .integer(sent)), ("size", .integer(stream.size)),
-                                                 ("seconds", .string(seconds.formatted(decimals: 3)))]))
+                                                 ("seconds", .number(seconds))]))
             })
         }
     }
@@ -177,9 +183,14 @@ struct ServeRuntime: Sendable {
         database.attribute(at: handle).map { .string(GATTDocument.text($0.type)) } ?? .null
     }
 
-    private func fields(_ request: GATTAppRequest, value: [UInt8]?) -> JSONText {
-        .object([("connection", .integer(Int(request.connection))), ("handle", .integer(Int(request.handle))),
-                 ("uuid", .string(GATTDocument.text(request.attributeType))), ("offset", .integer(request.offset)),
-                 ("value", .hex(value))])
+    /// A request's log fields: the value read or written, and the error answered, if any.
+    private func fields(_ request: GATTAppRequest, value: [UInt8]?, error: ATT.ErrorCode? = nil) -> JSONText {
+        var entries: [(String, JSONText)] = [
+            ("connection", .integer(Int(request.connection))), ("handle", .integer(Int(request.handle))),
+            ("uuid", .string(GATTDocument.text(request.attributeType))), ("offset", .integer(request.offset)),
+            ("value", .hex(value)),
+        ]
+        if let error { entries.append(("error", .integer(Int(error.rawValue)))) }
+        return .object(entries)
     }
 }

@@ -99,6 +99,8 @@ extension BumbleInterop {
             // Our log shows the requests.
             #expect(await serve.lines.line(containing: "\"event\": \"write\"", seconds: patience) != nil)
             #expect(await serve.lines.line(containing: "\"event\": \"read\"", seconds: patience) != nil)
+            #expect(await serve.lines.line(containing: "\"offset\": 513, \"value\": null, \"error\": 7", seconds: patience) != nil,
+                    "\(serve.lines.all.suffix(5))")
 
             client.send("disconnect")
             #expect(await serve.event("disconnected", seconds: patience) != nil, "\(serve.lines.all.suffix(5))")
