@@ -142,6 +142,52 @@ extension BumbleInterop {
             try await expectCleanCapture(snoop)
         }
 
+        @Test("ble gatt write, read and subscribe against ble serve: a write reads back, a read-only value says Write Not Permitted (0x03), notifications and indications arrive numbered")
+        func commandsAgainstServe() async throws {
+            let bench = try await BumbleBench(controllers: 2)
+            defer { bench.stop() }
+            let snoop = interopSnoopPath("gatt-commands")
+            let serve = try startServe(bench, snoop: snoop, extra: [
+                "--stream", "\(Self.notified):3:8", "--stream", "\(Self.indicated):2:6",
+            ])
+            defer { serve.stop() }
+            #expect(await serve.event("advertising", seconds: patience) != nil, "\(serve.lines.all)")
+            let served = "C0:5F:00:00:00:01/random"
+            func ble(_ arguments: [String]) async throws -> [String] {
+                let run = try InteropProcess(try interopBLEExecutable(), arguments + [
+                    "--own-address", "C0:5F:00:00:00:09", "--hci", "tcp:127.0.0.1:\(bench.ports[1])", "--timeout", "60",
+                ], mergingStandardError: true)
+                defer { run.stop() }
+                // No line holds a NUL: this returns when the process closes its output (it ended).
+                _ = await run.lines.line(containing: "\u{0}", seconds: patience)
+                return run.lines.all
+            }
+            let written = try await ble(["gatt", "write", served, Self.longWrite, "48656c6c6f", "--json"])
+            #expect(written.contains { $0.contains(#""event": "written""#) && $0.contains(#""length": 5"#) }, "\(written)")
+            let read = try await ble(["gatt", "read", served, Self.longWrite, "--json"])
+            #expect(read.contains { $0.contains(#""value": "48656c6c6f""#) }, "\(read)")
+            let long = String(repeating: "5a", count: 300)  // 300 octets: Write Long and Read Blob at ATT_MTU 23
+            let wroteLong = try await ble(["gatt", "write", served, Self.longWrite, long, "--mtu", "23", "--json"])
+            #expect(wroteLong.contains { $0.contains(#""long": true"#) }, "\(wroteLong)")
+            let readLong = try await ble(["gatt", "read", served, Self.longWrite, "--mtu", "23", "--json"])
+            #expect(readLong.contains { $0.contains(#""value": "\#(long)""#) }, "\(readLong)")
+            let refused = try await ble(["gatt", "write", served, "2A29", "00"])
+            #expect(refused.contains { $0.contains("Write Not Permitted (0x03)") }, "\(refused)")
+            let notified = try await ble(["gatt", "subscribe", served, Self.notified, "--count", "3", "--json"])
+            let values = notified.filter { $0.contains(#""event": "notification""#) }
+            #expect(values.count == 3, "\(notified)")
+            #expect(values.last?.contains(#""value": "0200000004050607""#) == true, "\(values)")
+            let indicated = try await ble(["gatt", "subscribe", served, Self.indicated, "--indicate", "--count", "2", "--json"])
+            let confirmed = indicated.filter { $0.contains(#""event": "indication""#) }
+            #expect(confirmed.count == 2, "\(indicated)")
+            #expect(confirmed.first?.contains(#""value": "000000000405""#) == true, "\(confirmed)")
+            let dump = try await ble(["gatt", "dump", served])
+            #expect(dump.contains { $0.contains("Primary service 180F (Battery)") }, "\(dump)")
+            #expect(dump.contains { $0.contains("2A19 (Battery Level)") && $0.contains("= 64") }, "\(dump)")
+            serve.stop()
+            try await expectCleanCapture(snoop)
+        }
+
         private func startServe(_ bench: BumbleBench, snoop: String, extra: [String]) throws -> InteropProcess {
             try InteropProcess(try interopBLEExecutable(), [
                 "serve", interopPackageRoot().appendingPathComponent("Interop/gatt-server.yaml").path,
