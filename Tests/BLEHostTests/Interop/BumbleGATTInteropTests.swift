@@ -75,8 +75,9 @@ extension BumbleInterop {
                 #expect(canonicalJSON(mine) == canonicalJSON(seen))
             }
 
-            // Long writes (Prepare Write parts of 18 octets at ATT_MTU 23), each read back.
-            let sizes = [1, 2, 17, 18, 19, 21, 22, 23, 36, 37, 100, 255, 256, 257, 400, 509, 510, 511, 512]
+            // Long writes of every size (Prepare Write parts of 18 octets at ATT_MTU 23), each read
+            // back with Read Long; the commands are queued at once and answered in order.
+            let sizes = Array(1 ... 512)
             for (index, size) in sizes.enumerated() {
                 let value = (0 ..< size).map { String(format: "%02x", ($0 * 31 + size) & 0xFF) }.joined()
                 client.send(#"writeLong {"handle": "\#(Self.longWrite)", "hex": "\#(value)", "id": "w\#(index)"}"#)
