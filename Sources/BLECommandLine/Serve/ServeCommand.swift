@@ -84,12 +84,14 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure("\(file) cannot be served: \(error).")
         }
         let address = own ?? info.address ?? simulatedAddress
-        let runtime = ServeRuntime(host: host, file: served, database: database, streams: stream.compactMap(ServeStream.init(parsing:)))
+        let layout = Self.advertisingData(served)
+        let advertising = GAPAdvertisingParameters(data: layout.data, scanResponse: layout.scanResponse,
+                                                   useRandomAddress: own != nil, restartAfterDisconnection: true)
+        let runtime = ServeRuntime(host: host, file: served, database: database, streams: stream.compactMap(ServeStream.init(parsing:)),
+                                   advertising: advertising)
         runtime.log("database", JSONText.object(GATTDocument(serving: database, address: address.map { "\($0)" } ?? "unknown",
                                                              mtu: ATTBearerConfiguration.maximumMTU).jsonFields))
-        try await host.startAdvertising(GAPAdvertisingParameters(
-            data: Self.advertisingData(served).data, scanResponse: Self.advertisingData(served).scanResponse,
-            useRandomAddress: own != nil, restartAfterDisconnection: true))
+        try await host.startAdvertising(advertising)
         runtime.log("advertising", .object([("name", served.name.map { .string($0) } ?? .null),
                                             ("address", address.map { .string("\($0)") } ?? .null)]))
         await runtime.run(seconds: seconds)

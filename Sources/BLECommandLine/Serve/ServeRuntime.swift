@@ -11,13 +11,17 @@ struct ServeRuntime: Sendable {
     let file: ServeFile
     let database: GATTDatabase
     let streams: [ServeStream]
+    /// How the server advertises, to advertise again while and after clients are connected.
+    let advertising: GAPAdvertisingParameters
     private let start = ContinuousClock.now
 
-    init(host: BLEHost.Host, file: ServeFile, database: GATTDatabase, streams: [ServeStream]) {
+    init(host: BLEHost.Host, file: ServeFile, database: GATTDatabase, streams: [ServeStream],
+         advertising: GAPAdvertisingParameters) {
         self.host = host
         self.file = file
         self.database = database
         self.streams = streams
+        self.advertising = advertising
     }
 
     /// One input of the run loop.
@@ -63,7 +67,7 @@ struct ServeRuntime: Sendable {
                 for task in feeders { task.cancel() }
                 for task in state.streaming.values.joined() { task.cancel() }
                 return
-            case let .gap(event): handle(event, &state)
+            case let .gap(event): await handle(event, &state)
             case let .gatt(event): await handle(event, &state)
             }
         }
@@ -76,13 +80,18 @@ struct ServeRuntime: Sendable {
         var streaming: [UInt16: [Task<Void, Never>]] = [:]
     }
 
-    private func handle(_ event: GAPEvent, _ state: inout State) {
+    /// Logs links coming and going. Legacy advertising stops when a client connects (Core
+    /// 5.4, Vol 6, Part B, §4.4.2): it is started again at once so more clients can connect
+    /// where the controller allows it, and again after a disconnection otherwise.
+    private func handle(_ event: GAPEvent, _ state: inout State) async {
         switch event {
         case let .connected(link):
             log("connected", .object([("connection", .integer(Int(link.handle))), ("peer", .string("\(link.peer)"))]))
+            if link.role == .peripheral { try? await host.startAdvertising(advertising) }
         case let .disconnected(handle, reason):
             for task in state.streaming.removeValue(forKey: handle) ?? [] { task.cancel() }
             log("disconnected", .object([("connection", .integer(Int(handle))), ("reason", .integer(Int(reason.rawValue)))]))
+            try? await host.startAdvertising(advertising)  // already advertising: refused, nothing to do
         default:
             break
         }
@@ -119,9 +128,9 @@ struct ServeRuntime: Sendable {
             startStreams(subscription, &state)
         case let .mtuChanged(connection, mtu):
             log("mtu", .object([("connection", .integer(Int(connection))), ("mtu", .integer(mtu))]))
-        case let .bearerClosed(connection, reason):
+        case let .bearerClosed(connection, reason) where reason != .disconnected:  // a disconnection is logged as such
             log("bearerClosed", .object([("connection", .integer(Int(connection))), ("reason", .string(reason.description))]))
-        case .notification, .indication, .serviceChanged:
+        case .notification, .indication, .serviceChanged, .bearerClosed:
             break
         }
     }

@@ -189,6 +189,43 @@ extension BumbleInterop {
             try await expectCleanCapture(snoop)
         }
 
+        @Test("ble serve takes two clients at once and notifies a value one writes to the other, which subscribed")
+        func writeNotifiedToSubscriber() async throws {
+            let bench = try await BumbleBench(controllers: 3)
+            defer { bench.stop() }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("swiftble-interop-\(getpid())-notify.yaml")
+            try """
+                name: Notify on write
+                services:
+                  - uuid: "FFF0"
+                    characteristics:
+                      - uuid: "FFF1"
+                        properties: [read, write, notify]
+                """.write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let serve = try InteropProcess(try interopBLEExecutable(), [
+                "serve", file.path, "--own-address", Self.ourAddress, "--hci", "tcp:127.0.0.1:\(bench.ports[0])",
+            ], mergingStandardError: true)
+            defer { serve.stop() }
+            #expect(await serve.event("advertising", seconds: patience) != nil, "\(serve.lines.all)")
+            let served = Self.ourAddress + "/random"
+            let subscriber = try InteropProcess(try interopBLEExecutable(), [
+                "gatt", "subscribe", served, "FFF1", "--count", "1", "--json", "--own-address", "C0:5F:00:00:00:02",
+                "--hci", "tcp:127.0.0.1:\(bench.ports[1])", "--timeout", "60",
+            ], mergingStandardError: true)
+            defer { subscriber.stop() }
+            #expect(await subscriber.event("subscribed", seconds: patience) != nil, "\(subscriber.lines.all)")
+            let writer = try InteropProcess(try interopBLEExecutable(), [
+                "gatt", "write", served, "FFF1", "68656c6c6f", "--json", "--own-address", "C0:5F:00:00:00:03",
+                "--hci", "tcp:127.0.0.1:\(bench.ports[2])", "--timeout", "60",
+            ], mergingStandardError: true)
+            defer { writer.stop() }
+            #expect(await writer.event("written", seconds: patience) != nil, "\(writer.lines.all)")
+            let notified = await subscriber.event("notification", seconds: patience)
+            #expect(notified?["value"] as? String == "68656c6c6f", "\(subscriber.lines.all)")
+            #expect(await serve.lines.line(containing: #""connection": 2"#, seconds: patience) != nil, "\(serve.lines.all)")
+        }
+
         private func startServe(_ bench: BumbleBench, snoop: String, extra: [String]) throws -> InteropProcess {
             try InteropProcess(try interopBLEExecutable(), [
                 "serve", interopPackageRoot().appendingPathComponent("Interop/gatt-server.yaml").path,
