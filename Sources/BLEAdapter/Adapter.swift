@@ -141,10 +141,12 @@ extension Adapter {
     ///   - configuration: the host's driver configuration, e.g. a longer command timeout
     ///     for a slow serial line. By default a real controller gets the driver's 2 s per
     ///     command and an embedded world ``simulatedCommandTimeout``.
+    ///   - att: the host's ATT bearers (receive MTU, default 517; Core 5.4, Vol 3, Part F,
+    ///     §3.2.8), e.g. 23 for a client that must not exchange a larger MTU.
     /// - Throws: ``AdapterError`` with one sentence saying what to do.
     public static func open(
         hci: String? = nil, seed: UInt64? = nil, snoopPath: String? = nil, onLog: (@Sendable (String) -> Void)? = nil,
-        configuration explicit: HCIDriverConfiguration? = nil
+        configuration explicit: HCIDriverConfiguration? = nil, att: ATTBearerConfiguration = .init()
     ) async throws -> Adapter {
         let hci = hci ?? defaultSpec
         let configuration: HCIDriverConfiguration
@@ -168,10 +170,10 @@ extension Adapter {
         switch spec {
         case .simulated:
             return try openWorld(try scenario(named: "neighbourhood"), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog,
-                                 configuration: configuration)
+                                 configuration: configuration, att: att)
         case let .simulatedScenario(path):
             return try openWorld(try scenario(named: path), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog,
-                                 configuration: configuration)
+                                 configuration: configuration, att: att)
         case .tcp, .unix, .serial, .userChannel:
             let transport: any HCITransport
             do {
@@ -180,14 +182,15 @@ extension Adapter {
                 snoop?.close()
                 throw AdapterError("\(error)")  // TransportError already names the spec: "could not connect to tcp:…"
             }
-            let host = BLEHost.Host(transport: HCIHostTransport(base: transport), configuration: configuration, onPacket: onPacket)
+            let host = BLEHost.Host(transport: HCIHostTransport(base: transport), configuration: configuration, att: att,
+                                    onPacket: onPacket)
             return Adapter(host: host, simulatedAddress: nil, runner: nil, tasks: [], snoop: snoop)
         }
     }
 
     private static func openWorld(
         _ loaded: Scenario, seed: UInt64?, snoop: SnoopFile?, onPacket: (@Sendable (HostPacketRecord) -> Void)?,
-        onLog: (@Sendable (String) -> Void)?, configuration: HCIDriverConfiguration
+        onLog: (@Sendable (String) -> Void)?, configuration: HCIDriverConfiguration, att: ATTBearerConfiguration
     ) throws -> Adapter {
         var scenario = loaded
         if let seed { scenario.seed = seed }
@@ -240,7 +243,8 @@ extension Adapter {
         let feed = Task {
             for await packet in controllerEnd.packets { runner.submit(packet, to: local) }
         }
-        let host = BLEHost.Host(transport: HCIHostTransport(base: hostEnd), configuration: configuration, onPacket: onPacket)
+        let host = BLEHost.Host(transport: HCIHostTransport(base: hostEnd), configuration: configuration, att: att,
+                                onPacket: onPacket)
         return Adapter(host: host, simulatedAddress: address, runner: runner, simulatedPeripherals: peripherals,
                        tasks: [run, feed] + tasks, snoop: snoop)
     }

@@ -90,12 +90,14 @@ final class InteropProcess {
     private let outputPipe = Pipe()
     let lines = InteropLines()
 
-    init(_ executable: String, _ arguments: [String]) throws {
+    /// Starts `executable`; with `mergingStandardError` its stderr joins the lines (for our
+    /// own `ble`, whose one-sentence errors explain a failure), else it is discarded.
+    init(_ executable: String, _ arguments: [String], mergingStandardError: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = outputPipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = mergingStandardError ? outputPipe : FileHandle.nullDevice
         let lines = lines
         outputPipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
@@ -114,6 +116,11 @@ final class InteropProcess {
     func event(_ name: String, seconds: Double) async -> [String: Any]? {
         guard let line = await lines.line(containing: "\"event\": \"\(name)\"", seconds: seconds) else { return nil }
         return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+
+    /// Writes one line to the child's stdin (a command for a Bumble peer).
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// SIGKILL by PID (a child may inherit a blocked SIGTERM from the runner's threads).

@@ -1,0 +1,92 @@
+import ArgumentParser
+import BLEAdapter
+import BLEHost
+import BLEWire
+
+/// The options every `ble gatt` command takes to reach a peer's GATT server: its address,
+/// the controller, our own address, the ATT_MTU to ask for.
+struct GATTConnectionOptions: ParsableArguments {
+    @Argument(help: "The peer's address, C0:11:22:33:44:55 or C0:11:22:33:44:55/random.")
+    var address: String
+
+    @Flag(help: "The address is a random one (same as writing /random after it).")
+    var random = false
+
+    @Option(help: "The ATT_MTU to offer in an Exchange MTU (23 to 517); 23 skips the exchange.")
+    var mtu: Int = 517
+
+    @Option(help: "Seconds to wait for the connection.")
+    var timeout: Double = 10
+
+    @Option(help: "Connect from this random static address (e.g. C0:5F:00:00:00:01) instead of the controller's public one.")
+    var ownAddress: String?
+
+    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
+    var hci: String = "sim"
+
+    @Option(help: "Write every HCI packet through the host to this btsnoop file.")
+    var snoop: String?
+
+    func validate() throws {
+        guard PeerAddress(parsing: address, random: random) != nil else {
+            throw ValidationError("\(address) is not an address: write it as C0:11:22:33:44:55, with /random for a random one.")
+        }
+        guard (23 ... 517).contains(mtu) else { throw ValidationError("--mtu must be from 23 to 517.") }
+        guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be from 0 to 3600 seconds.") }
+        if let ownAddress, BluetoothAddress(ownAddress, kind: .random) == nil {
+            throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
+        }
+    }
+
+    /// Opens the controller, connects, exchanges the MTU (unless 23), runs `body` on the
+    /// connection and disconnects, whatever `body` did.
+    func withConnection<T: Sendable>(_ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
+        guard let peer = PeerAddress(parsing: address, random: random) else { throw CommandFailure("Invalid address \(address).") }
+        let opened = try await openAdapter(hci: hci, snoop: snoop, att: ATTBearerConfiguration(receiveMTU: mtu))
+        do {
+            let result = try await connected(opened.host, peer: peer, body)
+            await opened.close()
+            return result
+        } catch let failure as CommandFailure {
+            await opened.close()
+            throw failure
+        } catch {
+            await opened.close()
+            throw CommandFailure("The GATT exchange with \(peer) failed: \(error).")
+        }
+    }
+
+    private func connected<T: Sendable>(_ host: BLEHost.Host, peer: PeerAddress,
+                                        _ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
+        _ = try await host.start()
+        let own = ownAddress.flatMap { BluetoothAddress($0, kind: .random) }
+        if let own { try await host.setRandomStaticAddress(own) }
+        let request = GAPConnectRequest(
+            peer: peer.address, peerAddressType: peer.hciType,
+            parameters: HCI.LEConnectionParameters(connectionIntervalMin: 6, connectionIntervalMax: 24, maxLatency: 0,
+                                                   supervisionTimeout: 400),
+            timeout: HostTime(timeout * 1_000_000), useRandomAddress: own != nil)
+        let link: GAPConnection
+        do {
+            link = try await host.connect(request)
+        } catch HostError.gap(.timeout) {
+            throw CommandFailure("No device answered at \(peer) within \(timeout.formatted(decimals: 1)) s: check that it is "
+                                 + "advertising connectably and that the address type is right.")
+        }
+        do {
+            if mtu > ATTBearerConfiguration.defaultMTU {
+                do {
+                    _ = try await host.gatt(.exchangeMTU, on: link.handle)
+                } catch let GATTClientError.att(code, _) {
+                    throw CommandFailure("The server answered \(GATTNames.describe(code)) to Exchange MTU; try --mtu 23.")
+                }
+            }
+            let result = try await body(host, link, peer)
+            try? await host.disconnect(link.handle)
+            return result
+        } catch {
+            try? await host.disconnect(link.handle)
+            throw error
+        }
+    }
+}

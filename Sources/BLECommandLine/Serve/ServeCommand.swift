@@ -1,0 +1,119 @@
+import ArgumentParser
+import BLEAdapter
+import BLEHost
+import BLEWire
+import Foundation
+
+/// `ble serve FILE.yaml`: publishes the file's GATT services, advertises connectably and
+/// answers clients, logging every request as one JSON line (issue #5; DESIGN.md).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the GATT services of a YAML file and log every request as a JSON line.",
+        discussion: """
+            Values given in the file are answered by the stack; values left out are dynamic: \
+            they start empty, each write is stored (standard services' writes checked first), \
+            reads answer the stored value from their offset (Invalid Offset past its end), and \
+            a write is notified or indicated to the clients subscribed. Lines on stdout: \
+            {"time", "event": "database" | "advertising" | "connected" | "disconnected" | "mtu" \
+            | "read" | "write" | "subscribe" | "streamed", "connection", "handle", "uuid", \
+            "offset", "value"}. --stream UUID:COUNT:SIZE sends COUNT values of SIZE octets \
+            (a 4-octet little-endian sequence number first) to each client that subscribes to \
+            UUID, as notifications or indications as it subscribed. Advertising goes on after \
+            a disconnection.
+            """
+    )
+
+    @Argument(help: "The serve file (see Examples/serve/thermometer.yaml).")
+    var file: String
+
+    @Option(help: "Serve for this many seconds, then exit (default: until interrupted).")
+    var seconds: Double?
+
+    @Option(help: "UUID:COUNT:SIZE — stream values to a client that subscribes to UUID (repeatable).")
+    var stream: [String] = []
+
+    @Option(help: "Advertise from this random static address (e.g. C0:5F:00:00:00:01) instead of the controller's public one.")
+    var ownAddress: String?
+
+    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
+    var hci: String = "sim"
+
+    @Option(help: "Write every HCI packet through the host to this btsnoop file.")
+    var snoop: String?
+
+    func validate() throws {
+        if let seconds, !(seconds.isFinite && seconds > 0) { throw ValidationError("--seconds must be positive.") }
+        for text in stream where ServeStream(parsing: text) == nil {
+            throw ValidationError("--stream \(text) must be UUID:COUNT:SIZE with COUNT at least 1 and SIZE from 4 to 512.")
+        }
+        if let ownAddress, BluetoothAddress(ownAddress, kind: .random) == nil {
+            throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
+        }
+    }
+
+    func run() async throws {
+        let served: ServeFile
+        do {
+            served = try ServeFile.load(path: file)
+        } catch {
+            throw CommandFailure("\(error.description).")
+        }
+        let opened = try await openAdapter(hci: hci, snoop: snoop)
+        do {
+            try await serve(served, host: opened.host, simulatedAddress: opened.simulatedAddress)
+        } catch let failure as CommandFailure {
+            await opened.close()
+            throw failure
+        } catch {
+            await opened.close()
+            throw CommandFailure("Serving \(file) failed: \(error).")
+        }
+        await opened.close()
+    }
+
+    private func serve(_ served: ServeFile, host: BLEHost.Host, simulatedAddress: BluetoothAddress?) async throws {
+        let info = try await host.start()
+        let own = ownAddress.flatMap { BluetoothAddress($0, kind: .random) }
+        if let own { try await host.setRandomStaticAddress(own) }
+        let database: GATTDatabase
+        do {
+            database = try await host.publishGATT(served.services, configuration: GATTDatabase.Configuration(
+                deviceName: served.name ?? "SwiftBLE"))
+        } catch {
+            throw CommandFailure("\(file) cannot be served: \(error).")
+        }
+        let address = own ?? info.address ?? simulatedAddress
+        let layout = Self.advertisingData(served)
+        let advertising = GAPAdvertisingParameters(data: layout.data, scanResponse: layout.scanResponse,
+                                                   useRandomAddress: own != nil, restartAfterDisconnection: true)
+        let runtime = ServeRuntime(host: host, file: served, database: database, streams: stream.compactMap(ServeStream.init(parsing:)),
+                                   advertising: advertising)
+        runtime.log("database", JSONText.object(GATTDocument(serving: database, address: address.map { "\($0)" } ?? "unknown",
+                                                             mtu: ATTBearerConfiguration.maximumMTU).jsonFields))
+        try await host.startAdvertising(advertising)
+        runtime.log("advertising", .object([("name", served.name.map { .string($0) } ?? .null),
+                                            ("address", address.map { .string("\($0)") } ?? .null)]))
+        await runtime.run(seconds: seconds)
+    }
+
+    /// Flags, the advertised UUIDs and the name; the name goes to the scan response when
+    /// the 31 octets of legacy advertising data (Core 5.4, Vol 3, Part C, §11) cannot hold it.
+    static func advertisingData(_ served: ServeFile) -> (data: AdvertisingData, scanResponse: AdvertisingData) {
+        var structures: [AdvertisingData.Structure] = [.flags([.leGeneralDiscoverable, .brEdrNotSupported])]
+        var length = 3
+        let short = served.advertise.compactMap(\.uuid16)
+        let medium = served.advertise.filter { $0.uuid16 == nil }.compactMap(\.uuid32)
+        let long = served.advertise.filter { $0.uuid16 == nil && $0.uuid32 == nil }.map(\.value)
+        if !short.isEmpty { structures.append(.completeList16(short)); length += 2 + 2 * short.count }
+        if !medium.isEmpty { structures.append(.completeList32(medium)); length += 2 + 4 * medium.count }
+        if !long.isEmpty { structures.append(.completeList128(long)); length += 2 + 16 * long.count }
+        guard let name = served.name else { return (AdvertisingData(structures: structures), AdvertisingData(structures: [])) }
+        let nameLength = 2 + min(name.utf8.count, 29)
+        let nameStructure = AdvertisingData.Structure.completeLocalName(String(decoding: Array(name.utf8.prefix(29)), as: UTF8.self))
+        if length + nameLength <= 31 {
+            return (AdvertisingData(structures: structures + [nameStructure]), AdvertisingData(structures: []))
+        }
+        return (AdvertisingData(structures: structures), AdvertisingData(structures: [nameStructure]))
+    }
+}
