@@ -135,18 +135,19 @@ public struct SMPConfiguration: Sendable {
         legacyOutOfBandKey != nil || peerOutOfBand != nil ? .present : .notPresent
     }
 
-    /// The keys we can actually send: EncKey is generated, the others must be held.
+    /// The keys we can actually send: EncKey is generated, the others must be held. Key
+    /// distribution does not depend on bonding (§3.6.1; the §2.2.3 sample pairs without
+    /// bonding yet distributes keys): without bonding the keys are simply not stored.
     var offeredKeys: SMP.KeyDistribution {
-        guard bonding else { return [] }
         var keys = localKeys.intersection([.encryptionKey, .identityKey, .signingKey])
         if identity == nil { keys.remove(.identityKey) }
         if signatureKey == nil { keys.remove(.signingKey) }
         return keys
     }
 
-    /// The keys we ask the peer for (none without bonding: they would not be kept).
+    /// The keys we ask the peer for.
     var requestedKeys: SMP.KeyDistribution {
-        bonding ? peerKeys.intersection([.encryptionKey, .identityKey, .signingKey]) : []
+        peerKeys.intersection([.encryptionKey, .identityKey, .signingKey])
     }
 
     /// The key size we accept at least: 16 in Secure Connections Only mode (Part C, §10.2.4).

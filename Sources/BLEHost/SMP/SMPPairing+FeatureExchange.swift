@@ -24,13 +24,12 @@ extension SMPPairing {
         guard role == .responder else { throw SMPAbort(.commandNotSupported) }
         guard phase == .idle else { throw SMPAbort(.unspecifiedReason) }
         guard configuration.pairable else { throw SMPAbort(.pairingNotSupported) }
-        let bothBond = request.authenticationRequirements.bondingFlags == 1 && configuration.bonding
         let response = SMP.PairingResponse(
             ioCapability: configuration.ioCapability, oobDataFlag: configuration.oobFlag,
             authenticationRequirements: configuration.authenticationRequirements,
             maximumEncryptionKeySize: configuration.maximumKeySize,
-            initiatorKeyDistribution: bothBond ? request.initiatorKeyDistribution.intersection(configuration.requestedKeys) : [],
-            responderKeyDistribution: bothBond ? request.responderKeyDistribution.intersection(configuration.offeredKeys) : [])
+            initiatorKeyDistribution: request.initiatorKeyDistribution.intersection(configuration.requestedKeys),
+            responderKeyDistribution: request.responderKeyDistribution.intersection(configuration.offeredKeys))
         self.request = request
         self.response = response
         try negotiate(peerKeySize: request.maximumEncryptionKeySize)
