@@ -77,6 +77,8 @@ enum AtomicFile {
 
     /// Creates `directory` and its missing parents with `mode`.
     static func makeDirectories(_ directory: String, mode: mode_t) throws(Failure) {
+        var status = stat()
+        if stat(directory, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR { return }
         var prefix = directory.hasPrefix("/") ? "/" : ""
         for component in directory.split(separator: "/") {
             prefix += component

@@ -1,3 +1,4 @@
+import BLECrypto
 import BLEWire
 
 /// Every bond one adapter holds, with the adapter's own identity (Core 5.4, Vol 3, Part C,
@@ -58,7 +59,7 @@ public struct BondStore: Hashable, Sendable {
     /// address, else the record whose peer IRK resolves `address` when it is a resolvable
     /// private address (Vol 6, Part B, §1.3.2.3).
     /// - Throws: only `BLECrypto.Error.backendFailure`, which is not expected (see `ah`).
-    public func record(for address: BluetoothAddress) throws -> BondRecord? {
+    public func record(for address: BluetoothAddress) throws(BLECrypto.Error) -> BondRecord? {
         if let direct = records[address] { return direct }
         guard let identity = try ResolvablePrivateAddress.resolve(address, in: resolvingList) else { return nil }
         return records[identity]

@@ -134,4 +134,42 @@ struct BondsCommandLineTests {
         #expect(nonsense.status != 0)
         #expect(nonsense.stderr.contains("neither an address"), "\(nonsense.stderr)")
     }
+    /// Whether the tests can run `ble` as an unprivileged user (root ignores file modes, so
+    /// permission errors need a process that is not root).
+    static let canDropPrivileges = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
+    /// `ble` run as user and group 65534 (nobody).
+    private func unprivilegedBLE(_ arguments: [String]) throws -> ProcessResult {
+        let path = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
+        return try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", path] + arguments)
+    }
+
+    @Test("list of a file the user may not read fails with a permissions sentence and moves nothing",
+          .enabled(if: canDropPrivileges))
+    func listUnreadable() throws {
+        let (directory, file) = try prepared()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory, 0o755)
+        chmod(file, 0o600)
+        let result = try unprivilegedBLE(["bonds", "list", "--file", file])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("The bond store \(file) cannot be read (open: Permission denied); check its permissions."),
+                "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["bonds.json"])
+    }
+
+    @Test("remove in a directory the user may not write fails and leaves the file unchanged",
+          .enabled(if: canDropPrivileges))
+    func removeUnwritable() throws {
+        let (directory, file) = try prepared()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory, 0o755)
+        chmod(file, 0o644)
+        let result = try unprivilegedBLE(["bonds", "remove", "C0:11:22:33:44:55", "--file", file])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("The bond store \(file) cannot be written (create \(file).tmp-"), "\(result.stderr)")
+        #expect(result.stderr.contains("Permission denied"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == Self.store)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["bonds.json"])
+    }
 }
