@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "BLETransport", targets: ["BLETransport"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
         .library(name: "BLEAdapter", targets: ["BLEAdapter"]),
+        .library(name: "BLEStorage", targets: ["BLEStorage"]),
         .library(name: "BLE", targets: ["BLE"]),
         .library(name: "BLEBeacons", targets: ["BLEBeacons"]),
         .library(name: "BLEProfiles", targets: ["BLEProfiles"]),
@@ -37,6 +38,8 @@ let package = Package(
         .target(name: "BLEWorld", dependencies: ["BLEController", "BLEWire", .product(name: "Yams", package: "Yams")]),
         .target(name: "BLETransport", dependencies: ["BLEWire"]),
         .target(name: "BLEHost", dependencies: ["BLEWire", "BLECrypto"]),
+        // Files the host's state lives in (the bond store): the I/O BLEHost, being sans-IO, leaves out.
+        .target(name: "BLEStorage", dependencies: ["BLEHost", "BLEWire"]),
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
         .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEWire"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
@@ -50,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "BLECommandLine",
             dependencies: [
-                "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEScenarios", "BLETransport", "BLEWorld",
+                "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEStorage", "BLETransport", "BLEWorld",
                 "BLEController", "BLEWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -63,6 +66,7 @@ let package = Package(
         .testTarget(name: "BLEControllerTests", dependencies: ["BLEController", "BLEWire"]),
         .testTarget(name: "BLETransportTests", dependencies: ["BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
+        .testTarget(name: "BLEStorageTests", dependencies: ["BLEStorage", "BLEHost", "BLEWire"]),
         .testTarget(name: "BLEWorldTests", dependencies: ["BLEWorld", "BLEController", "BLEWire"]),
         .testTarget(name: "BLEBeaconsTests", dependencies: ["BLEBeacons", "BLEWire", "BLECrypto"]),
         .testTarget(name: "BLEProfilesTests", dependencies: ["BLEProfiles", "BLEHost", "BLEWire"]),

@@ -6,12 +6,12 @@ import ArgumentParser
 struct BLECommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ble",
-        abstract: "Bluetooth Low Energy from the command line: simulated worlds, scanning, advertising, L2CAP channels, GATT, beacons, benchmarks.",
+        abstract: "Bluetooth Low Energy from the command line: simulated worlds, scanning, advertising, L2CAP channels, GATT, beacons, benchmarks, bonds.",
         subcommands: subcommands
     )
 
     private static let subcommands: [any ParsableCommand.Type] = [
         ScanCommand.self, AdvertiseCommand.self, L2CAPCommand.self, GATTCommand.self, ServeCommand.self, BeaconCommand.self, SimCommand.self,
-        BenchCommand.self,
+        BenchCommand.self, BondsCommand.self,
     ]
 }

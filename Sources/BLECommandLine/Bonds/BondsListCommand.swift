@@ -1,0 +1,88 @@
+import ArgumentParser
+import BLEHost
+import BLEStorage
+import Foundation
+
+/// `ble bonds list [--file PATH] [--json]`: one line per bond, never the keys themselves.
+struct BondsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the bonds in an adapter's bond store (keys are not printed)."
+    )
+
+    @OptionGroup var store: BondsFileOptions
+
+    @Flag(name: .long, help: "Print one JSON object per bond.")
+    var json = false
+
+    func run() throws {
+        let file = try store.storeFile()
+        let records = try loadBondStore(file).sortedRecords
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            for record in records {
+                let data = try encoder.encode(BondSummary(record))
+                print(String(decoding: data, as: UTF8.self))
+            }
+            return
+        }
+        guard !records.isEmpty else {
+            print("No bonds in \(file.path).")
+            return
+        }
+        print("Bonds in \(file.path):")
+        for record in records {
+            let summary = BondSummary(record)
+            let keys = summary.peerKeys.isEmpty ? "-" : summary.peerKeys.joined(separator: ",")
+            print("\(summary.address)  \(summary.addressType.padding(toLength: 6, withPad: " ", startingAt: 0))  "
+                + "\(summary.peerIdentifier)  \(summary.securityLevel)  key size \(summary.keySize)  "
+                + "\(summary.secureConnections ? "Secure Connections" : "legacy")  peer keys \(keys)  updated \(summary.updatedText)")
+        }
+    }
+}
+
+/// What `ble bonds list` shows of a bond: who, how secure, which keys exist (not their values).
+struct BondSummary: Encodable {
+    var address: String
+    var addressType: String
+    var peerIdentifier: String
+    var securityLevel: String
+    var keySize: Int
+    var secureConnections: Bool
+    /// The names of the keys the peer distributed: `LTK`, `IRK`, `CSRK`.
+    var peerKeys: [String]
+    /// The names of the keys we distributed.
+    var localKeys: [String]
+    /// How many CCCD values are remembered.
+    var clientConfigurations: Int
+    var hasDatabaseHash: Bool
+    var created: Int64
+    var updated: Int64
+
+    init(_ record: BondRecord) {
+        address = record.identityAddress.description
+        addressType = record.identityAddress.kind == .public ? "public" : "random"
+        peerIdentifier = record.peerIdentifier
+        securityLevel = bondLevelName(record.securityLevel)
+        keySize = record.keySize
+        secureConnections = record.isSecureConnections
+        peerKeys = Self.names(record.peerKeys)
+        localKeys = Self.names(record.localKeys)
+        clientConfigurations = record.clientConfigurations.count
+        hasDatabaseHash = record.databaseHash != nil
+        created = record.created
+        updated = record.updated
+    }
+
+    private static func names(_ keys: BondKeys) -> [String] {
+        [keys.longTermKey == nil ? nil : "LTK", keys.identityResolvingKey == nil ? nil : "IRK",
+         keys.signingKey == nil ? nil : "CSRK"].compactMap { $0 }
+    }
+
+    /// `2023-11-14T22:13:20Z`.
+    var updatedText: String {
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(updated)))
+    }
+}
