@@ -52,6 +52,9 @@ struct HostEncryptionTests {
     @Test("the same LTK on both sides encrypts both links at the given level with a 16-octet key; a protected read fails 0x05 before and succeeds after")
     func encryptWithSharedKey() async throws {
         let (hosts, handle) = try await Self.hosts()
+        // Start-up asked for the events encryption needs (Vol 4, Part E, §7.3.1, §7.8.1).
+        #expect(await hosts.peripheral.controller?.leEventMask?.contains(.longTermKeyRequest) == true)
+        #expect(HCIDriverConfiguration.defaultEventMask.isSuperset(of: [.encryptionChange, .encryptionKeyRefreshComplete]))
         let seen = Recorded<LongTermKeyRequest>()
         await hosts.peripheral.setLongTermKeyProvider(Self.provider(key: Self.ltk, level: .authenticated, seen: seen))
         await #expect(throws: GATTClientError.att(.insufficientAuthentication, handle: handle)) { try await Self.read(handle, hosts) }
