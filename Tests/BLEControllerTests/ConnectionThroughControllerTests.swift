@@ -30,6 +30,14 @@ struct ConnectionThroughControllerTests {
 
     static func events(_ air: TestAir, _ index: Int) -> [HCI.Event] { air.devices[index].events.map(\.event) }
 
+    /// Read Encryption Key Size's answer on `handle`.
+    static func keySize(_ air: inout TestAir, _ index: Int, _ handle: UInt16) throws -> HCI.ReadEncryptionKeySize.ReturnParameters {
+        guard case let .commandComplete(complete)? = air.command(index, HCI.ReadEncryptionKeySize(connectionHandle: handle)).first else {
+            throw WireError(field: "Read Encryption Key Size", reason: .truncated(needed: 1, available: 0))
+        }
+        return try complete.returnParameters(for: HCI.ReadEncryptionKeySize.self)
+    }
+
     @Test("Data crosses both ways byte-exact, encryption starts with a shared key, and disconnect reaches both hosts")
     func connectEncryptTalkDisconnect() throws {
         var air = TestAir()
@@ -55,6 +63,9 @@ struct ConnectionThroughControllerTests {
         }
         #expect(completed, "the central's host gets its buffer back")
 
+        // No key size before encryption (Insufficient Security, Vol 4, Part E, §7.5.7).
+        #expect(try Self.keySize(&air, central, centralHandle).status == .insufficientSecurity)
+
         // Encryption: the central's host starts it; the peripheral's host supplies the key.
         air.command(central, HCI.LEEnableEncryption(
             connectionHandle: centralHandle, randomNumber: 0x1234, encryptedDiversifier: 0x5678, longTermKey: Self.longTermKey))
@@ -74,6 +85,11 @@ struct ConnectionThroughControllerTests {
             }.last
             #expect(change?.status == .success, "side \(side)")
             #expect(change?.encryptionEnabled == .on, "side \(side)")
+        }
+        for (side, handle) in [(central, centralHandle), (peripheral, peripheralHandle)] {
+            let size = try Self.keySize(&air, side, handle)
+            #expect(size.status == .success, "side \(side)")
+            #expect(size.keySize == 16, "side \(side): the whole 128-bit LTK")
         }
 
         // Encrypted data still arrives intact.

@@ -11,6 +11,7 @@ extension Controller {
         case let command as HCI.ReadAuthenticatedPayloadTimeout: return command.connectionHandle
         case let command as HCI.WriteAuthenticatedPayloadTimeout: return command.connectionHandle
         case let command as HCI.ReadRSSI: return command.connectionHandle
+        case let command as HCI.ReadEncryptionKeySize: return command.connectionHandle
         case let command as HCI.LEConnectionUpdate: return command.connectionHandle
         case let command as HCI.LEReadChannelMap: return command.connectionHandle
         case let command as HCI.LEReadRemoteFeatures: return command.connectionHandle
@@ -81,6 +82,14 @@ extension Controller {
             let rssi = slot.link.lastRSSI ?? 127
             respond(opcode, complete: HCI.ReadRSSI.ReturnParameters(
                 status: .success, connectionHandle: handle, rssi: rssi).encoded(), into: &outputs)
+        case is HCI.ReadEncryptionKeySize:
+            // The link layer encrypts with the whole 128-bit LTK the host gave (Vol 6, Part E,
+            // §1), so an encrypted link reports 16 octets; an unencrypted one has no key
+            // (Insufficient Security, Vol 4, Part E, §7.5.7).
+            let encrypted = slot.link.encryption.transmitEncrypted
+            respond(opcode, complete: HCI.ReadEncryptionKeySize.ReturnParameters(
+                status: encrypted ? .success : .insufficientSecurity, connectionHandle: handle,
+                keySize: encrypted ? 16 : 0).encoded(), into: &outputs)
         case is HCI.ReadTransmitPowerLevel:
             respond(opcode, complete: HCI.ReadTransmitPowerLevel.ReturnParameters(
                 status: .success, connectionHandle: handle, transmitPowerLevel: txPowerLevel).encoded(), into: &outputs)
@@ -112,6 +121,8 @@ extension Controller {
         switch command {
         case is HCI.ReadRSSI:
             return HCI.ReadRSSI.ReturnParameters(status: status, connectionHandle: handle, rssi: 127).encoded()
+        case is HCI.ReadEncryptionKeySize:
+            return HCI.ReadEncryptionKeySize.ReturnParameters(status: status, connectionHandle: handle, keySize: 0).encoded()
         case is HCI.ReadTransmitPowerLevel:
             return HCI.ReadTransmitPowerLevel.ReturnParameters(
                 status: status, connectionHandle: handle, transmitPowerLevel: 0).encoded()

@@ -38,6 +38,7 @@ extension Controller {
         (HCI.ReadBufferSize.opcode, .readBufferSize),
         (HCI.ReadBDADDR.opcode, .readBDADDR),
         (HCI.ReadRSSI.opcode, .readRSSI),
+        (HCI.ReadEncryptionKeySize.opcode, .readEncryptionKeySize),
         (HCI.LESetEventMask.opcode, .leSetEventMask),
         (HCI.LEReadBufferSize.opcode, .leReadBufferSize),
         (HCI.LEReadLocalSupportedFeatures.opcode, .leReadLocalSupportedFeatures),

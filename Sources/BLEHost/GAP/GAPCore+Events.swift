@@ -12,7 +12,8 @@ extension GAPCore {
             return handle(event, at: now)
         case let .linkLost(handle, reason):
             return linkLost(handle, reason: reason, at: now)
-        case .ready:
+        case let .ready(info):
+            readsEncryptionKeySize = info.mayAnswer(.readEncryptionKeySize)
             // A reset leaves the controller neither advertising nor scanning, with no
             // random address.
             advertising = .off
@@ -28,7 +29,7 @@ extension GAPCore {
     // MARK: Command answers
 
     /// The status of a command's answer, or why it has none.
-    private static func outcome(_ result: Result<HCI.Event, HCIDriverError>) -> GAPError? {
+    static func outcome(_ result: Result<HCI.Event, HCIDriverError>) -> GAPError? {
         switch result {
         case let .failure(error):
             return .driver(error)
@@ -101,6 +102,8 @@ extension GAPCore {
         case .createConnectionCancel:
             // Refused when the attempt already ended; its LE Connection Complete says how.
             return []
+        case .enableEncryption, .longTermKeyReply, .encryptionKeySize:
+            return answeredEncryption(purpose, failure: failure, result: result)
         case let .procedure(procedure):
             if let failure { return [.event(.procedureFailed(procedure, failure))] }
             guard case let .readRSSI(handle) = procedure, case let .success(.commandComplete(complete)) = result else { return [] }
@@ -164,7 +167,7 @@ extension GAPCore {
             links[done.connectionHandle]?.rxPHY = done.rxPHY
             return [.event(.phyUpdated(handle: done.connectionHandle, tx: done.txPHY, rx: done.rxPHY))]
         default:
-            return []
+            return encryptionEvent(event)
         }
     }
 
@@ -213,6 +216,7 @@ extension GAPCore {
     /// connection made from it ended and that was asked for.
     private mutating func linkLost(_ handle: UInt16, reason: HCI.StatusCode, at now: HostTime) -> [GAPOutput] {
         guard links.removeValue(forKey: handle) != nil else { return [] }
+        encryption[handle] = nil
         var outputs: [GAPOutput] = [.event(.disconnected(handle: handle, reason: reason))]
         if restartAdvertisingAfter == handle {
             restartAdvertisingAfter = nil

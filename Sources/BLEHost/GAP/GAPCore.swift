@@ -22,6 +22,12 @@ public struct GAPCore: Sendable {
         case createConnection(BluetoothAddress)
         case createConnectionCancel
         case procedure(GAPProcedure)
+        /// LE Enable Encryption.
+        case enableEncryption(handle: UInt16)
+        /// LE Long Term Key Request Reply or Negative Reply.
+        case longTermKeyReply(handle: UInt16)
+        /// Read Encryption Key Size after encryption with a key of `level`.
+        case encryptionKeySize(handle: UInt16, level: LinkSecurityLevel, refreshed: Bool)
     }
 
     /// Where advertising or scanning is.
@@ -52,6 +58,10 @@ public struct GAPCore: Sendable {
     var pending: PendingConnection?
     var queued: [GAPConnectRequest] = []
     var links: [UInt16: GAPConnection] = [:]
+    /// Each link's encryption, by handle (GAPCore+Encryption.swift).
+    var encryption: [UInt16: GAPLinkEncryptionState] = [:]
+    /// Whether the controller claims Read Encryption Key Size (learnt at start-up).
+    var readsEncryptionKeySize = true
 
     /// A core whose command tokens count up from `firstToken`; give every user of one
     /// driver its own range.

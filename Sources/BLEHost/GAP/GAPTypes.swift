@@ -75,6 +75,8 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
     case timeout
     /// The host cancelled the connection attempt.
     case cancelled
+    /// Encryption is already being started on this link; wait for its outcome.
+    case encryptionInProgress(handle: UInt16)
     /// The controller refused or ended the procedure with this status.
     case controller(HCI.StatusCode)
     /// The HCI driver could not get the command answered.
@@ -108,6 +110,8 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .notCentral(handle): return "only the central of connection 0x\(String(handle, radix: 16)) can do that"
         case .timeout: return "the connection was not made in time"
         case .cancelled: return "the connection attempt was cancelled"
+        case let .encryptionInProgress(handle):
+            return "encryption of connection 0x\(String(handle, radix: 16)) is already being started"
         case let .controller(status): return "the controller answered \(status)"
         case let .driver(error): return "\(error)"
         case let .malformedAnswer(error): return "the controller's answer is malformed: \(error)"
@@ -149,6 +153,16 @@ public enum GAPEvent: Hashable, Sendable {
     case rssi(handle: UInt16, Int8)
     /// A procedure failed.
     case procedureFailed(GAPProcedure, GAPError)
+    /// The peripheral's controller asks for the LTK the central named; answer with
+    /// ``GAPCore/replyLongTermKey(_:key:at:)`` (Core 5.4, Vol 4, Part E, §7.7.65.5).
+    case longTermKeyRequested(LongTermKeyRequest)
+    /// Encryption of a link went on (or off) with this key (Encryption Change, §7.7.8).
+    case encryptionChanged(handle: UInt16, LinkEncryption)
+    /// An encrypted link now uses a new key (Encryption Key Refresh Complete, §7.7.39).
+    case encryptionKeyRefreshed(handle: UInt16, LinkEncryption)
+    /// Starting or refreshing encryption failed: the controller's status, e.g. PIN or Key
+    /// Missing (0x06) when the peripheral had no key (Vol 6, Part B, §5.1.3.1).
+    case encryptionFailed(handle: UInt16, GAPError)
 }
 
 /// The parameters a connection runs with (Core 5.4, Vol 6, Part B, §4.5.1–4.5.2), in the

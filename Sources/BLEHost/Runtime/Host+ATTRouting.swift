@@ -129,10 +129,11 @@ extension Host {
         }
     }
 
-    /// The link's security for permission checks. No link is encrypted by this host yet
-    /// (pairing and encryption are issue #6), so every link is level 1 with no key, and
-    /// encryption-required attributes answer Insufficient Authentication as the spec says.
-    func linkSecurity(_ handle: UInt16) -> LinkSecurity { .unencrypted }
+    /// The security of link `handle` as our GATT server's permission checks see it (Core
+    /// 5.4, Vol 3, Part C, §10.3): level 1 until encryption succeeds, then the level the
+    /// key was made with and the key size; `hasKey` once a key was used on the link or
+    /// ``setLinkHasKey(_:_:)`` said one exists.
+    public func linkSecurity(_ handle: UInt16) -> LinkSecurity { gap.linkSecurity(handle) }
 
     // MARK: Back-pressure
 

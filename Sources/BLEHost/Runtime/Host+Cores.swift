@@ -124,6 +124,8 @@ extension Host {
                 handle: link.handle, role: link.role == .central ? .central : .peripheral, configuration: l2capConfiguration)
             linkOpened(link.handle)
             attLinkOpened(link.handle)
+        case let .longTermKeyRequested(request):
+            answer(request)
         case let .advertisement(advertisement):
             // Reports go to the scan's own stream only: at hundreds a second they would
             // push link events out of the bounded ``events`` buffer.

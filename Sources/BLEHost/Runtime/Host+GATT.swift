@@ -98,10 +98,25 @@ extension Host {
     // MARK: Client
 
     /// Runs one GATT client procedure on `connection` (Core 5.4, Vol 3, Part G, §4) and
-    /// returns its result; procedures on one connection run one after another.
+    /// returns its result; procedures on one connection run one after another. When the
+    /// server answers Insufficient Authentication, Insufficient Encryption or Encryption Key
+    /// Size Too Short and the handler of ``setSecurityUpgradeHandler(_:)`` says it raised
+    /// the link's security, the procedure runs once more, as phones do.
     /// - Throws: ``GATTClientError`` (an ATT error with its handle, a timeout, a
     ///   disconnection, an invalid response), or ``HostError`` when there is no such link.
     public func gatt(_ procedure: GATTProcedure, on connection: UInt16) async throws -> GATTClientResult {
+        do {
+            return try await runGATT(procedure, on: connection)
+        } catch let GATTClientError.att(code, handle) where Self.securityErrors.contains(code) {
+            guard let handler = securityUpgradeHandler, await handler(connection, code) else {
+                throw GATTClientError.att(code, handle: handle)
+            }
+            return try await runGATT(procedure, on: connection)
+        }
+    }
+
+    /// One run of `procedure`, without the security retry.
+    private func runGATT(_ procedure: GATTProcedure, on connection: UInt16) async throws -> GATTClientResult {
         guard attLinks[connection] != nil else { throw HostError.gap(.unknownConnection(handle: connection)) }
         let time = now
         return try await withCheckedThrowingContinuation { continuation in

@@ -43,6 +43,10 @@ public actor Host {
     let attConfiguration: ATTBearerConfiguration
     /// Notifications and writes without response waiting for controller buffers, by handle.
     var aclRoomWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
+    /// Answers the controller's LTK requests when this host is peripheral (Host+Encryption.swift).
+    var longTermKeyProvider: LongTermKeyProvider?
+    /// Called when a GATT procedure fails for want of security (Host+Encryption.swift).
+    var securityUpgradeHandler: SecurityUpgradeHandler?
 
     private let outgoing: AsyncStream<H4.Packet>.Continuation
     private let outgoingPackets: AsyncStream<H4.Packet>

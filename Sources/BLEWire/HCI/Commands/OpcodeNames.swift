@@ -39,6 +39,8 @@ extension HCI.Opcode {
     public static let readBDADDR = HCI.Opcode(ogf: 0x04, ocf: 0x0009)
     /// HCI_Read_RSSI (Core 5.4, Vol 4, Part E, §7.5).
     public static let readRSSI = HCI.Opcode(ogf: 0x05, ocf: 0x0005)
+    /// HCI_Read_Encryption_Key_Size (Core 5.4, Vol 4, Part E, §7.5.7).
+    public static let readEncryptionKeySize = HCI.Opcode(ogf: 0x05, ocf: 0x0008)
     /// HCI_LE_Set_Event_Mask (Core 5.4, Vol 4, Part E, §7.8).
     public static let leSetEventMask = HCI.Opcode(ogf: 0x08, ocf: 0x0001)
     /// HCI_LE_Read_Buffer_Size (Core 5.4, Vol 4, Part E, §7.8).
@@ -184,6 +186,7 @@ extension HCI.Opcode {
         .readBufferSize: "Read Buffer Size",
         .readBDADDR: "Read BD_ADDR",
         .readRSSI: "Read RSSI",
+        .readEncryptionKeySize: "Read Encryption Key Size",
         .leSetEventMask: "LE Set Event Mask",
         .leReadBufferSize: "LE Read Buffer Size",
         .leReadLocalSupportedFeatures: "LE Read Local Supported Features",

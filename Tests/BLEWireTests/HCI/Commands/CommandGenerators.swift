@@ -67,6 +67,7 @@ enum CommandGenerators {
             HCI.ReadBufferSize(),
             HCI.ReadBDADDR(),
             HCI.ReadRSSI(connectionHandle: g.handle()),
+            HCI.ReadEncryptionKeySize(connectionHandle: g.handle()),
             HCI.LESetEventMask(leEventMask: HCI.LEEventMask(rawValue: g.u64())),
             HCI.LEReadBufferSize(),
             HCI.LEReadLocalSupportedFeatures(),
@@ -184,6 +185,8 @@ enum CommandGenerators {
                 totalNumACLDataPackets: g.u16(), totalNumSynchronousDataPackets: g.u16())),
             (.readBDADDR, HCI.ReadBDADDR.ReturnParameters(status: g.status(), bdAddr: g.address(.public))),
             (.readRSSI, HCI.ReadRSSI.ReturnParameters(status: g.status(), connectionHandle: g.handle(), rssi: g.i8())),
+            (.readEncryptionKeySize, HCI.ReadEncryptionKeySize.ReturnParameters(
+                status: g.status(), connectionHandle: g.handle(), keySize: g.u8())),
             (.leReadBufferSize, HCI.LEReadBufferSize.ReturnParameters(
                 status: g.status(), leACLDataPacketLength: g.u16(), totalNumLEACLDataPackets: g.u8())),
             (.leReadBufferSizeV2, HCI.LEReadBufferSizeV2.ReturnParameters(

@@ -138,6 +138,8 @@ extension HCI.SupportedCommands {
         public static let readBDADDR = Entry(octet: 15, bit: 1)
         /// Read RSSI: octet 15, bit 5.
         public static let readRSSI = Entry(octet: 15, bit: 5)
+        /// Read Encryption Key Size: octet 20, bit 4.
+        public static let readEncryptionKeySize = Entry(octet: 20, bit: 4)
         /// LE Set Event Mask: octet 25, bit 0.
         public static let leSetEventMask = Entry(octet: 25, bit: 0)
         /// LE Read Buffer Size: octet 25, bit 1.
@@ -282,6 +284,7 @@ extension HCI.SupportedCommands {
             .readBufferSize: .readBufferSize,
             .readBDADDR: .readBDADDR,
             .readRSSI: .readRSSI,
+            .readEncryptionKeySize: .readEncryptionKeySize,
             .leSetEventMask: .leSetEventMask,
             .leReadBufferSize: .leReadBufferSize,
             .leReadLocalSupportedFeatures: .leReadLocalSupportedFeatures,
