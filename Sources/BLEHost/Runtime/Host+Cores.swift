@@ -54,6 +54,7 @@ extension Host {
         scanOutput = nil
         failChannelWaiters(error)
         failATTWaiters(error)
+        failPairingWaiters(error)
         eventOutput.finish()
         l2capOutput.finish()
         armTimer()
@@ -83,6 +84,7 @@ extension Host {
                 if let produced = links[handle]?.linkDisconnected() { carryOut(produced, link: handle) }
                 links[handle] = nil
                 attLinkClosed(handle, reason: reason)
+                smpLinkClosed(handle, reason: reason)
                 apply(gap.handle(output, at: time))
             case .commandCompleted, .event:
                 apply(gap.handle(output, at: time))
@@ -111,6 +113,8 @@ extension Host {
                 carryOut(driver.sendL2CAP(frame, handle: handle, at: now))
             } else if case let .att(pdu) = output {
                 attReceived(pdu, link: handle)
+            } else if case let .smp(pdu) = output {
+                smpReceived(pdu, link: handle)
             } else if !routeChannelOutput(output, link: handle) {
                 l2capOutput.yield(HostL2CAPEvent(handle: handle, output: output))
             }
@@ -126,6 +130,10 @@ extension Host {
             attLinkOpened(link.handle)
         case let .longTermKeyRequested(request):
             answer(request)
+        case let .encryptionChanged(handle, encryption), let .encryptionKeyRefreshed(handle, encryption):
+            // Before anyone else hears of it: the initiator of a pairing accepts the
+            // responder's keys only on an encrypted link (Vol 3, Part H, §3.6.1).
+            smpEncryptionChanged(handle, keySize: encryption.keySize)
         case let .advertisement(advertisement):
             // Reports go to the scan's own stream only: at hundreds a second they would
             // push link events out of the bounded ``events`` buffer.

@@ -71,6 +71,10 @@ extension Host {
 
     /// Asks the provider for the key of `request` and hands the answer to the controller.
     func answer(_ request: LongTermKeyRequest) {
+        if let key = pairingKey(for: request) {
+            replyLongTermKey(request.handle, key: key)
+            return
+        }
         guard let provider = longTermKeyProvider else {
             replyLongTermKey(request.handle, key: nil)
             return

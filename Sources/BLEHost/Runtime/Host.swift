@@ -41,6 +41,18 @@ public actor Host {
     var gattServer: GATTServer
     /// The configuration of every connection's bearer.
     let attConfiguration: ATTBearerConfiguration
+    /// Each link's pairing, while it runs and after it ended (until the link goes down).
+    var smpSessions: [UInt16: SMPPairing] = [:]
+    /// ``pair(_:)`` calls by link.
+    var pairingWaiters: [UInt16: [CheckedContinuation<SMPPairingResult, any Error>]] = [:]
+    /// Our capabilities and keys for pairing.
+    var smpConfiguration = SMPConfiguration()
+    /// Who shows and enters passkeys.
+    var pairingAgent: (any PairingAgent)?
+    /// Keys of bonded peers, for Security Requests.
+    var bondedKeyLookup: BondedKeyLookup?
+    /// The repeated-attempts back-off per peer (Vol 3, Part H, §2.3.6).
+    var pairingAttempts = SMPAttemptTracker()
     /// Notifications and writes without response waiting for controller buffers, by handle.
     var aclRoomWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
     /// Answers the controller's LTK requests when this host is peripheral (Host+Encryption.swift).
@@ -69,6 +81,10 @@ public actor Host {
     /// the consumer must keep reading.
     public nonisolated let gattEvents: AsyncStream<HostGATTEvent>
     let gattOutput: AsyncStream<HostGATTEvent>.Continuation
+    /// Pairings completed and failed, for the layer that keeps bonds; for one consumer,
+    /// nothing dropped.
+    public nonisolated let securityEvents: AsyncStream<HostSecurityEvent>
+    let securityOutput: AsyncStream<HostSecurityEvent>.Continuation
 
     /// A host on `transport`; nothing is sent before ``start()``.
     /// - Parameters:
@@ -99,6 +115,7 @@ public actor Host {
         gattServer = GATTServer(database: (try? GATTDatabase(services: [])) ?? GATTDatabase.empty,
                                 configuration: GATTServer.Configuration(receiveMTU: att.receiveMTU))
         (gattEvents, gattOutput) = AsyncStream.makeStream(of: HostGATTEvent.self, bufferingPolicy: .unbounded)
+        (securityEvents, securityOutput) = AsyncStream.makeStream(of: HostSecurityEvent.self, bufferingPolicy: .unbounded)
         (outgoingPackets, outgoing) = AsyncStream.makeStream(of: H4.Packet.self, bufferingPolicy: .unbounded)
         (events, eventOutput) = AsyncStream.makeStream(of: GAPEvent.self, bufferingPolicy: .bufferingNewest(1024))
         (l2capEvents, l2capOutput) = AsyncStream.makeStream(of: HostL2CAPEvent.self, bufferingPolicy: .bufferingNewest(1024))
@@ -272,7 +289,7 @@ public actor Host {
     /// polling: the task sleeps until exactly that deadline and is replaced whenever the
     /// earliest deadline changes.
     func armTimer() {
-        var deadline = [driver.nextDeadline, gap.nextDeadline, attNextDeadline].compactMap { $0 }.min()
+        var deadline = [driver.nextDeadline, gap.nextDeadline, attNextDeadline, smpNextDeadline].compactMap { $0 }.min()
         for handle in links.keys.sorted() {
             if let linkDeadline = links[handle]?.nextDeadline { deadline = min(deadline ?? linkDeadline, linkDeadline) }
         }
@@ -305,6 +322,7 @@ public actor Host {
             if let outputs = links[handle]?.timerFired(at: time) { carryOut(outputs, link: handle) }
         }
         attTimerFired(at: time)
+        smpTimerFired(at: time)
         armTimer()
     }
 }

@@ -1,0 +1,44 @@
+import BLEWire
+
+/// The user side of pairing (Core 5.4, Vol 3, Part H, §2.3.5): shows a passkey, asks for
+/// one, or asks to confirm a number. Each call may take as long as the user does, up to
+/// SMP's 30-second timeout.
+public protocol PairingAgent: Sendable {
+    /// Shows `passkey` (six digits, leading zeros kept) for the peer's user to type.
+    func displayPasskey(_ passkey: UInt32, on connection: UInt16) async
+    /// Asks for the passkey the peer shows; `nil` cancels (Passkey Entry Failed, 0x01).
+    func enterPasskey(on connection: UInt16) async -> UInt32?
+    /// Asks whether `number` matches the peer's (Numeric Comparison); `false` fails the
+    /// pairing with Numeric Comparison Failed (0x0C).
+    func confirmNumber(_ number: UInt32, on connection: UInt16) async -> Bool
+}
+
+/// How a central answers a peripheral's Security Request (Vol 3, Part H, §2.4.6): with
+/// a stored key when it has one for the peer, else by pairing.
+public typealias BondedKeyLookup = @Sendable (_ peer: BluetoothAddress) async -> (ltk: UInt128, ediv: UInt16, rand: UInt64, level: LinkSecurityLevel)?
+
+/// What pairing did on a link, for the layer that keeps bonds.
+public enum HostSecurityEvent: Hashable, Sendable {
+    /// Pairing completed: the link is encrypted and these keys were exchanged.
+    case paired(connection: UInt16, peer: BluetoothAddress, SMPPairingResult)
+    /// Pairing failed, with the reason sent or received.
+    case pairingFailed(connection: UInt16, peer: BluetoothAddress, SMPPairingFailure)
+}
+
+/// Why ``Host/pair(_:)`` failed.
+public enum HostPairingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Pairing failed with this reason (sent or received) or timed out.
+    case failed(SMPPairingFailure)
+    /// The peer failed recent attempts: wait before trying again (Vol 3, Part H, §2.3.6).
+    case repeatedAttempts
+
+    /// A sentence for logs.
+    public var description: String {
+        switch self {
+        case let .failed(.sent(reason)): return "pairing failed: we sent \(reason)"
+        case let .failed(.received(reason)): return "pairing failed: the peer sent \(reason)"
+        case .failed(.timedOut): return "pairing timed out after 30 seconds"
+        case .repeatedAttempts: return "pairing with this peer failed recently; wait before trying again"
+        }
+    }
+}

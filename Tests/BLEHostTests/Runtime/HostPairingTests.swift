@@ -1,0 +1,111 @@
+import BLEHost
+import BLEWire
+import Synchronization
+import Testing
+
+/// A user that types what the other side shows, through a shared slot.
+final class PasskeyUser: PairingAgent {
+    let shown = Mutex<UInt32?>(nil)
+    let typed: UInt32?
+    let accepts: Bool
+
+    /// `typed` overrides the shown passkey (a wrong one); nil types what is shown.
+    init(typed: UInt32? = nil, accepts: Bool = true) {
+        self.typed = typed
+        self.accepts = accepts
+    }
+
+    func displayPasskey(_ passkey: UInt32, on connection: UInt16) async { shown.withLock { $0 = passkey } }
+    func enterPasskey(on connection: UInt16) async -> UInt32? {
+        if let typed { return typed }
+        for _ in 0 ..< 2000 {
+            if let value = shown.withLock({ $0 }) { return value }
+            try? await Task.sleep(for: .milliseconds(5))  // polling the other side's display: a test double only
+        }
+        return nil
+    }
+    func confirmNumber(_ number: UInt32, on connection: UInt16) async -> Bool { accepts }
+}
+
+/// Pairing between two of our hosts over a simulated world: SMP carried by the host,
+/// encryption started with what it derives, the controller's LTK request answered from it.
+@Suite("Host pairing over a simulated world", .timeLimit(.minutes(3)))
+struct HostPairingTests {
+    static func protectedService() -> [GATTServiceDefinition] {
+        [GATTServiceDefinition(uuid: BluetoothUUID(0xFFF0), characteristics: [
+            GATTCharacteristicDefinition(uuid: BluetoothUUID(0xFFF1), properties: [.read],
+                                         permissions: [.readable, .readEncryptionRequired], value: .stored([0x42])),
+        ])]
+    }
+
+    static func run(central: SMPConfiguration, peripheral: SMPConfiguration, agent: PasskeyUser? = nil,
+                    peripheralAgent: PasskeyUser? = nil) async throws -> (ConnectedHosts, Result<SMPPairingResult, any Error>) {
+        let hosts = try await ConnectedHosts.make(speed: 20, timing: "ideal")
+        await hosts.central.setPairingConfiguration(central)
+        await hosts.peripheral.setPairingConfiguration(peripheral)
+        let shared = agent ?? PasskeyUser()
+        await hosts.central.setPairingAgent(shared)
+        await hosts.peripheral.setPairingAgent(peripheralAgent ?? shared)
+        do {
+            return (hosts, .success(try await hosts.central.pair(hosts.centralHandle)))
+        } catch {
+            return (hosts, .failure(error))
+        }
+    }
+
+    @Test("Secure Connections Just Works pairs, encrypts both ends, and the encryption-required value reads",
+          arguments: [true, false])
+    func justWorks(secureConnections: Bool) async throws {
+        let configuration = SMPConfiguration(secureConnections: secureConnections)
+        let (hosts, outcome) = try await Self.run(central: configuration, peripheral: configuration)
+        let result = try outcome.get()
+        #expect(result.level == .unauthenticated)
+        #expect(result.secureConnections == secureConnections)
+        #expect(result.bonded)
+        #expect(await hosts.central.linkSecurity(hosts.centralHandle).level == .unauthenticated)
+        #expect(await hosts.peripheral.linkSecurity(hosts.peripheralHandle).level == .unauthenticated)
+        let database = try await hosts.peripheral.publishGATT(Self.protectedService())
+        let handle = try #require(database.valueHandle(of: BluetoothUUID(0xFFF1), inService: BluetoothUUID(0xFFF0)))
+        guard case let .value(value) = try await hosts.central.gatt(.read(handle), on: hosts.centralHandle) else { throw TimedOut() }
+        #expect(value == [0x42])
+        await hosts.close()
+    }
+
+    @Test("Passkey Entry with the peripheral displaying gives an authenticated Secure Connections link")
+    func passkey() async throws {
+        let (hosts, outcome) = try await Self.run(
+            central: SMPConfiguration(ioCapability: .keyboardOnly, mitmRequired: true),
+            peripheral: SMPConfiguration(ioCapability: .displayOnly, mitmRequired: true))
+        let result = try outcome.get()
+        #expect(result.level == .authenticatedSecureConnections)
+        #expect(await hosts.peripheral.linkSecurity(hosts.peripheralHandle).level == .authenticatedSecureConnections)
+        await hosts.close()
+    }
+
+    @Test("a wrong passkey fails with Confirm Value Failed on both sides and leaves the link unencrypted")
+    func wrongPasskey() async throws {
+        let display = PasskeyUser()
+        let hosts = try await ConnectedHosts.make(speed: 20, timing: "ideal")
+        await hosts.central.setPairingConfiguration(SMPConfiguration(ioCapability: .keyboardOnly, mitmRequired: true))
+        await hosts.peripheral.setPairingConfiguration(SMPConfiguration(ioCapability: .displayOnly, mitmRequired: true))
+        await hosts.central.setPairingAgent(PasskeyUser(typed: 111_111))
+        await hosts.peripheral.setPairingAgent(display)
+        let peripheralEvents = hosts.peripheral.securityEvents
+        var centralSaw: SMPPairingFailure?
+        do {
+            try await hosts.central.pair(hosts.centralHandle)
+        } catch let HostPairingError.failed(failure) {
+            centralSaw = failure
+        }
+        var peripheralSaw: SMPPairingFailure?
+        for await event in peripheralEvents {
+            if case let .pairingFailed(_, _, failure) = event { peripheralSaw = failure; break }
+        }
+        // One side detects the mismatch and sends the reason, the other receives it.
+        let outcomes = [centralSaw, peripheralSaw]
+        #expect(outcomes.contains(.sent(.confirmValueFailed)) && outcomes.contains(.received(.confirmValueFailed)),
+                "central \(String(describing: centralSaw)), peripheral \(String(describing: peripheralSaw))")
+        #expect(await hosts.central.linkSecurity(hosts.centralHandle).level == .none)
+        await hosts.close()
+    }
+}
