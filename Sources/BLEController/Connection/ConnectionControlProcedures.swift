@@ -191,17 +191,16 @@ extension LinkLayerConnection {
 
     /// Recomputes the effective data lengths and reports a change (§4.5.10, §5.1.9).
     mutating func updateLengths(from peer: LL.LengthParameters, into outputs: inout [ConnectionOutput]) {
-        let before = (min(localMaxTxOctets, remoteMaxRxOctets), min(localMaxTxTime, remoteMaxRxTime),
-                      min(localMaxRxOctets, remoteMaxTxOctets), min(localMaxRxTime, remoteMaxTxTime))
         remoteMaxRxOctets = max(peer.maxRxOctets, 27)
         remoteMaxRxTime = max(peer.maxRxTime, 328)
         remoteMaxTxOctets = max(peer.maxTxOctets, 27)
         remoteMaxTxTime = max(peer.maxTxTime, 328)
-        let after = (min(localMaxTxOctets, remoteMaxRxOctets), min(localMaxTxTime, remoteMaxRxTime),
-                     min(localMaxRxOctets, remoteMaxTxOctets), min(localMaxRxTime, remoteMaxTxTime))
-        if before != after {
+        let after = [min(localMaxTxOctets, remoteMaxRxOctets), min(localMaxTxTime, remoteMaxRxTime),
+                     min(localMaxRxOctets, remoteMaxTxOctets), min(localMaxRxTime, remoteMaxTxTime)]
+        if after != reportedLengths {
+            reportedLengths = after
             outputs.append(.event(.leMeta(.dataLengthChange(.init(
-                connectionHandle: handleValue, maxTxOctets: after.0, maxTxTime: after.1, maxRxOctets: after.2, maxRxTime: after.3)))))
+                connectionHandle: handleValue, maxTxOctets: after[0], maxTxTime: after[1], maxRxOctets: after[2], maxRxTime: after[3])))))
         }
     }
 

@@ -128,6 +128,11 @@ public struct LinkLayerConnection: Sendable {
     var remoteMaxTxOctets: UInt16 = 27
     var remoteMaxTxTime: UInt16 = 328
     var lengthRequestPending = false
+    /// The effective lengths last reported to the host (connMaxTxOctets, connMaxTxTime,
+    /// connMaxRxOctets, connMaxRxTime; Vol 6, Part B, §4.5.10): a change against these, not
+    /// against the values before the latest PDU, is what LE Data Length Change reports, so
+    /// a change this side's own LE Set Data Length made is reported too.
+    var reportedLengths: [UInt16] = [27, 328, 27, 328]
 
     // MARK: Procedures
 

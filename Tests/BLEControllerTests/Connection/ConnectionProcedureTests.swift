@@ -187,6 +187,21 @@ struct ConnectionPeripheralProcedureTests {
         #expect(pair.sent.filter { $0.from == .peripheral }.compactMap(\.pdu).map(\.payload.count).max() == 200)
     }
 
+    @Test("When the second side also raises its data length, both hosts hear of that change too (§4.5.10)")
+    func bothSidesDataLength() {
+        var pair = ConnectionPair()
+        pair.run(until: 30_000)
+        pair.feed(.peripheral, .command(.setDataLength(txOctets: 251, txTime: 2120)))
+        pair.run(until: 200_000)
+        #expect(pair.events(.central).count == 1)
+        pair.feed(.central, .command(.setDataLength(txOctets: 251, txTime: 2120)))
+        pair.run(until: 400_000)
+        // The central's own exchange leaves the peer's parameters as they were; what changed
+        // is the central's transmit side, which its host and the peripheral's must both hear.
+        #expect(pair.events(.central).dropFirst() == [.leMeta(.dataLengthChange(.init(connectionHandle: 0x40, maxTxOctets: 251, maxTxTime: 2120, maxRxOctets: 251, maxRxTime: 2120)))])
+        #expect(pair.events(.peripheral).dropFirst() == [.leMeta(.dataLengthChange(.init(connectionHandle: 0x41, maxTxOctets: 251, maxTxTime: 2120, maxRxOctets: 251, maxRxTime: 2120)))])
+    }
+
     @Test("The same inputs give the same packets at the same times")
     func deterministic() {
         func run() -> [RadioTransmission] {
