@@ -133,6 +133,29 @@ def configure(device: Device, args, lines: StdinLines) -> None:
         identity_address_type=PairingConfig.AddressType.RANDOM)
 
 
+def answer_legacy_ltk_requests_with_own_key(device: Device) -> None:
+    """Bumble quirk (0.0.236, Device.get_long_term_key): as peripheral it answers the LTK
+    request of a reconnecting legacy-bonded central with the LTK the *central* distributed
+    (its keys.ltk_peripheral) instead of the one it distributed itself and named by EDIV and
+    Rand (Core 5.4, Vol 3, Part H, §2.4.2), so the link fails with a MIC failure (0x3D). This
+    answers with its own distributed key when EDIV and Rand match."""
+    original = device.host.long_term_key_provider
+
+    async def provider(connection_handle: int, rand: bytes, ediv: int) -> bytes | None:
+        connection = device.lookup_connection(connection_handle)
+        if connection is not None and connection.role == hci.Role.PERIPHERAL and device.keystore is not None:
+            session_key = device.smp_manager.get_long_term_key(connection, rand, ediv)
+            if session_key is not None:
+                return session_key
+            keys = await device.keystore.get(str(connection.peer_address))
+            own = keys.ltk_central if keys is not None and keys.ltk is None else None
+            if own is not None:
+                return own.value if (own.ediv or 0) == ediv and bytes(own.rand or bytes(8)) == bytes(rand) else None
+        return await original(connection_handle, rand, ediv)
+
+    device.host.long_term_key_provider = provider
+
+
 def watch(connection) -> None:
     def on_pairing(keys) -> None:
         global PAIRINGS
@@ -169,6 +192,7 @@ async def peripheral(args, lines: StdinLines) -> int:
     secret = gatt.Characteristic(SECRET, gatt.Characteristic.Properties.READ,
                                  gatt.Characteristic.Permissions.READ_REQUIRES_ENCRYPTION, SECRET_VALUE)
     device.add_service(gatt.Service(SERVICE, [secret]))
+    answer_legacy_ltk_requests_with_own_key(device)
 
     def on_connection(connection) -> None:
         say('connected', peer=str(connection.peer_address), handle=connection.handle)
@@ -194,7 +218,9 @@ async def central(args, lines: StdinLines) -> int:
         say('connected', peer=str(connection.peer_address), handle=connection.handle)
         watch(connection)
         try:
-            keys = await device.keystore.get(str(connection.peer_address)) if device.keystore else None
+            # Bumble keeps the keys of a pairing without bonding too (SMP on_pairing stores them
+            # whatever the Bonding_Flags): only a bonding run may reuse them.
+            keys = await device.keystore.get(str(connection.peer_address)) if device.keystore and not args.no_bond else None
             if keys is not None:
                 await connection.encrypt()
             else:

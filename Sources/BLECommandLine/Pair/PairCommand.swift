@@ -51,6 +51,10 @@ struct PairCommand: AsyncParsableCommand {
             } catch let error as HostPairingError {
                 throw CommandFailure(PairingOutcome.sentence(error))
             }
+            // One ATT round trip before the link may close: its answer comes after the peer took our
+            // last key distribution PDU (L2CAP keeps order), so the peer completes pairing too; a
+            // stock Bumble controller drops data queued behind a disconnection.
+            _ = try? await host.gatt(.discoverPrimaryServices(BluetoothUUID(0x1800)), on: link.handle)
             // The keeper saves the bond from the host's security event: wait until it has.
             var saved = false
             for await event in saves {
@@ -91,13 +95,14 @@ enum PairingOutcome: Sendable {
         }
     }
 
-    /// `just-works`, `numeric-comparison`, `passkey-we-display`, `passkey-peer-displays`, `passkey-both-enter`, `oob`.
+    /// `just-works`, `numeric-comparison`, `passkey-central-displays`, `passkey-peripheral-displays`
+    /// (the central initiates, Vol 3, Part H, §2.3.5.1), `passkey-both-enter`, `oob`.
     static func name(of method: SMPPairingMethod) -> String {
         switch method {
         case .justWorks: return "just-works"
         case .numericComparison: return "numeric-comparison"
-        case .passkeyEntry(.initiatorDisplays): return "passkey-we-display"
-        case .passkeyEntry(.responderDisplays): return "passkey-peer-displays"
+        case .passkeyEntry(.initiatorDisplays): return "passkey-central-displays"
+        case .passkeyEntry(.responderDisplays): return "passkey-peripheral-displays"
         case .passkeyEntry(.bothEnter): return "passkey-both-enter"
         case .outOfBand: return "oob"
         }
@@ -112,15 +117,13 @@ enum PairingOutcome: Sendable {
         return names.isEmpty ? "none" : names.joined(separator: ",")
     }
 
-    /// The command's error sentence for a failed pairing, with the SMP reason's code.
+    /// The command's error sentence for a failed pairing, with the SMP reason and its code.
     static func sentence(_ error: HostPairingError) -> String {
         switch error {
-        case let .failed(.sent(reason)): return "Pairing failed: we sent \(reason) (0x\(Self.hex(reason.rawValue)))."
-        case let .failed(.received(reason)): return "Pairing failed: the device sent \(reason) (0x\(Self.hex(reason.rawValue)))."
+        case let .failed(.sent(reason)): return "Pairing failed: we sent \(reason)."
+        case let .failed(.received(reason)): return "Pairing failed: the device sent \(reason)."
         case .failed(.timedOut): return "Pairing timed out after 30 seconds."
         case .repeatedAttempts: return "Pairing with this device failed recently: wait before trying again."
         }
     }
-
-    private static func hex(_ value: UInt8) -> String { value < 16 ? "0" + String(value, radix: 16) : String(value, radix: 16) }
 }
