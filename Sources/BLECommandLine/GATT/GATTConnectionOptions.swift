@@ -27,6 +27,8 @@ struct GATTConnectionOptions: ParsableArguments {
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?
 
+    @OptionGroup(title: "Pairing and bonds") var security: SecurityOptions
+
     func validate() throws {
         guard PeerAddress(parsing: address, random: random) != nil else {
             throw ValidationError("\(address) is not an address: write it as C0:11:22:33:44:55, with /random for a random one.")
@@ -39,12 +41,14 @@ struct GATTConnectionOptions: ParsableArguments {
     }
 
     /// Opens the controller, connects, exchanges the MTU (unless 23), runs `body` on the
-    /// connection and disconnects, whatever `body` did.
-    func withConnection<T: Sendable>(_ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
+    /// connection and disconnects, whatever `body` did. With `securing` and any pairing
+    /// option given, the link is encrypted with the stored bond right after connecting,
+    /// and a procedure refused for want of security pairs or encrypts once.
+    func withConnection<T: Sendable>(securing: Bool = true, _ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
         guard let peer = PeerAddress(parsing: address, random: random) else { throw CommandFailure("Invalid address \(address).") }
         let opened = try await openAdapter(hci: hci, snoop: snoop, att: ATTBearerConfiguration(receiveMTU: mtu))
         do {
-            let result = try await connected(opened.host, peer: peer, body)
+            let result = try await connected(opened.host, peer: peer, securing: securing, body)
             await opened.close()
             return result
         } catch let failure as CommandFailure {
@@ -56,7 +60,7 @@ struct GATTConnectionOptions: ParsableArguments {
         }
     }
 
-    private func connected<T: Sendable>(_ host: BLEHost.Host, peer: PeerAddress,
+    private func connected<T: Sendable>(_ host: BLEHost.Host, peer: PeerAddress, securing: Bool,
                                         _ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
         _ = try await host.start()
         let own = ownAddress.flatMap { BluetoothAddress($0, kind: .random) }
@@ -74,6 +78,13 @@ struct GATTConnectionOptions: ParsableArguments {
                                  + "advertising connectably and that the address type is right.")
         }
         do {
+            if securing, security.isRequested {
+                let keeper = try await security.install(on: host, hci: hci)
+                // A bonded central re-encrypts on reconnection (Vol 3, Part C, §10.3.2).
+                if let encryption = try await keeper.encrypt(link.handle, on: host) {
+                    printError("Encrypted with the stored bond: level \(encryption.level.rawValue), key size \(encryption.keySize).")
+                }
+            }
             if mtu > ATTBearerConfiguration.defaultMTU {
                 do {
                     _ = try await host.gatt(.exchangeMTU, on: link.handle)

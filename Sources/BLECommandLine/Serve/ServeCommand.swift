@@ -42,6 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?
 
+    @OptionGroup(title: "Pairing and bonds") var security: SecurityOptions
+
     func validate() throws {
         if let seconds, !(seconds.isFinite && seconds > 0) { throw ValidationError("--seconds must be positive.") }
         for text in stream where ServeStream(parsing: text) == nil {
@@ -87,8 +89,9 @@ struct ServeCommand: AsyncParsableCommand {
         let layout = Self.advertisingData(served)
         let advertising = GAPAdvertisingParameters(data: layout.data, scanResponse: layout.scanResponse,
                                                    useRandomAddress: own != nil, restartAfterDisconnection: true)
+        let keeper = security.isRequested ? try await security.install(on: host, hci: hci) : nil
         let runtime = ServeRuntime(host: host, file: served, database: database, streams: stream.compactMap(ServeStream.init(parsing:)),
-                                   advertising: advertising)
+                                   advertising: advertising, keeper: keeper)
         runtime.log("database", JSONText.object(GATTDocument(serving: database, address: address.map { "\($0)" } ?? "unknown",
                                                              mtu: ATTBearerConfiguration.maximumMTU).jsonFields))
         try await host.startAdvertising(advertising)

@@ -1,5 +1,6 @@
 import BLEHost
 import BLEProfiles
+import BLEStorage
 import BLEWire
 import Foundation
 
@@ -13,10 +14,14 @@ struct ServeRuntime: Sendable {
     let streams: [ServeStream]
     /// How the server advertises, to advertise again while and after clients are connected.
     let advertising: GAPAdvertisingParameters
+    /// The bonds, when `ble serve` was given pairing options: told of each connection so a
+    /// bonded client gets Insufficient Encryption (Core 5.4, Vol 3, Part C, §10.3.1).
+    let keeper: BondKeeper?
     private let start = ContinuousClock.now
 
     init(host: BLEHost.Host, file: ServeFile, database: GATTDatabase, streams: [ServeStream],
-         advertising: GAPAdvertisingParameters) {
+         advertising: GAPAdvertisingParameters, keeper: BondKeeper? = nil) {
+        self.keeper = keeper
         self.host = host
         self.file = file
         self.database = database
@@ -28,6 +33,7 @@ struct ServeRuntime: Sendable {
     private enum Input: Sendable {
         case gatt(HostGATTEvent)
         case gap(GAPEvent)
+        case pairing(BondKeeper.Event)
         case stop
     }
 
@@ -53,6 +59,12 @@ struct ServeRuntime: Sendable {
                 for await event in gapEvents { output.yield(.gap(event)) }
             },
         ]
+        if let keeper {
+            let pairings = await keeper.events()
+            feeders.append(Task {
+                for await event in pairings { output.yield(.pairing(event)) }
+            })
+        }
         if let seconds {
             // --seconds: how long the user asked to serve.
             feeders.append(Task {
@@ -69,6 +81,7 @@ struct ServeRuntime: Sendable {
                 return
             case let .gap(event): await handle(event, &state)
             case let .gatt(event): await handle(event, &state)
+            case let .pairing(event): logPairing(event)
             }
         }
     }
@@ -87,14 +100,45 @@ struct ServeRuntime: Sendable {
         switch event {
         case let .connected(link):
             log("connected", .object([("connection", .integer(Int(link.handle))), ("peer", .string("\(link.peer)"))]))
+            await keeper?.noteConnection(link, on: host)
             if link.role == .peripheral { try? await host.startAdvertising(advertising) }
         case let .disconnected(handle, reason):
             for task in state.streaming.removeValue(forKey: handle) ?? [] { task.cancel() }
             log("disconnected", .object([("connection", .integer(Int(handle))), ("reason", .integer(Int(reason.rawValue)))]))
             try? await host.startAdvertising(advertising)  // already advertising: refused, nothing to do
+        case let .encryptionChanged(handle, encryption), let .encryptionKeyRefreshed(handle, encryption):
+            log("encrypted", .object([("connection", .integer(Int(handle))), ("level", .integer(encryption.level.rawValue)),
+                                      ("keySize", .integer(encryption.keySize))]))
         default:
             break
         }
+    }
+
+    /// Logs `paired` (method, level, key size, Secure Connections, bonded) and `pairingFailed` (reason).
+    private func logPairing(_ event: BondKeeper.Event) {
+        switch event {
+        case let .paired(handle, peer, result, record):
+            var fields: [(String, JSONText)] = [("connection", .integer(Int(handle))), ("peer", .string("\(peer)"))]
+            fields.append(("method", .string(PairingOutcome.name(of: result.method))))
+            fields.append(("level", .integer(result.level.rawValue)))
+            fields.append(("keySize", .integer(Int(result.keySize))))
+            fields.append(("sc", .bool(result.secureConnections)))
+            fields.append(("bonded", .bool(result.bonded)))
+            fields.append(("saved", .bool(record != nil)))
+            log("paired", .object(fields))
+        case let .pairingFailed(handle, peer, failure):
+            var fields: [(String, JSONText)] = [("connection", .integer(Int(handle))), ("peer", .string("\(peer)"))]
+            let reason: JSONText = failure.reason.map { JSONText.integer(Int($0.rawValue)) } ?? JSONText.null
+            fields.append(("reason", reason))
+            fields.append(("sent", .bool(Self.weSent(failure))))
+            log("pairingFailed", .object(fields))
+        case let .saveFailed(error):
+            log("bondNotSaved", .object([("reason", .string(error.description))]))
+        }
+    }
+
+    private static func weSent(_ failure: SMPPairingFailure) -> Bool {
+        if case .sent = failure { return true } else { return false }
     }
 
     private func handle(_ event: HostGATTEvent, _ state: inout State) async {

@@ -1,0 +1,49 @@
+import BLEHost
+import Foundation
+
+/// The user side of pairing on a terminal (Core 5.4, Vol 3, Part H, §2.3.5): prints the
+/// passkey to show (`passkey 123456`) and the number to compare (`compare 123456`) on
+/// stdout; types `--passkey` when given, else reads the passkey from stdin; accepts the
+/// number with `--accept`, else reads y/n from stdin.
+struct ConsoleAgent: PairingAgent {
+    /// The passkey to type when the peer displays one.
+    let passkey: UInt32?
+    /// Whether numbers are accepted without asking.
+    let accept: Bool
+
+    func displayPasskey(_ passkey: UInt32, on connection: UInt16) async {
+        Self.say("passkey \(Self.sixDigits(passkey))")
+    }
+
+    func enterPasskey(on connection: UInt16) async -> UInt32? {
+        if let passkey { return passkey }
+        printError("Type the passkey the peer shows and press Return:")
+        guard let line = await Self.readLine(), let value = UInt32(line.trimmingCharacters(in: .whitespaces)),
+              value <= 999_999 else { return nil }
+        return value
+    }
+
+    func confirmNumber(_ number: UInt32, on connection: UInt16) async -> Bool {
+        Self.say("compare \(Self.sixDigits(number))")
+        if accept { return true }
+        printError("Does the peer show \(Self.sixDigits(number))? (y/n)")
+        guard let line = await Self.readLine() else { return false }
+        return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    /// `123` as `000123`: passkeys keep their leading zeros (§2.3.5.3).
+    static func sixDigits(_ value: UInt32) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, 6 - text.count)) + text
+    }
+
+    /// One line of stdin, read off the cooperative pool's threads so the host keeps running.
+    private static func readLine() async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: Swift.readLine()) }
+        }
+    }
+
+    /// A line on stdout at once (unbuffered), so a script reading the pipe sees it while pairing waits.
+    private static func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import BLEHost
+import BLEStorage
+import BLEWire
+import Foundation
+
+/// The pairing and bond options `ble pair`, `ble gatt` and `ble serve` share (Core 5.4,
+/// Vol 3, Part H, §2.3): our IO capability, legacy or Secure Connections (only), MITM,
+/// bonding, the passkey to type, and the bond store file.
+struct SecurityOptions: ParsableArguments {
+    @Option(help: "Our IO capability: none, display, keyboard, yesno or kbdisplay.")
+    var io: String = "none"
+
+    @Flag(help: "Pair with LE legacy pairing (no Secure Connections).")
+    var legacy = false
+
+    @Flag(help: "Accept only LE Secure Connections pairing.")
+    var scOnly = false
+
+    @Flag(help: "Ask for man-in-the-middle protection (an authenticated key).")
+    var mitm = false
+
+    @Option(help: "The passkey (0 to 999999) to type when the peer displays one; without it it is read from stdin.")
+    var passkey: UInt32?
+
+    @Flag(help: "Accept the Numeric Comparison number without asking.")
+    var accept = false
+
+    @Flag(help: "Pair without bonding: keys are not stored.")
+    var noBond = false
+
+    @Option(help: "The bond store file (default: $SWIFTBLE_BONDS or ~/.local/share/swiftble/bonds-<hci>.json).")
+    var bonds: String?
+
+    /// `--io` names and the SMP IO capabilities they stand for (§3.5.1, Table 3.4).
+    static let capabilities: [String: SMP.IOCapability] = [
+        "none": .noInputNoOutput, "display": .displayOnly, "keyboard": .keyboardOnly,
+        "yesno": .displayYesNo, "kbdisplay": .keyboardDisplay,
+    ]
+
+    func validate() throws {
+        guard Self.capabilities[io] != nil else {
+            throw ValidationError("--io must be none, display, keyboard, yesno or kbdisplay.")
+        }
+        if legacy && scOnly { throw ValidationError("--legacy and --sc-only exclude each other.") }
+        if let passkey, passkey > 999_999 { throw ValidationError("--passkey must be from 0 to 999999.") }
+    }
+
+    /// Whether any option was given: `ble gatt` and `ble serve` leave security alone otherwise.
+    var isRequested: Bool {
+        bonds != nil || io != "none" || legacy || scOnly || mitm || passkey != nil || noBond || accept
+    }
+
+    /// Our side of pairing.
+    var configuration: SMPConfiguration {
+        SMPConfiguration(ioCapability: Self.capabilities[io] ?? .noInputNoOutput, bonding: !noBond, mitmRequired: mitm,
+                         secureConnections: !legacy, secureConnectionsOnly: scOnly)
+    }
+
+    /// The bond store file: `--bonds`, else the adapter's default (docs/bonds.md).
+    func storeFile(hci: String) throws -> BondStoreFile {
+        if let bonds { return BondStoreFile(path: bonds) }
+        guard let path = BondStoreLocation.defaultPath(hci: hci, environment: ProcessInfo.processInfo.environment) else {
+            throw CommandFailure("No place for the bond store: set HOME or SWIFTBLE_BONDS, or give --bonds FILE.")
+        }
+        return BondStoreFile(path: path)
+    }
+
+    /// Sets our pairing configuration and the console agent on `host`, loads the bond
+    /// store and attaches a keeper of it, and, for a GATT client, pairs or encrypts once
+    /// when a server refuses a procedure for want of security.
+    func install(on host: BLEHost.Host, hci: String) async throws -> BondKeeper {
+        let file = try storeFile(hci: hci)
+        let keeper: BondKeeper
+        do {
+            keeper = try BondKeeper.load(file)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        await host.setPairingConfiguration(configuration)
+        await host.setPairingAgent(ConsoleAgent(passkey: passkey, accept: accept))
+        await keeper.attach(to: host)
+        await host.setSecurityUpgradeHandler { [weak host] handle, _ in
+            guard let host else { return false }
+            return await Self.secure(handle, on: host, keeper: keeper)
+        }
+        return keeper
+    }
+
+    /// Encrypts the link with the stored key when the peer is bonded and we are central,
+    /// else pairs; `true` when the link ended up encrypted.
+    static func secure(_ handle: UInt16, on host: BLEHost.Host, keeper: BondKeeper) async -> Bool {
+        if let encrypted = try? await keeper.encrypt(handle, on: host), encrypted.level > .none { return true }
+        do {
+            try await host.pair(handle)
+            return true
+        } catch {
+            printError("Pairing failed: \(error).")
+            return false
+        }
+    }
+}

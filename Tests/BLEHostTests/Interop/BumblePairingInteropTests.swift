@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+extension BumbleInterop {
+    /// OUR pairing and bonds (`ble pair`, `ble gatt read --bonds`, `ble serve --bonds`) against
+    /// Interop/bumble_pair_peer.py over stock Bumble controllers (Core 5.4, Vol 3, Part H): every
+    /// cell of the matrix pairs with the expected method and level, the encryption-required
+    /// value reads, a bond re-encrypts on reconnection without a new pairing (Bumble counts its
+    /// pairings), and a wrong passkey fails with Confirm Value Failed (0x04) on both sides.
+    @Suite("Pairing with Bumble")
+    struct BumblePairingInteropTests {
+        static let bumblePeripheral = "C0:5B:00:00:00:31/random"
+        static let ourAddress = "C0:5F:00:00:00:01"
+        static let secretHex = "736563726574"
+
+        @Test("our central pairs with Bumble's peripheral, reads the protected value, and reconnects with the bond",
+              arguments: BumblePairingCase.matrix + BumblePairingCase.wrongPasskeys)
+        func ourCentral(cell: BumblePairingCase) async throws {
+            let bench = try await BumbleBench(controllers: 2)
+            defer { bench.stop() }
+            let peer = try bench.peer(on: 1, script: "bumble_pair_peer.py", ["--role", "peripheral"] + cell.bumble(asCentral: false))
+            defer { peer.stop() }
+            let advertising = try #require(await peer.event("advertising", seconds: patience), "\(peer.lines.all)")
+            let handle = try #require(advertising["handle"] as? Int)
+            let bonds = interopSnoopPath("pair-bonds-\(UInt32.random(in: 0 ... .max))") + ".json"
+            defer { try? FileManager.default.removeItem(atPath: bonds) }
+            let common = ["--own-address", Self.ourAddress, "--hci", "tcp:127.0.0.1:\(bench.ports[0])", "--timeout", "60",
+                          "--bonds", bonds] + cell.ours(asCentral: true)
+            let snoop = interopSnoopPath("pair-central")
+            let pair = try InteropProcess(try interopBLEExecutable(), ["pair", Self.bumblePeripheral, "--json", "--snoop", snoop] + common,
+                                          mergingStandardError: true)
+            defer { pair.stop() }
+            try await Self.forwardPasskey(cell, ourSide: pair, displaying: cell.weDisplay(asCentral: true), to: peer)
+            if cell.wrongPasskey {
+                let failure = try #require(await pair.lines.line(containing: "Pairing failed", seconds: patience), "\(pair.lines.all)")
+                #expect(failure.contains("Confirm Value Failed (0x04)"))
+                let theirs = try #require(await peer.event("failed", seconds: patience), "\(peer.lines.all)")
+                #expect(theirs["reason"] as? Int == 4)
+                await Self.exited(pair)
+                return
+            }
+            let line = try #require(await pair.lines.line(containing: "\"event\": \"paired\"", seconds: patience), "\(pair.lines.all)")
+            let outcome = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(outcome["method"] as? String == cell.methodName)
+            #expect(outcome["level"] as? Int == cell.level)
+            #expect(outcome["keySize"] as? Int == 16)
+            #expect(outcome["sc"] as? Bool == cell.secureConnections)
+            #expect(outcome["bonded"] as? Bool == cell.bonding)
+            #expect(outcome["saved"] as? Bool == cell.bonding)
+            let theirs = try #require(await peer.event("paired", seconds: patience), "\(peer.lines.all)")
+            #expect(theirs["sc"] as? Bool == cell.secureConnections)
+            if cell.model == .numericComparison {
+                // Both users were shown the same number.
+                let ours = await pair.lines.line(containing: "compare ", seconds: patience)
+                let number = (await peer.event("compare", seconds: patience))?["value"] as? Int
+                #expect(ours.flatMap { Int($0.split(separator: " ").last ?? "") } == number)
+            }
+            await Self.exited(pair)
+            try await expectCleanCapture(snoop)
+
+            // Reconnect and read the protected value: with a bond the link is encrypted with
+            // the stored key, without one the refused read pairs again (the upgrade handler).
+            let read = try InteropProcess(try interopBLEExecutable(), ["gatt", "read", Self.bumblePeripheral,
+                                                                        String(format: "0x%04X", handle), "--mtu", "23"] + common,
+                                          mergingStandardError: true)
+            defer { read.stop() }
+            try await Self.forwardPasskey(cell, ourSide: read, displaying: cell.weDisplay(asCentral: true) && !cell.bonding, to: peer)
+            #expect(await read.lines.line(containing: Self.secretHex, seconds: patience) != nil, "\(read.lines.all)")
+            await Self.exited(read)
+            #expect(read.lines.all.contains { $0.contains("Encrypted with the stored bond") } == cell.bonding, "\(read.lines.all)")
+            let pairings = peer.events.filter { $0["event"] as? String == "paired" }.count
+            let encryptions = peer.events.filter { $0["event"] as? String == "encrypted" }.count
+            #expect(pairings == (cell.bonding ? 1 : 2), "\(peer.lines.all)")
+            #expect(encryptions == 2, "\(peer.lines.all)")
+        }
+
+        @Test("Bumble's central pairs with ble serve, reads the protected value, and reconnects with the bond",
+              arguments: BumblePairingCase.matrix + BumblePairingCase.wrongPasskeys)
+        func bumbleCentral(cell: BumblePairingCase) async throws {
+            let bench = try await BumbleBench(controllers: 2)
+            defer { bench.stop() }
+            let bonds = interopSnoopPath("serve-bonds-\(UInt32.random(in: 0 ... .max))") + ".json"
+            defer { try? FileManager.default.removeItem(atPath: bonds) }
+            let snoop = interopSnoopPath("pair-serve")
+            let ours = cell.ours(asCentral: false)
+            let serve = try InteropProcess(try interopBLEExecutable(), [
+                "serve", interopPackageRoot().appendingPathComponent("Interop/pair-server.yaml").path, "--own-address", Self.ourAddress,
+                "--hci", "tcp:127.0.0.1:\(bench.ports[0])", "--snoop", snoop, "--bonds", bonds,
+            ] + ours, mergingStandardError: true)
+            defer { serve.stop() }
+            let database = try #require(await serve.event("database", seconds: patience), "\(serve.lines.all)")
+            let handle = try #require(Self.valueHandle(in: database), "\(database)")
+            #expect(await serve.event("advertising", seconds: patience) != nil, "\(serve.lines.all)")
+            let theirs = cell.bumble(asCentral: true)
+            let central = try bench.peer(on: 1, script: "bumble_pair_peer.py", [
+                "--role", "central", Self.ourAddress, "--handle", "\(handle)", "--connections", cell.wrongPasskey ? "1" : "2",
+            ] + theirs)
+            defer { central.stop() }
+            try await Self.forwardPasskey(cell, ourSide: serve, displaying: cell.weDisplay(asCentral: false), to: central, times: cell.bonding ? 1 : 2)
+            let done = try #require(await central.event("done", seconds: patience), "\(central.lines.all)\n\(serve.lines.all)")
+            if cell.wrongPasskey {
+                #expect((await central.event("failed", seconds: patience))?["reason"] as? Int == 4, "\(central.lines.all)")
+                let failed = try #require(await serve.event("pairingFailed", seconds: patience), "\(serve.lines.all)")
+                #expect(failed["reason"] as? Int == 4)
+                serve.stop()
+                return
+            }
+            #expect(done["pairings"] as? Int == (cell.bonding ? 1 : 2), "\(central.lines.all)")
+            let reads = central.events.filter { $0["event"] as? String == "read" }.compactMap { $0["value"] as? String }
+            #expect(reads == [Self.secretHex, Self.secretHex], "\(central.lines.all)")
+            let paired = try #require(await serve.event("paired", seconds: patience), "\(serve.lines.all)")
+            #expect(paired["method"] as? String == cell.methodName)
+            #expect(paired["level"] as? Int == cell.level)
+            #expect(paired["sc"] as? Bool == cell.secureConnections)
+            #expect(paired["bonded"] as? Bool == cell.bonding)
+            #expect(paired["saved"] as? Bool == cell.bonding)
+            let encrypted = serve.events.filter { $0["event"] as? String == "encrypted" }
+            #expect(encrypted.count == 2, "\(serve.lines.all)")
+            #expect(encrypted.allSatisfy { $0["level"] as? Int == cell.level }, "\(serve.lines.all)")
+            serve.stop()
+            try await expectCleanCapture(snoop)
+        }
+
+        /// When our side displays a passkey, types it into Bumble (its stdin: `passkey N`),
+        /// or the wrong one for a wrong-passkey cell.
+        static func forwardPasskey(_ cell: BumblePairingCase, ourSide: InteropProcess, displaying: Bool, to bumble: InteropProcess,
+                                   times: Int = 1) async throws {
+            guard displaying else { return }
+            for index in 0 ..< times {
+                // The n-th "passkey N" line: wait until that many were printed.
+                var shown: [String] = []
+                for _ in 0 ..< 600 where shown.count <= index {
+                    shown = ourSide.lines.all.filter { $0.hasPrefix("passkey ") }
+                    if shown.count <= index { try await Task.sleep(for: .milliseconds(100)) }  // polling the child's output in a test
+                }
+                let line = try #require(shown.count > index ? shown[index] : nil, "\(ourSide.lines.all)")
+                bumble.send(cell.wrongPasskey ? "passkey \(BumblePairingCase.wrong)" : line)
+            }
+        }
+
+        /// Waits until `process` closed its output (it exited), at most `patience` seconds.
+        static func exited(_ process: InteropProcess) async {
+            _ = await process.lines.line(containing: "\u{1}never printed", seconds: patience)
+        }
+
+        /// The value handle of the protected characteristic in `ble serve`'s database document.
+        static func valueHandle(in database: [String: Any]) -> Int? {
+            let services = database["services"] as? [[String: Any]] ?? []
+            let characteristics = services.flatMap { $0["characteristics"] as? [[String: Any]] ?? [] }
+            return characteristics.first { ($0["uuid"] as? String)?.uppercased() == "D7A30001-6C5A-4A7E-9B1E-5F0C2A9E00F1" }?["valueHandle"] as? Int
+        }
+    }
+}
