@@ -124,6 +124,7 @@ enum PairingOutcome: Sendable {
         case let .failed(.received(reason)): return "Pairing failed: the device sent \(reason)."
         case .failed(.timedOut): return "Pairing timed out after 30 seconds."
         case .repeatedAttempts: return "Pairing with this device failed recently: wait before trying again."
+        case .encryptedWithStoredKey: return "The device encrypted with the key it already holds from an earlier bond; no pairing ran."
         }
     }
 }

@@ -133,7 +133,7 @@ extension Host {
         case let .encryptionChanged(handle, encryption), let .encryptionKeyRefreshed(handle, encryption):
             // Before anyone else hears of it: the initiator of a pairing accepts the
             // responder's keys only on an encrypted link (Vol 3, Part H, §3.6.1).
-            smpEncryptionChanged(handle, keySize: encryption.keySize)
+            smpEncryptionChanged(handle, encryption: encryption)
         case let .advertisement(advertisement):
             // Reports go to the scan's own stream only: at hundreds a second they would
             // push link events out of the bounded ``events`` buffer.

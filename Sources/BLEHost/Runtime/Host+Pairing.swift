@@ -84,8 +84,17 @@ extension Host {
     }
 
     /// A link's encryption changed: phase 3 (key distribution) may start (§3.6.1).
-    func smpEncryptionChanged(_ handle: UInt16, keySize: Int) {
-        guard var session = smpSessions[handle], session.isInProgress else { return }
+    func smpEncryptionChanged(_ handle: UInt16, encryption: LinkEncryption) {
+        let keySize = encryption.keySize
+        guard var session = smpSessions[handle], !session.isFinished else { return }
+        if session.role == .responder, session.method == nil {
+            // Our Security Request was answered with a stored key (§2.4.6): no pairing runs.
+            smpSessions[handle] = nil
+            let waiting = pairingWaiters.removeValue(forKey: handle) ?? []
+            for waiter in waiting { waiter.resume(throwing: HostPairingError.encryptedWithStoredKey(encryption)) }
+            return
+        }
+        guard session.isInProgress else { return }
         let outputs = session.encryptionChanged(keySize: UInt8(clamping: keySize), at: now)
         smpSessions[handle] = session
         carryOut(outputs, smpLink: handle)

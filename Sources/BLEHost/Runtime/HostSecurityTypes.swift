@@ -31,6 +31,10 @@ public enum HostPairingError: Error, Hashable, Sendable, CustomStringConvertible
     case failed(SMPPairingFailure)
     /// The peer failed recent attempts: wait before trying again (Vol 3, Part H, §2.3.6).
     case repeatedAttempts
+    /// We asked a bonded central for security as peripheral and it answered by encrypting
+    /// with the key it holds instead of pairing (§2.4.6): the link is secure at this level,
+    /// and no pairing ran.
+    case encryptedWithStoredKey(LinkEncryption)
 
     /// A sentence for logs.
     public var description: String {
@@ -39,6 +43,8 @@ public enum HostPairingError: Error, Hashable, Sendable, CustomStringConvertible
         case let .failed(.received(reason)): return "pairing failed: the peer sent \(reason)"
         case .failed(.timedOut): return "pairing timed out after 30 seconds"
         case .repeatedAttempts: return "pairing with this peer failed recently; wait before trying again"
+        case let .encryptedWithStoredKey(encryption):
+            return "the central encrypted with its stored key (level \(encryption.level.rawValue), \(encryption.keySize)-octet key) instead of pairing"
         }
     }
 }

@@ -48,10 +48,15 @@ struct BondKeeperHostTests {
     func centralReencrypts(secureConnections: Bool) async throws {
         let (hosts, central, peripheral, handles) = try await Self.bondedAndReconnected(secureConnections: secureConnections)
         let pairings = await peripheral.events()
+        let peripheralEvents = hosts.peripheral.events
         #expect(await hosts.peripheral.linkSecurity(handles.1).hasKey)
         let encryption = try #require(try await central.encrypt(handles.0, on: hosts.central))
         #expect(encryption.level == .unauthenticated)
         #expect(encryption.keySize == 16)
+        // The central's Encryption Change can come before the peripheral's.
+        _ = try await firstElement(of: peripheralEvents, within: patience) {
+            if case .encryptionChanged = $0 { return true } else { return false }
+        }
         #expect(await hosts.peripheral.linkSecurity(handles.1).level == .unauthenticated)
         let database = try await hosts.peripheral.publishGATT(HostPairingTests.protectedService())
         let value = try #require(database.valueHandle(of: BluetoothUUID(0xFFF1), inService: BluetoothUUID(0xFFF0)))
@@ -66,21 +71,39 @@ struct BondKeeperHostTests {
 
     @Test("a Security Request from the bonded peripheral is answered by encrypting with the stored key")
     func securityRequestUsesBond() async throws {
-        let (hosts, _, peripheral, handles) = try await Self.bondedAndReconnected(secureConnections: true)
+        let (hosts, central, peripheral, handles) = try await Self.bondedAndReconnected(secureConnections: true)
+        #expect(await central.encryptionKey(for: hosts.running.addresses[0]) != nil, "the central holds the bond")
+        // The keeper's closures on the host hold it weakly: keep it alive to the end.
+        defer { withExtendedLifetime(central) {} }
         let pairings = await peripheral.events()
         let centralEvents = hosts.central.events
-        // The peripheral's pair() waits for a pairing that does not come when the central
-        // answers with its stored key (see the report): only the Security Request matters here.
+        // The peripheral's pair() sends the Security Request and returns once the central
+        // has answered by encrypting with its stored key, saying no pairing ran.
         let peripheralHost = hosts.peripheral
         let peripheralHandle = handles.1
-        let request = Task { try? await peripheralHost.pair(peripheralHandle) }
+        let request = Task { () -> HostPairingError? in
+            do {
+                let result = try await peripheralHost.pair(peripheralHandle)
+                Issue.record("pair() paired instead: \(result)")
+                return nil
+            } catch let error as HostPairingError {
+                return error
+            } catch {
+                Issue.record("pair() threw \(error)")
+                return nil
+            }
+        }
         let changed = try await firstElement(of: centralEvents, within: patience) {
             if case .encryptionChanged = $0 { return true } else { return false }
         }
         guard case let .encryptionChanged(handle, encryption) = changed else { throw TimedOut() }
         #expect(handle == handles.0)
         #expect(encryption.level == .unauthenticated)
-        request.cancel()
+        guard case let .encryptedWithStoredKey(peripheralSide)? = await request.value else {
+            Issue.record("the peripheral's pair() did not report the stored-key encryption")
+            throw TimedOut()
+        }
+        #expect(peripheralSide.keySize == 16)
         await peripheral.detach()
         var sawPairing = false
         for await event in pairings { if case .paired = event { sawPairing = true } }
