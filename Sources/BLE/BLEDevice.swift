@@ -35,6 +35,7 @@ public final class BLEDevice: Sendable {
     let dispatcher: EventDispatcher
     private let dispatch: Task<Void, Never>
     private let gattDispatch: Task<Void, Never>
+    private let securityDispatch: Task<Void, Never>
     private let onClose: @Sendable () async -> Void
 
     private init(core: DeviceCore, controller: ControllerInfo, onClose: @escaping @Sendable () async -> Void) {
@@ -49,6 +50,7 @@ public final class BLEDevice: Sendable {
         // device, or lost with its transport.
         dispatch = dispatcher.run { core.isClosed ? .connectionTerminatedByLocalHost : .unspecifiedError }
         gattDispatch = core.gatt.run()
+        securityDispatch = core.security.run(host: core.host, dispatcher: dispatcher)
     }
 
     /// The controller's public address, if it has one.
@@ -63,12 +65,15 @@ public final class BLEDevice: Sendable {
     ///   - hci: `sim`, `sim:FILE.yaml`, `tcp:HOST:PORT`, `unix:PATH`,
     ///     `serial:DEV[@BAUD]` or `hci:N`; `nil` reads `$SWIFTBLE_HCI`, else `sim`.
     ///   - snoop: a btsnoop file to capture every HCI packet into (Wireshark, `btmon -r`).
+    ///   - bonds: where the bonds pairing makes are kept (``BondStorage``).
     ///   - commandTimeout: how long the controller may take to answer an HCI command
     ///     before it is considered gone (Vol 4, Part E, §4.4); by default 2 s for a real
     ///     controller and ``Adapter/simulatedCommandTimeout`` for an embedded world. A slow
     ///     serial line may need more.
     /// - Throws: ``BLEError/controllerUnavailable(_:)`` with a sentence saying what to do.
-    public static func open(hci: String? = nil, snoop: String? = nil, commandTimeout: Duration? = nil) async throws(BLEError) -> BLEDevice {
+    public static func open(
+        hci: String? = nil, snoop: String? = nil, bonds: BondStorage = .memory, commandTimeout: Duration? = nil
+    ) async throws(BLEError) -> BLEDevice {
         var configuration: HCIDriverConfiguration?
         if let commandTimeout {
             let timeout = ConnectionParameters.microseconds(commandTimeout)
@@ -82,7 +87,7 @@ public final class BLEDevice: Sendable {
         } catch {
             throw BLEError(error, closed: false)
         }
-        return try await open(host: adapter.host) { await adapter.close() }
+        return try await open(host: adapter.host, bonds: bonds) { await adapter.close() }
     }
 
     /// Starts `host`, made by the caller on a transport of its own, and puts the front
@@ -90,10 +95,13 @@ public final class BLEDevice: Sendable {
     /// other reader.
     /// - Parameters:
     ///   - host: a host not yet started.
+    ///   - bonds: where the bonds pairing makes are kept (``BondStorage``).
     ///   - onClose: what ``close()`` does to release the controller; it must close the
     ///     host (``BLEHost/Host/close()``), which is all the default does.
     /// - Throws: ``BLEError/controllerUnavailable(_:)`` when the controller does not start.
-    public static func open(host: BLEHost.Host, onClose: (@Sendable () async -> Void)? = nil) async throws(BLEError) -> BLEDevice {
+    public static func open(
+        host: BLEHost.Host, bonds: BondStorage = .memory, onClose: (@Sendable () async -> Void)? = nil
+    ) async throws(BLEError) -> BLEDevice {
         let close = onClose ?? { await host.close() }
         let controller: ControllerInfo
         do {
@@ -104,7 +112,9 @@ public final class BLEDevice: Sendable {
             if case .controllerUnavailable = failure { throw failure }
             throw .controllerUnavailable(failure.description)
         }
-        return BLEDevice(core: DeviceCore(host: host), controller: controller, onClose: close)
+        let device = BLEDevice(core: DeviceCore(host: host, bonds: DeviceBonds()), controller: controller, onClose: close)
+        await device.core.security.install(on: host, dispatcher: device.dispatcher)
+        return device
     }
 
     /// Ends every connection (with Remote User Terminated Connection, Vol 3, Part C,
@@ -120,6 +130,8 @@ public final class BLEDevice: Sendable {
         await firstToFinish(within: .seconds(2)) {
             for link in links { try? await link.disconnect() }
         }
+        // The host holds closures that hold this device.
+        await core.security.uninstall(from: core.host)
         await onClose()
         await dispatch.value
     }
