@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "BLECryptoTests", dependencies: ["BLECrypto"]),
         .testTarget(name: "BLEControllerTests", dependencies: ["BLEController", "BLEWire"]),
         .testTarget(name: "BLETransportTests", dependencies: ["BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
-        .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
+        .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLEStorage", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEStorageTests", dependencies: ["BLEStorage", "BLEHost", "BLEWire"]),
         .testTarget(name: "BLEWorldTests", dependencies: ["BLEWorld", "BLEController", "BLEWire"]),
         .testTarget(name: "BLEBeaconsTests", dependencies: ["BLEBeacons", "BLEWire", "BLECrypto"]),
