@@ -58,6 +58,9 @@ public enum BLEError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Pairing did not finish within SMP's 30 seconds (Vol 3, Part H, §3.4); no more
     /// pairing on this link until it is made again.
     case pairingTimedOut
+    /// The bond store file could not be read (unreadable, corrupt, newer format); the text
+    /// names the file and the reason (docs/bonds.md).
+    case bondStoreUnavailable(String)
 
     /// A sentence for logs and command-line output.
     public var description: String {
@@ -85,6 +88,7 @@ public enum BLEError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .valueTooLong(octets, maximum): return "a value of \(octets) octets is longer than the \(maximum) this write carries"
         case let .pairingFailed(reason): return "pairing failed: \(reason)"
         case .pairingTimedOut: return "pairing did not finish within 30 seconds"
+        case let .bondStoreUnavailable(why): return "the bond store cannot be used: \(why)"
         }
     }
 }

@@ -11,7 +11,7 @@ final class DeviceCore: Sendable {
     let security: DeviceSecurity
     private let closing = Mutex(false)
 
-    init(host: BLEHost.Host, bonds: DeviceBonds = DeviceBonds()) {
+    init(host: BLEHost.Host, bonds: DeviceBonds) {
         self.host = host
         gatt = GATTDispatcher(host: host)
         security = DeviceSecurity(bonds: bonds)

@@ -1,4 +1,5 @@
 import BLE
+import Foundation
 import Testing
 
 /// One row of the pairing matrix between two SwiftBLE devices.
@@ -150,7 +151,8 @@ struct PairingTests {
         let unbonded = connection.peerIdentifier
         #expect(unbonded.count == 36 && unbonded == unbonded.uppercased())
         try await connection.pair()
-        #expect(connection.peerIdentifier == unbonded, "the bond keeps the identifier the peer had")
+        let bonded = connection.peerIdentifier
+        #expect(bonded.count == 36 && bonded != unbonded, "a bond has an identifier of its own")
         let services = try await connection.services([PairingBench.service])
         let characteristics = try await connection.characteristics(of: try #require(services.first))
         _ = try await connection.notifications(for: try #require(characteristics.first { $0.uuid == PairingBench.pulse }))
@@ -159,9 +161,38 @@ struct PairingTests {
         #expect(await bench.server.peripheral.subscribers(of: pulse).isEmpty)
 
         let again = try await bench.connect()
+        #expect(again.peerIdentifier == bonded)
         let result = try await again.pair()
         #expect(result.method == nil, "encrypted with the stored key")
         #expect(await bench.server.peripheral.subscribers(of: pulse) == [again.handle], "restored without a CCCD write")
         await bench.world.close()
+    }
+
+    @Test("bonds in store files outlive the devices: reopened, the central encrypts with the saved key")
+    func bondsInFiles() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pairble-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let files = { (index: Int) in BondStorage.file("\(directory)/bonds-\(index).json") }
+        let first = try await PairingBench.make(bonds: files)
+        await first.configure(central: PairingOptions(), peripheral: PairingOptions())
+        let connection = try await first.connect()
+        #expect(try await connection.pair().method == .justWorks)
+        try await first.serverLog.wait { $0.paired.count == 1 }
+        let identifier = connection.peerIdentifier
+        await first.world.close()
+        for index in 0 ..< 2 {
+            let saved = try String(contentsOfFile: "\(directory)/bonds-\(index).json", encoding: .utf8)
+            #expect(saved.contains(identifier) == (index == 1), "the central's file holds the bond it named")
+        }
+
+        let second = try await PairingBench.make(bonds: files)
+        await second.configure(central: PairingOptions(), peripheral: PairingOptions())
+        let again = try await second.connect()
+        #expect(again.isBonded && again.peerIdentifier == identifier)
+        let result = try await again.pair()
+        #expect(result.method == nil && result.bonded && result.level == .unauthenticated)
+        #expect(try await again.read(try await second.secret(on: again)) == PairingBench.secretValue)
+        #expect(second.serverLog.paired.isEmpty && second.clientLog.paired.isEmpty)
+        await second.world.close()
     }
 }

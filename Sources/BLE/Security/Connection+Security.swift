@@ -31,7 +31,7 @@ extension Connection {
             let result = try await core.host.pair(handle)
             // Kept here too (the security events keep it as well) so that the bond exists
             // when this call returns.
-            core.security.bonds.keep(result, peer: peer)
+            await core.security.bonds.keep(result, peer: peer)
             return PairingResult(result)
         } catch {
             throw securityFailure(error)
@@ -48,9 +48,9 @@ extension Connection {
     public var isBonded: Bool { core.security.bonds.record(for: peer) != nil }
 
     /// A stable identifier for the peer, as an uppercase UUID string: the bond's identifier
-    /// (``BLEHost/BondRecord/peerIdentifier``) when the peer is bonded, which survives its
-    /// address changes; else a UUID made from its address alone, the same on every
-    /// connection from that address. A new bond takes over the address's identifier.
+    /// (``BLEHost/BondRecord/peerIdentifier``, made at bonding) when the peer is bonded,
+    /// which survives its address changes and restarts; else a UUID made from its address
+    /// alone, the same on every connection from that address.
     public var peerIdentifier: String {
         core.security.bonds.record(for: peer)?.peerIdentifier ?? PeerIdentifier.derived(from: peer)
     }

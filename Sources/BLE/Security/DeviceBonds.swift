@@ -1,24 +1,63 @@
 import BLEHost
+import BLEStorage
 import Foundation
 import Synchronization
 
 /// Where a ``BLEDevice`` keeps the bonds its pairings make (Core 5.4, Vol 3, Part C,
-/// §9.4.4): the keys that let a bonded peer's later connections encrypt without pairing,
-/// and the GATT subscriptions a bonded client keeps (Vol 3, Part G, §3.3.3.3).
+/// §9.4.4): the keys that let a bonded peer's later connections encrypt without pairing.
+/// The file is the one `ble bonds` lists and `ble pair` writes (docs/bonds.md).
 public enum BondStorage: Hashable, Sendable {
-    /// In memory: bonds last as long as the ``BLEDevice`` object and are lost on close.
+    /// The adapter's default store file: `$SWIFTBLE_BONDS`, else
+    /// `bonds-<adapter>.json` in `$XDG_DATA_HOME/swiftble` or `~/.local/share/swiftble`;
+    /// in memory when none of those variables is set.
+    case `default`
+    /// The store file at this path (made at the first bond).
+    case file(String)
+    /// In memory: bonds last as long as the ``BLEDevice`` object.
     case memory
 }
 
-/// The bonds of one device, kept in memory only (``BondStorage/memory``): records made
-/// from completed bonding pairings, looked up by the peer's identity address or a
-/// resolvable private address its IRK resolves.
+/// The bonds of one device: a ``BLEStorage/BondKeeper`` (shared with the `ble` commands)
+/// that saves bonding pairings and answers the host's key lookups, plus a synchronous view
+/// of its records for ``Connection/peerIdentifier``, and the subscriptions of bonded
+/// clients between their connections (Vol 3, Part G, §3.3.3.3).
+///
+/// Subscriptions are kept in memory only: the keeper has no call yet to store a record's
+/// CCCD values in the file.
 final class DeviceBonds: Sendable {
-    private let store = Mutex(BondStore())
+    let keeper: BondKeeper
+    private let view: Mutex<BondStore>
+    private let subscriptions = Mutex<[BluetoothAddress: GATTServerClientRecord]>([:])
 
-    /// The bond of the peer at `address`.
+    private init(keeper: BondKeeper, store: BondStore) {
+        self.keeper = keeper
+        view = Mutex(store)
+    }
+
+    /// The bonds `storage` names; `hci` is the controller spec the default file is named after.
+    /// - Throws: ``BLEError/bondStoreUnavailable(_:)`` when the file cannot be read.
+    static func open(_ storage: BondStorage, hci: String) async throws(BLEError) -> DeviceBonds {
+        let path: String?
+        switch storage {
+        case .memory: path = nil
+        case let .file(given): path = given
+        case .default: path = BondStoreLocation.defaultPath(hci: hci, environment: ProcessInfo.processInfo.environment)
+        }
+        guard let path else { return DeviceBonds(keeper: BondKeeper(), store: BondStore()) }
+        do {
+            let keeper = try BondKeeper.load(BondStoreFile(path: path))
+            return DeviceBonds(keeper: keeper, store: await keeper.store)
+        } catch {
+            throw .bondStoreUnavailable("\(path): \(error)")
+        }
+    }
+
+    /// In memory, for a device opened on a host of the caller's.
+    static func inMemory() -> DeviceBonds { DeviceBonds(keeper: BondKeeper(), store: BondStore()) }
+
+    /// The bond of the peer at `address` (its identity, or an address its IRK resolves).
     func record(for address: BluetoothAddress) -> BondRecord? {
-        store.withLock { try? $0.record(for: address) }
+        view.withLock { try? $0.record(for: address) }
     }
 
     /// The key we, as central, start encryption with for `peer`, and the level it gives.
@@ -27,62 +66,34 @@ final class DeviceBonds: Sendable {
         return (key, record.securityLevel, record.isSecureConnections)
     }
 
-    /// The answer to an LE Long Term Key Request when we are peripheral (Vol 4, Part E,
-    /// §7.7.65.5): the bond's key for the request's EDIV and Rand.
-    func longTermKey(for request: LongTermKeyRequest) -> (longTermKey: UInt128, level: LinkSecurityLevel)? {
-        guard let record = record(for: request.peer), let key = record.keyForRequest(ediv: request.ediv, rand: request.rand) else {
-            return nil
-        }
-        return (key, record.securityLevel)
+    /// Keeps the bond of a completed pairing (the keeper does nothing for one that did not
+    /// bond) and refreshes the view. A file that cannot be written leaves the bond in memory.
+    func keep(_ result: SMPPairingResult, peer: BluetoothAddress) async {
+        _ = try? await keeper.keep(result, peer: peer)
+        await refresh()
     }
 
-    /// Keeps the bond of a completed pairing with `peer` when it bonded, replacing an
-    /// earlier bond of the same identity but keeping its identifier, creation time and
-    /// subscriptions. The identifier of a new bond is the one the peer had unbonded.
-    func keep(_ result: SMPPairingResult, peer: BluetoothAddress) {
-        guard result.bonded else { return }
-        let identity = result.peerKeys.identity?.identityAddress ?? peer
-        let now = Int64(Date().timeIntervalSince1970)
-        store.withLock { store in
-            let previous = try? store.record(for: identity)
-            let record = BondRecord(
-                identityAddress: identity,
-                peerIdentifier: previous?.peerIdentifier ?? PeerIdentifier.derived(from: peer),
-                secureConnectionsLongTermKey: result.secureConnectionsLongTermKey, keySize: Int(result.keySize),
-                securityLevel: result.level, peerKeys: BondKeys(result.peerKeys), localKeys: BondKeys(result.localKeys),
-                clientConfigurations: previous?.clientConfigurations ?? [:],
-                created: previous?.created ?? now, updated: now)
-            store.insert(record)
-        }
+    /// Copies the keeper's records into the synchronous view.
+    func refresh() async {
+        let store = await keeper.store
+        view.withLock { $0 = store }
     }
 
-    /// A bonded client's link went down: its subscriptions are kept for its next
-    /// connection (Vol 3, Part G, §3.3.3.3). Clients without a bond are forgotten.
+    /// A bonded client's link went down: its subscriptions wait for its next connection
+    /// (Vol 3, Part G, §3.3.3.3). Clients without a bond are forgotten.
     func clientDeparted(_ peer: BluetoothAddress, _ client: GATTServerClientRecord) {
-        store.withLock { store in
-            guard var record = try? store.record(for: peer) else { return }
-            record.clientConfigurations = client.clientConfigurations
-            store.insert(record)
-        }
+        guard let identity = record(for: peer)?.identityAddress else { return }
+        subscriptions.withLock { $0[identity] = client }
     }
 
-    /// What our server should give back to a bonded client reconnecting from `peer`.
+    /// What our server gives back to a bonded client reconnecting from `peer`.
     func clientRecord(for peer: BluetoothAddress) -> GATTServerClientRecord? {
-        guard let record = record(for: peer), !record.clientConfigurations.isEmpty else { return nil }
-        return GATTServerClientRecord(clientConfigurations: record.clientConfigurations)
+        guard let identity = record(for: peer)?.identityAddress else { return nil }
+        return subscriptions.withLock { $0[identity] }
     }
 }
 
-extension BondKeys {
-    /// The keys one side distributed in pairing (Vol 3, Part H, §3.6), as a bond keeps them.
-    init(_ keys: SMPKeys) {
-        self.init(longTermKey: keys.longTermKey.map { BondLongTermKey(key: $0.key, ediv: $0.encryptedDiversifier, rand: $0.random) },
-                  identityResolvingKey: keys.identity?.identityResolvingKey,
-                  signingKey: keys.signatureKey.map { BondSigningKey(key: $0) })
-    }
-}
-
-/// Stable identifiers for peers, as apps see them (`CBPeripheral.identifier`).
+/// Stable identifiers for unbonded peers, as apps see them (`CBPeripheral.identifier`).
 enum PeerIdentifier {
     /// A UUID made from `address` and its type alone, so an unbonded peer keeps its
     /// identifier for as long as it keeps its address: RFC 9562 version 8 (custom), the

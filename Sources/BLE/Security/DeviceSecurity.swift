@@ -1,4 +1,5 @@
 import BLEHost
+import BLEStorage
 import Synchronization
 
 /// Pairing and bonds of one device: the app's options and handlers, the bonds, and what
@@ -8,6 +9,7 @@ import Synchronization
 final class DeviceSecurity: Sendable {
     let bonds: DeviceBonds
     private let handlers = Mutex(PairingHandlers())
+    private let watcher = Mutex<Task<Void, Never>?>(nil)
 
     init(bonds: DeviceBonds) {
         self.bonds = bonds
@@ -20,14 +22,14 @@ final class DeviceSecurity: Sendable {
         handlers.withLock { $0 = new }
     }
 
-    /// Installs the bond lookups, the pairing agent and the upgrade handler on `host`.
+    /// Attaches the bond keeper to `host` (the peripheral's LTK provider, the central's
+    /// answer to a Security Request, the one reader of its security events) and installs
+    /// the pairing agent, the upgrade handler and the keeping of bonded clients' state.
     func install(on host: BLEHost.Host, dispatcher: EventDispatcher) async {
         let bonds = bonds
-        await host.setLongTermKeyProvider { request in bonds.longTermKey(for: request) }
-        await host.setBondedKeyLookup { peer in
-            guard let found = bonds.encryptionKey(for: peer) else { return nil }
-            return (found.key.key, found.key.ediv, found.key.rand, found.level)
-        }
+        let events = await bonds.keeper.events()
+        await bonds.keeper.attach(to: host)
+        watcher.withLock { $0 = self.follow(events, dispatcher: dispatcher) }
         await host.setDepartedClientHandler { peer, record in bonds.clientDeparted(peer, record) }
         await host.setPairingAgent(DeviceSecurityAgent(security: self, dispatcher: dispatcher))
         // "As phones do": a read or write refused for want of security pairs (or, with a
@@ -45,26 +47,30 @@ final class DeviceSecurity: Sendable {
 
     /// Takes everything back from `host`, which holds closures that hold the device.
     func uninstall(from host: BLEHost.Host) async {
+        await bonds.keeper.detach()
         await host.setLongTermKeyProvider(nil)
         await host.setBondedKeyLookup(nil)
         await host.setDepartedClientHandler(nil)
         await host.setPairingAgent(nil)
         await host.setSecurityUpgradeHandler(nil)
+        let task = watcher.withLock { $0 }
+        await task?.value
     }
 
-    /// The one reader of the host's security events: keeps bonds, tells the app.
-    func run(host: BLEHost.Host, dispatcher: EventDispatcher) -> Task<Void, Never> {
-        let events = host.securityEvents
-        return Task {
+    /// Tells the app of each pairing the keeper saw, once the bond is in the view.
+    private func follow(_ events: AsyncStream<BondKeeper.Event>, dispatcher: EventDispatcher) -> Task<Void, Never> {
+        Task {
             for await event in events {
                 switch event {
-                case let .paired(handle, peer, result):
-                    self.bonds.keep(result, peer: peer)
+                case let .paired(handle, _, result, _):
+                    await self.bonds.refresh()
                     guard let connection = await dispatcher.connection(handle: handle) else { continue }
                     await self.current.paired(connection, PairingResult(result))
                 case let .pairingFailed(handle, _, failure):
                     guard let connection = await dispatcher.connection(handle: handle) else { continue }
                     await self.current.pairingFailed(connection, BLEError(HostPairingError.failed(failure), closed: false))
+                case .saveFailed:
+                    break  // the bond stays in memory; the next pairing tries the file again
                 }
             }
         }

@@ -18,8 +18,8 @@ struct PairingBench {
     let serverLog = PairingLog()
     let clientLog = PairingLog()
 
-    static func make() async throws -> PairingBench {
-        let world = try await SharedWorld.make(devices: 2)
+    static func make(bonds: (Int) -> BondStorage = { _ in .memory }) async throws -> PairingBench {
+        let world = try await SharedWorld.make(devices: 2, bonds: bonds)
         let server = world.devices[0]
         let published = try await server.peripheral.publish {
             Service(Self.service) {
