@@ -128,6 +128,29 @@ struct PairingTests {
         await bench.world.close()
     }
 
+    @Test("a refused number fails with Numeric Comparison Failed, a retry at once with Repeated Attempts; Secure Connections Only refuses a legacy peer")
+    func refusals() async throws {
+        let bench = try await PairingBench.make()
+        await bench.client.setPairing(options: PairingOptions(io: .displayYesNo, mitm: true),
+                                      handlers: PairingHandlers(confirmNumber: { _, _ in false }))
+        await bench.server.setPairing(options: PairingOptions(io: .displayYesNo, mitm: true),
+                                      handlers: PairingHandlers(confirmNumber: { _, _ in true }))
+        let connection = try await bench.connect()
+        await #expect(throws: BLEError.pairingFailed(.numericComparisonFailed)) { try await connection.pair() }
+        await #expect(throws: BLEError.pairingFailed(.repeatedAttempts), "at once again: the back-off of §2.3.6") {
+            try await connection.pair()
+        }
+        await bench.world.close()
+
+        let strict = try await PairingBench.make()
+        await strict.client.setPairing(options: PairingOptions(legacyOnly: true))
+        await strict.server.setPairing(options: PairingOptions(secureConnectionsOnly: true))
+        let again = try await strict.connect()
+        await #expect(throws: BLEError.pairingFailed(.authenticationRequirements)) { try await again.pair() }
+        #expect(await again.securityLevel == .none)
+        await strict.world.close()
+    }
+
     @Test("reading an encryption-required value before pairing pairs transparently, once")
     func upgradeOnRead() async throws {
         let bench = try await PairingBench.make()
