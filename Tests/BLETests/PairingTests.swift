@@ -187,6 +187,9 @@ struct PairingTests {
         #expect(again.peerIdentifier == bonded)
         let result = try await again.pair()
         #expect(result.method == nil, "encrypted with the stored key")
+        let served = try #require(bench.server.connections.first { $0.handle == again.handle && $0.role == .peripheral })
+        let seen = try await served.pair()
+        #expect(seen.method == nil && seen.bonded && seen.level == .unauthenticated, "the peripheral asks for nothing more")
         #expect(await bench.server.peripheral.subscribers(of: pulse) == [again.handle], "restored without a CCCD write")
         await bench.world.close()
     }

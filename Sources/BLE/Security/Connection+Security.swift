@@ -4,7 +4,8 @@ extension Connection {
     /// Secures the link (Core 5.4, Vol 3, Part H, §2.1; Vol 3, Part C, §10): as central
     /// with a bonded peer, by encrypting with the stored key (no pairing again, §2.4.4; if
     /// the peer lost its key, PIN or Key Missing, by pairing afresh); otherwise by pairing —
-    /// as central with a Pairing Request, as peripheral with a Security Request. The
+    /// as central with a Pairing Request, as peripheral with a Security Request (or nothing
+    /// when the central already encrypted the link, e.g. with a bond's key). The
     /// device's ``PairingOptions`` and ``PairingHandlers`` apply; a bonding pairing is kept
     /// in the device's bonds. A pairing already running on the link is joined.
     /// - Returns: the level, key size and model; ``PairingResult/method`` is `nil` when a
@@ -25,6 +26,14 @@ extension Connection {
                 // The peer no longer holds the bond: pair again below.
             } catch {
                 throw securityFailure(error)
+            }
+        }
+        if role == .peripheral {
+            // Already encrypted (e.g. the bonded central re-encrypted): nothing to ask for.
+            let security = await core.host.linkSecurity(handle)
+            if security.isEncrypted {
+                return PairingResult(level: security.level, keySize: security.keySize, bonded: isBonded, method: nil,
+                                     secureConnections: core.security.bonds.record(for: peer)?.isSecureConnections ?? false)
             }
         }
         do {
