@@ -41,7 +41,7 @@ let package = Package(
         // Files the host's state lives in (the bond store): the I/O BLEHost, being sans-IO, leaves out.
         .target(name: "BLEStorage", dependencies: ["BLEHost", "BLEWire"]),
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
-        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEWire"]),
+        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLECrypto", "BLEHost", "BLEProfiles", "BLEStorage", "BLEWire"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
         .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),

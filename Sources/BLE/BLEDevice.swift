@@ -1,4 +1,5 @@
 import BLEAdapter
+import Foundation
 import BLEHost
 import BLEProfiles
 
@@ -63,18 +64,25 @@ public final class BLEDevice: Sendable {
     ///   - hci: `sim`, `sim:FILE.yaml`, `tcp:HOST:PORT`, `unix:PATH`,
     ///     `serial:DEV[@BAUD]` or `hci:N`; `nil` reads `$SWIFTBLE_HCI`, else `sim`.
     ///   - snoop: a btsnoop file to capture every HCI packet into (Wireshark, `btmon -r`).
+    ///   - bonds: where the bonds pairing makes are kept (``BondStorage``): by default the
+    ///     adapter's store file, the one `ble bonds` lists (docs/bonds.md).
     ///   - commandTimeout: how long the controller may take to answer an HCI command
     ///     before it is considered gone (Vol 4, Part E, §4.4); by default 2 s for a real
     ///     controller and ``Adapter/simulatedCommandTimeout`` for an embedded world. A slow
     ///     serial line may need more.
-    /// - Throws: ``BLEError/controllerUnavailable(_:)`` with a sentence saying what to do.
-    public static func open(hci: String? = nil, snoop: String? = nil, commandTimeout: Duration? = nil) async throws(BLEError) -> BLEDevice {
+    /// - Throws: ``BLEError/controllerUnavailable(_:)`` with a sentence saying what to do;
+    ///   ``BLEError/bondStoreUnavailable(_:)`` when the bond store file cannot be read.
+    public static func open(
+        hci: String? = nil, snoop: String? = nil, bonds: BondStorage = .default, commandTimeout: Duration? = nil
+    ) async throws(BLEError) -> BLEDevice {
         var configuration: HCIDriverConfiguration?
         if let commandTimeout {
             let timeout = ConnectionParameters.microseconds(commandTimeout)
             guard timeout > 0 else { throw .invalidParameters("the command timeout must be positive") }
             configuration = HCIDriverConfiguration(commandTimeout: timeout)
         }
+        let spec = hci ?? ProcessInfo.processInfo.environment["SWIFTBLE_HCI"] ?? "sim"
+        let kept = try await DeviceBonds.open(bonds, hci: spec)
         let adapter: Adapter
         do {
             adapter = try await Adapter.open(hci: hci, snoopPath: snoop, configuration: configuration)
@@ -82,7 +90,7 @@ public final class BLEDevice: Sendable {
         } catch {
             throw BLEError(error, closed: false)
         }
-        return try await open(host: adapter.host) { await adapter.close() }
+        return try await start(host: adapter.host, bonds: kept) { await adapter.close() }
     }
 
     /// Starts `host`, made by the caller on a transport of its own, and puts the front
@@ -90,10 +98,18 @@ public final class BLEDevice: Sendable {
     /// other reader.
     /// - Parameters:
     ///   - host: a host not yet started.
+    ///   - bonds: where the bonds pairing makes are kept (``BondStorage``); the default file
+    ///     is `bonds-host.json`, there being no `--hci` spec to name it after.
     ///   - onClose: what ``close()`` does to release the controller; it must close the
     ///     host (``BLEHost/Host/close()``), which is all the default does.
     /// - Throws: ``BLEError/controllerUnavailable(_:)`` when the controller does not start.
-    public static func open(host: BLEHost.Host, onClose: (@Sendable () async -> Void)? = nil) async throws(BLEError) -> BLEDevice {
+    public static func open(
+        host: BLEHost.Host, bonds: BondStorage = .memory, onClose: (@Sendable () async -> Void)? = nil
+    ) async throws(BLEError) -> BLEDevice {
+        try await start(host: host, bonds: try await DeviceBonds.open(bonds, hci: "host"), onClose: onClose)
+    }
+
+    private static func start(host: BLEHost.Host, bonds: DeviceBonds, onClose: (@Sendable () async -> Void)?) async throws(BLEError) -> BLEDevice {
         let close = onClose ?? { await host.close() }
         let controller: ControllerInfo
         do {
@@ -104,7 +120,9 @@ public final class BLEDevice: Sendable {
             if case .controllerUnavailable = failure { throw failure }
             throw .controllerUnavailable(failure.description)
         }
-        return BLEDevice(core: DeviceCore(host: host), controller: controller, onClose: close)
+        let device = BLEDevice(core: DeviceCore(host: host, bonds: bonds), controller: controller, onClose: close)
+        await device.core.security.install(on: host, dispatcher: device.dispatcher)
+        return device
     }
 
     /// Ends every connection (with Remote User Terminated Connection, Vol 3, Part C,
@@ -120,6 +138,8 @@ public final class BLEDevice: Sendable {
         await firstToFinish(within: .seconds(2)) {
             for link in links { try? await link.disconnect() }
         }
+        // The host holds closures that hold this device.
+        await core.security.uninstall(from: core.host)
         await onClose()
         await dispatch.value
     }

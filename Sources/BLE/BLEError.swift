@@ -51,6 +51,16 @@ public enum BLEError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidResponse(String)
     /// The value is longer than the write can carry.
     case valueTooLong(octets: Int, maximum: Int)
+    /// Pairing failed with this Pairing Failed reason, sent by either side (Core 5.4, Vol 3,
+    /// Part H, §3.5.5), e.g. Confirm Value Failed (0x04) for a wrong passkey; Repeated
+    /// Attempts (0x09) also when this side refuses to retry yet (§2.3.6).
+    case pairingFailed(SMP.PairingFailedReason)
+    /// Pairing did not finish within SMP's 30 seconds (Vol 3, Part H, §3.4); no more
+    /// pairing on this link until it is made again.
+    case pairingTimedOut
+    /// The bond store file could not be read (unreadable, corrupt, newer format); the text
+    /// names the file and the reason (docs/bonds.md).
+    case bondStoreUnavailable(String)
 
     /// A sentence for logs and command-line output.
     public var description: String {
@@ -76,6 +86,9 @@ public enum BLEError: Error, Hashable, Sendable, CustomStringConvertible {
         case .gattTimedOut: return "the peer did not answer within 30 seconds; its ATT bearer is closed"
         case let .invalidResponse(why): return "the peer's answer is invalid: \(why)"
         case let .valueTooLong(octets, maximum): return "a value of \(octets) octets is longer than the \(maximum) this write carries"
+        case let .pairingFailed(reason): return "pairing failed: \(reason)"
+        case .pairingTimedOut: return "pairing did not finish within 30 seconds"
+        case let .bondStoreUnavailable(why): return "the bond store cannot be used: \(why)"
         }
     }
 }
@@ -166,6 +179,13 @@ extension BLEError {
             }
         case let error as GAPError:
             self = BLEError(gap: error)
+        case let error as HostPairingError:
+            switch error {
+            case let .failed(.sent(reason)), let .failed(.received(reason)): self = .pairingFailed(reason)
+            case .failed(.timedOut): self = .pairingTimedOut
+            case .repeatedAttempts: self = .pairingFailed(.repeatedAttempts)
+            case .encryptedWithStoredKey: self = .procedureFailed(error.description)  // Connection.pair() returns it as a result
+            }
         default:
             self = .procedureFailed("\(error)")
         }

@@ -7,11 +7,14 @@ final class DeviceCore: Sendable {
     let host: BLEHost.Host
     /// The one reader of the host's GATT events.
     let gatt: GATTDispatcher
+    /// Pairing options, handlers and bonds.
+    let security: DeviceSecurity
     private let closing = Mutex(false)
 
-    init(host: BLEHost.Host) {
+    init(host: BLEHost.Host, bonds: DeviceBonds) {
         self.host = host
         gatt = GATTDispatcher(host: host)
+        security = DeviceSecurity(bonds: bonds)
     }
 
     /// Whether ``BLEDevice/close()`` was called.

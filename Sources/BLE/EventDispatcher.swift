@@ -107,6 +107,7 @@ final class EventDispatcher: Sendable {
 
     private func linkUp(_ link: GAPConnection) {
         let connection = Connection(link: link, core: core)
+        core.security.linkUp(link, host: core.host)
         let (claim, lookups) = state.withLock { state -> (Claim?, [CheckedContinuation<Connection?, Never>]) in
             state.live[link.handle] = connection
             state.latest[link.handle] = connection

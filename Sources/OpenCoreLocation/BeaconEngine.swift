@@ -124,7 +124,7 @@ final class BeaconEngine: Sendable {
     private func run() async {
         let device: BLEDevice
         do {
-            device = try await BLEDevice.open(hci: options.hci)
+            device = try await BLEDevice.open(hci: options.hci, bonds: .memory)  // beacons never pair
         } catch {
             failEverything(because: error.description)
             return

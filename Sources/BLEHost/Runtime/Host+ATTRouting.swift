@@ -25,7 +25,10 @@ extension Host {
             carryOut(step, attLink: handle)
         }
         attLinks[handle] = nil
-        _ = gattServer.disconnected(handle)
+        if let record = gattServer.disconnected(handle), let handler = departedClientHandler,
+           let peer = gap.connections.first(where: { $0.handle == handle })?.peer {
+            handler(peer, record)
+        }
         let waiting = aclRoomWaiters.removeValue(forKey: handle) ?? []
         for waiter in waiting { waiter.resume() }
     }

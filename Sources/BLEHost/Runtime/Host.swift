@@ -59,6 +59,8 @@ public actor Host {
     var longTermKeyProvider: LongTermKeyProvider?
     /// Called when a GATT procedure fails for want of security (Host+Encryption.swift).
     var securityUpgradeHandler: SecurityUpgradeHandler?
+    /// Given what our server kept of a client whose link went down (Host+BondedClients.swift).
+    var departedClientHandler: DepartedClientHandler?
 
     private let outgoing: AsyncStream<H4.Packet>.Continuation
     private let outgoingPackets: AsyncStream<H4.Packet>

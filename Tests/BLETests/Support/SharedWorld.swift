@@ -30,15 +30,16 @@ struct SharedWorld {
 
     /// `count` devices in an empty world; `ideal` timing and a higher `speed` make
     /// connections quick.
-    static func make(devices count: Int, speed: Double = 20, ideal: Bool = true) async throws -> SharedWorld {
+    static func make(devices count: Int, speed: Double = 20, ideal: Bool = true,
+                     bonds: (Int) -> BondStorage = { _ in .memory }) async throws -> SharedWorld {
         var scenario = Scenario(name: "empty").addingExternalDevices(count)
         if ideal { scenario.timing = .ideal }
-        return try await make(scenario, speed: speed)
+        return try await make(scenario, speed: speed, bonds: bonds)
     }
 
     /// One device per `host: external` device of `scenario`, e.g. the neighbourhood's
     /// "local" — what `--hci sim` builds, with a host patient enough for a loaded machine.
-    static func make(_ scenario: Scenario, speed: Double = 1) async throws -> SharedWorld {
+    static func make(_ scenario: Scenario, speed: Double = 1, bonds: (Int) -> BondStorage = { _ in .memory }) async throws -> SharedWorld {
         let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
         let built = try scenario.build(into: world)
         var outputs: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
@@ -58,7 +59,7 @@ struct SharedWorld {
         for (id, stream) in streams {
             let host = Host(transport: WorldDeviceTransport(runner: runner, device: id, packets: stream),
                             configuration: HCIDriverConfiguration(commandTimeout: 60_000_000))
-            devices.append(try await BLEDevice.open(host: host))
+            devices.append(try await BLEDevice.open(host: host, bonds: bonds(devices.count)))
         }
         return SharedWorld(runner: runner, task: task, devices: devices, addresses: addresses)
     }

@@ -1,0 +1,119 @@
+import BLEHost
+import BLEStorage
+import Foundation
+import Synchronization
+
+/// Where a ``BLEDevice`` keeps the bonds its pairings make (Core 5.4, Vol 3, Part C,
+/// §9.4.4): the keys that let a bonded peer's later connections encrypt without pairing.
+/// The file is the one `ble bonds` lists and `ble pair` writes (docs/bonds.md).
+public enum BondStorage: Hashable, Sendable {
+    /// The adapter's default store file: `$SWIFTBLE_BONDS`, else
+    /// `bonds-<adapter>.json` in `$XDG_DATA_HOME/swiftble` or `~/.local/share/swiftble`;
+    /// in memory when none of those variables is set.
+    case `default`
+    /// The store file at this path (made at the first bond).
+    case file(String)
+    /// In memory: bonds last as long as the ``BLEDevice`` object.
+    case memory
+}
+
+/// The bonds of one device: a ``BLEStorage/BondKeeper`` (shared with the `ble` commands)
+/// that saves bonding pairings and answers the host's key lookups, plus a synchronous view
+/// of its records for ``Connection/peerIdentifier``, and the subscriptions of bonded
+/// clients between their connections (Vol 3, Part G, §3.3.3.3).
+///
+/// Subscriptions are kept in memory only: the keeper has no call yet to store a record's
+/// CCCD values in the file.
+final class DeviceBonds: Sendable {
+    let keeper: BondKeeper
+    private let view: Mutex<BondStore>
+    private let subscriptions = Mutex<[BluetoothAddress: GATTServerClientRecord]>([:])
+
+    private init(keeper: BondKeeper, store: BondStore) {
+        self.keeper = keeper
+        view = Mutex(store)
+    }
+
+    /// The bonds `storage` names; `hci` is the controller spec the default file is named after.
+    /// - Throws: ``BLEError/bondStoreUnavailable(_:)`` when the file cannot be read.
+    static func open(_ storage: BondStorage, hci: String) async throws(BLEError) -> DeviceBonds {
+        let path: String?
+        switch storage {
+        case .memory: path = nil
+        case let .file(given): path = given
+        case .default: path = BondStoreLocation.defaultPath(hci: hci, environment: ProcessInfo.processInfo.environment)
+        }
+        guard let path else { return DeviceBonds(keeper: BondKeeper(), store: BondStore()) }
+        do {
+            let keeper = try BondKeeper.load(BondStoreFile(path: path))
+            return DeviceBonds(keeper: keeper, store: await keeper.store)
+        } catch {
+            throw .bondStoreUnavailable("\(path): \(error)")
+        }
+    }
+
+    /// In memory, for a device opened on a host of the caller's.
+    static func inMemory() -> DeviceBonds { DeviceBonds(keeper: BondKeeper(), store: BondStore()) }
+
+    /// The bond of the peer at `address` (its identity, or an address its IRK resolves).
+    func record(for address: BluetoothAddress) -> BondRecord? {
+        view.withLock { try? $0.record(for: address) }
+    }
+
+    /// The key we, as central, start encryption with for `peer`, and the level it gives.
+    func encryptionKey(for peer: BluetoothAddress) -> (key: BondLongTermKey, level: LinkSecurityLevel, secureConnections: Bool)? {
+        guard let record = record(for: peer), let key = record.keyForStartingEncryption else { return nil }
+        return (key, record.securityLevel, record.isSecureConnections)
+    }
+
+    /// Keeps the bond of a completed pairing (the keeper does nothing for one that did not
+    /// bond) and refreshes the view. A file that cannot be written leaves the bond in memory.
+    func keep(_ result: SMPPairingResult, peer: BluetoothAddress) async {
+        _ = try? await keeper.keep(result, peer: peer)
+        await refresh()
+    }
+
+    /// Copies the keeper's records into the synchronous view.
+    func refresh() async {
+        let store = await keeper.store
+        view.withLock { $0 = store }
+    }
+
+    /// A bonded client's link went down: its subscriptions wait for its next connection
+    /// (Vol 3, Part G, §3.3.3.3). Clients without a bond are forgotten.
+    func clientDeparted(_ peer: BluetoothAddress, _ client: GATTServerClientRecord) {
+        guard let identity = record(for: peer)?.identityAddress else { return }
+        subscriptions.withLock { $0[identity] = client }
+    }
+
+    /// What our server gives back to a bonded client reconnecting from `peer`.
+    func clientRecord(for peer: BluetoothAddress) -> GATTServerClientRecord? {
+        guard let identity = record(for: peer)?.identityAddress else { return nil }
+        return subscriptions.withLock { $0[identity] }
+    }
+}
+
+/// Stable identifiers for unbonded peers, as apps see them (`CBPeripheral.identifier`).
+enum PeerIdentifier {
+    /// A UUID made from `address` and its type alone, so an unbonded peer keeps its
+    /// identifier for as long as it keeps its address: RFC 9562 version 8 (custom), the
+    /// octets "SwiftBLE", the address type, zero, and the six address octets.
+    static func derived(from address: BluetoothAddress) -> String {
+        var octets = Array("SwiftBLE".utf8) + [address.kind.rawValue, 0]
+        octets += (0 ..< 6).reversed().map { UInt8(truncatingIfNeeded: address.value >> (8 * UInt64($0))) }
+        octets[6] = octets[6] & 0x0F | 0x80 // version 8
+        octets[8] = octets[8] & 0x3F | 0x80 // RFC variant
+        var text = ""
+        for (index, octet) in octets.enumerated() {
+            if [4, 6, 8, 10].contains(index) { text.append("-") }
+            text += String(octet, radix: 16, uppercase: true).leftPadded(to: 2)
+        }
+        return text
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
