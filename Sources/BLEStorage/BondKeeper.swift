@@ -111,9 +111,15 @@ public actor BondKeeper {
     }
 
     /// Tells `host` whether the peer of `connection` is bonded, so our GATT server answers
-    /// Insufficient Encryption rather than Insufficient Authentication (Vol 3, Part C, §10.3.1).
+    /// Insufficient Encryption rather than Insufficient Authentication (Vol 3, Part C, §10.3.1),
+    /// and gives its server the peer's CSRK when the bond holds one (signed writes).
     public func noteConnection(_ connection: GAPConnection, on host: BLEHost.Host) async {
-        await host.setLinkHasKey(connection.handle, record(for: connection.peer) != nil)
+        let bond = record(for: connection.peer)
+        await host.setLinkHasKey(connection.handle, bond != nil)
+        // The peer's CSRK lets our server verify its signed writes (Vol 3, Part H, §2.4.5).
+        if let signing = bond?.peerKeys.signingKey {
+            await host.setSigningKey(signing.key, counter: signing.signCounter, for: connection.handle)
+        }
     }
 
     /// Stores the bond of a completed pairing (replacing the peer's earlier bond) and saves

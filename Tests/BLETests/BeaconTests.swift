@@ -117,7 +117,10 @@ struct BeaconTests {
             case let .didDetermineState(state, _, _): return "\(state)"
             }
         }
-        #expect(kinds == ["inside", "enter", "outside", "exit"])
+        // On a loaded machine the wall-clock world may not deliver the first advertisement
+        // within the 2 s exit period, so the region can first be determined outside.
+        #expect(kinds == ["inside", "enter", "outside", "exit"] || kinds == ["outside", "inside", "enter", "outside", "exit"],
+                "\(kinds)")
         #expect(events.allSatisfy { $0.region == region })
         let entered = try #require(events.first?.time), left = try #require(events.last?.time)
         #expect(left - entered >= 2_000_000, "the exit comes an exit period after the last detection, itself after the entry")

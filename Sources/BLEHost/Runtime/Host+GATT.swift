@@ -45,6 +45,13 @@ extension Host {
         gattServer.setValue(value, for: handle)
     }
 
+    /// Gives our server the CSRK the client on `connection` distributed when it bonded, so
+    /// its Signed Write Commands are verified (Core 5.4, Vol 3, Part H, §2.4.5; Part G,
+    /// §4.9.2); `counter` is the next SignCounter accepted.
+    public func setSigningKey(_ csrk: UInt128, counter: UInt32, for connection: UInt16) {
+        gattServer.setSigningKey(csrk, counter: counter, for: connection)
+    }
+
     /// The clients subscribed to the characteristic whose value is at `valueHandle`.
     public func subscriptions(of valueHandle: ATT.Handle) -> [GATTSubscription] {
         gattServer.subscriptions(of: valueHandle)
