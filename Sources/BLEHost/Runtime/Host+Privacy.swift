@@ -44,8 +44,9 @@ extension Host {
     /// Our resolvable private address now, `nil` without privacy.
     public var currentPrivateAddress: BluetoothAddress? { privacy?.currentAddress }
 
-    /// When the next address is due, for the host's single timer.
-    var privacyNextDeadline: HostTime? { privateAddressDue == nil ? privacy?.nextDeadline : nil }
+    /// When the next address is due, for the host's single timer. It keeps running while an
+    /// address waits: a restart of advertising that failed is tried again at the next one.
+    var privacyNextDeadline: HostTime? { privacy?.nextDeadline }
 
     /// `parameters` with the random address forced on while privacy is enabled.
     func withPrivacy<Parameters>(_ parameters: Parameters, _ flag: WritableKeyPath<Parameters, Bool>) -> Parameters {
@@ -55,7 +56,8 @@ extension Host {
         return changed
     }
 
-    /// The rotation deadline passed: a new address, set now or when GAP allows it.
+    /// The rotation deadline passed: a new address (replacing one still waiting), set now or
+    /// when GAP allows it.
     func privacyTimerFired(at time: HostTime) {
         var generator = SystemRandomNumberGenerator()
         // `tick` fails only when the AES backend does; the next deadline tries again.
