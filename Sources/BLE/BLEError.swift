@@ -209,7 +209,8 @@ extension BLEError {
         case .advertisingAlreadyEnabled: self = .advertisingInProgress
         case let .advertisingDataTooLong(octets, maximum), let .scanResponseDataTooLong(octets, maximum):
             self = .advertisementTooLarge(octets: octets, maximum: maximum)
-        case .invalidAdvertisingInterval, .invalidAdvertisingData, .directedAdvertisingWithoutPeer, .invalidRandomStaticAddress:
+        case .invalidAdvertisingInterval, .invalidAdvertisingData, .directedAdvertisingWithoutPeer, .invalidRandomStaticAddress,
+             .invalidResolvablePrivateAddress:
             self = .invalidParameters(error.description)
         case .alreadyConnected, .alreadyConnecting:
             self = .connectionFailed(error.description)

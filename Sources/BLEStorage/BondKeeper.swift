@@ -144,6 +144,21 @@ public actor BondKeeper {
         return record
     }
 
+    /// Stores the Client Characteristic Configuration values our GATT server holds for the
+    /// bonded peer at `peer` (its identity, or an address its IRK resolves), by
+    /// characteristic value handle, and saves the file: they persist across connections for
+    /// bonded clients (Core 5.4, Vol 3, Part G, §3.3.3.3), and so across restarts. Does
+    /// nothing for a peer without a bond, or when the values did not change.
+    /// - Throws: ``BondStoreFileError`` when the file cannot be written; the values are kept
+    ///   in memory all the same.
+    public func setClientConfigurations(_ values: [UInt16: UInt16], for peer: BluetoothAddress) throws(BondStoreFileError) {
+        guard var record = record(for: peer), record.clientConfigurations != values else { return }
+        record.clientConfigurations = values
+        record.updated = clock()
+        store.insert(record)
+        try save()
+    }
+
     /// Removes the bond of the peer at `address`, saving the file; returns it.
     @discardableResult
     public func remove(_ address: BluetoothAddress) throws(BondStoreFileError) -> BondRecord? {

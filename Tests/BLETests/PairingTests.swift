@@ -221,4 +221,35 @@ struct PairingTests {
         #expect(second.serverLog.paired.isEmpty && second.clientLog.paired.isEmpty)
         await second.world.close()
     }
+
+    @Test("a bonded client's subscription is saved in the bond file: reopened devices restore it without a CCCD write")
+    func subscriptionsInFiles() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pairble-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let files = { (index: Int) in BondStorage.file("\(directory)/bonds-\(index).json") }
+        let first = try await PairingBench.make(bonds: files)
+        await first.configure(central: PairingOptions(), peripheral: PairingOptions())
+        let pulse = try #require(first.published.characteristic(PairingBench.pulse))
+        let connection = try await first.connect()
+        #expect(try await connection.pair().method == .justWorks)
+        try await first.serverLog.wait { $0.paired.count == 1 }
+        let services = try await connection.services([PairingBench.service])
+        let characteristics = try await connection.characteristics(of: try #require(services.first))
+        _ = try await connection.notifications(for: try #require(characteristics.first { $0.uuid == PairingBench.pulse }))
+        #expect(await first.server.peripheral.subscribers(of: pulse) == [connection.handle])
+        try await connection.disconnect()
+        #expect(await first.server.peripheral.subscribers(of: pulse).isEmpty)
+        await first.world.close()
+        let saved = try String(contentsOfFile: "\(directory)/bonds-0.json", encoding: .utf8)
+        #expect(saved.contains("clientConfigurations"), "the server's (first device's) file holds the CCCD value")
+
+        let second = try await PairingBench.make(bonds: files)
+        await second.configure(central: PairingOptions(), peripheral: PairingOptions())
+        let again = try await second.connect()
+        #expect(again.isBonded)
+        #expect(try await again.pair().method == nil, "encrypted with the stored key")
+        let restored = try #require(second.published.characteristic(PairingBench.pulse))
+        #expect(await second.server.peripheral.subscribers(of: restored) == [again.handle], "restored without a CCCD write")
+        await second.world.close()
+    }
 }

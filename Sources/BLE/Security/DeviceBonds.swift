@@ -22,12 +22,15 @@ public enum BondStorage: Hashable, Sendable {
 /// of its records for ``Connection/peerIdentifier``, and the subscriptions of bonded
 /// clients between their connections (Vol 3, Part G, §3.3.3.3).
 ///
-/// Subscriptions are kept in memory only: the keeper has no call yet to store a record's
-/// CCCD values in the file.
+/// A departed client's CCCD values go to the bond record (and so to the store file), where
+/// a reopened device finds them; the rest of its server state (Client Supported Features,
+/// signing counter) is kept in memory only.
 final class DeviceBonds: Sendable {
     let keeper: BondKeeper
     private let view: Mutex<BondStore>
     private let subscriptions = Mutex<[BluetoothAddress: GATTServerClientRecord]>([:])
+    /// Saves of departed clients' CCCD values still running, awaited by ``settle()``.
+    private let saves = Mutex<[Task<Void, Never>]>([])
 
     private init(keeper: BondKeeper, store: BondStore) {
         self.keeper = keeper
@@ -81,15 +84,37 @@ final class DeviceBonds: Sendable {
 
     /// A bonded client's link went down: its subscriptions wait for its next connection
     /// (Vol 3, Part G, §3.3.3.3). Clients without a bond are forgotten.
+    /// Its CCCD values are saved to its bond record as well. A file that cannot be written
+    /// leaves them in memory.
     func clientDeparted(_ peer: BluetoothAddress, _ client: GATTServerClientRecord) {
         guard let identity = record(for: peer)?.identityAddress else { return }
         subscriptions.withLock { $0[identity] = client }
+        let keeper = keeper
+        let values = client.clientConfigurations
+        let save = Task {
+            _ = try? await keeper.setClientConfigurations(values, for: identity)
+            await self.refresh()
+        }
+        saves.withLock { $0.append(save) }
     }
 
-    /// What our server gives back to a bonded client reconnecting from `peer`.
+    /// Waits for the saves of departed clients' values started so far.
+    func settle() async {
+        let running = saves.withLock { tasks in
+            defer { tasks = [] }
+            return tasks
+        }
+        for task in running { await task.value }
+    }
+
+    /// What our server gives back to a bonded client reconnecting from `peer`: what it kept
+    /// since the client left, else the CCCD values of its bond record (e.g. saved before the
+    /// device was reopened).
     func clientRecord(for peer: BluetoothAddress) -> GATTServerClientRecord? {
-        guard let identity = record(for: peer)?.identityAddress else { return nil }
-        return subscriptions.withLock { $0[identity] }
+        guard let record = record(for: peer) else { return nil }
+        if let kept = subscriptions.withLock({ $0[record.identityAddress] }) { return kept }
+        guard !record.clientConfigurations.isEmpty else { return nil }
+        return GATTServerClientRecord(clientConfigurations: record.clientConfigurations)
     }
 }
 

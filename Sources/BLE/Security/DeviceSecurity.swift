@@ -51,6 +51,7 @@ final class DeviceSecurity: Sendable {
         await host.setLongTermKeyProvider(nil)
         await host.setBondedKeyLookup(nil)
         await host.setDepartedClientHandler(nil)
+        await bonds.settle()
         await host.setPairingAgent(nil)
         await host.setSecurityUpgradeHandler(nil)
         let task = watcher.withLock { $0 }

@@ -59,6 +59,9 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Not a random static address: the two top bits must be 11 and the other 46 bits
     /// neither all zeros nor all ones (Vol 6, Part B, §1.3.2.1).
     case invalidRandomStaticAddress(BluetoothAddress)
+    /// Not a resolvable private address: a random address whose two top bits are 01
+    /// (Vol 6, Part B, §1.3.2.2).
+    case invalidResolvablePrivateAddress(BluetoothAddress)
     /// A random own address was asked for before one was set.
     case noRandomAddress
     /// A connection to this peer is already being made or waiting.
@@ -102,6 +105,7 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
         case .randomAddressChangeWhileBusy:
             return "the random address cannot change while advertising, scanning or connecting"
         case let .invalidRandomStaticAddress(address): return "\(address) is not a random static address"
+        case let .invalidResolvablePrivateAddress(address): return "\(address) is not a resolvable private address"
         case .noRandomAddress: return "no random address has been set"
         case let .alreadyConnecting(peer): return "a connection to \(peer) is already being made"
         case let .alreadyConnected(peer): return "\(peer) is already connected"

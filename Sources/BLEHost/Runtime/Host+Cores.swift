@@ -103,6 +103,7 @@ extension Host {
                 deliver(event)
             }
         }
+        setDuePrivateAddress()
         armTimer()
     }
 

@@ -61,6 +61,12 @@ public actor Host {
     var securityUpgradeHandler: SecurityUpgradeHandler?
     /// Given what our server kept of a client whose link went down (Host+BondedClients.swift).
     var departedClientHandler: DepartedClientHandler?
+    /// Our resolvable private address and its deadlines, once privacy is on (Host+Privacy.swift).
+    var privacy: RPARotation?
+    /// A new private address waiting for GAP to be idle.
+    var privateAddressDue: BluetoothAddress?
+    /// Whether advertising is being stopped and restarted to change the address.
+    var restartingAdvertising = false
 
     private let outgoing: AsyncStream<H4.Packet>.Continuation
     private let outgoingPackets: AsyncStream<H4.Packet>
@@ -197,6 +203,7 @@ public actor Host {
         scanOutput?.finish()
         scanOutput = continuation
         do {
+            let parameters = withPrivacy(parameters, \.useRandomAddress)
             try await perform({ gap, now throws(GAPError) in try gap.startScanning(parameters, at: now) }) { event in
                 switch event {
                 case .scanningStarted: return .success(event)
@@ -228,6 +235,7 @@ public actor Host {
     /// Sets the advertising parameters and data and enables advertising (Vol 3, Part C,
     /// §9.1–9.3); returns once the controller accepted all of it.
     public func startAdvertising(_ parameters: GAPAdvertisingParameters) async throws {
+        let parameters = withPrivacy(parameters, \.useRandomAddress)
         try await perform({ gap, now throws(GAPError) in try gap.startAdvertising(parameters, at: now) }) { event in
             switch event {
             case .advertisingStarted: return .success(event)
@@ -252,6 +260,7 @@ public actor Host {
     /// - Returns: the connection, whose handle names it in later requests.
     public func connect(_ request: GAPConnectRequest) async throws -> GAPConnection {
         let peer = request.peer
+        let request = withPrivacy(request, \.useRandomAddress)
         let event = try await perform({ gap, now throws(GAPError) in try gap.connect(request, at: now) }) { event in
             switch event {
             case let .connected(link) where link.peer.value == peer.value: return .success(event)
@@ -291,7 +300,7 @@ public actor Host {
     /// polling: the task sleeps until exactly that deadline and is replaced whenever the
     /// earliest deadline changes.
     func armTimer() {
-        var deadline = [driver.nextDeadline, gap.nextDeadline, attNextDeadline, smpNextDeadline].compactMap { $0 }.min()
+        var deadline = [driver.nextDeadline, gap.nextDeadline, attNextDeadline, smpNextDeadline, privacyNextDeadline].compactMap { $0 }.min()
         for handle in links.keys.sorted() {
             if let linkDeadline = links[handle]?.nextDeadline { deadline = min(deadline ?? linkDeadline, linkDeadline) }
         }
@@ -325,6 +334,7 @@ public actor Host {
         }
         attTimerFired(at: time)
         smpTimerFired(at: time)
+        privacyTimerFired(at: time)
         armTimer()
     }
 }
