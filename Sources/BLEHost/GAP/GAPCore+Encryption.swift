@@ -12,6 +12,11 @@ extension GAPCore {
 
     /// The security of link `handle` for permission checks (Vol 3, Part C, §10.3):
     /// unencrypted with no key until encryption succeeds.
+    /// Whether link `handle` has just been encrypted and its key size is still being read:
+    /// the host holds the link's ATT and SMP PDUs until it is known, so that nothing is
+    /// checked against, or ordered before, a security level that is about to change.
+    public func isAwaitingKeySize(_ handle: UInt16) -> Bool { encryption[handle]?.keySizePending ?? false }
+
     public func linkSecurity(_ handle: UInt16) -> LinkSecurity {
         let state = encryption[handle]
         guard let current = state?.current, current.isEncrypted else {
@@ -131,6 +136,9 @@ extension GAPCore {
         guard readsEncryptionKeySize else {
             return encrypted(handle, LinkEncryption(level: level, keySize: Self.assumedKeySize), refreshed: refreshed)
         }
+        var state = encryption[handle] ?? GAPLinkEncryptionState()
+        state.keySizePending = true
+        encryption[handle] = state
         return [submit(HCI.ReadEncryptionKeySize(connectionHandle: handle),
                        for: .encryptionKeySize(handle: handle, level: level, refreshed: refreshed))]
     }
@@ -141,6 +149,7 @@ extension GAPCore {
         state.current = link
         state.starting = false
         state.pendingLevel = nil
+        state.keySizePending = false
         state.hasKey = true
         encryption[handle] = state
         return [.event(refreshed ? .encryptionKeyRefreshed(handle: handle, link) : .encryptionChanged(handle: handle, link))]
@@ -149,6 +158,7 @@ extension GAPCore {
     private mutating func failed(_ handle: UInt16, status: HCI.StatusCode) -> [GAPOutput] {
         encryption[handle]?.starting = false
         encryption[handle]?.pendingLevel = nil
+        encryption[handle]?.keySizePending = false
         return [.event(.encryptionFailed(handle: handle, .controller(status)))]
     }
 }

@@ -75,4 +75,7 @@ struct GAPLinkEncryptionState: Sendable {
     var starting = false
     /// A key exists for the peer: used on this link, or said by ``GAPCore/setHasKey(_:_:)``.
     var hasKey = false
+    /// The link is encrypted but its key size is being read (Encryption Change v1): until
+    /// then its level is not settled.
+    var keySizePending = false
 }

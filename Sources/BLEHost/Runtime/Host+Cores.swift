@@ -85,6 +85,7 @@ extension Host {
                 links[handle] = nil
                 attLinkClosed(handle, reason: reason)
                 smpLinkClosed(handle, reason: reason)
+                heldUntilKeySize[handle] = nil
                 apply(gap.handle(output, at: time))
             case .commandCompleted, .event:
                 apply(gap.handle(output, at: time))
@@ -112,6 +113,10 @@ extension Host {
         for output in outputs {
             if case let .sendFrame(frame) = output {
                 carryOut(driver.sendL2CAP(frame, handle: handle, at: now))
+            } else if gap.isAwaitingKeySize(handle), output.isFixedChannelPDU {
+                // Held until the link's security level is settled (Encryption Change v1 then
+                // Read Encryption Key Size): a request checked now would meet the old level.
+                heldUntilKeySize[handle, default: []].append(output)
             } else if case let .att(pdu) = output {
                 attReceived(pdu, link: handle)
             } else if case let .smp(pdu) = output {
@@ -120,6 +125,12 @@ extension Host {
                 l2capOutput.yield(HostL2CAPEvent(handle: handle, output: output))
             }
         }
+    }
+
+    /// Hands a link's held ATT and SMP PDUs on, in order, once its level is settled.
+    private func releaseHeldPDUs(_ handle: UInt16) {
+        guard let held = heldUntilKeySize.removeValue(forKey: handle), !held.isEmpty else { return }
+        carryOut(held, link: handle)
     }
 
     private func deliver(_ event: GAPEvent) {
@@ -135,6 +146,9 @@ extension Host {
             // Before anyone else hears of it: the initiator of a pairing accepts the
             // responder's keys only on an encrypted link (Vol 3, Part H, §3.6.1).
             smpEncryptionChanged(handle, encryption: encryption)
+            releaseHeldPDUs(handle)
+        case let .encryptionFailed(handle, _):
+            releaseHeldPDUs(handle)
         case let .advertisement(advertisement):
             // Reports go to the scan's own stream only: at hundreds a second they would
             // push link events out of the bounded ``events`` buffer.

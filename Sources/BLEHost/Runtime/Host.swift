@@ -41,6 +41,8 @@ public actor Host {
     var gattServer: GATTServer
     /// The configuration of every connection's bearer.
     let attConfiguration: ATTBearerConfiguration
+    /// ATT and SMP PDUs of links whose key size is being read, in arrival order.
+    var heldUntilKeySize: [UInt16: [L2CAPOutput]] = [:]
     /// Each link's pairing, while it runs and after it ended (until the link goes down).
     var smpSessions: [UInt16: SMPPairing] = [:]
     /// ``pair(_:)`` calls by link.

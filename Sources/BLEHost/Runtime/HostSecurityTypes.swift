@@ -48,3 +48,14 @@ public enum HostPairingError: Error, Hashable, Sendable, CustomStringConvertible
         }
     }
 }
+
+extension L2CAPOutput {
+    /// Whether this is a PDU of the ATT or SMP fixed channel, which a link's security
+    /// level governs.
+    var isFixedChannelPDU: Bool {
+        switch self {
+        case .att, .smp: return true
+        default: return false
+        }
+    }
+}

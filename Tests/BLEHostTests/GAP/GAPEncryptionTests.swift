@@ -46,10 +46,12 @@ struct GAPEncryptionTests {
         let (read, readToken) = try #require(Self.submitted(changed).first)
         #expect((read as? HCI.ReadEncryptionKeySize)?.connectionHandle == 0x0040)
         #expect(gap.linkSecurity(0x0040) == LinkSecurity(level: .none), "not reported before the key size is known")
+        #expect(gap.isAwaitingKeySize(0x0040), "the host holds ATT and SMP meanwhile")
         let answer = HCI.ReadEncryptionKeySize.ReturnParameters(status: .success, connectionHandle: 0x0040, keySize: 7)
         let done = gap.handle(.commandCompleted(readToken, Self.complete(.readEncryptionKeySize, answer.encoded())), at: 4)
         #expect(GAPCoreUnitTests.events(done) == [.encryptionChanged(handle: 0x0040, LinkEncryption(level: .authenticated, keySize: 7))])
         #expect(gap.linkSecurity(0x0040) == LinkSecurity(level: .authenticated, keySize: 7, hasKey: true))
+        #expect(!gap.isAwaitingKeySize(0x0040))
     }
 
     @Test("Encryption Change v2 carries the key size; no Read Encryption Key Size is sent")
