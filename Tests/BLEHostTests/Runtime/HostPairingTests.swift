@@ -1,11 +1,12 @@
 import BLEHost
 import BLEWire
-import Synchronization
 import Testing
 
-/// A user that types what the other side shows, through a shared slot.
+/// A user that types what the other side shows: the display hands the passkey to the
+/// keyboard through a stream, so entering waits for it to be shown.
 final class PasskeyUser: PairingAgent {
-    let shown = Mutex<UInt32?>(nil)
+    private let shown: AsyncStream<UInt32>
+    private let show: AsyncStream<UInt32>.Continuation
     let typed: UInt32?
     let accepts: Bool
 
@@ -13,15 +14,13 @@ final class PasskeyUser: PairingAgent {
     init(typed: UInt32? = nil, accepts: Bool = true) {
         self.typed = typed
         self.accepts = accepts
+        (shown, show) = AsyncStream.makeStream(of: UInt32.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    func displayPasskey(_ passkey: UInt32, on connection: UInt16) async { shown.withLock { $0 = passkey } }
+    func displayPasskey(_ passkey: UInt32, on connection: UInt16) async { show.yield(passkey) }
     func enterPasskey(on connection: UInt16) async -> UInt32? {
         if let typed { return typed }
-        for _ in 0 ..< 2000 {
-            if let value = shown.withLock({ $0 }) { return value }
-            try? await Task.sleep(for: .milliseconds(5))  // polling the other side's display: a test double only
-        }
+        for await passkey in shown { return passkey }
         return nil
     }
     func confirmNumber(_ number: UInt32, on connection: UInt16) async -> Bool { accepts }
