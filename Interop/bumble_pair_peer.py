@@ -9,7 +9,14 @@ command line, printing one JSON object per line on stdout.
 Pairing options: --io none|display|keyboard|yesno|kbdisplay (default none), --legacy (no
 Secure Connections), --no-bond, --mitm, --passkey N (the passkey Bumble shows when it displays
 and types when it enters; without it a displayed passkey is random and an entered one is read
-from stdin as a line "passkey N"), --reject (answer No to Numeric Comparison). OOB is off.
+from stdin as a line "passkey N"), --reject (answer No to Numeric Comparison).
+
+Out of band (Core 5.4, Vol 3, Part H, §2.3.5.4, §2.3.5.6.4): --oob makes Bumble's Secure
+Connections OOB context (key pair and r) at start and prints it as an "oob" event {confirm,
+random, ad}; --oob-peer C:R gives it the peer's data, and a stdin line "oob C:R" gives it later
+(answered by an "oobPeer" event); --oob-wait makes the central wait for that line before it
+connects (a line "handle H" before it stands for --handle); --oob-tk TK sets the legacy Temporary Key. C, R and TK are 32 hex digits, the number
+most significant octet first, as the specification writes it (Bumble keeps them little-endian).
 
 Peripheral: advertises as C0:5B:00:00:00:31 (random static) with the name "Bumble pair",
 serves service A7E3C0DE-5B1E-4E6B-9F00-0000000000F0 with one characteristic ...F1 whose value
@@ -18,7 +25,7 @@ one after the other. Central: connects to ADDRESS (random unless /P follows) N t
 connection it encrypts with the stored key when it has one for the peer, else pairs, then
 reads the attribute at --handle (when given) and disconnects.
 
-Events: "powered_on", "advertising", "connected" {peer, handle}, "passkey" {value} (Bumble
+Events: "powered_on", "oob" {confirm, random, ad}, "oobPeer", "advertising", "connected" {peer, handle}, "passkey" {value} (Bumble
 displays it), "compare" {value}, "paired" {sc, authenticated, keySize, count, keys},
 "failed" {reason}, "encrypted" {keySize}, "read" {handle, value}, "readError" {handle, code},
 "disconnected" {reason}, "done". Bonds live in memory for the life of the process, so a
@@ -37,7 +44,8 @@ import time
 from bumble import gatt, hci
 from bumble.core import ProtocolError
 from bumble.device import Device, DeviceConfiguration, Peer
-from bumble.pairing import PairingConfig, PairingDelegate
+from bumble.pairing import OobData, PairingConfig, PairingDelegate
+from bumble.smp import OobContext, OobLegacyContext, OobSharedData
 from bumble.transport import open_transport
 
 OUR_ADDRESS = {'peripheral': 'C0:5B:00:00:00:31', 'central': 'C0:5B:00:00:00:32'}
@@ -69,6 +77,8 @@ class StdinLines:
     def __init__(self, lifeline: bool) -> None:
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.lifeline = lifeline
+        self.oob = OutOfBand()
+        self.handle: int | None = None
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -81,6 +91,13 @@ class StdinLines:
                     say('lifeline_closed')
                     loop.stop()
                 return
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == 'oob':
+                self.oob.receive(parts[1])
+                return
+            if len(parts) == 2 and parts[0] == 'handle':
+                self.handle = int(parts[1], 0)
+                return
             self.queue.put_nowait(line.strip())
 
         loop.add_reader(sys.stdin.fileno(), readable)
@@ -91,6 +108,43 @@ class StdinLines:
             parts = line.split()
             if len(parts) == 2 and parts[0] == 'passkey' and parts[1].isdigit():
                 return int(parts[1])
+
+
+def number_octets(text: str) -> bytes:
+    """32 hex digits, most significant first, as Bumble's little-endian 16 octets."""
+    value = bytes.fromhex(text)
+    if len(value) != 16:
+        raise ValueError(f'{text} is not 32 hex digits')
+    return value[::-1]
+
+
+def number_text(octets: bytes) -> str:
+    return octets[::-1].hex()
+
+
+class OutOfBand:
+    """Bumble's OOB context and the peer's data as far as they are known."""
+
+    def __init__(self) -> None:
+        self.context: OobContext | None = None
+        self.peer: OobSharedData | None = None
+        self.legacy: OobLegacyContext | None = None
+        self.received = asyncio.Event()
+
+    def receive(self, text: str) -> None:
+        confirm, _, random = text.partition(':')
+        self.peer = OobSharedData(c=number_octets(confirm), r=number_octets(random))
+        self.received.set()
+        say('oobPeer', confirm=confirm, random=random)
+
+    def config(self) -> PairingConfig.OobConfig | None:
+        if self.context is None and self.legacy is None and self.peer is None:
+            return None
+        # Bumble needs its own context for Secure Connections OOB even when only the peer's
+        # data is known (it owns the key pair pairing uses).
+        context = self.context or OobContext()
+        self.context = context
+        return PairingConfig.OobConfig(our_context=context, peer_data=self.peer, legacy_context=self.legacy)
 
 
 class Delegate(PairingDelegate):
@@ -127,7 +181,7 @@ class Delegate(PairingDelegate):
 def configure(device: Device, args, lines: StdinLines) -> None:
     delegate = Delegate(args, lines)
     device.pairing_config_factory = lambda connection: PairingConfig(
-        sc=not args.legacy, mitm=args.mitm, bonding=not args.no_bond, delegate=delegate,
+        sc=not args.legacy, mitm=args.mitm, bonding=not args.no_bond, delegate=delegate, oob=lines.oob.config(),
         # Bumble otherwise distributes its controller's public address as its identity while it
         # connects from its random static one, and the peer cannot find the bond on reconnection.
         identity_address_type=PairingConfig.AddressType.RANDOM)
@@ -172,6 +226,22 @@ def watch(connection) -> None:
     connection.on('disconnection', lambda reason: say('disconnected', reason=int(reason)))
 
 
+def prepare_oob(args, lines: StdinLines) -> None:
+    """Bumble's OOB context (--oob, announced as an "oob" event), the peer's data
+    (--oob-peer) and the legacy TK (--oob-tk)."""
+    oob = lines.oob
+    if args.oob_tk:
+        oob.legacy = OobLegacyContext(tk=number_octets(args.oob_tk))
+    if args.oob_peer:
+        oob.receive(args.oob_peer)
+    if args.oob:
+        oob.context = OobContext()
+        shared = oob.context.share()
+        address = hci.Address(OUR_ADDRESS[args.role])
+        ad = OobData(address=address, shared_data=shared).to_ad()
+        say('oob', confirm=number_text(shared.c), random=number_text(shared.r), ad=bytes(ad).hex())
+
+
 async def open_device(args) -> tuple[Device, object]:
     transport = await open_transport(f'tcp-client:127.0.0.1:{args.port}')
     config = DeviceConfiguration()
@@ -209,6 +279,8 @@ async def peripheral(args, lines: StdinLines) -> int:
 async def central(args, lines: StdinLines) -> int:
     device, transport = await open_device(args)
     configure(device, args, lines)
+    if args.oob_wait:
+        await lines.oob.received.wait()
     text, _, kind = args.address.partition('/')
     target = hci.Address(text, hci.Address.PUBLIC_DEVICE_ADDRESS if kind.lower() in ('p', 'public')
                          else hci.Address.RANDOM_DEVICE_ADDRESS)
@@ -228,12 +300,13 @@ async def central(args, lines: StdinLines) -> int:
         except Exception as error:  # the failure event says why; go on to the next connection
             say('securityError', error=str(error))
             status = 1
-        if args.handle is not None:
+        handle = args.handle if args.handle is not None else lines.handle
+        if handle is not None:
             try:
-                value = await Peer(connection).read_value(args.handle)
-                say('read', handle=args.handle, value=bytes(value).hex())
+                value = await Peer(connection).read_value(handle)
+                say('read', handle=handle, value=bytes(value).hex())
             except ProtocolError as error:
-                say('readError', handle=args.handle, code=int(error.error_code))
+                say('readError', handle=handle, code=int(error.error_code))
         try:
             await connection.disconnect()
         except Exception:
@@ -257,12 +330,17 @@ async def main() -> int:
     parser.add_argument('--mitm', action='store_true')
     parser.add_argument('--passkey', type=int)
     parser.add_argument('--reject', action='store_true')
+    parser.add_argument('--oob', action='store_true')
+    parser.add_argument('--oob-peer')
+    parser.add_argument('--oob-tk')
+    parser.add_argument('--oob-wait', action='store_true')
     parser.add_argument('--stdin-lifeline', action='store_true')
     parser.add_argument('-v', action='store_true')
     args = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if args.v else logging.WARNING, stream=sys.stderr)
     lines = StdinLines(args.stdin_lifeline)
     lines.start()
+    prepare_oob(args, lines)
     if args.role == 'central':
         if not args.address:
             parser.error('central needs ADDRESS')

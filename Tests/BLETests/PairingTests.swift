@@ -20,10 +20,10 @@ struct PairingCase: CustomTestStringConvertible, Sendable {
         "\(secureConnections ? "SC" : "legacy"), \(model.rawValue), \(bonding ? "bonding" : "no bonding")"
     }
 
-    /// Every combination the specification allows: Numeric Comparison and this OOB (the
-    /// Secure Connections kind) exist only with Secure Connections.
+    /// Every combination the specification allows: Numeric Comparison exists only with
+    /// Secure Connections; OOB is the legacy Temporary Key or the Secure Connections r and C.
     static let all: [PairingCase] = [false, true].flatMap { secure in
-        Model.allCases.filter { secure || ($0 != .numericComparison && $0 != .outOfBand) }.flatMap { model in
+        Model.allCases.filter { secure || $0 != .numericComparison }.flatMap { model in
             [true, false].map { PairingCase(secureConnections: secure, model: model, bonding: $0) }
         }
     }
@@ -43,10 +43,17 @@ struct PairingCase: CustomTestStringConvertible, Sendable {
         case .numericComparison: return (make(.displayYesNo), make(.displayYesNo))
         case .outOfBand:
             // Each side's data goes to the other "out of band": here, through the test.
-            let centralData = try LocalOutOfBandData.generate(), peripheralData = try LocalOutOfBandData.generate()
             var central = make(.noInputNoOutput), peripheral = make(.noInputNoOutput)
-            central.outOfBand = OutOfBandPairing(local: centralData, peer: peripheralData.data)
-            peripheral.outOfBand = OutOfBandPairing(local: peripheralData, peer: centralData.data)
+            guard secureConnections else {
+                let key = UInt128.random(in: 1 ... .max)
+                central.legacyOutOfBandKey = key
+                peripheral.legacyOutOfBandKey = key
+                return (central, peripheral)
+            }
+            // The central's own data is the device's (BLEDevice.makeOutOfBandData, in the test).
+            let peripheralData = try LocalOutOfBandData.generate()
+            central.peerOutOfBand = peripheralData.data
+            peripheral.outOfBand = OutOfBandPairing(local: peripheralData)
             return (central, peripheral)
         }
     }
@@ -76,7 +83,18 @@ struct PairingTests {
           arguments: PairingCase.all)
     func matrix(_ row: PairingCase) async throws {
         let bench = try await PairingBench.make()
-        let (central, peripheral) = try row.options()
+        var (central, peripheral) = try row.options()
+        if row.model == .outOfBand, row.secureConnections {
+            // The central's data as an NFC tag would carry it: AD structures with its address.
+            let made = try await bench.client.makeOutOfBandData()
+            #expect(made.address == bench.client.address)
+            let tag = made.block.advertisingData.encoded()
+            let received = try OutOfBandBlock(advertisingData: try AdvertisingData(decoding: tag))
+            #expect(received.address == bench.client.address)
+            let theirs = try #require(received.secureConnections)
+            peripheral.peerOutOfBand = theirs
+            #expect(central.outOfBand?.local == nil, "the central pairs with the data its device made")
+        }
         await bench.configure(central: central, peripheral: peripheral)
         let connection = try await bench.connect()
         #expect(await connection.securityLevel == .none)
@@ -118,6 +136,33 @@ struct PairingTests {
         let central = PairingOptions(io: .keyboardOnly, mitm: true, legacyOnly: !secureConnections)
         let peripheral = PairingOptions(io: .displayOnly, mitm: true, legacyOnly: !secureConnections)
         await bench.configure(central: central, peripheral: peripheral, typo: true)
+        let connection = try await bench.connect()
+        await #expect(throws: BLEError.pairingFailed(.confirmValueFailed)) { try await connection.pair() }
+        try await bench.serverLog.wait { !$0.failed.isEmpty }
+        #expect(bench.serverLog.failed == [.pairingFailed(.confirmValueFailed)])
+        #expect(bench.clientLog.failed == [.pairingFailed(.confirmValueFailed)])
+        #expect(await connection.securityLevel == .none)
+        #expect(!connection.isBonded)
+        await bench.world.close()
+    }
+
+    @Test("a wrong OOB value fails with Confirm Value Failed on both sides: a changed C (SC), a different TK (legacy)",
+          arguments: [false, true])
+    func wrongOutOfBand(secureConnections: Bool) async throws {
+        let bench = try await PairingBench.make()
+        var central = PairingOptions(legacyOnly: !secureConnections)
+        var peripheral = PairingOptions(legacyOnly: !secureConnections)
+        if secureConnections {
+            let made = try LocalOutOfBandData.generate()
+            var tampered = made.data
+            tampered.confirm ^= 0x80
+            central.peerOutOfBand = tampered
+            peripheral.outOfBand = OutOfBandPairing(local: made)
+        } else {
+            central.legacyOutOfBandKey = 0x0123_4567
+            peripheral.legacyOutOfBandKey = 0x0123_4568
+        }
+        await bench.configure(central: central, peripheral: peripheral)
         let connection = try await bench.connect()
         await #expect(throws: BLEError.pairingFailed(.confirmValueFailed)) { try await connection.pair() }
         try await bench.serverLog.wait { !$0.failed.isEmpty }

@@ -7,6 +7,6 @@ extension BLEDevice {
     /// pairings started afterwards.
     public func setPairing(options: PairingOptions = PairingOptions(), handlers: PairingHandlers = PairingHandlers()) async {
         core.security.setHandlers(handlers)
-        await core.host.setPairingConfiguration(options.configuration)
+        await core.security.setOptions(options, on: core.host)
     }
 }

@@ -9,6 +9,9 @@ import Synchronization
 final class DeviceSecurity: Sendable {
     let bonds: DeviceBonds
     private let handlers = Mutex(PairingHandlers())
+    /// The app's options and the OOB data the device made, from which the host's
+    /// configuration is built.
+    private let pairing = Mutex<(options: PairingOptions, outOfBand: LocalOutOfBandData?)>((PairingOptions(), nil))
     private let watcher = Mutex<Task<Void, Never>?>(nil)
 
     init(bonds: DeviceBonds) {
@@ -20,6 +23,25 @@ final class DeviceSecurity: Sendable {
 
     func setHandlers(_ new: PairingHandlers) {
         handlers.withLock { $0 = new }
+    }
+
+    /// Takes the app's options and gives the host the configuration they make.
+    func setOptions(_ options: PairingOptions, on host: BLEHost.Host) async {
+        let configuration = pairing.withLock {
+            $0.options = options
+            return options.configuration(keptOutOfBand: $0.outOfBand)
+        }
+        await host.setPairingConfiguration(configuration)
+    }
+
+    /// Keeps the device's own OOB data (``BLEDevice/makeOutOfBandData()``) for later
+    /// pairings: the host's configuration gets its key pair and r.
+    func keepOutOfBand(_ data: LocalOutOfBandData, on host: BLEHost.Host) async {
+        let configuration = pairing.withLock {
+            $0.outOfBand = data
+            return $0.options.configuration(keptOutOfBand: data)
+        }
+        await host.setPairingConfiguration(configuration)
     }
 
     /// Attaches the bond keeper to `host` (the peripheral's LTK provider, the central's

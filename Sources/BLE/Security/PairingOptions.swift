@@ -44,9 +44,26 @@ public struct PairingOptions: Hashable, Sendable {
     /// Whether to pair the legacy way (LE legacy pairing, Vol 3, Part H, §2.3.5.2–2.3.5.5)
     /// by not offering Secure Connections; for peers and tests that need it.
     public var legacyOnly: Bool
-    /// Secure Connections out-of-band data (Vol 3, Part H, §2.3.5.6.4), exchanged over
-    /// another channel before pairing; `nil` for none.
+    /// Out-of-band data exchanged over another channel before pairing (NFC, a QR code):
+    /// Secure Connections r and C (Vol 3, Part H, §2.3.5.6.4) and the legacy Temporary Key
+    /// (§2.3.5.4); `nil` for none. Without ``OutOfBandPairing/local`` the data of
+    /// ``BLEDevice/makeOutOfBandData()`` is ours.
     public var outOfBand: OutOfBandPairing?
+
+    /// The Secure Connections OOB data received from the peer (r and C): a shorthand for
+    /// ``outOfBand``'s ``OutOfBandPairing/peer``. Holding it makes the pairing OOB (§2.3.5.1).
+    public var peerOutOfBand: OutOfBandData? {
+        get { outOfBand?.peer }
+        set { outOfBand = OutOfBandPairing(local: outOfBand?.local, peer: newValue, temporaryKey: outOfBand?.temporaryKey) }
+    }
+
+    /// The LE legacy Temporary Key both sides received out of band: a shorthand for
+    /// ``outOfBand``'s ``OutOfBandPairing/temporaryKey``. Legacy pairing is OOB only when
+    /// both sides hold it (§2.3.5.1).
+    public var legacyOutOfBandKey: UInt128? {
+        get { outOfBand?.temporaryKey }
+        set { outOfBand = OutOfBandPairing(local: outOfBand?.local, peer: outOfBand?.peer, temporaryKey: newValue) }
+    }
 
     /// Options; by default a bonding Secure Connections device with no input or output.
     public init(io: IO = .noInputNoOutput, bonding: Bool = true, mitm: Bool = false, secureConnectionsOnly: Bool = false,
@@ -59,59 +76,19 @@ public struct PairingOptions: Hashable, Sendable {
         self.outOfBand = outOfBand
     }
 
-    /// The host's configuration for these options.
-    var configuration: SMPConfiguration {
+    /// The host's configuration for these options; `kept` is the device's own OOB data
+    /// (``BLEDevice/makeOutOfBandData()``), used when ``outOfBand`` names none. The key pair
+    /// pairing uses is the one our OOB data commits to (§2.3.5.6.4).
+    func configuration(keptOutOfBand kept: LocalOutOfBandData? = nil) -> SMPConfiguration {
         var configuration = SMPConfiguration(ioCapability: io.smp, bonding: bonding, mitmRequired: mitm,
                                              secureConnections: !legacyOnly, secureConnectionsOnly: secureConnectionsOnly)
-        if let outOfBand {
-            configuration.keyPair = outOfBand.local?.keyPair
-            configuration.localOutOfBand = outOfBand.local?.data
-            configuration.peerOutOfBand = outOfBand.peer
-        }
+        let local = outOfBand?.local ?? kept
+        configuration.keyPair = local?.keyPair
+        configuration.localOutOfBand = local?.data
+        configuration.peerOutOfBand = outOfBand?.peer
+        configuration.legacyOutOfBandKey = outOfBand?.temporaryKey
         return configuration
     }
-}
-
-/// Out-of-band data for one Secure Connections pairing (Core 5.4, Vol 3, Part H,
-/// §2.3.5.6.4): ours, given to the peer (by NFC, a QR code…), and the peer's, received from
-/// it. Either side may be missing: OOB is used when at least one side received the other's.
-public struct OutOfBandPairing: Hashable, Sendable {
-    /// Our data and the key pair it commits to.
-    public var local: LocalOutOfBandData?
-    /// The peer's random value and confirm value, as received.
-    public var peer: OutOfBandData?
-
-    /// OOB data with both sides, either optional.
-    public init(local: LocalOutOfBandData? = nil, peer: OutOfBandData? = nil) {
-        self.local = local
-        self.peer = peer
-    }
-}
-
-/// This device's Secure Connections OOB data (Core 5.4, Vol 3, Part H, §2.3.5.6.4): a
-/// fresh P-256 key pair, a random value r and the commitment C = f4(PKx, PKx, r, 0). Give
-/// ``data`` to the peer; the pairing then uses the same key pair.
-public struct LocalOutOfBandData: Hashable, Sendable {
-    /// What the peer must receive: r and C.
-    public let data: OutOfBandData
-    let keyPair: BLECrypto.P256KeyPair
-
-    /// New data with a fresh key pair and random value.
-    /// - Throws: ``BLEError/procedureFailed(_:)`` if the cryptography backend fails.
-    public static func generate() throws(BLEError) -> LocalOutOfBandData {
-        var random = SMPSystemRandom()
-        let keyPair = random.makeKeyPair()
-        do {
-            return LocalOutOfBandData(data: try SMPOutOfBandData.local(keyPair: keyPair, random: random.next128()), keyPair: keyPair)
-        } catch {
-            throw .procedureFailed("the OOB commitment could not be computed: \(error)")
-        }
-    }
-
-    /// Equal when the data is (the data commits to the key pair).
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.data == rhs.data }
-    /// Hashes the data.
-    public func hash(into hasher: inout Hasher) { hasher.combine(data) }
 }
 
 /// What a completed pairing, or an encryption with a stored bond's key, gave a link

@@ -43,12 +43,16 @@ struct GATTConnectionOptions: ParsableArguments {
     /// Opens the controller, connects, exchanges the MTU (unless 23), runs `body` on the
     /// connection and disconnects, whatever `body` did. With `securing` and any pairing
     /// option given, the link is encrypted with the stored bond right after connecting,
-    /// and a procedure refused for want of security pairs or encrypts once.
-    func withConnection<T: Sendable>(securing: Bool = true, _ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
+    /// and a procedure refused for want of security pairs or encrypts once. Our OOB data
+    /// (`localOutOfBand`, or made here for `--oob-show` when securing) is printed before
+    /// connecting, for the peer to receive before pairing starts.
+    func withConnection<T: Sendable>(securing: Bool = true, localOutOfBand: LocalOutOfBand? = nil,
+                                     _ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
         guard let peer = PeerAddress(parsing: address, random: random) else { throw CommandFailure("Invalid address \(address).") }
         let opened = try await openAdapter(hci: hci, snoop: snoop, att: ATTBearerConfiguration(receiveMTU: mtu))
         do {
-            let result = try await connected(opened.host, peer: peer, securing: securing, body)
+            let local = try localOutOfBand ?? (securing ? security.makeLocalOutOfBand() : nil)
+            let result = try await connected(opened.host, peer: peer, securing: securing, localOutOfBand: local, body)
             await opened.close()
             return result
         } catch let failure as CommandFailure {
@@ -60,11 +64,12 @@ struct GATTConnectionOptions: ParsableArguments {
         }
     }
 
-    private func connected<T: Sendable>(_ host: BLEHost.Host, peer: PeerAddress, securing: Bool,
+    private func connected<T: Sendable>(_ host: BLEHost.Host, peer: PeerAddress, securing: Bool, localOutOfBand: LocalOutOfBand?,
                                         _ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
-        _ = try await host.start()
+        let info = try await host.start()
         let own = ownAddress.flatMap { BluetoothAddress($0, kind: .random) }
         if let own { try await host.setRandomStaticAddress(own) }
+        if let localOutOfBand { await SecurityOptions.handOver(localOutOfBand, address: own ?? info.address) }
         let request = GAPConnectRequest(
             peer: peer.address, peerAddressType: peer.hciType,
             parameters: HCI.LEConnectionParameters(connectionIntervalMin: 6, connectionIntervalMax: 24, maxLatency: 0,
@@ -79,7 +84,7 @@ struct GATTConnectionOptions: ParsableArguments {
         }
         do {
             if securing, security.isRequested {
-                let keeper = try await security.install(on: host, hci: hci)
+                let keeper = try await security.install(on: host, hci: hci, localOutOfBand: localOutOfBand)
                 // A bonded central re-encrypts on reconnection (Vol 3, Part C, §10.3.2).
                 if let encryption = try await keeper.encrypt(link.handle, on: host) {
                     printError("Encrypted with the stored bond: level \(encryption.level.rawValue), key size \(encryption.keySize).")

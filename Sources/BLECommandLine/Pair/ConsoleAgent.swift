@@ -38,7 +38,7 @@ struct ConsoleAgent: PairingAgent {
     }
 
     /// One line of stdin, read off the cooperative pool's threads so the host keeps running.
-    private static func readLine() async -> String? {
+    static func readLine() async -> String? {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: Swift.readLine()) }
         }

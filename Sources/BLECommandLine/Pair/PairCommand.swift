@@ -12,7 +12,9 @@ struct PairCommand: AsyncParsableCommand {
         commandName: "pair",
         abstract: "Connect to a device, pair with it and keep the bond.",
         discussion: """
-            Prints one line per step: passkey N (show it to the peer's user), compare N \
+            Prints one line per step: with --oob-show first oob address A c C r R ad HEX \
+            (our Secure Connections OOB data; give it to the peer, then press Return), \
+            passkey N (show it to the peer's user), compare N \
             (Numeric Comparison; answered with --accept or y/n on stdin), then paired with \
             the method, security level (2 unauthenticated, 3 authenticated, 4 authenticated \
             Secure Connections), key size, whether bonded and the keys received; or \
@@ -32,8 +34,10 @@ struct PairCommand: AsyncParsableCommand {
     func run() async throws {
         let force = force
         let json = json
-        let outcome = try await connection.withConnection(securing: false) { host, link, _ in
-            let keeper = try await connection.security.install(on: host, hci: connection.hci)
+        // Our OOB data, printed before connecting (--oob-show): the peer needs it before pairing.
+        let local = try connection.security.makeLocalOutOfBand()
+        let outcome = try await connection.withConnection(securing: false, localOutOfBand: local) { host, link, _ in
+            let keeper = try await connection.security.install(on: host, hci: connection.hci, localOutOfBand: local)
             if !force, await keeper.record(for: link.peer) != nil {
                 do {
                     if let encryption = try await keeper.encrypt(link.handle, on: host) {

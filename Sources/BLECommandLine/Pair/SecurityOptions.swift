@@ -6,7 +6,7 @@ import Foundation
 
 /// The pairing and bond options `ble pair`, `ble gatt` and `ble serve` share (Core 5.4,
 /// Vol 3, Part H, §2.3): our IO capability, legacy or Secure Connections (only), MITM,
-/// bonding, the passkey to type, and the bond store file.
+/// bonding, the passkey to type, out-of-band data, and the bond store file.
 struct SecurityOptions: ParsableArguments {
     @Option(help: "Our IO capability: none, display, keyboard, yesno or kbdisplay.")
     var io: String = "none"
@@ -32,6 +32,18 @@ struct SecurityOptions: ParsableArguments {
     @Option(help: "The bond store file (default: $SWIFTBLE_BONDS or ~/.local/share/swiftble/bonds-<hci>.json).")
     var bonds: String?
 
+    @Option(name: .customLong("oob-tk"),
+            help: "LE legacy OOB: the Temporary Key both sides hold, 32 hex digits (most significant first) or AD hex with a TK (0x10).")
+    var oobTemporaryKey: String?
+
+    @Option(name: .customLong("oob-peer"),
+            help: "Secure Connections OOB data received from the peer: C:R, 32 hex digits each (most significant first), or AD hex with 0x22 and 0x23.")
+    var oobPeer: String?
+
+    @Flag(name: .customLong("oob-show"),
+          help: "Make our Secure Connections OOB data for this run, print it (oob address A c C r R ad HEX) and pair with it; ble pair and ble gatt then wait for Return (or end of stdin) before connecting.")
+    var oobShow = false
+
     /// `--io` names and the SMP IO capabilities they stand for (§3.5.1, Table 3.4).
     static let capabilities: [String: SMP.IOCapability] = [
         "none": .noInputNoOutput, "display": .displayOnly, "keyboard": .keyboardOnly,
@@ -44,17 +56,47 @@ struct SecurityOptions: ParsableArguments {
         }
         if legacy && scOnly { throw ValidationError("--legacy and --sc-only exclude each other.") }
         if let passkey, passkey > 999_999 { throw ValidationError("--passkey must be from 0 to 999999.") }
+        if let oobTemporaryKey, OutOfBandText.temporaryKey(oobTemporaryKey) == nil {
+            throw ValidationError("--oob-tk must be 32 hex digits, or AD structures in hex holding a TK Value (0x10).")
+        }
+        if let oobPeer, OutOfBandText.peerData(oobPeer) == nil {
+            throw ValidationError("--oob-peer must be C:R with 32 hex digits each, or AD structures in hex holding 0x22 and 0x23.")
+        }
+        if oobTemporaryKey != nil, !legacy {
+            throw ValidationError("--oob-tk is LE legacy OOB: add --legacy (with Secure Connections, use --oob-peer and --oob-show).")
+        }
+        if legacy, oobPeer != nil || oobShow {
+            throw ValidationError("--oob-peer and --oob-show are Secure Connections OOB; with --legacy use --oob-tk.")
+        }
     }
 
     /// Whether any option was given: `ble gatt` and `ble serve` leave security alone otherwise.
     var isRequested: Bool {
-        bonds != nil || io != "none" || legacy || scOnly || mitm || passkey != nil || noBond || accept
+        bonds != nil || io != "none" || legacy || scOnly || mitm || passkey != nil || noBond || accept || oobTemporaryKey != nil
+            || oobPeer != nil || oobShow
     }
 
-    /// Our side of pairing.
-    var configuration: SMPConfiguration {
+    /// Our side of pairing, with our OOB data (`--oob-show`) when made: the key pair
+    /// pairing uses is the one C commits to (§2.3.5.6.4).
+    func configuration(localOutOfBand: LocalOutOfBand? = nil) -> SMPConfiguration {
         SMPConfiguration(ioCapability: Self.capabilities[io] ?? .noInputNoOutput, bonding: !noBond, mitmRequired: mitm,
-                         secureConnections: !legacy, secureConnectionsOnly: scOnly)
+                         secureConnections: !legacy, secureConnectionsOnly: scOnly,
+                         legacyOutOfBandKey: oobTemporaryKey.flatMap(OutOfBandText.temporaryKey),
+                         localOutOfBand: localOutOfBand?.data, peerOutOfBand: oobPeer.flatMap(OutOfBandText.peerData),
+                         keyPair: localOutOfBand?.keyPair)
+    }
+
+    /// `--oob-show`: fresh OOB data for this run, else `nil`.
+    func makeLocalOutOfBand() throws -> LocalOutOfBand? {
+        oobShow ? try LocalOutOfBand.generate() : nil
+    }
+
+    /// Prints our OOB data (`oob address A c C r R ad HEX`) and waits until the user says
+    /// the peer has it (Return) or stdin ends: the peer needs it before pairing starts.
+    static func handOver(_ local: LocalOutOfBand, address: BluetoothAddress?) async {
+        FileHandle.standardOutput.write(Data((local.sentence(address: address) + "\n").utf8))
+        printError("Give the OOB data above to the peer, then press Return.")
+        _ = await ConsoleAgent.readLine()
     }
 
     /// The bond store file: `--bonds`, else the adapter's default (docs/bonds.md).
@@ -69,7 +111,7 @@ struct SecurityOptions: ParsableArguments {
     /// Sets our pairing configuration and the console agent on `host`, loads the bond
     /// store and attaches a keeper of it, and, for a GATT client, pairs or encrypts once
     /// when a server refuses a procedure for want of security.
-    func install(on host: BLEHost.Host, hci: String) async throws -> BondKeeper {
+    func install(on host: BLEHost.Host, hci: String, localOutOfBand: LocalOutOfBand? = nil) async throws -> BondKeeper {
         let file = try storeFile(hci: hci)
         let keeper: BondKeeper
         do {
@@ -77,7 +119,7 @@ struct SecurityOptions: ParsableArguments {
         } catch {
             throw CommandFailure(error.description)
         }
-        await host.setPairingConfiguration(configuration)
+        await host.setPairingConfiguration(configuration(localOutOfBand: localOutOfBand))
         await host.setPairingAgent(ConsoleAgent(passkey: passkey, accept: accept))
         await keeper.attach(to: host)
         await host.setSecurityUpgradeHandler { [weak host] handle, _ in

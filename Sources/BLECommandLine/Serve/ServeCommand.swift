@@ -16,7 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
             reads answer the stored value from their offset (Invalid Offset past its end), and \
             a write is notified or indicated to the clients subscribed. Lines on stdout: \
             {"time", "event": "database" | "advertising" | "connected" | "disconnected" | "mtu" \
-            | "read" | "write" | "subscribe" | "streamed", "connection", "handle", "uuid", \
+            | "read" | "write" | "subscribe" | "streamed" | "oob" (--oob-show: our Secure \
+            Connections OOB data, address, confirm, random, ad), "connection", "handle", "uuid", \
             "offset", "value"}. --stream UUID:COUNT:SIZE sends COUNT values of SIZE octets \
             (a 4-octet little-endian sequence number first) to each client that subscribes to \
             UUID, as notifications or indications as it subscribed. Advertising goes on after \
@@ -89,11 +90,14 @@ struct ServeCommand: AsyncParsableCommand {
         let layout = Self.advertisingData(served)
         let advertising = GAPAdvertisingParameters(data: layout.data, scanResponse: layout.scanResponse,
                                                    useRandomAddress: own != nil, restartAfterDisconnection: true)
-        let keeper = security.isRequested ? try await security.install(on: host, hci: hci) : nil
+        // --oob-show: our OOB data for this run, logged before advertising for the client to take.
+        let local = try security.makeLocalOutOfBand()
+        let keeper = security.isRequested ? try await security.install(on: host, hci: hci, localOutOfBand: local) : nil
         let runtime = ServeRuntime(host: host, file: served, database: database, streams: stream.compactMap(ServeStream.init(parsing:)),
                                    advertising: advertising, keeper: keeper)
         runtime.log("database", JSONText.object(GATTDocument(serving: database, address: address.map { "\($0)" } ?? "unknown",
                                                              mtu: ATTBearerConfiguration.maximumMTU).jsonFields))
+        if let local { runtime.log("oob", .object(local.jsonFields(address: address))) }
         try await host.startAdvertising(advertising)
         runtime.log("advertising", .object([("name", served.name.map { .string($0) } ?? .null),
                                             ("address", address.map { .string("\($0)") } ?? .null)]))

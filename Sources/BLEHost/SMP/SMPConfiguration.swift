@@ -129,10 +129,12 @@ public struct SMPConfiguration: Sendable {
         return value
     }
 
-    /// The OOB data flag we send (§3.5.1): set when we hold OOB data from the peer, the TK
-    /// for legacy or the peer's (r, C) for Secure Connections.
-    var oobFlag: SMP.OOBDataFlag {
-        legacyOutOfBandKey != nil || peerOutOfBand != nil ? .present : .notPresent
+    /// The OOB data flag we send (§3.5.1): set when we hold OOB data from the peer for the
+    /// kind of pairing that will run — the peer's (r, C) for Secure Connections, the TK for
+    /// legacy. A TK alone must not claim Secure Connections data: the peer would then take
+    /// its own r into its check value (§2.3.5.6.4) and the DHKey checks would fail.
+    func oobFlag(secureConnections: Bool) -> SMP.OOBDataFlag {
+        (secureConnections ? peerOutOfBand != nil : legacyOutOfBandKey != nil) ? .present : .notPresent
     }
 
     /// The keys we can actually send: EncKey is generated, the others must be held. Key

@@ -4,7 +4,9 @@ import BLEWire
 extension SMPPairing {
     mutating func sendPairingRequest(at now: HostTime) {
         let request = SMP.PairingRequest(
-            ioCapability: configuration.ioCapability, oobDataFlag: configuration.oobFlag,
+            ioCapability: configuration.ioCapability,
+            // The initiator cannot know yet whether the responder supports Secure Connections.
+            oobDataFlag: configuration.oobFlag(secureConnections: configuration.authenticationRequirements.contains(.secureConnections)),
             authenticationRequirements: configuration.authenticationRequirements,
             maximumEncryptionKeySize: configuration.maximumKeySize,
             initiatorKeyDistribution: configuration.offeredKeys, responderKeyDistribution: configuration.requestedKeys)
@@ -25,7 +27,10 @@ extension SMPPairing {
         guard phase == .idle else { throw SMPAbort(.unspecifiedReason) }
         guard configuration.pairable else { throw SMPAbort(.pairingNotSupported) }
         let response = SMP.PairingResponse(
-            ioCapability: configuration.ioCapability, oobDataFlag: configuration.oobFlag,
+            ioCapability: configuration.ioCapability,
+            // The responder knows: Secure Connections runs when both set the SC bit.
+            oobDataFlag: configuration.oobFlag(secureConnections: configuration.authenticationRequirements.contains(.secureConnections)
+                && request.authenticationRequirements.contains(.secureConnections)),
             authenticationRequirements: configuration.authenticationRequirements,
             maximumEncryptionKeySize: configuration.maximumKeySize,
             initiatorKeyDistribution: request.initiatorKeyDistribution.intersection(configuration.requestedKeys),

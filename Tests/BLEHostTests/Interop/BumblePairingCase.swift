@@ -12,6 +12,9 @@ struct BumblePairingCase: Sendable, CustomStringConvertible {
         /// The peripheral shows the passkey, the central types it.
         case peripheralDisplays
         case numericComparison
+        /// Out of band: the legacy Temporary Key on both sides, or Secure Connections r and C
+        /// handed both ways (each side's data reaches the other through the test).
+        case outOfBand
     }
 
     let secureConnections: Bool
@@ -19,9 +22,15 @@ struct BumblePairingCase: Sendable, CustomStringConvertible {
     let bonding: Bool
     /// The passkey the central types is not the one shown: Confirm Value Failed (0x04).
     var wrongPasskey = false
+    /// The central holds a wrong OOB value: another TK (legacy; the responder's Mconfirm check
+    /// fails) or the peripheral's C with a bit changed (SC; the central's check fails).
+    var wrongOutOfBand = false
 
     static let passkey = "123456"
     static let wrong = "654321"
+    /// The legacy OOB Temporary Key, and another one, as `--oob-tk` takes them.
+    static let temporaryKey = "00112233445566778899aabbccddeeff"
+    static let otherTemporaryKey = "00112233445566778899aabbccddeef0"
 
     var description: String {
         let kind = secureConnections ? "SC" : "legacy"
@@ -31,13 +40,15 @@ struct BumblePairingCase: Sendable, CustomStringConvertible {
         case .centralDisplays: name = "passkey, central displays"
         case .peripheralDisplays: name = "passkey, peripheral displays"
         case .numericComparison: name = "Numeric Comparison"
+        case .outOfBand: name = "OOB"
         }
         return "\(kind) \(name)\(bonding ? " bonding" : " no bonding")\(wrongPasskey ? " wrong passkey" : "")"
+            + (wrongOutOfBand ? " wrong OOB value" : "")
     }
 
-    /// Every cell: {legacy, SC} × {Just Works, passkey either way, Numeric Comparison (SC)} × {bonding, not}.
+    /// Every cell: {legacy, SC} × {Just Works, passkey either way, Numeric Comparison (SC), OOB} × {bonding, not}.
     static let matrix: [BumblePairingCase] = [true, false].flatMap { sc in
-        [Model.justWorks, .centralDisplays, .peripheralDisplays, .numericComparison].filter { sc || $0 != .numericComparison }
+        [Model.justWorks, .centralDisplays, .peripheralDisplays, .numericComparison, .outOfBand].filter { sc || $0 != .numericComparison }
             .flatMap { model in [true, false].map { BumblePairingCase(secureConnections: sc, model: model, bonding: $0) } }
     }
 
@@ -46,6 +57,17 @@ struct BumblePairingCase: Sendable, CustomStringConvertible {
         BumblePairingCase(secureConnections: $0, model: .peripheralDisplays, bonding: true, wrongPasskey: true)
     }
 
+    /// A wrong OOB value held by the central, in both kinds of pairing.
+    static let wrongOutOfBands: [BumblePairingCase] = [true, false].map {
+        BumblePairingCase(secureConnections: $0, model: .outOfBand, bonding: true, wrongOutOfBand: true)
+    }
+
+    /// Whether the pairing fails on purpose.
+    var fails: Bool { wrongPasskey || wrongOutOfBand }
+
+    /// Whether Secure Connections OOB data must be handed between the processes.
+    var handsOverOutOfBand: Bool { model == .outOfBand && secureConnections }
+
     /// The method name `ble pair` and `ble serve` print.
     var methodName: String {
         switch model {
@@ -53,6 +75,7 @@ struct BumblePairingCase: Sendable, CustomStringConvertible {
         case .centralDisplays: return "passkey-central-displays"
         case .peripheralDisplays: return "passkey-peripheral-displays"
         case .numericComparison: return "numeric-comparison"
+        case .outOfBand: return "oob"
         }
     }
 
@@ -71,6 +94,10 @@ struct BumblePairingCase: Sendable, CustomStringConvertible {
         case .numericComparison: options += ["--io", "yesno", "--accept"]
         case .centralDisplays, .peripheralDisplays:
             options += display ? ["--io", "display"] : ["--io", "keyboard", "--passkey", wrongPasskey ? Self.wrong : Self.passkey]
+        case .outOfBand:
+            // SC: our data is printed (and handed to Bumble by the test); Bumble's comes as --oob-peer.
+            options += secureConnections ? ["--oob-show"]
+                : ["--oob-tk", wrongOutOfBand && asCentral ? Self.otherTemporaryKey : Self.temporaryKey]
         }
         return options
     }
@@ -85,11 +112,16 @@ struct BumblePairingCase: Sendable, CustomStringConvertible {
         case .centralDisplays, .peripheralDisplays:
             // Bumble shows a fixed passkey; when it types, the test hands it ours on stdin.
             options += display ? ["--io", "display", "--passkey", Self.passkey] : ["--io", "keyboard"]
+        case .outOfBand:
+            // SC: Bumble prints its data ("oob") and takes ours on stdin, as central before connecting.
+            options += secureConnections ? ["--oob"] + (asCentral ? ["--oob-wait"] : [])
+                : ["--oob-tk", wrongOutOfBand && asCentral ? Self.otherTemporaryKey : Self.temporaryKey]
         }
         return options
     }
 
     private var common: [String] {
-        (secureConnections ? [] : ["--legacy"]) + (bonding ? [] : ["--no-bond"]) + (model == .justWorks ? [] : ["--mitm"])
+        (secureConnections ? [] : ["--legacy"]) + (bonding ? [] : ["--no-bond"])
+            + (model == .justWorks || model == .outOfBand ? [] : ["--mitm"])
     }
 }

@@ -6,7 +6,9 @@ extension BumbleInterop {
     /// Interop/bumble_pair_peer.py over stock Bumble controllers (Core 5.4, Vol 3, Part H): every
     /// cell of the matrix pairs with the expected method and level, the encryption-required
     /// value reads, a bond re-encrypts on reconnection without a new pairing (Bumble counts its
-    /// pairings), and a wrong passkey fails with Confirm Value Failed (0x04) on both sides.
+    /// pairings), and a wrong passkey or OOB value fails with Confirm Value Failed (0x04) on
+    /// both sides. Secure Connections OOB data goes both ways: Bumble's as `--oob-peer`, ours
+    /// (`--oob-show`) to Bumble's stdin before pairing starts.
     @Suite("Pairing with Bumble")
     struct BumblePairingInteropTests {
         static let bumblePeripheral = "C0:5B:00:00:00:31/random"
@@ -14,7 +16,7 @@ extension BumbleInterop {
         static let secretHex = "736563726574"
 
         @Test("our central pairs with Bumble's peripheral, reads the protected value, and reconnects with the bond",
-              arguments: BumblePairingCase.matrix + BumblePairingCase.wrongPasskeys)
+              arguments: BumblePairingCase.matrix + BumblePairingCase.wrongPasskeys + BumblePairingCase.wrongOutOfBands)
         func ourCentral(cell: BumblePairingCase) async throws {
             let bench = try await BumbleBench(controllers: 2)
             defer { bench.stop() }
@@ -24,14 +26,21 @@ extension BumbleInterop {
             let handle = try #require(advertising["handle"] as? Int)
             let bonds = interopSnoopPath("pair-bonds-\(UInt32.random(in: 0 ... .max))") + ".json"
             defer { try? FileManager.default.removeItem(atPath: bonds) }
-            let common = ["--own-address", Self.ourAddress, "--hci", "tcp:127.0.0.1:\(bench.ports[0])", "--timeout", "60",
+            var common = ["--own-address", Self.ourAddress, "--hci", "tcp:127.0.0.1:\(bench.ports[0])", "--timeout", "60",
                           "--bonds", bonds] + cell.ours(asCentral: true)
+            if cell.handsOverOutOfBand {
+                // Bumble's OOB data, as it printed it; a wrong-value cell changes a bit of its C.
+                let theirs = try #require(await peer.event("oob", seconds: patience), "\(peer.lines.all)")
+                let data = try #require(Self.outOfBand(theirs["confirm"], theirs["random"], tampered: cell.wrongOutOfBand))
+                common += ["--oob-peer", data]
+            }
             let snoop = interopSnoopPath("pair-central")
             let pair = try InteropProcess(try interopBLEExecutable(), ["pair", Self.bumblePeripheral, "--json", "--snoop", snoop] + common,
                                           mergingStandardError: true)
             defer { pair.stop() }
+            try await Self.handOverOutOfBand(cell, from: pair, to: peer, count: 1)
             try await Self.forwardPasskey(cell, ourSide: pair, displaying: cell.weDisplay(asCentral: true), to: peer)
-            if cell.wrongPasskey {
+            if cell.fails {
                 let failure = try #require(await pair.lines.line(containing: "Pairing failed", seconds: patience), "\(pair.lines.all)")
                 #expect(failure.contains("Confirm Value Failed (0x04)"))
                 let theirs = try #require(await peer.event("failed", seconds: patience), "\(peer.lines.all)")
@@ -64,6 +73,7 @@ extension BumbleInterop {
                                                                         String(format: "0x%04X", handle), "--mtu", "23"] + common,
                                           mergingStandardError: true)
             defer { read.stop() }
+            try await Self.handOverOutOfBand(cell, from: read, to: peer, count: 2)
             try await Self.forwardPasskey(cell, ourSide: read, displaying: cell.weDisplay(asCentral: true) && !cell.bonding, to: peer)
             #expect(await read.lines.line(containing: Self.secretHex, seconds: patience) != nil, "\(read.lines.all)")
             await Self.exited(read)
@@ -75,14 +85,28 @@ extension BumbleInterop {
         }
 
         @Test("Bumble's central pairs with ble serve, reads the protected value, and reconnects with the bond",
-              arguments: BumblePairingCase.matrix + BumblePairingCase.wrongPasskeys)
+              arguments: BumblePairingCase.matrix + BumblePairingCase.wrongPasskeys + BumblePairingCase.wrongOutOfBands)
         func bumbleCentral(cell: BumblePairingCase) async throws {
             let bench = try await BumbleBench(controllers: 2)
             defer { bench.stop() }
             let bonds = interopSnoopPath("serve-bonds-\(UInt32.random(in: 0 ... .max))") + ".json"
             defer { try? FileManager.default.removeItem(atPath: bonds) }
             let snoop = interopSnoopPath("pair-serve")
-            let ours = cell.ours(asCentral: false)
+            var ours = cell.ours(asCentral: false)
+            let theirs = cell.bumble(asCentral: true)
+            let connections = cell.fails ? "1" : "2"
+            // With SC OOB data to hand over, Bumble's central starts first (it prints its data, and
+            // waits for ours before connecting; the value handle follows on its stdin).
+            var early: InteropProcess?
+            if cell.handsOverOutOfBand {
+                let central = try bench.peer(on: 1, script: "bumble_pair_peer.py", [
+                    "--role", "central", Self.ourAddress, "--connections", connections,
+                ] + theirs)
+                early = central
+                let data = try #require(await central.event("oob", seconds: patience), "\(central.lines.all)")
+                ours += ["--oob-peer", try #require(Self.outOfBand(data["confirm"], data["random"], tampered: false))]
+            }
+            defer { early?.stop() }
             let serve = try InteropProcess(try interopBLEExecutable(), [
                 "serve", interopPackageRoot().appendingPathComponent("Interop/pair-server.yaml").path, "--own-address", Self.ourAddress,
                 "--hci", "tcp:127.0.0.1:\(bench.ports[0])", "--snoop", snoop, "--bonds", bonds,
@@ -91,14 +115,22 @@ extension BumbleInterop {
             let database = try #require(await serve.event("database", seconds: patience), "\(serve.lines.all)")
             let handle = try #require(Self.valueHandle(in: database), "\(database)")
             #expect(await serve.event("advertising", seconds: patience) != nil, "\(serve.lines.all)")
-            let theirs = cell.bumble(asCentral: true)
-            let central = try bench.peer(on: 1, script: "bumble_pair_peer.py", [
-                "--role", "central", Self.ourAddress, "--handle", "\(handle)", "--connections", cell.wrongPasskey ? "1" : "2",
-            ] + theirs)
+            let central: InteropProcess
+            if let early {
+                central = early
+                central.send("handle \(handle)")
+                // Our data as ble serve logged it; a wrong-value cell changes a bit of our C.
+                let data = try #require(await serve.event("oob", seconds: patience), "\(serve.lines.all)")
+                central.send("oob " + (try #require(Self.outOfBand(data["confirm"], data["random"], tampered: cell.wrongOutOfBand))))
+            } else {
+                central = try bench.peer(on: 1, script: "bumble_pair_peer.py", [
+                    "--role", "central", Self.ourAddress, "--handle", "\(handle)", "--connections", connections,
+                ] + theirs)
+            }
             defer { central.stop() }
             try await Self.forwardPasskey(cell, ourSide: serve, displaying: cell.weDisplay(asCentral: false), to: central, times: cell.bonding ? 1 : 2)
             let done = try #require(await central.event("done", seconds: patience), "\(central.lines.all)\n\(serve.lines.all)")
-            if cell.wrongPasskey {
+            if cell.fails {
                 #expect((await central.event("failed", seconds: patience))?["reason"] as? Int == 4, "\(central.lines.all)")
                 let failed = try #require(await serve.event("pairingFailed", seconds: patience), "\(serve.lines.all)")
                 #expect(failed["reason"] as? Int == 4)
@@ -136,6 +168,33 @@ extension BumbleInterop {
                 let line = try #require(shown.count > index ? shown[index] : nil, "\(ourSide.lines.all)")
                 bumble.send(cell.wrongPasskey ? "passkey \(BumblePairingCase.wrong)" : line)
             }
+        }
+
+        /// `C:R` from an "oob" event's confirm and random (32 hex digits each, most significant
+        /// first); `tampered` flips the lowest bit of C.
+        static func outOfBand(_ confirm: Any?, _ random: Any?, tampered: Bool) -> String? {
+            guard var confirm = confirm as? String, let random = random as? String, confirm.count == 32, random.count == 32,
+                  let last = confirm.last?.hexDigitValue else { return nil }
+            if tampered { confirm = String(confirm.dropLast()) + String(last ^ 1, radix: 16) }
+            return "\(confirm):\(random)"
+        }
+
+        /// Secure Connections OOB from our command (`ble pair`/`ble gatt` with `--oob-show`): reads
+        /// the `oob address … c C r R …` line, gives C:R to Bumble's stdin, waits until Bumble has
+        /// taken it (its `count`-th "oobPeer" event), then presses Return for our command.
+        static func handOverOutOfBand(_ cell: BumblePairingCase, from ours: InteropProcess, to bumble: InteropProcess,
+                                      count: Int) async throws {
+            guard cell.handsOverOutOfBand else { return }
+            let line = try #require(await ours.lines.line(containing: "oob address", seconds: patience), "\(ours.lines.all)")
+            let words = line.split(separator: " ").map(String.init)
+            let confirm = words.firstIndex(of: "c").flatMap { $0 + 1 < words.count ? words[$0 + 1] : nil }
+            let random = words.firstIndex(of: "r").flatMap { $0 + 1 < words.count ? words[$0 + 1] : nil }
+            bumble.send("oob " + (try #require(outOfBand(confirm, random, tampered: false), "\(line)")))
+            for _ in 0 ..< 600 where bumble.events.filter({ $0["event"] as? String == "oobPeer" }).count < count {
+                try await Task.sleep(for: .milliseconds(100))  // polling the child's output in a test
+            }
+            #expect(bumble.events.filter { $0["event"] as? String == "oobPeer" }.count >= count, "\(bumble.lines.all)")
+            ours.send("")
         }
 
         /// Waits until `process` closed its output (it exited), at most `patience` seconds.
