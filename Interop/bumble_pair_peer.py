@@ -38,6 +38,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 import time
 
@@ -82,25 +83,36 @@ class StdinLines:
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
+        descriptor = sys.stdin.fileno()
+        pending = bytearray()
 
         def readable() -> None:
-            line = sys.stdin.readline()
-            if not line:
-                loop.remove_reader(sys.stdin.fileno())
+            # os.read, not sys.stdin.readline: a buffered readline may swallow two lines at
+            # once, and the second would wait in Python's buffer with the descriptor quiet.
+            data = os.read(descriptor, 4096)
+            if not data:
+                loop.remove_reader(descriptor)
                 if self.lifeline:
                     say('lifeline_closed')
                     loop.stop()
                 return
-            parts = line.split()
-            if len(parts) == 2 and parts[0] == 'oob':
-                self.oob.receive(parts[1])
-                return
-            if len(parts) == 2 and parts[0] == 'handle':
-                self.handle = int(parts[1], 0)
-                return
-            self.queue.put_nowait(line.strip())
+            pending.extend(data)
+            while b'\n' in pending:
+                index = pending.index(b'\n')
+                line = pending[:index].decode(errors='replace')
+                del pending[:index + 1]
+                self.take(line)
 
-        loop.add_reader(sys.stdin.fileno(), readable)
+        loop.add_reader(descriptor, readable)
+
+    def take(self, line: str) -> None:
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == 'oob':
+            self.oob.receive(parts[1])
+        elif len(parts) == 2 and parts[0] == 'handle':
+            self.handle = int(parts[1], 0)
+        else:
+            self.queue.put_nowait(line.strip())
 
     async def passkey(self) -> int | None:
         while True:
