@@ -66,7 +66,8 @@ public struct SMPConfiguration: Sendable {
     public var localOutOfBand: SMPOutOfBandData?
     /// The peer's Secure Connections OOB data, received out of band; sets the OOB flag.
     public var peerOutOfBand: SMPOutOfBandData?
-    /// The P-256 key pair to use; `nil` draws a fresh one from the random source.
+    /// The P-256 key pair to use; `nil` draws a fresh one from the random source. With
+    /// ``localOutOfBand`` it is the pair that data commits to, used by OOB pairings only.
     public var keyPair: BLECrypto.P256KeyPair?
     /// The largest key size we support, 7–16 octets (§3.5.1).
     public var maximumKeySize: UInt8

@@ -110,7 +110,12 @@ extension SMPPairing {
             }
         }
         if secureConnections {
-            keyPair = configuration.keyPair ?? random.makeKeyPair()
+            // The OOB data commits to the configured key pair, which OOB pairings must use
+            // (§2.3.5.6.4); other pairings draw a fresh one, so that key pair serves only the
+            // pairings its data was made for. Without OOB data, a configured pair (e.g. the
+            // debug key, §2.3.5.6.1) is used as it is.
+            let oobKeyOnly = configuration.localOutOfBand != nil && method != .outOfBand
+            keyPair = oobKeyOnly ? random.makeKeyPair() : configuration.keyPair ?? random.makeKeyPair()
             if role == .initiator { sendPublicKey(at: now) }
             phase = .awaitingPublicKey
             return

@@ -43,6 +43,10 @@ extension BumbleInterop {
             if cell.fails {
                 let failure = try #require(await pair.lines.line(containing: "Pairing failed", seconds: patience), "\(pair.lines.all)")
                 #expect(failure.contains("Confirm Value Failed (0x04)"))
+                if cell.wrongOutOfBand {
+                    // SC: we hold Bumble's changed C and check it; legacy: Bumble, the responder, checks Mconfirm.
+                    #expect(failure.contains(cell.secureConnections ? "we sent" : "the device sent"), "\(failure)")
+                }
                 let theirs = try #require(await peer.event("failed", seconds: patience), "\(peer.lines.all)")
                 #expect(theirs["reason"] as? Int == 4)
                 await Self.exited(pair)
@@ -134,6 +138,10 @@ extension BumbleInterop {
                 #expect((await central.event("failed", seconds: patience))?["reason"] as? Int == 4, "\(central.lines.all)")
                 let failed = try #require(await serve.event("pairingFailed", seconds: patience), "\(serve.lines.all)")
                 #expect(failed["reason"] as? Int == 4)
+                if cell.wrongOutOfBand {
+                    // SC: Bumble holds our changed C and checks it; legacy: we, the responder, check Mconfirm.
+                    #expect(failed["sent"] as? Bool == !cell.secureConnections, "\(failed)")
+                }
                 serve.stop()
                 return
             }

@@ -87,6 +87,29 @@ struct SMPOutOfBandTests {
         #expect(run.initiatorKey == nil)
     }
 
+    @Test("Our OOB key pair is used by OOB pairings only: a Just Works pairing sends a fresh public key")
+    func outOfBandKeyPairOnlyForOutOfBand() throws {
+        let pair = try Self.keyPair()
+        var initiator = SMPFixtures.configuration(.noInputNoOutput, initiator: true, secureConnections: true)
+        initiator.keyPair = pair
+        initiator.localOutOfBand = try SMPOutOfBandData.local(keyPair: pair, random: 0x77)
+        let responder = SMPFixtures.configuration(.noInputNoOutput, initiator: false, secureConnections: true)
+        var run = BackToBack(initiator: initiator, responder: responder)
+        run.run()
+        #expect(run.result(.initiator)?.method == .justWorks)
+        let publicKey = try #require(run.sent(.initiator).first { $0.first == SMP.Code.pairingPublicKey.rawValue })
+        #expect(Array(publicKey[1 ... 32]) != pair.publicX.littleEndianBytes, "a fresh key, not the one the OOB data commits to")
+
+        // The peer holds our data: OOB runs with the committed key pair, which the peer checks.
+        var responderWithData = responder
+        responderWithData.peerOutOfBand = initiator.localOutOfBand
+        var oob = BackToBack(initiator: initiator, responder: responderWithData)
+        oob.run()
+        #expect(oob.result(.responder)?.method == .outOfBand)
+        let sent = try #require(oob.sent(.initiator).first { $0.first == SMP.Code.pairingPublicKey.rawValue })
+        #expect(Array(sent[1 ... 32]) == pair.publicX.littleEndianBytes)
+    }
+
     @Test("The OOB flag claims only data for the pairing that runs: a legacy TK alone does not claim SC data")
     func flagFollowsKind() throws {
         // The initiator offers SC and holds only a TK: its flag stays clear, Just Works runs.
