@@ -53,6 +53,12 @@ struct PairCommand: AsyncParsableCommand {
             do {
                 result = try await host.pair(link.handle)
             } catch let error as HostPairingError {
+                // When we failed the pairing, one ATT round trip lets our Pairing Failed reach
+                // the peer before the link closes (a controller may drop data queued behind a
+                // disconnection, our virtual one and Bumble's alike).
+                if case .failed(.sent) = error {
+                    _ = try? await host.gatt(.discoverPrimaryServices(BluetoothUUID(0x1800)), on: link.handle)
+                }
                 throw CommandFailure(PairingOutcome.sentence(error))
             }
             // One ATT round trip before the link may close: its answer comes after the peer took our
