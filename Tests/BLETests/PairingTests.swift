@@ -146,33 +146,6 @@ struct PairingTests {
         await bench.world.close()
     }
 
-    @Test("a wrong OOB value fails with Confirm Value Failed on both sides: a changed C (SC), a different TK (legacy)",
-          arguments: [false, true])
-    func wrongOutOfBand(secureConnections: Bool) async throws {
-        let bench = try await PairingBench.make()
-        var central = PairingOptions(legacyOnly: !secureConnections)
-        var peripheral = PairingOptions(legacyOnly: !secureConnections)
-        if secureConnections {
-            let made = try LocalOutOfBandData.generate()
-            var tampered = made.data
-            tampered.confirm ^= 0x80
-            central.peerOutOfBand = tampered
-            peripheral.outOfBand = OutOfBandPairing(local: made)
-        } else {
-            central.legacyOutOfBandKey = 0x0123_4567
-            peripheral.legacyOutOfBandKey = 0x0123_4568
-        }
-        await bench.configure(central: central, peripheral: peripheral)
-        let connection = try await bench.connect()
-        await #expect(throws: BLEError.pairingFailed(.confirmValueFailed)) { try await connection.pair() }
-        try await bench.serverLog.wait { !$0.failed.isEmpty }
-        #expect(bench.serverLog.failed == [.pairingFailed(.confirmValueFailed)])
-        #expect(bench.clientLog.failed == [.pairingFailed(.confirmValueFailed)])
-        #expect(await connection.securityLevel == .none)
-        #expect(!connection.isBonded)
-        await bench.world.close()
-    }
-
     @Test("a refused number fails with Numeric Comparison Failed, a retry at once with Repeated Attempts; Secure Connections Only refuses a legacy peer")
     func refusals() async throws {
         let bench = try await PairingBench.make()
