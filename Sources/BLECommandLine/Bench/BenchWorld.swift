@@ -15,11 +15,21 @@ struct WorldHostTransport: HostTransport {
     func send(_ packet: H4.Packet) async throws {
         runner.submit(packet, to: device)
     }
+
+    /// A world that takes packets on the caller's turn (``DirectLinkRunner``) saves the
+    /// host's writer task a hop per packet.
+    func sendImmediately(_ packet: H4.Packet) -> Bool {
+        guard runner.acceptsImmediately else { return false }
+        runner.submit(packet, to: device)
+        return true
+    }
 }
 
 /// Two of our hosts on two controllers in one embedded world: the bench's test bed. The
-/// world runs paced by a ``WorldRunner`` at a finite speed, or in lock-step with the hosts
-/// (``LockstepRunner``) at infinite speed. Index 0 is the peripheral's host, index 1 the
+/// world runs paced by a ``WorldRunner`` at a finite speed, or at infinite speed in
+/// lock-step with the hosts: the realistic world with ``LockstepRunner`` (its air sets the
+/// pace), the ideal one, whose controllers hand data to each other with no airtime
+/// (``ControllerConfiguration/airtimeFreeData``), with ``DirectLinkRunner``. Index 0 is the peripheral's host, index 1 the
 /// central's.
 final class BenchWorld: Sendable {
     let runner: any WorldDriver
@@ -31,7 +41,8 @@ final class BenchWorld: Sendable {
 
     /// Builds the world and the hosts (not started).
     /// - Parameters:
-    ///   - timing: `.ideal` (no loss: the stack alone is measured) or `.realistic`.
+    ///   - timing: `.ideal` (no loss, no airtime for connection data: the stack alone is
+    ///     measured) or `.realistic`.
     ///   - speed: simulated seconds per wall-clock second; `.infinity` for lock-step.
     ///   - snoopDirectory: where to write `peripheral.btsnoop` and `central.btsnoop`, if anywhere.
     ///   - dataLength: the connMaxTxOctets both hosts have their controllers suggest for new
@@ -45,7 +56,12 @@ final class BenchWorld: Sendable {
                                                             capturesHCI: false))
         let built: BuiltScenario
         do {
-            built = try scenario.build(into: world)
+            // The ideal world's links have no airtime, as Bumble's LocalLink (DirectLinkData).
+            built = try scenario.build(into: world) { configuration in
+                var configuration = configuration
+                configuration.airtimeFreeData = timing == .ideal
+                return Controller(configuration: configuration)
+            }
         } catch {
             throw CommandFailure(error.description)
         }
@@ -75,12 +91,15 @@ final class BenchWorld: Sendable {
             }
         }
         let runner: any WorldDriver
-        let lockstep: LockstepRunner?
-        if let mailbox {
+        let attach: (@Sendable ([BLEHost.Host]) async -> Void)?
+        if let mailbox, timing == .ideal {
+            let driver = DirectLinkRunner(world: world, mailbox: mailbox)
+            (runner, attach) = (driver, { await driver.attach($0) })
+        } else if let mailbox {
             let driver = LockstepRunner(world: world, mailbox: mailbox)
-            (runner, lockstep) = (driver, driver)
+            (runner, attach) = (driver, { await driver.attach($0) })
         } else {
-            (runner, lockstep) = (WorldRunner(world: world, speed: speed), nil)
+            (runner, attach) = (WorldRunner(world: world, speed: speed), nil)
         }
         self.runner = runner
         self.addresses = addresses
@@ -104,7 +123,7 @@ final class BenchWorld: Sendable {
         }
         self.hosts = hosts
         run = Task {
-            await lockstep?.attach(hosts)
+            await attach?(hosts)
             await runner.runUntilStopped()
         }
     }
