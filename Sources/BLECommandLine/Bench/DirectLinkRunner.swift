@@ -68,8 +68,9 @@ actor DirectLinkRunner: WorldDriver {
             let settled = await hostsSettled()
             counted.settleSeconds += LockstepRunner.seconds(since: started)
             guard settled else {
-                // A host or its app still works towards a packet: wait until one moves.
-                await mailbox.wait(for: .change(since: version))
+                // A host or its app still works towards a packet: wait until it has been
+                // written and taken (not woken by every packet on the way).
+                await mailbox.wait(for: .balancedAfter(since: version))
                 continue
             }
             counted.settles += 1
@@ -85,7 +86,7 @@ actor DirectLinkRunner: WorldDriver {
                 time.store(ran, ordering: .relaxed)
             } else {
                 // Nothing scheduled: nothing can happen until a host sends something.
-                await mailbox.wait(for: .change(since: version))
+                await mailbox.wait(for: .balancedAfter(since: version))
             }
         }
     }

@@ -33,7 +33,7 @@ final class LockstepMailbox: Sendable {
             switch kind {
             case .balanced: return balanced
             case .submission: return !pending.isEmpty
-            case let .change(since): return version != since
+            case let .balancedAfter(since): return version != since && balanced
             }
         }
     }
@@ -41,8 +41,8 @@ final class LockstepMailbox: Sendable {
     /// What the runner waits for.
     enum Wait {
         case balanced, submission
-        /// Anything counted after the change counter read `since`.
-        case change(since: Int)
+        /// Balanced again after something was counted since the change counter read `since`.
+        case balancedAfter(since: Int)
     }
 
     private let state: Mutex<State>
