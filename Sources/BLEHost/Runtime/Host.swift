@@ -164,24 +164,20 @@ public actor Host {
                 }
             }
         }
-        reader = Task { [weak self] in await self?.readTransport() }
+        reader = Task { [weak self] in
+            do {
+                for try await packet in transport.packets {
+                    guard let self else { return }
+                    await self.received(packet)
+                }
+                await self?.transportEnded("the controller's side closed")
+            } catch {
+                await self?.transportEnded("\(error)")
+            }
+        }
         return try await withCheckedThrowingContinuation { continuation in
             startWaiter = continuation
             carryOut(driver.start(at: now))
-        }
-    }
-
-    /// Reads the transport on the actor's own executor until it ends or ``close()``: each
-    /// packet resumes this loop directly (the iteration is isolated to the actor,
-    /// SE-0421), where a reader task of its own would add a hop to another task per packet.
-    private func readTransport() async {
-        do {
-            for try await packet in transport.packets {
-                received(packet)
-            }
-            transportEnded("the controller's side closed")
-        } catch {
-            transportEnded("\(error)")
         }
     }
 
