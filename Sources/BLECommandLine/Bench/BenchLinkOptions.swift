@@ -88,7 +88,8 @@ struct BenchLinkOptions: ParsableArguments {
                 throw CommandFailure("Cannot create the snoop directory \(snoop): \(error.localizedDescription); choose a writable path.")
             }
         }
-        return try BenchWorld(timing: timing, speed: speed, seed: seed, snoopDirectory: snoop, dataLength: dataLength)
+        return try BenchWorld(timing: timing, speed: speed, seed: seed, snoopDirectory: snoop, dataLength: dataLength,
+                              airtimeFreeIdeal: true)
     }
 
     /// `speed` for JSON: "max" or the number.

@@ -27,10 +27,10 @@ struct WorldHostTransport: HostTransport {
 
 /// Two of our hosts on two controllers in one embedded world: the bench's test bed. The
 /// world runs paced by a ``WorldRunner`` at a finite speed, or at infinite speed in
-/// lock-step with the hosts: the realistic world with ``LockstepRunner`` (its air sets the
-/// pace), the ideal one, whose controllers hand data to each other with no airtime
-/// (``ControllerConfiguration/airtimeFreeData``), with ``DirectLinkRunner``. Index 0 is the peripheral's host, index 1 the
-/// central's.
+/// lock-step with the hosts: with ``LockstepRunner`` where the air sets the pace, with
+/// ``DirectLinkRunner`` in the GATT benches' ideal world, whose controllers hand data to
+/// each other with no airtime (``ControllerConfiguration/airtimeFreeData``). Index 0 is
+/// the peripheral's host, index 1 the central's.
 final class BenchWorld: Sendable {
     let runner: any WorldDriver
     let hosts: [BLEHost.Host]
@@ -41,13 +41,17 @@ final class BenchWorld: Sendable {
 
     /// Builds the world and the hosts (not started).
     /// - Parameters:
-    ///   - timing: `.ideal` (no loss, no airtime for connection data: the stack alone is
-    ///     measured) or `.realistic`.
+    ///   - timing: `.ideal` (no loss: the stack alone is measured) or `.realistic`.
     ///   - speed: simulated seconds per wall-clock second; `.infinity` for lock-step.
     ///   - snoopDirectory: where to write `peripheral.btsnoop` and `central.btsnoop`, if anywhere.
     ///   - dataLength: the connMaxTxOctets both hosts have their controllers suggest for new
     ///     connections (LE Write Suggested Default Data Length, Vol 4, Part E, §7.8.35).
-    init(timing: TimingMode, speed: Double, seed: UInt64, snoopDirectory: String?, dataLength: Int = 251) throws {
+    ///   - airtimeFreeIdeal: whether an ideal world's controllers hand connection data
+    ///     straight to each other (``ControllerConfiguration/airtimeFreeData``), as the GATT
+    ///     benches compare with Bumble's LocalLink; the L2CAP bench keeps the air's limit.
+    init(timing: TimingMode, speed: Double, seed: UInt64, snoopDirectory: String?, dataLength: Int = 251,
+         airtimeFreeIdeal: Bool = false) throws {
+        let airtimeFree = airtimeFreeIdeal && timing == .ideal
         var scenario = Scenario(name: "bench", seed: seed, timing: timing).addingExternalDevices(2)
         scenario.timing = timing
         // The world's own capture of every HCI packet would cost memory and time in a
@@ -59,7 +63,7 @@ final class BenchWorld: Sendable {
             // The ideal world's links have no airtime, as Bumble's LocalLink (DirectLinkData).
             built = try scenario.build(into: world) { configuration in
                 var configuration = configuration
-                configuration.airtimeFreeData = timing == .ideal
+                configuration.airtimeFreeData = airtimeFree
                 return Controller(configuration: configuration)
             }
         } catch {
@@ -92,7 +96,7 @@ final class BenchWorld: Sendable {
         }
         let runner: any WorldDriver
         let attach: (@Sendable ([BLEHost.Host]) async -> Void)?
-        if let mailbox, timing == .ideal {
+        if let mailbox, airtimeFree {
             let driver = DirectLinkRunner(world: world, mailbox: mailbox)
             (runner, attach) = (driver, { await driver.attach($0) })
         } else if let mailbox {
