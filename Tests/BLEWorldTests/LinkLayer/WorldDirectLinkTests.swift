@@ -105,4 +105,37 @@ struct WorldDirectLinkTests {
         #expect(received.map(\.packet.data) == [payload[...]])
         #expect(received.allSatisfy { $0.at > start })
     }
+
+    @Test("while encryption starts, data waits in the controller's 8 buffers (a ninth is refused), then arrives in order; later data goes direct again")
+    func backPressureWhileDataMustWait() throws {
+        let (hosted, central, peripheral, handles) = try Self.connected(airtimeFree: true)
+        hosted.command(central, HCI.LEEnableEncryption(
+            connectionHandle: handles.central, randomNumber: 1, encryptedDiversifier: 2, longTermKey: 0x1234))
+        let eventsBefore = hosted.events[central.rawValue].count
+        let aclBefore = hosted.acl[peripheral.rawValue].count
+        // The encryption procedure pauses data (Core 5.4, Vol 6, Part B, §5.1.3.1): nothing
+        // may take the direct path past it, so the buffers fill and the ninth packet is
+        // beyond the host's credits.
+        for index in 0 ..< 9 {
+            let payload = [UInt8](repeating: UInt8(index), count: 20)
+            hosted.world.sendToController(.acl(HCI.ACLPacket(
+                connectionHandle: handles.central, packetBoundary: .firstNonAutomaticallyFlushable, data: payload[...])), device: central)
+        }
+        hosted.world.run(until: hosted.world.now)
+        #expect(hosted.acl[peripheral.rawValue].count == aclBefore)
+        #expect(Self.completed(hosted, central, handle: handles.central, since: eventsBefore).isEmpty)
+        hosted.world.run(until: hosted.world.now + 200_000)
+        hosted.command(peripheral, HCI.LELongTermKeyRequestReply(connectionHandle: handles.peripheral, longTermKey: 0x1234))
+        hosted.world.run(until: hosted.world.now + 500_000)
+        let received = hosted.acl[peripheral.rawValue][aclBefore...]
+        #expect(received.map { $0.packet.data.first ?? 0xFF } == (0 ..< 8).map(UInt8.init))
+        #expect(Self.completed(hosted, central, handle: handles.central, since: eventsBefore).reduce(0, +) == 8)
+        // With nothing left on the air, the next packet goes straight to the peer again.
+        let after = hosted.world.now
+        let last = [UInt8](repeating: 0xEE, count: 20)
+        hosted.world.sendToController(.acl(HCI.ACLPacket(
+            connectionHandle: handles.central, packetBoundary: .firstNonAutomaticallyFlushable, data: last[...])), device: central)
+        hosted.world.run(until: after)
+        #expect(hosted.acl[peripheral.rawValue].last.map { $0.packet.data == last[...] && $0.at == after } == true)
+    }
 }
