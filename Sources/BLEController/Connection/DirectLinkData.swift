@@ -12,7 +12,9 @@ public struct DirectLinkData: Hashable, Sendable {
     /// One LL data PDU's payload: `startsMessage` is LLID 0b10 (start of an L2CAP message),
     /// else 0b01 (continuation), Vol 6, Part B, §2.4.
     public struct Fragment: Hashable, Sendable {
+        /// Whether the PDU starts an L2CAP message (LLID 0b10) rather than continuing one.
         public var startsMessage: Bool
+        /// The PDU's payload: at most the sender's effective maximum transmit octets.
         public var payload: ArraySlice<UInt8>
     }
 
