@@ -21,7 +21,9 @@ SwiftBLE: `ble bench notify --size B --count COUNT --world ideal --json` (→ {"
 "bytesPerSecond"}) and `ble bench write --size 20 --count COUNT --world ideal --json`
 (→ {"writesPerSecond"}), DESIGN.md: wall-clock figures of our two hosts in a world run in lock-step
 with them (`--speed max`, the default), from the first notify call (first Write Request) to the last
-value received (last Write Response). The world still has link-layer airtime; Bumble's LocalLink has none.
+value received (last Write Response). Like Bumble's LocalLink, the ideal world's link has no airtime:
+each controller hands connection data straight to the other (through both controllers' ACL buffers and
+Number Of Completed Packets, cut to the negotiated data length).
 When those commands fail the script says so and prints Bumble's figures alone.
 
 Each figure is the median of --runs runs. The ble executable: --ble, else built with

@@ -20,6 +20,9 @@ public struct ControllerConfiguration: Hashable, Sendable {
     public var filterAcceptListSize: Int
     /// Entries of the resolving list.
     public var resolvingListSize: Int
+    /// Whether established connections hand host data straight to the peer's controller,
+    /// with no airtime (an ideal link, as Bumble's LocalLink): see ``DirectLinkData``.
+    public var airtimeFreeData: Bool
 
     /// A configuration with typical defaults: 0 dBm, 251-octet × 8 buffers, 16 connections.
     public init(
@@ -30,7 +33,8 @@ public struct ControllerConfiguration: Hashable, Sendable {
         leACLBufferCount: Int = 8,
         maximumConnections: Int = 16,
         filterAcceptListSize: Int = 16,
-        resolvingListSize: Int = 16
+        resolvingListSize: Int = 16,
+        airtimeFreeData: Bool = false
     ) {
         self.publicAddress = publicAddress
         self.seed = seed
@@ -40,5 +44,6 @@ public struct ControllerConfiguration: Hashable, Sendable {
         self.maximumConnections = maximumConnections
         self.filterAcceptListSize = filterAcceptListSize
         self.resolvingListSize = resolvingListSize
+        self.airtimeFreeData = airtimeFreeData
     }
 }

@@ -21,6 +21,9 @@ public enum ControllerOutput: Hashable, Sendable {
     case listen(ReceiverWindow)
     /// Close the receiver.
     case stopListening
+    /// Hand connection data straight to the peer's controller, with no airtime (only
+    /// controllers configured ``ControllerConfiguration/airtimeFreeData`` send it).
+    case linkData(DirectLinkData)
 }
 
 /// A controller the world can run: a sans-IO state machine that takes inputs with the
@@ -37,4 +40,13 @@ public protocol SimulatedController: Sendable {
     /// Power off and on: everything is lost, as after a hardware reset, and the controller
     /// waits for its host's HCI_Reset. Returns outputs (e.g. `stopListening`).
     mutating func powerCycle(at now: Microseconds) -> [ControllerOutput]
+
+    /// Takes data another controller handed over an airtime-free link (``ControllerOutput/linkData(_:)``)
+    /// and returns what to do; a controller without that connection returns nothing.
+    mutating func receiveLinkData(_ data: DirectLinkData, at now: Microseconds) -> [ControllerOutput]
+}
+
+extension SimulatedController {
+    /// A controller without airtime-free links takes no such data.
+    public mutating func receiveLinkData(_ data: DirectLinkData, at now: Microseconds) -> [ControllerOutput] { [] }
 }

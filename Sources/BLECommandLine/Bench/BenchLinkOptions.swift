@@ -6,12 +6,16 @@ import Foundation
 /// The options `ble bench notify` and `ble bench write` share: the world, how fast it runs,
 /// and the link the two hosts make (interval, PHY, data length).
 struct BenchLinkOptions: ParsableArguments {
-    @Option(help: "The world's timing: ideal (no loss, link-layer airtime only) or realistic (the full radio model).")
+    @Option(help: """
+        The world's timing: ideal (no loss and no airtime: connection data goes from controller \
+        to controller at once, as on Bumble's LocalLink) or realistic (the full radio model).
+        """)
     var world: String = "ideal"
 
     @Option(help: """
         max (default: the world in lock-step with the hosts, as fast as the processor allows; \
-        the wall-clock figure is CPU-bound) or N times real time.
+        the wall-clock figure is CPU-bound) or N times real time (the ideal world's data still \
+        takes no airtime).
         """)
     var speed: String = "max"
 
@@ -84,7 +88,8 @@ struct BenchLinkOptions: ParsableArguments {
                 throw CommandFailure("Cannot create the snoop directory \(snoop): \(error.localizedDescription); choose a writable path.")
             }
         }
-        return try BenchWorld(timing: timing, speed: speed, seed: seed, snoopDirectory: snoop, dataLength: dataLength)
+        return try BenchWorld(timing: timing, speed: speed, seed: seed, snoopDirectory: snoop, dataLength: dataLength,
+                              airtimeFreeIdeal: true)
     }
 
     /// `speed` for JSON: "max" or the number.

@@ -16,13 +16,16 @@ struct BenchNotifyCommand: AsyncParsableCommand {
 
             Figures, over the span from the first notify call to the last value received:
               wall clock (notificationsPerSecond, bytesPerSecond): what this machine pushes \
-            through two hosts, two controllers and the simulated air. With --speed max (the \
-            default) the world runs in lock-step with the hosts, as fast as the processor \
-            allows: the figure set beside Bumble, whose virtual link has no airtime.
+            through two hosts and two controllers (and, in the realistic world, the simulated \
+            air). In the ideal world (the default) connection data takes no airtime: each \
+            controller hands it straight to the other, through both controllers' ACL buffers \
+            and Number Of Completed Packets, as Bumble's LocalLink does; with --speed max (the \
+            default) the hosts run it as fast as the processor allows: the figure set beside \
+            Bumble.
               simulated time (simulated...): what the air carried, against the analytic ATT \
             ceiling worked out from airtimes (full empty-PDU/data-PDU exchanges per \
             connection event, T_IFS between packets). In the realistic world this is the \
-            figure that counts.
+            figure that counts; in the ideal world data takes no simulated time.
             """
     )
 

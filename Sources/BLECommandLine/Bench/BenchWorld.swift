@@ -15,12 +15,22 @@ struct WorldHostTransport: HostTransport {
     func send(_ packet: H4.Packet) async throws {
         runner.submit(packet, to: device)
     }
+
+    /// A world that takes packets on the caller's turn (``DirectLinkRunner``) saves the
+    /// host's writer task a hop per packet.
+    func sendImmediately(_ packet: H4.Packet) -> Bool {
+        guard runner.acceptsImmediately else { return false }
+        runner.submit(packet, to: device)
+        return true
+    }
 }
 
 /// Two of our hosts on two controllers in one embedded world: the bench's test bed. The
-/// world runs paced by a ``WorldRunner`` at a finite speed, or in lock-step with the hosts
-/// (``LockstepRunner``) at infinite speed. Index 0 is the peripheral's host, index 1 the
-/// central's.
+/// world runs paced by a ``WorldRunner`` at a finite speed, or at infinite speed in
+/// lock-step with the hosts: with ``LockstepRunner`` where the air sets the pace, with
+/// ``DirectLinkRunner`` in the GATT benches' ideal world, whose controllers hand data to
+/// each other with no airtime (``ControllerConfiguration/airtimeFreeData``). Index 0 is
+/// the peripheral's host, index 1 the central's.
 final class BenchWorld: Sendable {
     let runner: any WorldDriver
     let hosts: [BLEHost.Host]
@@ -36,7 +46,12 @@ final class BenchWorld: Sendable {
     ///   - snoopDirectory: where to write `peripheral.btsnoop` and `central.btsnoop`, if anywhere.
     ///   - dataLength: the connMaxTxOctets both hosts have their controllers suggest for new
     ///     connections (LE Write Suggested Default Data Length, Vol 4, Part E, §7.8.35).
-    init(timing: TimingMode, speed: Double, seed: UInt64, snoopDirectory: String?, dataLength: Int = 251) throws {
+    ///   - airtimeFreeIdeal: whether an ideal world's controllers hand connection data
+    ///     straight to each other (``ControllerConfiguration/airtimeFreeData``), as the GATT
+    ///     benches compare with Bumble's LocalLink; the L2CAP bench keeps the air's limit.
+    init(timing: TimingMode, speed: Double, seed: UInt64, snoopDirectory: String?, dataLength: Int = 251,
+         airtimeFreeIdeal: Bool = false) throws {
+        let airtimeFree = airtimeFreeIdeal && timing == .ideal
         var scenario = Scenario(name: "bench", seed: seed, timing: timing).addingExternalDevices(2)
         scenario.timing = timing
         // The world's own capture of every HCI packet would cost memory and time in a
@@ -45,7 +60,12 @@ final class BenchWorld: Sendable {
                                                             capturesHCI: false))
         let built: BuiltScenario
         do {
-            built = try scenario.build(into: world)
+            // The ideal world's links have no airtime, as Bumble's LocalLink (DirectLinkData).
+            built = try scenario.build(into: world) { configuration in
+                var configuration = configuration
+                configuration.airtimeFreeData = airtimeFree
+                return Controller(configuration: configuration)
+            }
         } catch {
             throw CommandFailure(error.description)
         }
@@ -75,12 +95,15 @@ final class BenchWorld: Sendable {
             }
         }
         let runner: any WorldDriver
-        let lockstep: LockstepRunner?
-        if let mailbox {
+        let attach: (@Sendable ([BLEHost.Host]) async -> Void)?
+        if let mailbox, airtimeFree {
+            let driver = DirectLinkRunner(world: world, mailbox: mailbox)
+            (runner, attach) = (driver, { await driver.attach($0) })
+        } else if let mailbox {
             let driver = LockstepRunner(world: world, mailbox: mailbox)
-            (runner, lockstep) = (driver, driver)
+            (runner, attach) = (driver, { await driver.attach($0) })
         } else {
-            (runner, lockstep) = (WorldRunner(world: world, speed: speed), nil)
+            (runner, attach) = (WorldRunner(world: world, speed: speed), nil)
         }
         self.runner = runner
         self.addresses = addresses
@@ -104,7 +127,7 @@ final class BenchWorld: Sendable {
         }
         self.hosts = hosts
         run = Task {
-            await lockstep?.attach(hosts)
+            await attach?(hosts)
             await runner.runUntilStopped()
         }
     }

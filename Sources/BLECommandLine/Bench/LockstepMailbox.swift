@@ -33,12 +33,17 @@ final class LockstepMailbox: Sendable {
             switch kind {
             case .balanced: return balanced
             case .submission: return !pending.isEmpty
+            case let .balancedAfter(since): return version != since && balanced
             }
         }
     }
 
     /// What the runner waits for.
-    enum Wait { case balanced, submission }
+    enum Wait {
+        case balanced, submission
+        /// Balanced again after something was counted since the change counter read `since`.
+        case balancedAfter(since: Int)
+    }
 
     private let state: Mutex<State>
     /// Each served device's host index.
@@ -57,6 +62,12 @@ final class LockstepMailbox: Sendable {
             state.pending.append(Submission(packet: packet, device: device))
             if let index = indices[device] { state.toWorld[index] += 1 }
         }
+    }
+
+    /// A host's transport handed a packet straight to the world (``DirectLinkRunner``).
+    func countSubmission(to device: DeviceID) {
+        guard let index = indices[device] else { return }
+        change { $0.toWorld[index] += 1 }
     }
 
     /// The world put a packet in `device`'s host stream.

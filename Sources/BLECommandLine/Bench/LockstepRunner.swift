@@ -9,6 +9,9 @@ import Synchronization
 protocol WorldDriver: Actor {
     /// Hands a host packet to `device`'s controller; safe from any task.
     nonisolated func submit(_ packet: H4.Packet, to device: DeviceID)
+    /// Whether ``submit(_:to:)`` runs the packet through the world before it returns, so a
+    /// host may hand packets over on its own turn (``HostTransport/sendImmediately(_:)``).
+    nonisolated var acceptsImmediately: Bool { get }
     /// The world's simulated time.
     var now: Microseconds { get }
     /// Ends ``runUntilStopped()``.
@@ -38,6 +41,7 @@ struct BenchPhases: Sendable {
 }
 
 extension WorldRunner: WorldDriver {
+    nonisolated var acceptsImmediately: Bool { false }
     func runUntilStopped() async { await run() }
     /// A paced world runs on the wall clock; the app keeps up or not, as with real radios.
     func setAppSettled(_ predicate: (@Sendable () async -> Bool)?) {}
@@ -101,6 +105,8 @@ actor LockstepRunner: WorldDriver {
     }
 
     nonisolated var now: Microseconds { time.load(ordering: .relaxed) }
+    /// Packets wait for the runner's loop, which delivers them at the world's time.
+    nonisolated var acceptsImmediately: Bool { false }
 
     func setAppSettled(_ predicate: (@Sendable () async -> Bool)?) { appSettled = predicate }
 
@@ -142,7 +148,7 @@ actor LockstepRunner: WorldDriver {
         }
     }
 
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }

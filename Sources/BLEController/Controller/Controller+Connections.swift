@@ -147,9 +147,15 @@ extension Controller {
             counters.aclUnknownHandle += 1
             return
         }
-        let outstanding = connections.reduce(0) { $0 + $1.outstandingACLPackets }
+        var outstanding = 0
+        for slot in connections.indices { outstanding += connections[slot].outstandingACLPackets }
         guard packet.data.count <= configuration.leACLBufferSize, outstanding < configuration.leACLBufferCount else {
             counters.aclOverflow += 1
+            return
+        }
+        if configuration.airtimeFreeData, connections[index].outstandingACLPackets == 0,
+           let data = connections[index].link.directLinkData(for: packet) {
+            sendDirectly(data, handle: packet.connectionHandle, into: &outputs)
             return
         }
         connections[index].outstandingACLPackets += 1
@@ -169,7 +175,7 @@ extension Controller {
                 switch output {
                 case let .listen(window): connections[position].window = window
                 case .stopListening: connections[position].window = nil
-                case .transmit, .hci: outputs.append(output)
+                case .transmit, .hci, .linkData: outputs.append(output)
                 }
             case let .event(event):
                 if case let .leMeta(.phyUpdateComplete(update)) = event, update.status == .success {

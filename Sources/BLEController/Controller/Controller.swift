@@ -99,14 +99,23 @@ public struct Controller: SimulatedController {
 
     /// The earliest time any activity, connection or delayed event needs the controller.
     public var nextDeadline: Microseconds? {
-        var deadlines: [Microseconds] = pendingEvents.map(\.due)
-        deadlines += connections.compactMap(\.link.nextDeadline)
-        // Every link's next event start, to grant or skip it then (the radio's holder is in its event).
-        deadlines += connections.filter { $0.link.handleValue != radioOwner }.compactMap(\.link.nextEventStart)
-        if let advertiser { deadlines.append(advertiser.nextDeadline) }
-        if let initiator { deadlines.append(initiator.nextDeadline(after: now)) }
-        if let scanner { deadlines.append(scanner.nextDeadline(after: now)) }
-        return deadlines.min()
+        // Asked after every input: a running minimum, without building arrays of slots.
+        var earliest: Microseconds?
+        func consider(_ deadline: Microseconds?) {
+            guard let deadline else { return }
+            if let current = earliest, current <= deadline { return }
+            earliest = deadline
+        }
+        for item in pendingEvents { consider(item.due) }
+        for index in connections.indices {
+            consider(connections[index].link.nextDeadline)
+            // Every link's next event start, to grant or skip it then (the radio's holder is in its event).
+            if connections[index].link.handleValue != radioOwner { consider(connections[index].link.nextEventStart) }
+        }
+        if let advertiser { consider(advertiser.nextDeadline) }
+        if let initiator { consider(initiator.nextDeadline(after: now)) }
+        if let scanner { consider(scanner.nextDeadline(after: now)) }
+        return earliest
     }
 
     /// Handles one input at `now` and returns the resulting HCI packets and radio actions.

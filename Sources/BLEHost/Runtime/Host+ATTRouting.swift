@@ -35,11 +35,11 @@ extension Host {
 
     /// An ATT PDU arrived on a link's fixed channel (Core 5.4, Vol 3, Part A, §2.1).
     func attReceived(_ pdu: [UInt8], link handle: UInt16) {
-        guard var att = attLinks[handle] else { return }
         let time = now
-        let outputs = att.bearer.receive(pdu, at: time)
-        let step = att.client.handle(outputs, on: &att.bearer, at: time)
-        attLinks[handle] = att
+        guard let step = attLinks[handle]?.update({ att in
+            let outputs = att.bearer.receive(pdu, at: time)
+            return att.client.handle(outputs, on: &att.bearer, at: time)
+        }) else { return }
         carryOut(step, attLink: handle)
     }
 
@@ -56,7 +56,13 @@ extension Host {
 
     /// The earliest bearer deadline, for the host's one timer.
     var attNextDeadline: HostTime? {
-        attLinks.values.compactMap(\.bearer.nextDeadline).min()
+        var earliest: HostTime?
+        for index in attLinks.values.indices {
+            guard let deadline = attLinks.values[index].bearer.nextDeadline else { continue }
+            if let current = earliest, current <= deadline { continue }
+            earliest = deadline
+        }
+        return earliest
     }
 
     /// Carries out what the client left over and reports its events.
@@ -111,9 +117,7 @@ extension Host {
         for output in outputs {
             switch output {
             case let .send(connection, pdu):
-                guard var att = attLinks[connection] else { continue }
-                let sent = att.bearer.sendResponse(pdu)
-                attLinks[connection] = att
+                guard let sent = attLinks[connection]?.update({ $0.bearer.sendResponse(pdu) }) else { continue }
                 carryOut(sent, attLink: connection)
             case let .appRead(request):
                 gattOutput.yield(.readRequest(request))

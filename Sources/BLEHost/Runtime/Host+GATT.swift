@@ -66,9 +66,8 @@ extension Host {
     public func notify(_ value: [UInt8], valueHandle: ATT.Handle, on connection: UInt16) async throws {
         try await waitForACLRoom(connection)
         guard let pdu = gattServer.notification(of: valueHandle, value: value, for: connection),
-              var att = attLinks[connection] else { throw HostError.gap(.unknownConnection(handle: connection)) }
-        let outputs = try att.bearer.sendNotification(pdu)
-        attLinks[connection] = att
+              let outputs = try attLinks[connection]?.update({ try $0.bearer.sendNotification(pdu) })
+        else { throw HostError.gap(.unknownConnection(handle: connection)) }
         carryOut(outputs, attLink: connection)
     }
 
@@ -127,13 +126,14 @@ extension Host {
         guard attLinks[connection] != nil else { throw HostError.gap(.unknownConnection(handle: connection)) }
         let time = now
         return try await withCheckedThrowingContinuation { continuation in
-            guard var att = attLinks[connection] else {
+            guard let step = attLinks[connection]?.update({ att in
+                let (id, step) = att.client.start(procedure, on: &att.bearer, at: time)
+                att.procedures[id] = continuation
+                return step
+            }) else {
                 continuation.resume(throwing: HostError.gap(.unknownConnection(handle: connection)))
                 return
             }
-            let (id, step) = att.client.start(procedure, on: &att.bearer, at: time)
-            att.procedures[id] = continuation
-            attLinks[connection] = att
             carryOut(step, attLink: connection)
         }
     }
@@ -144,9 +144,8 @@ extension Host {
     ///   ``HostError`` when the link is gone.
     public func writeWithoutResponse(_ value: [UInt8], to handle: ATT.Handle, on connection: UInt16) async throws {
         try await waitForACLRoom(connection)
-        guard var att = attLinks[connection] else { throw HostError.gap(.unknownConnection(handle: connection)) }
-        let outputs = try att.client.writeWithoutResponse(value, to: handle, on: &att.bearer)
-        attLinks[connection] = att
+        guard let outputs = try attLinks[connection]?.update({ att in try att.client.writeWithoutResponse(value, to: handle, on: &att.bearer) })
+        else { throw HostError.gap(.unknownConnection(handle: connection)) }
         carryOut(outputs, attLink: connection)
     }
 

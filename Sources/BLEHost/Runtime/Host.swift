@@ -1,4 +1,5 @@
 import BLEWire
+import Synchronization
 
 /// A running LE host (Core 5.4, Vol 1, Part A, §2: the host side of HCI): the sans-IO
 /// ``HCIDriver``, ``GAPCore`` and one ``L2CAPLink`` per connection, driven over a
@@ -70,6 +71,9 @@ public actor Host {
     /// Whether advertising is being stopped and restarted to change the address.
     var restartingAdvertising = false
 
+    /// Packets handed to the writer task and not yet sent: while any are, later packets
+    /// queue behind them rather than take ``HostTransport/sendImmediately(_:)``.
+    private let writerBacklog = Atomic<Int>(0)
     private let outgoing: AsyncStream<H4.Packet>.Continuation
     private let outgoingPackets: AsyncStream<H4.Packet>
     private var reader: Task<Void, Never>?
@@ -153,6 +157,7 @@ public actor Host {
             for await packet in packets {
                 do {
                     try await transport.send(packet)
+                    self?.writerBacklog.subtract(1, ordering: .releasing)
                 } catch {
                     await self?.transportEnded("\(error)")
                     return
@@ -293,6 +298,8 @@ public actor Host {
 
     func write(_ packet: H4.Packet) {
         record(packet, outgoing: true)
+        if writerBacklog.load(ordering: .acquiring) == 0, transport.sendImmediately(packet) { return }
+        writerBacklog.add(1, ordering: .relaxed)
         outgoing.yield(packet)
     }
 
@@ -302,10 +309,19 @@ public actor Host {
     /// polling: the task sleeps until exactly that deadline and is replaced whenever the
     /// earliest deadline changes.
     func armTimer() {
-        var deadline = [driver.nextDeadline, gap.nextDeadline, attNextDeadline, smpNextDeadline, privacyNextDeadline].compactMap { $0 }.min()
-        for handle in links.keys.sorted() {
-            if let linkDeadline = links[handle]?.nextDeadline { deadline = min(deadline ?? linkDeadline, linkDeadline) }
+        // Runs after every packet: a running minimum, without building arrays.
+        var deadline: HostTime?
+        func consider(_ candidate: HostTime?) {
+            guard let candidate else { return }
+            if let current = deadline, current <= candidate { return }
+            deadline = candidate
         }
+        consider(driver.nextDeadline)
+        consider(gap.nextDeadline)
+        consider(attNextDeadline)
+        consider(smpNextDeadline)
+        consider(privacyNextDeadline)
+        for index in links.values.indices { consider(links.values[index].nextDeadline) }
         guard deadline != timerDeadline else { return }
         timer?.cancel()
         timerDeadline = deadline

@@ -9,6 +9,10 @@ import BLEWire
 public protocol HostTransport: Sendable {
     /// Sends one packet to the controller; returns once the transport took it.
     func send(_ packet: H4.Packet) async throws
+    /// Hands `packet` over without suspending when the transport can (an in-process
+    /// world), returning `false` to have it go through ``send(_:)`` instead. The host
+    /// calls it only while nothing it gave ``send(_:)`` is still on its way, so order holds.
+    func sendImmediately(_ packet: H4.Packet) -> Bool
     /// Every packet from the controller, in order; finishes (or throws) when the transport
     /// closes. It is iterated once, by the ``Host``.
     var packets: AsyncThrowingStream<H4.Packet, any Error> { get }
@@ -19,6 +23,8 @@ public protocol HostTransport: Sendable {
 extension HostTransport {
     /// Nothing to close: for transports whose owner closes them.
     public func close() async {}
+    /// Most transports write from a task of their own: everything goes through ``send(_:)``.
+    public func sendImmediately(_ packet: H4.Packet) -> Bool { false }
 }
 
 /// Why a ``Host`` request failed beyond what GAP or the driver report.

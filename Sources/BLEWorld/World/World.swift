@@ -267,6 +267,8 @@ public final class World {
                 openReceiver(window, device: device)
             case .stopListening:
                 closeReceiver(device)
+            case let .linkData(data):
+                handOver(data, from: device)
             }
         }
     }

@@ -95,7 +95,7 @@ struct ConnectionPair {
                 starting.append((role, sent.count - 1))
             case let .listen(window): windows[role] = window
             case .stopListening: windows[role] = nil
-            case .hci: break
+            case .hci, .linkData: break
             }
         }
         for input in react(role, output, now) { feed(role, input) }

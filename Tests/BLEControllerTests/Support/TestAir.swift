@@ -78,7 +78,7 @@ struct TestAir {
                 if let event = try? HCI.Event(decoding: packet) { devices[index].events.append((now, event)) }
             case let .hci(.acl(packet)):
                 devices[index].acl.append(packet)
-            case .hci:
+            case .hci, .linkData:
                 break
             case let .transmit(transmission):
                 #expect(transmission.start >= now, "a transmission must not start in the past")

@@ -43,7 +43,7 @@ struct BenchGATTCommandLineTests {
         #expect(abs(simulatedBytes - simulated * 244) < 1)
     }
 
-    @Test("bench notify in the ideal world: 20-octet values all in order; the wall-clock figures agree with each other")
+    @Test("bench notify in the ideal world (no airtime): 20-octet values all in order; the wall-clock figures agree with each other")
     func idealNotifications() throws {
         let executable = try #require(bleExecutable(), "the ble executable is not built")
         let result = try runProcess(executable, ["bench", "notify", "--size", "20", "--count", "600", "--world", "ideal", "--json"])
@@ -56,16 +56,14 @@ struct BenchGATTCommandLineTests {
         let rate = try #require(figures["notificationsPerSecond"] as? Double)
         let bytes = try #require(figures["bytesPerSecond"] as? Double)
         #expect(wall > 0)
-        #expect(abs(rate * wall - 600) < 6)
+        // wallSeconds is printed to the millisecond: on a fast run that rounding is the error.
+        #expect(abs(rate * wall - 600) <= rate * 0.0005 + 6)
         #expect(abs(bytes - rate * 20) < 1)
-        // 27-octet data PDUs: fifteen 496 µs exchanges per 7.5 ms event, 2000 per second.
-        let simulated = try #require(figures["simulatedNotificationsPerSecond"] as? Double)
-        #expect(simulated <= 2000 * 1.001)
-        #expect(simulated > 0)
-        // How close to the ceiling the lock-stepped world gets depends on how promptly the
-        // sender task runs on a shared machine (1,400–1,560/s idle, 344/s seen under load),
-        // so no floor is asserted here; the realistic-world test asserts ≥ 95% of its
-        // ceiling for 244-octet values, which the sender keeps up with.
+        // The ideal world's links have no airtime: the data moves in zero simulated time,
+        // so the world's clock only runs while the hosts have nothing to do (a figure in
+        // simulated time says nothing there; the realistic-world test checks the air's).
+        let simulatedSeconds = try #require(figures["simulatedSeconds"] as? Double)
+        #expect(simulatedSeconds >= 0)
     }
 
     @Test("bench write: every Write Request acknowledged and stored in order")
@@ -79,9 +77,19 @@ struct BenchGATTCommandLineTests {
         #expect(figures["storedInOrder"] as? Int == 150)
         let rate = try #require(figures["writesPerSecond"] as? Double)
         let wall = try #require(figures["wallSeconds"] as? Double)
-        #expect(abs(rate * wall - 150) < 2)
-        // A round trip needs the request in one connection event and the response in the
-        // same or a later one: never more than one per 7.5 ms... nor two per event.
+        // wallSeconds is printed to the millisecond: on a fast run that rounding is the error.
+        #expect(abs(rate * wall - 150) <= rate * 0.0005 + 2)
+        // The ideal world has no airtime, so the round trips take no simulated time.
+        #expect(figures["world"] as? String == "ideal")
+    }
+
+    @Test("bench write in the realistic world: a round trip needs a connection event each way, never two per 7.5 ms event")
+    func realisticWrites() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let result = try runProcess(executable, ["bench", "write", "--size", "20", "--count", "100", "--world", "realistic", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try #require(jsonLines(result.stdout).first, "\(result.stdout)")
+        #expect(figures["storedInOrder"] as? Int == 100)
         let simulated = try #require(figures["simulatedWritesPerSecond"] as? Double)
         #expect(simulated > 0 && simulated <= 1 / 0.0075 * 1.001)
     }

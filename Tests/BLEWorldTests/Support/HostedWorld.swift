@@ -34,8 +34,10 @@ final class HostedWorld {
 
     /// Adds a device with a real controller, resets it and enables LE events, as a host does.
     @discardableResult
-    func add(_ name: String, at position: Vector3, address: UInt64, seed: UInt64, txPowerDBm: Double = 0) -> DeviceID {
-        let configuration = ControllerConfiguration(publicAddress: BluetoothAddress(address), seed: seed, txPowerDBm: txPowerDBm)
+    func add(_ name: String, at position: Vector3, address: UInt64, seed: UInt64, txPowerDBm: Double = 0,
+             airtimeFreeData: Bool = false) -> DeviceID {
+        let configuration = ControllerConfiguration(publicAddress: BluetoothAddress(address), seed: seed, txPowerDBm: txPowerDBm,
+                                                    airtimeFreeData: airtimeFreeData)
         let device = world.addDevice(DeviceDescription(name: name, position: position), controller: Controller(configuration: configuration))
         events.append([])
         acl.append([])

@@ -1,0 +1,70 @@
+import BLEWire
+
+/// Connection data on an airtime-free ideal link (``ControllerConfiguration/airtimeFreeData``),
+/// the counterpart of Bumble's LocalLink: a host ACL packet, cut into LL data PDU payloads
+/// of at most the connection's effective maximum transmit octets (Core 5.4, Vol 6, Part B,
+/// §4.5.10), goes from one controller to its peer's at once instead of in connection
+/// events. Everything the host sees stays real: the sending controller takes the packet
+/// into an LE ACL buffer and reports it in Number Of Completed Packets (Vol 4, Part E,
+/// §7.7.19) once the peer has it; the receiving controller hands it to its host as ACL data
+/// of at most its LE ACL buffer size (§5.4.2). Only the air is left out.
+public struct DirectLinkData: Hashable, Sendable {
+    /// One LL data PDU's payload: `startsMessage` is LLID 0b10 (start of an L2CAP message),
+    /// else 0b01 (continuation), Vol 6, Part B, §2.4.
+    public struct Fragment: Hashable, Sendable {
+        /// Whether the PDU starts an L2CAP message (LLID 0b10) rather than continuing one.
+        public var startsMessage: Bool
+        /// The PDU's payload: at most the sender's effective maximum transmit octets.
+        public var payload: ArraySlice<UInt8>
+    }
+
+    /// The connection's access address, which both ends share (Vol 6, Part B, §2.1.2).
+    public var accessAddress: UInt32
+    /// The PDUs, in order.
+    public var fragments: [Fragment]
+}
+
+extension LinkLayerConnection {
+    /// `packet` as PDUs for the peer, or `nil` when it must take the air: empty, or the link
+    /// is closing or pausing data for an encryption procedure (§5.1.3), or data already
+    /// queued for the air would be overtaken.
+    func directLinkData(for packet: HCI.ACLPacket) -> DirectLinkData? {
+        guard !packet.data.isEmpty, terminating == nil, !encryption.inProgress, hostQueueHead >= hostQueue.count else { return nil }
+        let size = maximumTransmitPayload
+        var fragments: [DirectLinkData.Fragment] = []
+        fragments.reserveCapacity((packet.data.count + size - 1) / size)
+        var position = packet.data.startIndex
+        while position < packet.data.endIndex {
+            let end = min(position + size, packet.data.endIndex)
+            let starts = position == packet.data.startIndex && packet.packetBoundary != .continuing
+            fragments.append(DirectLinkData.Fragment(startsMessage: starts, payload: packet.data[position ..< end]))
+            position = end
+        }
+        return DirectLinkData(accessAddress: accessAddress, fragments: fragments)
+    }
+}
+
+extension Controller {
+    /// Hands `data` (one host ACL packet of `handle`) to the peer and completes the packet:
+    /// on an ideal link the peer has it as soon as it is sent.
+    mutating func sendDirectly(_ data: DirectLinkData, handle: UInt16, into outputs: inout [ControllerOutput]) {
+        outputs.append(.linkData(data))
+        let entry = HCI.NumberOfCompletedPackets.Entry(connectionHandle: handle, numCompletedPackets: 1)
+        emit(.numberOfCompletedPackets(HCI.NumberOfCompletedPackets(entries: [entry])), into: &outputs)
+    }
+
+    /// Data from the peer of one of this controller's connections over an airtime-free
+    /// link: its ACL packets for the host. Data for no connection of ours is ignored.
+    public mutating func receiveLinkData(_ data: DirectLinkData, at now: Microseconds) -> [ControllerOutput] {
+        self.now = max(self.now, now)
+        guard let index = connections.firstIndex(where: { $0.request.accessAddress == data.accessAddress }) else { return [] }
+        var delivered: [ConnectionOutput] = []
+        for fragment in data.fragments {
+            connections[index].link.deliverToHost(fragment.payload, startsMessage: fragment.startsMessage, into: &delivered)
+        }
+        var outputs: [ControllerOutput] = []
+        outputs.reserveCapacity(delivered.count)
+        for case let .aclToHost(packet) in delivered { outputs.append(.hci(.acl(packet))) }
+        return outputs
+    }
+}
