@@ -7,6 +7,8 @@ extension BLEDevice {
     /// pairings started afterwards.
     public func setPairing(options: PairingOptions = PairingOptions(), handlers: PairingHandlers = PairingHandlers()) async {
         core.security.setHandlers(handlers)
-        await core.host.setPairingConfiguration(options.configuration)
+        var configuration = options.configuration
+        configuration.signatureKey = core.security.signatureKey  // our CSRK, for signed writes
+        await core.host.setPairingConfiguration(configuration)
     }
 }
