@@ -32,6 +32,7 @@ struct SignedWriteTests {
         let ours = try #require(bond.localKeys.signingKey, "the central distributed a CSRK")
         #expect(ours.key == client.core.security.signatureKey)
         try await first.disconnect()
+        _ = try await server.peripheral.advertise(name: "signer", interval: .milliseconds(20))
 
         // A new link, not encrypted: the write is signed (on an encrypted one it would be a
         // plain Write Command, §4.9.2).
