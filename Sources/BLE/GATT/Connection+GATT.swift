@@ -20,8 +20,9 @@ extension Connection {
                 tree.setPrimaryServices(found)
                 return tree.primaryServices
             }
-            try await saveTreeIfBonded()
         }
+        // Also when nothing was discovered now: the peer may have bonded since.
+        await saveTreeIfBonded()
         let services = (all ?? []).map(\.service)
         guard let uuids else { return services.map(RemoteService.init) }
         return uuids.flatMap { wanted in services.filter { $0.uuid == wanted } }.map(RemoteService.init)
@@ -41,7 +42,7 @@ extension Connection {
                 cached.includedServicesDiscovered = true
             }
         }
-        try await saveTreeIfBonded()
+        await saveTreeIfBonded()
         return included.map { RemoteService(uuid: $0.uuid, isPrimary: false, handles: $0.handles) }
     }
 
@@ -52,10 +53,11 @@ extension Connection {
         try await checkStoredTree()
         if let known = trees.with(self, { $0.service(at: service.handles.lowerBound) }),
            known.service.handles == service.handles, known.characteristicsDiscovered {
+            await saveTreeIfBonded()
             return known.characteristics.map(RemoteCharacteristic.init)
         }
         let found = try await discoverCharacteristics(of: service.discovered)
-        try await saveTreeIfBonded()
+        await saveTreeIfBonded()
         return found.map(RemoteCharacteristic.init)
     }
 

@@ -46,7 +46,17 @@ extension Connection {
     /// it with later (read now if this tree has none yet). A bonded peer's tree is saved
     /// the first time with its Service Changed indications enabled (§7.1), so a change
     /// made while we are connected reaches us; the server keeps that for a bonded client.
-    func saveTreeIfBonded() async throws(BLEError) {
+    /// Saving is an optimisation: when it fails (the link went down, the peer refused the
+    /// configuration write) the app's call still returns what it discovered.
+    func saveTreeIfBonded() async {
+        do {
+            try await saveTree()
+        } catch {
+            // Not saved now; the next discovery call on a live link tries again.
+        }
+    }
+
+    private func saveTree() async throws(BLEError) {
         guard core.security.bonds.record(for: peer) != nil else { return }
         let pending = trees.with(self) { tree -> (needsHash: Bool, enableServiceChanged: Bool)? in
             guard tree.primaryServicesDiscovered, tree.version != tree.savedVersion else { return nil }
@@ -93,7 +103,13 @@ extension Connection {
         guard let serviceChanged = characteristics.first(where: { $0.characteristic.uuid == GATTClient.serviceChangedUUID }),
               serviceChanged.characteristic.properties.contains(.indicate),
               let configuration = serviceChanged.descriptors.first(where: \.isClientCharacteristicConfiguration) else { return }
-        _ = try await gatt(.configure(.indication, descriptor: configuration.handle))
+        do {
+            _ = try await gatt(.configure(.indication, descriptor: configuration.handle))
+        } catch let error {
+            // A refusal leaves changes made while connected unseen; the hash read of the
+            // next connection still finds them, so the tree is saved all the same.
+            guard case .att = error else { throw error }
+        }
     }
 
     /// Discovers the characteristics of `service` with their descriptors (§4.6.1, §4.7.1)
