@@ -137,6 +137,27 @@ struct GATTCacheTests {
         await bench.world.close()
     }
 
+    @Test("a tree discovered before bonding is kept once the peer bonds")
+    func bondedAfterDiscovery() async throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let bench = try await PairingBench.make { BondStorage.file("\(directory)/bonds-\($0).json") }
+        await bench.configure(central: PairingOptions(), peripheral: PairingOptions())
+        let connection = try await bench.connect()
+        let tree = try await DiscoveredTree.discover(on: connection)
+        _ = try await connection.pair()
+        try await bench.serverLog.wait { $0.paired.count == 1 }
+        #expect(try await DiscoveredTree.discover(on: connection) == tree)
+        #expect(bench.client.core.security.bonds.record(for: connection.peer)?.gattCache?.services.count == 3)
+        try await connection.disconnect()
+
+        let again = try await bench.connect()
+        #expect(try await DiscoveredTree.discover(on: again) == tree)
+        let sent = await Self.sent(bench, again)
+        #expect(sent == Self.hashCheck)
+        await bench.world.close()
+    }
+
     @Test("an unbonded peer's tree is reused within a connection and discovered again on the next")
     func unbondedPeer() async throws {
         let bench = try await PairingBench.make()
