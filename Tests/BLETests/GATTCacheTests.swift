@@ -158,6 +158,31 @@ struct GATTCacheTests {
         await bench.world.close()
     }
 
+    @Test("a bonded peer without a Database Hash is discovered again on every connection")
+    func peerWithoutHash() async throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (bench, connection) = try await Self.bonded(in: directory)
+        // No GATT service, so no Database Hash characteristic (§7.3).
+        let services = [Service(PairingBench.service) { Characteristic(PairingBench.pulse, properties: [.notify]) }]
+        try await bench.server.core.host.publishGATT(services.map(\.definition),
+                                                     configuration: .init(includesStandardServices: false))
+        try await connection.disconnect()
+
+        let again = try await bench.connect()
+        let tree = try await DiscoveredTree.discover(on: again)
+        #expect(tree.services.map(\.uuid) == [PairingBench.service])
+        let first = await Self.sent(bench, again)
+        #expect(bench.client.core.security.bonds.record(for: again.peer)?.gattCache == nil, "nothing to check a tree by")
+        try await again.disconnect()
+
+        let third = try await bench.connect()
+        #expect(try await DiscoveredTree.discover(on: third) == tree)
+        #expect(await Self.sent(bench, third) == first, "the same discovery again")
+        #expect(first > Self.hashCheck)
+        await bench.world.close()
+    }
+
     @Test("an unbonded peer's tree is reused within a connection and discovered again on the next")
     func unbondedPeer() async throws {
         let bench = try await PairingBench.make()
