@@ -47,8 +47,10 @@ extension Host {
 
     /// Gives our server the CSRK the client on `connection` distributed when it bonded, so
     /// its Signed Write Commands are verified (Core 5.4, Vol 3, Part H, §2.4.5; Part G,
-    /// §4.9.2); `counter` is the next SignCounter accepted.
+    /// §4.9.2); `counter` is the next SignCounter accepted. Nothing happens if the link is
+    /// gone: the key must not wait there for the next link that reuses the handle.
     public func setSigningKey(_ csrk: UInt128, counter: UInt32, for connection: UInt16) {
+        guard attLinks[connection] != nil else { return }
         gattServer.setSigningKey(csrk, counter: counter, for: connection)
     }
 
