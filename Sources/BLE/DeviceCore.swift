@@ -13,7 +13,7 @@ final class DeviceCore: Sendable {
 
     init(host: BLEHost.Host, bonds: DeviceBonds) {
         self.host = host
-        gatt = GATTDispatcher(host: host)
+        gatt = GATTDispatcher(host: host, bonds: bonds)
         security = DeviceSecurity(bonds: bonds)
     }
 

@@ -159,6 +159,79 @@ public actor BondKeeper {
         try save()
     }
 
+    /// Stores one Client Characteristic Configuration value our server holds for the
+    /// bonded peer at `peer` (0 removes it) and saves the file at once, so a value the
+    /// client wrote survives a crash before it disconnects (Vol 3, Part G, §3.3.3.3). Does
+    /// nothing for a peer without a bond, or when the stored value is the same.
+    /// - Throws: ``BondStoreFileError`` when the file cannot be written; the value is kept
+    ///   in memory all the same.
+    public func setClientConfiguration(_ bits: UInt16, valueHandle: UInt16, for peer: BluetoothAddress) throws(BondStoreFileError) {
+        guard var record = record(for: peer), record.clientConfigurations[valueHandle] ?? 0 != bits else { return }
+        record.clientConfigurations[valueHandle] = bits == 0 ? nil : bits
+        record.updated = clock()
+        store.insert(record)
+        try save()
+    }
+
+    /// Stores the GATT cache our client keeps of the bonded peer at `peer` — its tree and
+    /// the Database Hash it was discovered under (Vol 3, Part G, §2.5.2, §7.3) — or forgets
+    /// it with `nil`, and saves the file. Does nothing for a peer without a bond, or when
+    /// the stored cache is the same.
+    /// - Throws: ``BondStoreFileError`` when the file cannot be written; the cache is kept
+    ///   in memory all the same.
+    public func setGATTCache(_ cache: GATTCache?, for peer: BluetoothAddress) throws(BondStoreFileError) {
+        guard var record = record(for: peer),
+              record.gattServices != cache?.services || record.databaseHash != cache?.databaseHash else { return }
+        record.gattCache = cache
+        record.updated = clock()
+        store.insert(record)
+        try save()
+    }
+
+    /// Takes the SignCounter for our next signed write to the bonded peer at `peer` with the
+    /// CSRK we distributed to it, and saves the counter after it before returning, so a
+    /// crash never makes a counter be used twice (Vol 3, Part H, §2.4.5; Part C, §10.4.1).
+    /// `nil` without a bond holding a CSRK of ours, or when the counter is exhausted.
+    public func takeLocalSignCounter(for peer: BluetoothAddress) -> (csrk: UInt128, counter: UInt32)? {
+        guard var record = record(for: peer), let signing = record.localKeys.signingKey,
+              signing.signCounter < UInt32.max else { return nil }
+        record.localKeys.signingKey?.signCounter = signing.signCounter + 1
+        record.updated = clock()
+        store.insert(record)
+        do {
+            try save()
+        } catch {
+            return nil  // not saved: using the counter could repeat it after a restart
+        }
+        return (signing.key, signing.signCounter)
+    }
+
+    /// Stores the SignCounter our next signed write to the bonded peer at `peer` uses
+    /// (Vol 3, Part H, §2.4.5; Part C, §10.4.1: it never repeats for one CSRK) and saves the
+    /// file. Does nothing without a bond or a CSRK of ours in it.
+    /// - Throws: ``BondStoreFileError`` when the file cannot be written.
+    public func setLocalSignCounter(_ counter: UInt32, for peer: BluetoothAddress) throws(BondStoreFileError) {
+        guard var record = record(for: peer), record.localKeys.signingKey != nil,
+              record.localKeys.signingKey?.signCounter != counter else { return }
+        record.localKeys.signingKey?.signCounter = counter
+        record.updated = clock()
+        store.insert(record)
+        try save()
+    }
+
+    /// Stores the SignCounter the bonded peer at `peer` must use next in its signed writes
+    /// to our server (a replayed counter is refused) and saves the file. Does nothing
+    /// without a bond or a CSRK of the peer's in it.
+    /// - Throws: ``BondStoreFileError`` when the file cannot be written.
+    public func setPeerSignCounter(_ counter: UInt32, for peer: BluetoothAddress) throws(BondStoreFileError) {
+        guard var record = record(for: peer), record.peerKeys.signingKey != nil,
+              record.peerKeys.signingKey?.signCounter != counter else { return }
+        record.peerKeys.signingKey?.signCounter = counter
+        record.updated = clock()
+        store.insert(record)
+        try save()
+    }
+
     /// Removes the bond of the peer at `address`, saving the file; returns it.
     @discardableResult
     public func remove(_ address: BluetoothAddress) throws(BondStoreFileError) -> BondRecord? {

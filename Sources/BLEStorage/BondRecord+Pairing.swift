@@ -23,7 +23,7 @@ extension BondRecord {
     /// The bond a completed pairing makes (Core 5.4, Vol 3, Part C, §9.4.4): the peer's
     /// identity, the Secure Connections key or both sides' legacy keys, the key size and
     /// the level. A re-pairing keeps what outlives keys from `previous` (the peer
-    /// identifier, the creation time, CCCD values and the cached Database Hash).
+    /// identifier, the creation time, CCCD values and the GATT cache: tree and Database Hash).
     /// - Parameters:
     ///   - result: the pairing's outcome.
     ///   - peer: the address the peer connected from.
@@ -42,6 +42,7 @@ extension BondRecord {
             localKeys: BondKeys(distributed: result.localKeys),
             clientConfigurations: previous?.clientConfigurations ?? [:],
             databaseHash: previous?.databaseHash,
+            gattServices: previous?.gattServices,
             created: previous?.created ?? now,
             updated: now
         )

@@ -2,8 +2,9 @@ import BLEHost
 import Synchronization
 
 /// The one consumer of a host's ``BLEHost/Host/gattEvents``: routes notified values to
-/// the ``GATTNotifications`` that asked for them and our server's requests to the handlers
-/// of ``Peripheral/publish(_:)``.
+/// the ``GATTNotifications`` that asked for them, our server's requests to the handlers
+/// of ``Peripheral/publish(_:)``, a peer's Service Changed to the discovered trees, and a
+/// bonded client's CCCD writes to its bond (Core 5.4, Vol 3, Part G, §3.3.3.3).
 final class GATTDispatcher: Sendable {
     /// Where a peer's values for one characteristic go.
     struct SubscriberKey: Hashable {
@@ -17,9 +18,15 @@ final class GATTDispatcher: Sendable {
     }
 
     private let host: BLEHost.Host
+    private let bonds: DeviceBonds
     private let state = Mutex(State())
+    /// What discovery found on each connection.
+    let trees = DiscoveredTrees()
 
-    init(host: BLEHost.Host) { self.host = host }
+    init(host: BLEHost.Host, bonds: DeviceBonds) {
+        self.host = host
+        self.bonds = bonds
+    }
 
     /// Starts the task that reads the events until the host closes.
     func run() -> Task<Void, Never> {
@@ -51,8 +58,9 @@ final class GATTDispatcher: Sendable {
         state.withLock { $0.handlers = handlers }
     }
 
-    /// A link went down: its streams end.
+    /// A link went down: its streams end and its discovered tree is forgotten.
     func linkDown(_ connection: UInt16) {
+        trees.linkDown(connection)
         let ended = state.withLock { state -> [AsyncStream<[UInt8]>.Continuation] in
             let keys = state.subscribers.keys.filter { $0.connection == connection }
             return keys.compactMap { state.subscribers.removeValue(forKey: $0) }
@@ -84,7 +92,13 @@ final class GATTDispatcher: Sendable {
                 let result = await handler(GATTWriteRequest(request))
                 if request.expectsResponse { await host.respond(to: request.id, with: result.map { [] }) }
             }
-        case .subscriptionChanged, .serviceChanged, .mtuChanged, .valueWritten, .bearerClosed:
+        case let .subscriptionChanged(subscription):
+            guard let peer = await host.connections.first(where: { $0.handle == subscription.connection })?.peer else { return }
+            let bits: UInt16 = (subscription.notify ? 0x0001 : 0) | (subscription.indicate ? 0x0002 : 0)
+            bonds.clientConfigurationChanged(peer, valueHandle: subscription.valueHandle, bits: bits)
+        case let .serviceChanged(connection, handles):
+            trees.serviceChanged(connection, range: handles)
+        case .mtuChanged, .valueWritten, .bearerClosed:
             break
         }
     }

@@ -53,4 +53,9 @@ public enum GATTWriteType: Hashable, Sendable {
     /// Write Command: no confirmation, at most ATT_MTU − 3 octets, paced by the
     /// controller's buffers.
     case withoutResponse
+    /// Signed Write Without Response (§4.9.2; Part H, §2.4.5): a Write Command carrying a
+    /// signature made with the CSRK we gave the bonded peer and a sign counter that never
+    /// repeats, so an unencrypted link still proves who wrote. At most ATT_MTU − 15
+    /// octets; no confirmation. Core Bluetooth has no such write type.
+    case signedWithoutResponse
 }

@@ -22,15 +22,21 @@ public enum BondStorage: Hashable, Sendable {
 /// of its records for ``Connection/peerIdentifier``, and the subscriptions of bonded
 /// clients between their connections (Vol 3, Part G, §3.3.3.3).
 ///
-/// A departed client's CCCD values go to the bond record (and so to the store file), where
-/// a reopened device finds them; the rest of its server state (Client Supported Features,
-/// signing counter) is kept in memory only.
+/// A bonded client's CCCD values go to the bond record (and so to the store file) at each
+/// write that changes one, and again when it departs, where a reopened device finds them;
+/// so does the next sign counter its signed writes must use. Its Client Supported Features
+/// are kept in memory only.
+///
+/// Saves run one after another, in the order the changes happened, each an atomic write of
+/// the whole file. They are not coalesced: a client writes a CCCD with a Write Request and
+/// waits for the response (Vol 3, Part F, §3.3.2), so one client causes at most one save
+/// per round trip.
 final class DeviceBonds: Sendable {
     let keeper: BondKeeper
     private let view: Mutex<BondStore>
     private let subscriptions = Mutex<[BluetoothAddress: GATTServerClientRecord]>([:])
-    /// Saves of departed clients' CCCD values still running, awaited by ``settle()``.
-    private let saves = Mutex<[Task<Void, Never>]>([])
+    /// The last save started, which runs after the one before it; ``settle()`` awaits it.
+    private let saves = Mutex<Task<Void, Never>?>(nil)
 
     private init(keeper: BondKeeper, store: BondStore) {
         self.keeper = keeper
@@ -84,37 +90,81 @@ final class DeviceBonds: Sendable {
 
     /// A bonded client's link went down: its subscriptions wait for its next connection
     /// (Vol 3, Part G, §3.3.3.3). Clients without a bond are forgotten.
-    /// Its CCCD values are saved to its bond record as well. A file that cannot be written
-    /// leaves them in memory.
+    /// Its CCCD values and next sign counter are saved to its bond record as well. A file
+    /// that cannot be written leaves them in memory.
     func clientDeparted(_ peer: BluetoothAddress, _ client: GATTServerClientRecord) {
         guard let identity = record(for: peer)?.identityAddress else { return }
         subscriptions.withLock { $0[identity] = client }
-        let keeper = keeper
         let values = client.clientConfigurations
-        let save = Task {
+        let counter = client.signing.map { UInt32(clamping: $0.nextCounter) }
+        enqueueSave { keeper in
             _ = try? await keeper.setClientConfigurations(values, for: identity)
-            await self.refresh()
+            if let counter { _ = try? await keeper.setPeerSignCounter(counter, for: identity) }
         }
-        saves.withLock { $0.append(save) }
     }
 
-    /// Waits for the saves of departed clients' values started so far.
-    func settle() async {
-        let running = saves.withLock { tasks in
-            defer { tasks = [] }
-            return tasks
+    /// A client on a link from `peer` changed one Client Characteristic Configuration
+    /// (Vol 3, Part G, §3.3.3.3): for a bonded client the value is saved at once, so a
+    /// crash before it disconnects keeps it. Clients without a bond are not saved.
+    func clientConfigurationChanged(_ peer: BluetoothAddress, valueHandle: UInt16, bits: UInt16) {
+        guard let identity = record(for: peer)?.identityAddress else { return }
+        enqueueSave { keeper in
+            _ = try? await keeper.setClientConfiguration(bits, valueHandle: valueHandle, for: identity)
         }
-        for task in running { await task.value }
+    }
+
+    /// Saves our client's GATT cache of the bonded peer at `peer` (`nil` forgets it).
+    func saveGATTCache(_ cache: GATTCache?, for peer: BluetoothAddress) async {
+        guard let identity = record(for: peer)?.identityAddress else { return }
+        enqueueSave { keeper in _ = try? await keeper.setGATTCache(cache, for: identity) }
+        await settle()
+    }
+
+    /// Takes the next SignCounter of our CSRK for the bonded peer at `peer` and saves the
+    /// one after it (Vol 3, Part H, §2.4.5: a counter is never used twice); `nil` without
+    /// a bond holding a CSRK of ours.
+    func takeSignCounter(for peer: BluetoothAddress) async -> (csrk: UInt128, counter: UInt32)? {
+        await settle()
+        guard let identity = record(for: peer)?.identityAddress,
+              let taken = await keeper.takeLocalSignCounter(for: identity) else { return nil }
+        await refresh()
+        return taken
+    }
+
+    /// Runs `save` after every save started before it, then refreshes the view.
+    private func enqueueSave(_ save: @escaping @Sendable (BondKeeper) async -> Void) {
+        saves.withLock { last in last = chain(save, after: last) }
+    }
+
+    private func chain(_ save: @escaping @Sendable (BondKeeper) async -> Void, after previous: Task<Void, Never>?) -> Task<Void, Never> {
+        Task {
+            await previous?.value
+            await save(self.keeper)
+            await self.refresh()
+        }
+    }
+
+    /// Waits for the saves started so far.
+    func settle() async {
+        let last = saves.withLock { $0 }
+        await last?.value
     }
 
     /// What our server gives back to a bonded client reconnecting from `peer`: what it kept
     /// since the client left, else the CCCD values of its bond record (e.g. saved before the
-    /// device was reopened).
+    /// device was reopened); with the peer's CSRK and next sign counter when the bond holds
+    /// one, so its signed writes verify (Vol 3, Part H, §2.4.5).
     func clientRecord(for peer: BluetoothAddress) -> GATTServerClientRecord? {
         guard let record = record(for: peer) else { return nil }
-        if let kept = subscriptions.withLock({ $0[record.identityAddress] }) { return kept }
-        guard !record.clientConfigurations.isEmpty else { return nil }
-        return GATTServerClientRecord(clientConfigurations: record.clientConfigurations)
+        if let kept = subscriptions.withLock({ $0[record.identityAddress] }), kept.signing != nil || record.peerKeys.signingKey == nil {
+            return kept
+        }
+        let signing = record.peerKeys.signingKey.map { GATTServerSigningKey(csrk: $0.key, nextCounter: UInt64($0.signCounter)) }
+        guard !record.clientConfigurations.isEmpty || signing != nil else { return nil }
+        var restored = subscriptions.withLock { $0[record.identityAddress] }
+            ?? GATTServerClientRecord(clientConfigurations: record.clientConfigurations)
+        restored.signing = signing
+        return restored
     }
 }
 

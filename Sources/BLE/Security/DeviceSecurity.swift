@@ -8,6 +8,9 @@ import Synchronization
 /// client's one security upgrade and the bonded clients' subscriptions.
 final class DeviceSecurity: Sendable {
     let bonds: DeviceBonds
+    /// The CSRK this device distributes when it pairs (Vol 3, Part H, §3.6.6), drawn once
+    /// per device: a bonded peer's server verifies our signed writes with it.
+    let signatureKey: UInt128
     private let handlers = Mutex(PairingHandlers())
     /// The app's options and the OOB data the device made, from which the host's
     /// configuration is built.
@@ -16,6 +19,8 @@ final class DeviceSecurity: Sendable {
 
     init(bonds: DeviceBonds) {
         self.bonds = bonds
+        var generator = SystemRandomNumberGenerator()
+        signatureKey = UInt128(generator.next() as UInt64) << 64 | UInt128(generator.next() as UInt64)
     }
 
     /// The app's handlers now.
@@ -27,20 +32,22 @@ final class DeviceSecurity: Sendable {
 
     /// Takes the app's options and gives the host the configuration they make.
     func setOptions(_ options: PairingOptions, on host: BLEHost.Host) async {
-        let configuration = pairing.withLock {
+        var configuration = pairing.withLock {
             $0.options = options
             return options.configuration(keptOutOfBand: $0.outOfBand)
         }
+        configuration.signatureKey = signatureKey  // our CSRK, for signed writes
         await host.setPairingConfiguration(configuration)
     }
 
     /// Keeps the device's own OOB data (``BLEDevice/makeOutOfBandData()``) for later
     /// pairings: the host's configuration gets its key pair and r.
     func keepOutOfBand(_ data: LocalOutOfBandData, on host: BLEHost.Host) async {
-        let configuration = pairing.withLock {
+        var configuration = pairing.withLock {
             $0.outOfBand = data
             return $0.options.configuration(keptOutOfBand: data)
         }
+        configuration.signatureKey = signatureKey  // our CSRK, for signed writes
         await host.setPairingConfiguration(configuration)
     }
 
@@ -53,6 +60,7 @@ final class DeviceSecurity: Sendable {
         await bonds.keeper.attach(to: host)
         watcher.withLock { $0 = self.follow(events, dispatcher: dispatcher) }
         await host.setDepartedClientHandler { peer, record in bonds.clientDeparted(peer, record) }
+        await host.setPairingConfiguration(SMPConfiguration(signatureKey: signatureKey))
         await host.setPairingAgent(DeviceSecurityAgent(security: self, dispatcher: dispatcher))
         // "As phones do": a read or write refused for want of security pairs (or, with a
         // bond, encrypts) once, and the host retries the procedure once.
@@ -85,9 +93,14 @@ final class DeviceSecurity: Sendable {
         Task {
             for await event in events {
                 switch event {
-                case let .paired(handle, _, result, _):
+                case let .paired(handle, _, result, record):
                     await self.bonds.refresh()
                     guard let connection = await dispatcher.connection(handle: handle) else { continue }
+                    // The peer's CSRK lets our server verify its signed writes from now on
+                    // (Vol 3, Part H, §2.4.5).
+                    if let signing = record?.peerKeys.signingKey {
+                        await connection.core.host.setSigningKey(signing.key, counter: signing.signCounter, for: handle)
+                    }
                     await self.current.paired(connection, PairingResult(result))
                 case let .pairingFailed(handle, _, failure):
                     guard let connection = await dispatcher.connection(handle: handle) else { continue }

@@ -37,7 +37,8 @@ struct BondsListCommand: ParsableCommand {
             let keys = summary.peerKeys.isEmpty ? "-" : summary.peerKeys.joined(separator: ",")
             print("\(summary.address)  \(summary.addressType.padding(toLength: 6, withPad: " ", startingAt: 0))  "
                 + "\(summary.peerIdentifier)  \(summary.securityLevel)  key size \(summary.keySize)  "
-                + "\(summary.secureConnections ? "Secure Connections" : "legacy")  peer keys \(keys)  updated \(summary.updatedText)")
+                + "\(summary.secureConnections ? "Secure Connections" : "legacy")  peer keys \(keys)  "
+                + "GATT cache \(summary.gattCacheText)  updated \(summary.updatedText)")
         }
     }
 }
@@ -57,6 +58,11 @@ struct BondSummary: Encodable {
     /// How many CCCD values are remembered.
     var clientConfigurations: Int
     var hasDatabaseHash: Bool
+    /// How many of the peer's services our client keeps in its GATT cache (0 when none is
+    /// held; Core 5.4, Vol 3, Part G, §2.5.2).
+    var gattCacheServices: Int
+    /// Whether a GATT cache (a tree with the Database Hash to check it by) is held.
+    var hasGATTCache: Bool
     var created: Int64
     var updated: Int64
 
@@ -71,6 +77,8 @@ struct BondSummary: Encodable {
         localKeys = Self.names(record.localKeys)
         clientConfigurations = record.clientConfigurations.count
         hasDatabaseHash = record.databaseHash != nil
+        gattCacheServices = record.gattCache?.services.count ?? 0
+        hasGATTCache = record.gattCache != nil
         created = record.created
         updated = record.updated
     }
@@ -78,6 +86,11 @@ struct BondSummary: Encodable {
     private static func names(_ keys: BondKeys) -> [String] {
         [keys.longTermKey == nil ? nil : "LTK", keys.identityResolvingKey == nil ? nil : "IRK",
          keys.signingKey == nil ? nil : "CSRK"].compactMap { $0 }
+    }
+
+    /// `5 services` when a GATT cache is held, else `none`.
+    var gattCacheText: String {
+        hasGATTCache ? "\(gattCacheServices) service\(gattCacheServices == 1 ? "" : "s")" : "none"
     }
 
     /// `2023-11-14T22:13:20Z`.

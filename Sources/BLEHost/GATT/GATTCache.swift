@@ -22,13 +22,21 @@ public struct GATTCachedService: Hashable, Sendable {
     public var includedServices: [GATTDiscoveredIncludedService]
     /// Its characteristics, in handle order.
     public var characteristics: [GATTCachedCharacteristic]
+    /// Whether ``characteristics`` (with their descriptors) were discovered: a client that
+    /// discovers lazily may hold a service before what is inside it.
+    public var characteristicsDiscovered: Bool
+    /// Whether ``includedServices`` were discovered (§4.5.1).
+    public var includedServicesDiscovered: Bool
 
-    /// A cached service from its parts.
+    /// A cached service from its parts; by default everything inside it counts as discovered.
     public init(service: GATTDiscoveredService, includedServices: [GATTDiscoveredIncludedService] = [],
-                characteristics: [GATTCachedCharacteristic] = []) {
+                characteristics: [GATTCachedCharacteristic] = [],
+                characteristicsDiscovered: Bool = true, includedServicesDiscovered: Bool = true) {
         self.service = service
         self.includedServices = includedServices
         self.characteristics = characteristics
+        self.characteristicsDiscovered = characteristicsDiscovered
+        self.includedServicesDiscovered = includedServicesDiscovered
     }
 }
 

@@ -30,6 +30,10 @@ public struct GATTServer: Sendable {
     public internal(set) var database: GATTDatabase
     /// The limits in force.
     public let configuration: Configuration
+    /// Signed Write Commands dropped without an answer (§4.9.2; Part C, §10.4.2): no CSRK
+    /// for the client, a replayed SignCounter, a signature that does not verify, or a
+    /// characteristic without the authenticated-signed-writes property.
+    public internal(set) var signedWritesDropped = 0
     var clients: [UInt16: ClientState] = [:]
     var pendingApp: [GATTAppRequest.ID: UInt16] = [:]
     var nextRequestID: GATTAppRequest.ID = 1

@@ -104,12 +104,21 @@ extension GATTServer {
     /// allows authenticated signed writes.
     mutating func signedWrite(_ command: ATT.SignedWriteCommand, pdu: [UInt8], connection: UInt16,
                               security: LinkSecurity) -> [GATTServerOutput] {
-        guard let key = clients[connection]?.record.signing else { return [] }
+        guard let key = clients[connection]?.record.signing else {
+            signedWritesDropped += 1
+            return []
+        }
         let counter = command.authenticationSignature.signCounter
-        guard UInt64(counter) >= key.nextCounter, ATTSigning.verify(command, csrk: key.csrk) else { return [] }
+        guard UInt64(counter) >= key.nextCounter, ATTSigning.verify(command, csrk: key.csrk) else {
+            signedWritesDropped += 1
+            return []
+        }
         clients[connection]?.record.signing?.nextCounter = UInt64(counter) + 1
         guard case let .characteristicValue(properties)? = database.attribute(at: command.attributeHandle)?.role,
-              properties.contains(.authenticatedSignedWrites) else { return [] }
+              properties.contains(.authenticatedSignedWrites) else {
+            signedWritesDropped += 1
+            return []
+        }
         return write(command.attributeHandle, Array(command.attributeValue), kind: .command, connection: connection, security: security)
     }
 }

@@ -47,8 +47,10 @@ extension Host {
 
     /// Gives our server the CSRK the client on `connection` distributed when it bonded, so
     /// its Signed Write Commands are verified (Core 5.4, Vol 3, Part H, §2.4.5; Part G,
-    /// §4.9.2); `counter` is the next SignCounter accepted.
+    /// §4.9.2); `counter` is the next SignCounter accepted. Nothing happens if the link is
+    /// gone: the key must not wait there for the next link that reuses the handle.
     public func setSigningKey(_ csrk: UInt128, counter: UInt32, for connection: UInt16) {
+        guard attLinks[connection] != nil else { return }
         gattServer.setSigningKey(csrk, counter: counter, for: connection)
     }
 
@@ -148,6 +150,31 @@ extension Host {
         else { throw HostError.gap(.unknownConnection(handle: connection)) }
         carryOut(outputs, attLink: connection)
     }
+
+    /// Signed Write Without Response (Core 5.4, Vol 3, Part G, §4.9.2): a Write Command
+    /// signed with `csrk` and `signCounter` (Part H, §2.4.5), paced like
+    /// ``writeWithoutResponse(_:to:on:)``. The caller never uses a counter twice.
+    /// - Throws: ``GATTClientError/valueTooLong(length:maximum:)`` beyond ATT_MTU − 15, or
+    ///   ``HostError`` when the link is gone.
+    public func signedWrite(_ value: [UInt8], to handle: ATT.Handle, csrk: UInt128, signCounter: UInt32,
+                            on connection: UInt16) async throws {
+        try await waitForACLRoom(connection)
+        guard var att = attLinks[connection] else { throw HostError.gap(.unknownConnection(handle: connection)) }
+        let outputs = try att.client.signedWrite(value, to: handle, csrk: csrk, signCounter: signCounter, on: &att.bearer)
+        attLinks[connection] = att
+        carryOut(outputs, attLink: connection)
+    }
+
+    /// Tells the GATT client of `connection` where the peer's Service Changed values are
+    /// (§7.1) when its tree came from a cache rather than discovery, so their indications
+    /// still invalidate what they name.
+    public func setServiceChangedHandles(_ handles: Set<ATT.Handle>, on connection: UInt16) {
+        attLinks[connection]?.client.serviceChangedValueHandles.formUnion(handles)
+    }
+
+    /// Signed Write Commands our server dropped since its database was published (see
+    /// ``GATTServer/signedWritesDropped``).
+    public var signedWritesDropped: Int { gattServer.signedWritesDropped }
 
     /// ATT_MTU of `connection`'s bearer (23 until an Exchange MTU), `nil` without a link.
     public func attMTU(on connection: UInt16) -> Int? { attLinks[connection]?.bearer.mtu }

@@ -21,12 +21,12 @@ public struct BondLongTermKey: Hashable, Sendable {
 
 /// A Connection Signature Resolving Key with the counter of the last signed write it
 /// covered (Core 5.4, Vol 3, Part H, §2.4.2.2, §3.6.6; Vol 3, Part C, §10.4): a signed
-/// write with a counter not above the stored one is a replay.
+/// write with a counter below the stored one is a replay.
 public struct BondSigningKey: Hashable, Sendable {
     /// The CSRK.
     public var key: UInt128
-    /// The SignCounter: for the peer's key the last counter accepted, for ours the next
-    /// counter to use.
+    /// The SignCounter: for the peer's key the next counter accepted (a lower one is a
+    /// replay), for ours the next counter to use; 0 for a new key.
     public var signCounter: UInt32
 
     /// A key with its counter.

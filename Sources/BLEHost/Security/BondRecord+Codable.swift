@@ -3,7 +3,7 @@ import BLEWire
 extension BondRecord: Codable {
     private enum CodingKeys: String, CodingKey {
         case identityAddress, identityAddressType, peerIdentifier, secureConnectionsLongTermKey, keySize,
-             securityLevel, peerKeys, localKeys, clientConfigurations, databaseHash, created, updated
+             securityLevel, peerKeys, localKeys, clientConfigurations, databaseHash, gattServices, created, updated
     }
 
     /// Reads the JSON object docs/bonds.md describes; a missing required field, a wrong
@@ -45,6 +45,7 @@ extension BondRecord: Codable {
         } else {
             databaseHash = nil
         }
+        gattServices = try container.decodeIfPresent([GATTCachedService].self, forKey: .gattServices)
         created = try container.decode(Int64.self, forKey: .created)
         updated = try container.decode(Int64.self, forKey: .updated)
     }
@@ -68,6 +69,7 @@ extension BondRecord: Codable {
             try container.encode(byText, forKey: .clientConfigurations)
         }
         try container.encodeIfPresent(databaseHash.map { Hex.encode($0) }, forKey: .databaseHash)
+        try container.encodeIfPresent(gattServices, forKey: .gattServices)
         try container.encode(created, forKey: .created)
         try container.encode(updated, forKey: .updated)
     }

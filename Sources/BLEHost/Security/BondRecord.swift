@@ -34,6 +34,10 @@ public struct BondRecord: Hashable, Sendable {
     /// The peer's Database Hash (16 octets) when we cached its GATT database, so a
     /// reconnection can tell whether the cache is still valid (Vol 3, Part G, §2.5.2).
     public var databaseHash: [UInt8]?
+    /// The peer's GATT tree as our client discovered it under ``databaseHash`` (services,
+    /// and what was discovered inside them), reused on reconnection while the peer's
+    /// Database Hash still matches (Vol 3, Part G, §2.5.2, §7.3); `nil` when none is cached.
+    public var gattServices: [GATTCachedService]?
     /// When the bond was created, in seconds since 1970-01-01T00:00:00Z.
     public var created: Int64
     /// When the record last changed, in seconds since 1970-01-01T00:00:00Z.
@@ -45,7 +49,7 @@ public struct BondRecord: Hashable, Sendable {
         secureConnectionsLongTermKey: UInt128? = nil, keySize: Int = 16,
         securityLevel: LinkSecurityLevel, peerKeys: BondKeys = BondKeys(), localKeys: BondKeys = BondKeys(),
         clientConfigurations: [UInt16: UInt16] = [:], databaseHash: [UInt8]? = nil,
-        created: Int64, updated: Int64? = nil
+        gattServices: [GATTCachedService]? = nil, created: Int64, updated: Int64? = nil
     ) {
         self.identityAddress = identityAddress
         self.peerIdentifier = peerIdentifier
@@ -56,8 +60,23 @@ public struct BondRecord: Hashable, Sendable {
         self.localKeys = localKeys
         self.clientConfigurations = clientConfigurations
         self.databaseHash = databaseHash
+        self.gattServices = gattServices
         self.created = created
         self.updated = updated ?? created
+    }
+
+    /// The GATT cache this bond holds: the tree with the Database Hash it was discovered
+    /// under, or `nil` when there is no tree or no hash to check it with (§2.5.2). Setting
+    /// `nil` forgets both.
+    public var gattCache: GATTCache? {
+        get {
+            guard let gattServices, let databaseHash else { return nil }
+            return GATTCache(services: gattServices, databaseHash: databaseHash)
+        }
+        set {
+            gattServices = newValue?.services
+            databaseHash = newValue?.databaseHash
+        }
     }
 
     /// Whether the bond came from LE Secure Connections pairing.

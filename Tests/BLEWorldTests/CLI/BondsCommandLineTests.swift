@@ -19,7 +19,11 @@ struct BondsCommandLineTests {
         {"identityAddress": "00:1B:DC:07:32:EF", "identityAddressType": "public",
          "peerIdentifier": "0F000000-0000-4000-8000-000000000001", "keySize": 16,
          "securityLevel": "authenticatedSecureConnections", "secureConnectionsLongTermKey": "00000000000000000000000000000099",
-         "clientConfigurations": {"0x002A": 1}, "created": 1700000000, "updated": 1700000000}
+         "clientConfigurations": {"0x002A": 1}, "databaseHash": "f1e2d3c4b5a6978869504132231405f6",
+         "gattServices": [{"uuid": "180D", "primary": true, "startHandle": 16, "endHandle": 20,
+                           "characteristics": [{"uuid": "2A37", "declarationHandle": 17, "valueHandle": 18, "endHandle": 20,
+                                                "properties": 16, "descriptors": [{"uuid": "2902", "handle": 19}]}]}],
+         "created": 1700000000, "updated": 1700000000}
       ]
     }
     """
@@ -54,7 +58,8 @@ struct BondsCommandLineTests {
         #expect(lines.first == "Bonds in \(file):")
         #expect(lines[1].hasPrefix("00:1B:DC:07:32:EF  public  0F000000-0000-4000-8000-000000000001  authenticatedSecureConnections"))
         #expect(lines[2].hasPrefix("C0:11:22:33:44:55  random  1B4E28BA-2FA1-41D2-883F-0016D3CCA427  authenticated  key size 16  legacy"))
-        #expect(lines[2].hasSuffix("peer keys LTK,IRK  updated 2023-11-14T22:15:00Z"))
+        #expect(lines[1].contains("  GATT cache 1 service  "), "the bond's GATT cache is shown")
+        #expect(lines[2].hasSuffix("peer keys LTK,IRK  GATT cache none  updated 2023-11-14T22:15:00Z"))
         #expect(!result.stdout.contains("0102030405060708090a0b0c0d0e0f10"))
     }
 
@@ -71,6 +76,8 @@ struct BondsCommandLineTests {
         #expect(objects.map { $0["address"] as? String } == ["00:1B:DC:07:32:EF", "C0:11:22:33:44:55"])
         #expect(objects[0]["secureConnections"] as? Bool == true)
         #expect(objects[0]["clientConfigurations"] as? Int == 1)
+        #expect(objects[0]["hasGATTCache"] as? Bool == true && objects[0]["gattCacheServices"] as? Int == 1)
+        #expect(objects[1]["hasGATTCache"] as? Bool == false)
         #expect(objects[1]["peerKeys"] as? [String] == ["LTK", "IRK"])
         #expect(objects[1]["peerIdentifier"] as? String == "1B4E28BA-2FA1-41D2-883F-0016D3CCA427")
         #expect(objects[1]["securityLevel"] as? String == "authenticated")
