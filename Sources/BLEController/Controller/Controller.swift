@@ -106,6 +106,7 @@ public struct Controller: SimulatedController {
         if let advertiser { deadlines.append(advertiser.nextDeadline) }
         if let initiator { deadlines.append(initiator.nextDeadline(after: now)) }
         if let scanner { deadlines.append(scanner.nextDeadline(after: now)) }
+        if let privacy = privateAddressDeadline { deadlines.append(privacy) }
         return deadlines.min()
     }
 
@@ -213,6 +214,7 @@ public struct Controller: SimulatedController {
     // MARK: - Timer
 
     private mutating func handleTimer(into outputs: inout [ControllerOutput]) {
+        privateAddressTimerFired()
         let due = pendingEvents.filter { $0.due <= now }
         pendingEvents.removeAll { $0.due <= now }
         for item in due { emit(item.event, into: &outputs) }

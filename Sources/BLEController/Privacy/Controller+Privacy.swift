@@ -14,8 +14,8 @@ import BLEWire
 //   Connection Complete carries the identity and both private addresses (§7.7.65.10);
 // - in network privacy mode (the default) a listed peer with an IRK that uses its identity
 //   address is ignored; device privacy mode accepts it (§7.8.77).
-// Our addresses change every RPA_Timeout (§7.8.45); an advertiser, scanner or initiator
-// already running takes the new address at its next start.
+// Our addresses change every RPA_Timeout (§7.8.45): a running advertiser or scanner starts
+// again on its new address; an initiator keeps its address until it ends.
 
 extension Controller {
     /// Resolving list commands; `nil` if `command` is not one of them.
@@ -192,4 +192,43 @@ struct ConnectionAddresses: Hashable, Sendable {
     var localPrivate: BluetoothAddress
     /// Peer_Resolvable_Private_Address, zeros when the peer's address was not resolved.
     var peerPrivate: BluetoothAddress
+}
+
+extension Controller {
+    /// When our private addresses are next due while an activity uses one (§7.8.45).
+    var privateAddressDeadline: Microseconds? {
+        guard usesPrivateAddress else { return nil }
+        return resolvingList.nextGeneration(timeout: resolvablePrivateAddressTimeout)
+    }
+
+    /// Whether resolution is on and advertising or scanning runs on one of our private
+    /// addresses (an initiator keeps its address until it connects or is cancelled).
+    private var usesPrivateAddress: Bool {
+        guard addressResolutionEnabled else { return false }
+        let ours = Set(resolvingList.entries.compactMap(\.localAddress))
+        return advertiser.map { ours.contains($0.ownAddress) } ?? false || scanner.map { ours.contains($0.ownAddress) } ?? false
+    }
+
+    /// RPA_Timeout passed: new private addresses, and an advertiser or scanner using an old
+    /// one starts again on its new one (Vol 6, Part B, §6: the address changes each
+    /// timeout), as if the host had disabled and enabled it.
+    mutating func privateAddressTimerFired() {
+        guard let due = privateAddressDeadline, due <= now else { return }
+        let old = resolvingList.entries.map { ($0.peerIdentity, $0.localAddress) }
+        refreshLocalAddresses()
+        func replacement(for address: BluetoothAddress) -> BluetoothAddress? {
+            guard let identity = old.first(where: { $0.1 == address })?.0 else { return nil }
+            return resolvingList.entry(for: identity)?.localAddress
+        }
+        if let active = advertiser, let address = replacement(for: active.ownAddress) {
+            advertiser = LegacyAdvertiser(
+                parameters: active.parameters, ownAddress: address, advertisingData: advertisingData,
+                scanResponseData: scanResponseData, txPowerDBm: configuration.txPowerDBm, now: now)
+        }
+        if let active = scanner, let address = replacement(for: active.ownAddress) {
+            scanner = LegacyScanner(
+                parameters: active.parameters, ownAddress: address, filterDuplicates: active.filterDuplicates,
+                txPowerDBm: configuration.txPowerDBm, now: now)
+        }
+    }
 }

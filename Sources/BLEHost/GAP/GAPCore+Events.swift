@@ -20,6 +20,7 @@ extension GAPCore {
             scanning = .off
             randomAddress = nil
             restartAdvertisingAfter = nil
+            addressResolutionInController = false
             return []
         case .send, .l2capFrame, .failed:
             return []

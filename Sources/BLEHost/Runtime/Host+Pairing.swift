@@ -9,6 +9,8 @@ extension Host {
     /// MITM, Secure Connections (only), key sizes, distributed keys, OOB data).
     public func setPairingConfiguration(_ configuration: SMPConfiguration) {
         smpConfiguration = configuration
+        // Our identity from enablePrivacy is handed out unless the configuration has its own.
+        if smpConfiguration.identity == nil { smpConfiguration.identity = addressResolution.localIdentity }
     }
 
     /// Sets who shows and enters passkeys and confirms numbers. Without one, passkey entry

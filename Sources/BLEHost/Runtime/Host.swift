@@ -69,6 +69,8 @@ public actor Host {
     var privateAddressDue: BluetoothAddress?
     /// Whether advertising is being stopped and restarted to change the address.
     var restartingAdvertising = false
+    /// The resolving list and where addresses are resolved (Host+AddressResolution.swift).
+    var addressResolution = HostAddressResolution()
 
     private let outgoing: AsyncStream<H4.Packet>.Continuation
     private let outgoingPackets: AsyncStream<H4.Packet>
@@ -261,8 +263,8 @@ public actor Host {
     /// Connects to a peer as central (Vol 3, Part C, §9.3.6).
     /// - Returns: the connection, whose handle names it in later requests.
     public func connect(_ request: GAPConnectRequest) async throws -> GAPConnection {
+        let request = resolvingPeer(of: withPrivacy(request, \.useRandomAddress))
         let peer = request.peer
-        let request = withPrivacy(request, \.useRandomAddress)
         let event = try await perform({ gap, now throws(GAPError) in try gap.connect(request, at: now) }) { event in
             switch event {
             case let .connected(link) where link.peer.value == peer.value: return .success(event)
