@@ -17,7 +17,8 @@ struct BondsListCommand: ParsableCommand {
 
     func run() throws {
         let file = try store.storeFile()
-        let records = try loadBondStore(file).sortedRecords
+        let loaded = try loadBondStore(file)
+        let records = loaded.sortedRecords
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -27,6 +28,8 @@ struct BondsListCommand: ParsableCommand {
             }
             return
         }
+        // Whether we hold an IRK for privacy (`--privacy`), never the key itself.
+        print(Self.localIdentityLine(loaded))
         guard !records.isEmpty else {
             print("No bonds in \(file.path).")
             return
@@ -39,6 +42,13 @@ struct BondsListCommand: ParsableCommand {
                 + "\(summary.peerIdentifier)  \(summary.securityLevel)  key size \(summary.keySize)  "
                 + "\(summary.secureConnections ? "Secure Connections" : "legacy")  peer keys \(keys)  updated \(summary.updatedText)")
         }
+    }
+
+    /// `Our IRK: present (identity C0:…, random)` or `Our IRK: none`.
+    static func localIdentityLine(_ store: BondStore) -> String {
+        guard store.localIdentityResolvingKey != nil else { return "Our IRK: none (made by the first --privacy)" }
+        guard let identity = store.localIdentityAddress else { return "Our IRK: present" }
+        return "Our IRK: present (identity \(identity), \(identity.kind == .public ? "public" : "random"))"
     }
 }
 
