@@ -28,8 +28,8 @@ struct BondsListCommand: ParsableCommand {
             }
             return
         }
-        // Whether we hold an IRK for privacy (`--privacy`), never the key itself.
-        print(Self.localIdentityLine(loaded))
+        // Whether we hold an IRK for privacy (`--privacy`), never the key itself; last.
+        defer { if let line = Self.localIdentityLine(loaded) { print(line) } }
         guard !records.isEmpty else {
             print("No bonds in \(file.path).")
             return
@@ -44,9 +44,9 @@ struct BondsListCommand: ParsableCommand {
         }
     }
 
-    /// `Our IRK: present (identity C0:…, random)` or `Our IRK: none`.
-    static func localIdentityLine(_ store: BondStore) -> String {
-        guard store.localIdentityResolvingKey != nil else { return "Our IRK: none (made by the first --privacy)" }
+    /// `Our IRK: present (identity C0:…, random)`, or `nil` when the store holds none.
+    static func localIdentityLine(_ store: BondStore) -> String? {
+        guard store.localIdentityResolvingKey != nil else { return nil }
         guard let identity = store.localIdentityAddress else { return "Our IRK: present" }
         return "Our IRK: present (identity \(identity), \(identity.kind == .public ? "public" : "random"))"
     }

@@ -17,11 +17,13 @@ extension Host {
     /// Sets the bonded peers whose private addresses are resolved: in the controller's
     /// resolving list when it has one (loaded now or at the next idle moment), else in the
     /// host. Scan reports and connections then carry the peers' identity addresses.
-    public func setResolvingList(_ peers: [ResolvingListEntry]) {
+    /// Returns once the controller holds the list when GAP is idle; while advertising,
+    /// scanning or connecting the list follows at the next idle moment (see above).
+    public func setResolvingList(_ peers: [ResolvingListEntry]) async {
         guard peers != addressResolution.peers else { return }
         addressResolution.peers = peers
         addressResolution.strangers = []
-        resolvingListChanged()
+        await resolvingListChanged()
     }
 
     /// Whether the controller resolves addresses with the list the host loaded (LL Privacy,
@@ -39,7 +41,7 @@ extension Host {
     func privacyControllerReady(_ info: ControllerInfo) {
         addressResolution.controllerSupported = info.leFeatures.contains(.llPrivacy)
             && [.leAddDeviceToResolvingList, .leClearResolvingList, .leSetAddressResolutionEnable,
-                .leSetResolvablePrivateAddressTimeout].allSatisfy { info.mayAnswer($0) }
+                .leSetResolvablePrivateAddressTimeout, .leReadLocalResolvableAddress].allSatisfy { info.mayAnswer($0) }
         addressResolution.controllerGaveUp = false
         addressResolution.inController = false
         addressResolution.loading = false
@@ -50,15 +52,17 @@ extension Host {
                 privateAddressDue = address
             }
         }
-        resolvingListChanged()
+        addressResolution.due = addressResolution.wantsController || addressResolution.inController
+        loadDueResolvingList()
     }
 
-    /// The list or our IRK changed: load it when GAP is idle, or now by pausing advertising.
-    func resolvingListChanged() {
+    /// The list or our IRK changed: load it now when GAP is idle (returning when it is
+    /// loaded), else by pausing advertising, else at the next idle moment.
+    func resolvingListChanged() async {
         addressResolution.due = addressResolution.wantsController || addressResolution.inController
-        guard addressResolution.due, !addressResolution.loading else { return }
-        if gap.mayChangeRandomAddress {
-            loadDueResolvingList()
+        guard addressResolution.due, !addressResolution.loading, closed == nil, driver.isReady else { return }
+        if gap.mayChangeRandomAddress, !restartingAdvertising {
+            await loadResolvingList()
         } else if gap.isAdvertising, !gap.isScanning, gap.connecting == nil, !restartingAdvertising,
                   let parameters = gap.advertisingParameters {
             restartingAdvertising = true
@@ -90,17 +94,41 @@ extension Host {
         var commands = addressResolution.loadCommands(privacyModeSupported: modes)
         if !wanted { commands = Array(commands.prefix(2)) }
         for command in commands {
-            switch await sendResolvingListCommand(command) {
-            case .success: continue
-            case .failure(.controller(.commandDisallowed)):
+            switch GAPCore.outcome(await sendResolvingListCommand(command)) {
+            case nil: continue
+            case .controller(.commandDisallowed)?:
                 addressResolution.due = true
                 return
-            case .failure:
+            case .some:
                 addressResolution.controllerGaveUp = true
                 return
             }
         }
-        addressResolution.inController = wanted
+        guard wanted else { return }
+        guard await controllerResolvesForReal() else {
+            // Bumble 0.0.236's controller claims LL Privacy and accepts the list but ignores
+            // it (docs/bumble-quirks.md): resolve in the host instead.
+            addressResolution.controllerGaveUp = true
+            _ = await sendResolvingListCommand(HCI.LESetAddressResolutionEnable(addressResolutionEnable: false))
+            return
+        }
+        addressResolution.inController = true
+    }
+
+    /// Whether the controller really uses the list: LE Read Local Resolvable Address
+    /// (§7.8.43, mandatory with LL Privacy) answers with a private address of our IRK for
+    /// the zero identity, or at least succeeds for a peer when we have no IRK.
+    private func controllerResolvesForReal() async -> Bool {
+        let localIRK = addressResolution.localIdentity?.identityResolvingKey ?? 0
+        guard let probe = localIRK != 0 ? BluetoothAddress(0, kind: .public) : addressResolution.peers.first?.identityAddress
+        else { return false }
+        let result = await sendResolvingListCommand(HCI.LEReadLocalResolvableAddress(peerIdentityAddress: probe))
+        guard case let .success(.commandComplete(complete)) = result,
+              let answer = try? complete.returnParameters(for: HCI.LEReadLocalResolvableAddress.self),
+              answer.status == .success
+        else { return false }
+        guard localIRK != 0 else { return true }
+        return (try? ResolvablePrivateAddress.matches(answer.localResolvableAddress, irk: localIRK)) ?? false
     }
 
     /// Stops advertising, loads the list, starts advertising again.
@@ -117,16 +145,14 @@ extension Host {
 
     /// Sends one command of the load with a token of the host's own range and waits for
     /// its answer.
-    private func sendResolvingListCommand(_ command: any HCICommand) async -> Result<Void, GAPError> {
-        guard closed == nil else { return .failure(.driver(.controllerReset)) }
+    private func sendResolvingListCommand(_ command: any HCICommand) async -> Result<HCI.Event, HCIDriverError> {
+        guard closed == nil else { return .failure(.controllerReset) }
         let token = HCICommandToken(addressResolution.nextToken)
         addressResolution.nextToken &+= 1
-        let result = await withCheckedContinuation { continuation in
+        return await withCheckedContinuation { continuation in
             addressResolution.waiting[token] = continuation
             carryOut(driver.submit(command, token: token, at: now))
         }
-        if let failure = GAPCore.outcome(result) { return .failure(failure) }
-        return .success(())
     }
 
     /// The answer to one of the load's commands.

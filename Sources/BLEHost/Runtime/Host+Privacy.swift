@@ -52,7 +52,7 @@ extension Host {
             addressResolution.localIdentity = ours
         }
         addressResolution.timeoutSeconds = UInt16(clamping: min(max(seconds, 1), 3600))
-        resolvingListChanged()
+        await resolvingListChanged()
         armTimer()
     }
 
