@@ -53,7 +53,8 @@ extension Host {
             }
         }
         addressResolution.due = addressResolution.wantsController || addressResolution.inController
-        loadDueResolvingList()
+        // The new address first (if any), then the list, each when GAP is idle.
+        setDuePrivateAddress()
     }
 
     /// The list or our IRK changed: load it now when GAP is idle (returning when it is

@@ -19,7 +19,7 @@ extension BumbleInterop {
         func resolvesBumblePeerInHost() async throws {
             let link = try await BumbleControllerInteropTests.Link()
             defer { link.controllers.stop() }
-            let transport = try await StreamTransport.connect(tcpHost: "127.0.0.1", port: UInt16(link.ports[0]))
+            let transport = try await InteropTransport(port: link.ports[0])
             let host = Host(transport: transport, configuration: .patient)
             _ = try await host.start()
             try await host.enablePrivacy(irk: Self.ourIRK, rotation: .seconds(30))

@@ -54,13 +54,14 @@ struct HostResolvingListTests {
         let stranger: Host
 
         init(controllerPrivacy: Bool) async throws {
-            running = try RunningWorld(Scenario(name: "empty").addingExternalDevices(3))
-            func transport(_ index: Int) -> any HostTransport {
-                controllerPrivacy ? running.transports[index] : WithoutLinkLayerPrivacy(running.transports[index])
-            }
-            peripheral = Host(transport: transport(0), configuration: .patient)
-            central = Host(transport: transport(1), configuration: .patient)
-            stranger = Host(transport: running.transports[2], configuration: .patient)
+            let world = try RunningWorld(Scenario(name: "empty").addingExternalDevices(3))
+            let transports: [any HostTransport] = controllerPrivacy
+                ? [world.transports[0], world.transports[1]]
+                : [WithoutLinkLayerPrivacy(world.transports[0]), WithoutLinkLayerPrivacy(world.transports[1])]
+            running = world
+            peripheral = Host(transport: transports[0], configuration: .patient)
+            central = Host(transport: transports[1], configuration: .patient)
+            stranger = Host(transport: world.transports[2], configuration: .patient)
             for host in [peripheral, central, stranger] { _ = try await host.start() }
             try await peripheral.enablePrivacy(irk: HostResolvingListTests.peripheralIRK, rotation: .seconds(2))
             try await central.enablePrivacy(irk: HostResolvingListTests.centralIRK, rotation: .seconds(2))
