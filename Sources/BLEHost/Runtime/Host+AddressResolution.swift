@@ -176,18 +176,43 @@ extension Host {
 
     /// A connection request to a bonded peer's identity as the controller needs it: with the
     /// controller resolving, the identity types 0x02/0x03; with the host resolving, the
-    /// private address the peer was last seen with.
-    func resolvingPeer(of request: GAPConnectRequest) -> GAPConnectRequest {
+    /// private address the peer uses now — found by a short passive scan when no scan runs
+    /// (a private address seen earlier may have changed since), else the last one seen.
+    func resolvingPeer(of request: GAPConnectRequest) async -> GAPConnectRequest {
         let peer = request.peer
         guard addressResolution.peers.contains(where: { $0.identityAddress == peer }) else { return request }
         var changed = request
         if addressResolution.inController {
             changed.peerAddressType = peer.kind == .public ? .publicIdentity : .randomIdentity
-        } else if let latest = addressResolution.lastPrivateAddress[peer] {
+            return changed
+        }
+        if !gap.isScanning, gap.mayChangeRandomAddress || gap.isAdvertising {
+            await findCurrentPrivateAddress(of: peer, within: request.timeout)
+        }
+        if let latest = addressResolution.lastPrivateAddress[peer] {
             changed.peer = latest
             changed.peerAddressType = .random
         }
         return changed
+    }
+
+    /// Scans passively until a report from `identity` arrives (its private address is then
+    /// remembered by ``identified(_:)``) or `timeout` microseconds pass.
+    private func findCurrentPrivateAddress(of identity: BluetoothAddress, within timeout: HostTime) async {
+        guard let reports = try? await startScanning(GAPScanParameters(active: false, allowDuplicates: true)) else { return }
+        let limit = Duration.microseconds(max(timeout, 1))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await report in reports where report.address == identity { return }
+            }
+            group.addTask {
+                // The connection's own timeout bounds the search (a timer, not a poll).
+                try? await Task.sleep(for: limit)
+            }
+            await group.next()
+            group.cancelAll()
+        }
+        try? await stopScanning()
     }
 }
 

@@ -263,7 +263,7 @@ public actor Host {
     /// Connects to a peer as central (Vol 3, Part C, §9.3.6).
     /// - Returns: the connection, whose handle names it in later requests.
     public func connect(_ request: GAPConnectRequest) async throws -> GAPConnection {
-        let request = resolvingPeer(of: withPrivacy(request, \.useRandomAddress))
+        let request = await resolvingPeer(of: withPrivacy(request, \.useRandomAddress))
         let peer = request.peer
         let event = try await perform({ gap, now throws(GAPError) in try gap.connect(request, at: now) }) { event in
             switch event {
