@@ -41,6 +41,34 @@ struct WithoutLinkLayerPrivacy: HostTransport {
     }
 }
 
+/// A transport into which a test slips controller packets (a Hardware Error, say).
+final class InjectingTransport: HostTransport {
+    let inner: any HostTransport
+    let packets: AsyncThrowingStream<H4.Packet, any Error>
+    private let continuation: AsyncThrowingStream<H4.Packet, any Error>.Continuation
+
+    init(_ inner: any HostTransport) {
+        self.inner = inner
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: H4.Packet.self)
+        packets = stream
+        self.continuation = continuation
+        let source = inner.packets
+        Task {
+            do {
+                for try await packet in source { continuation.yield(packet) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+    }
+
+    func send(_ packet: H4.Packet) async throws { try await inner.send(packet) }
+    func close() async { await inner.close() }
+    /// `event` reaches the host as if the controller had sent it.
+    func inject(_ event: HCI.Event) { continuation.yield(.event(event.packet)) }
+}
+
 @Suite("Host privacy: resolving bonded peers", .serialized)
 struct HostResolvingListTests {
     static let peripheralIRK: UInt128 = 0x0A0B_0C0D_0E0F_1011_1213_1415_1617_1819
@@ -134,6 +162,36 @@ struct HostResolvingListTests {
         #expect(await !trio.central.resolvesAddressesInController)
         try await seenThroughRotation(trio)
         await trio.stop()
+    }
+
+    @Test("after a Hardware Error resets the controller, the host makes a new private address and loads the resolving list again")
+    func reloadsAfterReset() async throws {
+        let running = try RunningWorld(Scenario(name: "empty").addingExternalDevices(2))
+        let transport = InjectingTransport(running.transports[0])
+        let host = Host(transport: transport, configuration: .patient)
+        let stranger = Host(transport: running.transports[1], configuration: .patient)
+        _ = try await host.start()
+        _ = try await stranger.start()
+        try await host.enablePrivacy(irk: Self.peripheralIRK, rotation: .seconds(900))
+        await host.setResolvingList([ResolvingListEntry(identityAddress: running.addresses[1], identityResolvingKey: Self.centralIRK)])
+        #expect(await host.resolvesAddressesInController)
+        let before = try #require(await host.currentPrivateAddress)
+        transport.inject(.hardwareError(HCI.HardwareError(hardwareCode: 0x42)))
+        // Nothing announces the end of the reload: wait for its visible state.
+        try await waitUntil(within: patience) {
+            let address = await host.currentPrivateAddress
+            let resolving = await host.resolvesAddressesInController
+            return address != nil && address != before && resolving
+        }
+        try await host.startAdvertising(GAPAdvertisingParameters(
+            data: AdvertisingData([.flags([.leGeneralDiscoverable]), .completeLocalName("Reset")])))
+        let reports = try await stranger.startScanning(GAPScanParameters(active: false))
+        let seen = try await firstElement(of: reports, within: patience) { $0.data.localName == "Reset" }
+        #expect(try ResolvablePrivateAddress.matches(seen.address, irk: Self.peripheralIRK), "private again after the reset")
+        try await stranger.stopScanning()
+        await host.close()
+        await stranger.close()
+        await running.stop()
     }
 
     @Test("a connection's peer is the identity when the controller resolved it")
