@@ -39,6 +39,7 @@ extension Host {
     /// The controller (re)started: privacy and the resolving list are set up again, since
     /// a reset lost the random address and the list (Vol 4, Part E, §7.3.2).
     func privacyControllerReady(_ info: ControllerInfo) {
+        addressResolution.generation &+= 1
         addressResolution.controllerSupported = info.leFeatures.contains(.llPrivacy)
             && [.leAddDeviceToResolvingList, .leClearResolvingList, .leSetAddressResolutionEnable,
                 .leSetResolvablePrivateAddressTimeout, .leReadLocalResolvableAddress].allSatisfy { info.mayAnswer($0) }
@@ -83,9 +84,13 @@ extension Host {
     /// due for the next idle moment, any other refusal falls back to resolving in the host.
     func loadResolvingList() async {
         addressResolution.loading = true
+        // A reset during the load starts another; this one then leaves the state alone.
+        let generation = addressResolution.generation
         defer {
-            addressResolution.loading = false
-            gap.addressResolutionInController = addressResolution.inController
+            if addressResolution.generation == generation {
+                addressResolution.loading = false
+                gap.addressResolutionInController = addressResolution.inController
+            }
         }
         addressResolution.due = false
         addressResolution.inController = false
@@ -100,13 +105,18 @@ extension Host {
             case .controller(.commandDisallowed)?:
                 addressResolution.due = true
                 return
+            case .driver(.controllerReset)?:
+                // The controller is starting again; its `.ready` loads the list anew.
+                return
             case .some:
                 addressResolution.controllerGaveUp = true
                 return
             }
         }
         guard wanted else { return }
-        guard await controllerResolvesForReal() else {
+        let proven = await controllerResolvesForReal()
+        guard addressResolution.generation == generation else { return }
+        guard proven else {
             // Bumble 0.0.236's controller claims LL Privacy and accepts the list but ignores
             // it (docs/bumble-quirks.md): resolve in the host instead.
             addressResolution.controllerGaveUp = true

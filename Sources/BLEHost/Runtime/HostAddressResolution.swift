@@ -24,6 +24,8 @@ struct HostAddressResolution: Sendable {
     var due = false
     /// Whether a load is running.
     var loading = false
+    /// Counts controller start-ups, so a load cut short by a reset knows it is stale.
+    var generation = 0
     /// Commands sent by the load, waiting for their answer.
     var waiting: [HCICommandToken: CheckedContinuation<Result<HCI.Event, HCIDriverError>, Never>] = [:]
     var nextToken = HostAddressResolution.firstToken
