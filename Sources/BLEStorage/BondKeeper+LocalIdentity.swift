@@ -19,9 +19,6 @@ extension BondKeeper {
         return key
     }
 
-    /// Whether the store holds our IRK (for `ble bonds list`; the key itself is not shown).
-    public var hasLocalIdentityResolvingKey: Bool { store.localIdentityResolvingKey != nil }
-
     /// Keeps `host`'s resolving list in step with the bonds (Vol 6, Part B, §6): the peers'
     /// IRKs now and after every pairing that bonds, until ``detach()``.
     public func resolveBondedPeers(on host: BLEHost.Host) async {

@@ -64,8 +64,10 @@ extension BLEDevice {
         await core.security.bonds.refresh()
     }
 
-    /// Our resolvable private address now, `nil` without privacy (or while the controller
-    /// makes the addresses itself, which it does not tell).
+    /// The resolvable private address the host made and set as our random address, `nil`
+    /// without privacy. With the controller's resolving list in use the controller
+    /// advertises and connects from addresses it makes itself from the same IRK, so the
+    /// address on the air may differ; peers holding our IRK resolve both.
     public var currentPrivateAddress: BluetoothAddress? {
         get async { await core.host.currentPrivateAddress }
     }
