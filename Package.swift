@@ -63,7 +63,7 @@ let package = Package(
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], exclude: ["Fixtures"]),
         .testTarget(name: "BLECryptoTests", dependencies: ["BLECrypto"]),
-        .testTarget(name: "BLEControllerTests", dependencies: ["BLEController", "BLEWire"]),
+        .testTarget(name: "BLEControllerTests", dependencies: ["BLEController", "BLEWire", "BLECrypto"]),
         .testTarget(name: "BLETransportTests", dependencies: ["BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEHostTests", dependencies: ["BLEHost", "BLEStorage", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEStorageTests", dependencies: ["BLEStorage", "BLEHost", "BLEWire"]),

@@ -122,6 +122,7 @@ public final class BLEDevice: Sendable {
         }
         let device = BLEDevice(core: DeviceCore(host: host, bonds: bonds), controller: controller, onClose: close)
         await device.core.security.install(on: host, dispatcher: device.dispatcher)
+        await device.startAddressResolution()
         return device
     }
 

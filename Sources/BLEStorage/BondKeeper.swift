@@ -24,7 +24,7 @@ public actor BondKeeper {
     }
 
     /// The bonds held, with our identity.
-    public private(set) var store: BondStore
+    public internal(set) var store: BondStore
     /// Where bonds are saved; `nil` keeps them in memory only.
     public nonisolated let file: BondStoreFile?
     private let clock: @Sendable () -> Int64
@@ -241,7 +241,7 @@ public actor BondKeeper {
         return record
     }
 
-    private func save() throws(BondStoreFileError) {
+    func save() throws(BondStoreFileError) {
         try file?.save(store)
     }
 

@@ -17,7 +17,8 @@ struct BondsListCommand: ParsableCommand {
 
     func run() throws {
         let file = try store.storeFile()
-        let records = try loadBondStore(file).sortedRecords
+        let loaded = try loadBondStore(file)
+        let records = loaded.sortedRecords
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -27,6 +28,8 @@ struct BondsListCommand: ParsableCommand {
             }
             return
         }
+        // Whether we hold an IRK for privacy (`--privacy`), never the key itself; last.
+        defer { if let line = Self.localIdentityLine(loaded) { print(line) } }
         guard !records.isEmpty else {
             print("No bonds in \(file.path).")
             return
@@ -40,6 +43,13 @@ struct BondsListCommand: ParsableCommand {
                 + "\(summary.secureConnections ? "Secure Connections" : "legacy")  peer keys \(keys)  "
                 + "GATT cache \(summary.gattCacheText)  updated \(summary.updatedText)")
         }
+    }
+
+    /// `Our IRK: present (identity C0:…, random)`, or `nil` when the store holds none.
+    static func localIdentityLine(_ store: BondStore) -> String? {
+        guard store.localIdentityResolvingKey != nil else { return nil }
+        guard let identity = store.localIdentityAddress else { return "Our IRK: present" }
+        return "Our IRK: present (identity \(identity), \(identity.kind == .public ? "public" : "random"))"
     }
 }
 

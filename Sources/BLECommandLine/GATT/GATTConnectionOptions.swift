@@ -29,6 +29,8 @@ struct GATTConnectionOptions: ParsableArguments {
 
     @OptionGroup(title: "Pairing and bonds") var security: SecurityOptions
 
+    @OptionGroup(title: "Privacy") var privacyOptions: PrivacyOptions
+
     func validate() throws {
         guard PeerAddress(parsing: address, random: random) != nil else {
             throw ValidationError("\(address) is not an address: write it as C0:11:22:33:44:55, with /random for a random one.")
@@ -67,6 +69,7 @@ struct GATTConnectionOptions: ParsableArguments {
     private func connected<T: Sendable>(_ host: BLEHost.Host, peer: PeerAddress, securing: Bool, localOutOfBand: LocalOutOfBand?,
                                         _ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
         let info = try await host.start()
+        try await privacyOptions.enable(on: host, hci: hci, bonds: security.bonds)
         let own = ownAddress.flatMap { BluetoothAddress($0, kind: .random) }
         if let own { try await host.setRandomStaticAddress(own) }
         if let localOutOfBand { await SecurityOptions.handOver(localOutOfBand, address: own ?? info.address) }

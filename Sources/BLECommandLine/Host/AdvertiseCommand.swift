@@ -35,6 +35,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?
 
+    @OptionGroup(title: "Privacy") var privacyOptions: PrivacyOptions
+
     func validate() throws {
         if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
             throw ValidationError("--seconds must be between 0 and 86400.")
@@ -59,8 +61,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let opened = try await openAdapter(hci: hci, snoop: snoop)
         do {
             let info = try await opened.host.start()
+            try await privacyOptions.enable(on: opened.host, hci: hci)
             try await opened.host.startAdvertising(parameters)
-            let address = info.address.map(\.description) ?? "the controller's address"
+            let identity = info.address.map(\.description) ?? "the controller's address"
+            let address = privacyOptions.privacy ? "a resolvable private address (identity \(identity))" : identity
             FileHandle.standardOutput.write(Data("Advertising \(name.map { "\"\($0)\" " } ?? "")from \(address)\n".utf8))
             // The user asked to advertise for this long (or until interrupted): the controller
             // does the work; the command only waits out the duration before stopping it.

@@ -19,6 +19,7 @@ extension ScanCommand {
 
     private func scan(on host: BLEHost.Host) async throws {
         _ = try await host.start()
+        try await privacyOptions.enable(on: host, hci: hci)
         let parameters = GAPScanParameters(
             active: !passive, interval: 0x0060, window: 0x0060, allowDuplicates: duplicates,
             serviceUUIDs: service.compactMap(BluetoothUUID.init))

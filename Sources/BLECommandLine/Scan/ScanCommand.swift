@@ -38,6 +38,8 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "The simulated world's seed (default: the scenario's).")
     var seed: UInt64?
 
+    @OptionGroup(title: "Privacy") var privacyOptions: PrivacyOptions
+
     func validate() throws {
         guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
             throw ValidationError("--seconds must be between 0 and 86400.")

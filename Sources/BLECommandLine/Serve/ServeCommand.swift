@@ -45,6 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Pairing and bonds") var security: SecurityOptions
 
+    @OptionGroup(title: "Privacy") var privacyOptions: PrivacyOptions
+
     func validate() throws {
         if let seconds, !(seconds.isFinite && seconds > 0) { throw ValidationError("--seconds must be positive.") }
         for text in stream where ServeStream(parsing: text) == nil {
@@ -77,6 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     private func serve(_ served: ServeFile, host: BLEHost.Host, simulatedAddress: BluetoothAddress?) async throws {
         let info = try await host.start()
+        try await privacyOptions.enable(on: host, hci: hci, bonds: security.bonds)
         let own = ownAddress.flatMap { BluetoothAddress($0, kind: .random) }
         if let own { try await host.setRandomStaticAddress(own) }
         let database: GATTDatabase

@@ -107,8 +107,9 @@ extension Controller {
     }
 
     /// The address a role uses for `ownAddressType`, or `nil` when it needs a random address
-    /// the host has not set. Resolvable private addresses are not generated: types 0x02 and
-    /// 0x03 fall back to the public and random address (address resolution stays off).
+    /// the host has not set. Types 0x02 and 0x03 give the public and random address here;
+    /// with address resolution on, `ownAddress(for:peer:)` (Controller+Privacy.swift) first
+    /// looks for a resolvable private address in the resolving list.
     func ownAddress(for type: HCI.OwnAddressType) -> BluetoothAddress? {
         switch type {
         case .public, .resolvableOrPublic: return configuration.publicAddress
@@ -163,7 +164,8 @@ extension Controller {
                 return .success
             }
             if advertiser != nil { return .success }
-            guard let address = ownAddress(for: advertisingParameters.ownAddressType) else {
+            let peer = advertisingParameters.peerAddress
+            guard let address = ownAddress(for: advertisingParameters.ownAddressType, peer: peer) else {
                 return .invalidHCICommandParameters
             }
             if advertisingParameters.advertisingType != .nonConnectableUndirected,
@@ -192,7 +194,7 @@ extension Controller {
                 scanner?.filterDuplicates = command.filterDuplicates
                 return .success
             }
-            guard let address = ownAddress(for: scanParameters.ownAddressType) else {
+            guard let address = ownAddress(for: scanParameters.ownAddressType, peer: nil) else {
                 return .invalidHCICommandParameters
             }
             scanner = LegacyScanner(
@@ -255,7 +257,7 @@ extension Controller {
             respond(opcode, status: .invalidHCICommandParameters, into: &outputs)
             return
         }
-        guard let address = ownAddress(for: command.ownAddressType) else {
+        guard let address = ownAddress(for: command.ownAddressType, peer: Controller.initiatingPeer(command)) else {
             respond(opcode, status: .invalidHCICommandParameters, into: &outputs)
             return
         }

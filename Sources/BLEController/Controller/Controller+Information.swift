@@ -10,7 +10,7 @@ extension Controller {
     /// Vol 6, Part B, §4.6).
     public static let leFeatures: HCI.LEFeatures = [
         .leEncryption, .extendedRejectIndication, .peripheralInitiatedFeaturesExchange, .lePing,
-        .leDataPacketLengthExtension, .le2MPHY,
+        .leDataPacketLengthExtension, .le2MPHY, .llPrivacy,
     ]
     /// LMP features page 0: BR/EDR Not Supported (bit 37) and LE Supported (Controller)
     /// (bit 38) (Core 5.4, Vol 2, Part C, §3.3).
@@ -73,6 +73,8 @@ extension Controller {
         (HCI.LERemoveDeviceFromResolvingList.opcode, .leRemoveDeviceFromResolvingList),
         (HCI.LEClearResolvingList.opcode, .leClearResolvingList),
         (HCI.LEReadResolvingListSize.opcode, .leReadResolvingListSize),
+        (HCI.LEReadPeerResolvableAddress.opcode, .leReadPeerResolvableAddress),
+        (HCI.LEReadLocalResolvableAddress.opcode, .leReadLocalResolvableAddress),
         (HCI.LESetAddressResolutionEnable.opcode, .leSetAddressResolutionEnable),
         (HCI.LESetResolvablePrivateAddressTimeout.opcode, .leSetResolvablePrivateAddressTimeout),
         (HCI.LEReadMaximumDataLength.opcode, .leReadMaximumDataLength),
@@ -202,56 +204,6 @@ extension Controller {
             return okOnly
         default:
             return handlePrivacyCommand(command)
-        }
-    }
-
-    /// Resolving list commands (§7.8.38–§7.8.45, §7.8.77): entries are stored; address
-    /// resolution itself is not performed.
-    private mutating func handlePrivacyCommand(_ command: any HCICommand) -> [UInt8]? {
-        let okOnly = [HCI.StatusCode.success.rawValue]
-        let busy = advertiser != nil || scanner != nil || initiator != nil
-        switch command {
-        case let command as HCI.LEAddDeviceToResolvingList:
-            if addressResolutionEnabled, busy { return [HCI.StatusCode.commandDisallowed.rawValue] }
-            if resolvingList.contains(where: { $0.peerIdentityAddress == command.peerIdentityAddress }) {
-                return [HCI.StatusCode.invalidHCICommandParameters.rawValue]
-            }
-            guard resolvingList.count < configuration.resolvingListSize else {
-                return [HCI.StatusCode.memoryCapacityExceeded.rawValue]
-            }
-            resolvingList.append(command)
-            return okOnly
-        case let command as HCI.LERemoveDeviceFromResolvingList:
-            if addressResolutionEnabled, busy { return [HCI.StatusCode.commandDisallowed.rawValue] }
-            guard resolvingList.contains(where: { $0.peerIdentityAddress == command.peerIdentityAddress }) else {
-                return [HCI.StatusCode.unknownConnectionIdentifier.rawValue]
-            }
-            resolvingList.removeAll { $0.peerIdentityAddress == command.peerIdentityAddress }
-            return okOnly
-        case is HCI.LEClearResolvingList:
-            if addressResolutionEnabled, busy { return [HCI.StatusCode.commandDisallowed.rawValue] }
-            resolvingList = []
-            return okOnly
-        case is HCI.LEReadResolvingListSize:
-            return HCI.LEReadResolvingListSize.ReturnParameters(
-                status: .success, resolvingListSize: UInt8(clamping: configuration.resolvingListSize)).encoded()
-        case let command as HCI.LESetAddressResolutionEnable:
-            if busy { return [HCI.StatusCode.commandDisallowed.rawValue] }
-            addressResolutionEnabled = command.addressResolutionEnable
-            return okOnly
-        case let command as HCI.LESetResolvablePrivateAddressTimeout:
-            guard (0x0001 ... 0x0E10).contains(command.rpaTimeout) else {
-                return [HCI.StatusCode.invalidHCICommandParameters.rawValue]
-            }
-            resolvablePrivateAddressTimeout = command.rpaTimeout
-            return okOnly
-        case let command as HCI.LESetPrivacyMode:
-            guard resolvingList.contains(where: { $0.peerIdentityAddress == command.peerIdentityAddress }) else {
-                return [HCI.StatusCode.unknownConnectionIdentifier.rawValue]
-            }
-            return okOnly
-        default:
-            return nil
         }
     }
 

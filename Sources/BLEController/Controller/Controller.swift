@@ -67,7 +67,7 @@ public struct Controller: SimulatedController {
     var scanner: LegacyScanner?
     var initiator: Initiator?
     var filterAcceptList: [FilterAcceptListEntry] = []
-    var resolvingList: [HCI.LEAddDeviceToResolvingList] = []
+    var resolvingList = ControllerResolvingList()
     var addressResolutionEnabled = false
     var resolvablePrivateAddressTimeout: UInt16 = 0x0384
     var hostChannelClassification: UInt64 = 0x1F_FFFF_FFFF
@@ -115,6 +115,7 @@ public struct Controller: SimulatedController {
         if let advertiser { consider(advertiser.nextDeadline) }
         if let initiator { consider(initiator.nextDeadline(after: now)) }
         if let scanner { consider(scanner.nextDeadline(after: now)) }
+        consider(privateAddressDeadline)
         return earliest
     }
 
@@ -169,17 +170,22 @@ public struct Controller: SimulatedController {
             counters.malformedAirPDUs += 1
             return
         }
+        // Address resolution (Controller+Privacy.swift): the sender's identity, if any.
+        let sender = pdu.payload.senderAddress
+        let resolved = sender.map { resolveSender($0) } ?? ResolvedSender(filterAcceptList: filterAcceptList)
+        if resolved.ignored { return }
         switch pdu.pduType {
         case .scanReq, .connectInd:
             guard var active = advertiser else { return }
-            let (effects, finished) = active.receive(pdu, reception, at: now, filterAcceptList: filterAcceptList)
+            let (effects, finished) = active.receive(pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList)
             advertiser = finished ? nil : active
             apply(effects, into: &outputs)
         case .advInd, .advDirectInd, .advNonconnInd, .advScanInd, .scanRsp:
             var radioFreeUntil = higherPriorityStart(than: .initiating)
-            if let active = initiator, pdu.pduType != .scanRsp {
+            if let running = initiator, pdu.pduType != .scanRsp, let sender {
+                let active = Controller.initiator(running, seeing: sender, as: resolved.identity)
                 let effects = active.receive(
-                    pdu, reception, at: now, filterAcceptList: filterAcceptList,
+                    pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList,
                     radioFreeUntil: radioFreeUntil, existingLinks: linkSchedules, random: &random)
                 if !effects.isEmpty {
                     initiator = nil
@@ -190,9 +196,10 @@ public struct Controller: SimulatedController {
             if var active = scanner {
                 let free = [radioFreeUntil, higherPriorityStart(than: .scanning)].compactMap { $0 }.min()
                 let effects = active.receive(
-                    pdu, reception, at: now, filterAcceptList: filterAcceptList, radioFreeUntil: free)
+                    pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList, radioFreeUntil: free)
                 scanner = active
-                apply(effects, into: &outputs)
+                apply(sender.map { Controller.reportingIdentity(effects, sender: $0, identity: resolved.identity) } ?? effects,
+                      into: &outputs)
             }
         case .advExtInd, .auxConnectRsp:
             return
@@ -216,6 +223,7 @@ public struct Controller: SimulatedController {
     // MARK: - Timer
 
     private mutating func handleTimer(into outputs: inout [ControllerOutput]) {
+        privateAddressTimerFired()
         let due = pendingEvents.filter { $0.due <= now }
         pendingEvents.removeAll { $0.due <= now }
         for item in due { emit(item.event, into: &outputs) }
@@ -282,10 +290,12 @@ public struct Controller: SimulatedController {
             link: link, role: connection.role, request: connection.request, peerAddress: connection.peerAddress))
         connections.sort { $0.link.handleValue < $1.link.handleValue }
         let accuracy = HCI.ClockAccuracy(rawValue: connection.request.sleepClockAccuracy) ?? .ppm500
+        let addresses = connectionAddresses(local: connection.localAddress, peer: connection.peerAddress)
         let event = connectionCompleteEvent(
             status: .success, handle: handle, role: connection.role, peer: connection.peerAddress,
             interval: connection.request.interval, latency: connection.request.latency,
-            timeout: connection.request.timeout, clockAccuracy: connection.role == .central ? .ppm500 : accuracy)
+            timeout: connection.request.timeout, clockAccuracy: connection.role == .central ? .ppm500 : accuracy,
+            addresses: addresses)
         if connection.role == .central, connection.connectIndicationEnd > now {
             pendingEvents.append((connection.connectIndicationEnd, event))
         } else {
@@ -303,18 +313,23 @@ public struct Controller: SimulatedController {
     /// LE Connection Complete, or the enhanced form when the host enabled it in the LE mask.
     func connectionCompleteEvent(
         status: HCI.StatusCode, handle: UInt16, role: HCI.Role, peer: BluetoothAddress,
-        interval: UInt16, latency: UInt16, timeout: UInt16, clockAccuracy: HCI.ClockAccuracy
+        interval: UInt16, latency: UInt16, timeout: UInt16, clockAccuracy: HCI.ClockAccuracy,
+        addresses: ConnectionAddresses? = nil
     ) -> HCI.Event {
-        let peerType: HCI.AddressType = peer.kind == .public ? .public : .random
+        let zero = BluetoothAddress(0, kind: .random)
+        let addresses = addresses ?? ConnectionAddresses(
+            peer: peer, peerType: peer.kind == .public ? .public : .random, localPrivate: zero, peerPrivate: zero)
         if leEventMask.contains(.enhancedConnectionComplete) {
             return .leMeta(.enhancedConnectionComplete(HCI.LEEnhancedConnectionComplete(
-                status: status, connectionHandle: handle, role: role, peerAddressType: peerType,
-                peerAddress: peer, localResolvablePrivateAddress: BluetoothAddress(0, kind: .random),
-                peerResolvablePrivateAddress: BluetoothAddress(0, kind: .random), connectionInterval: interval,
+                status: status, connectionHandle: handle, role: role, peerAddressType: addresses.peerType,
+                peerAddress: addresses.peer, localResolvablePrivateAddress: addresses.localPrivate,
+                peerResolvablePrivateAddress: addresses.peerPrivate, connectionInterval: interval,
                 peripheralLatency: latency, supervisionTimeout: timeout, centralClockAccuracy: clockAccuracy)))
         }
+        // The legacy event has only types 0x00/0x01: a resolved peer appears as its identity.
+        let legacyType: HCI.AddressType = addresses.peer.kind == .public ? .public : .random
         return .leMeta(.connectionComplete(HCI.LEConnectionComplete(
-            status: status, connectionHandle: handle, role: role, peerAddressType: peerType, peerAddress: peer,
+            status: status, connectionHandle: handle, role: role, peerAddressType: legacyType, peerAddress: addresses.peer,
             connectionInterval: interval, peripheralLatency: latency, supervisionTimeout: timeout,
             centralClockAccuracy: clockAccuracy)))
     }

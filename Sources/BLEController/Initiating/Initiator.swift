@@ -4,7 +4,8 @@ import BLEWire
 /// for a connectable advertisement from the peer (or from a device on the filter accept
 /// list) and answers it T_IFS later with CONNECT_IND.
 struct Initiator: Sendable {
-    let command: HCI.LECreateConnection
+    /// The Create Connection; its peer may be re-aimed at a resolved private address.
+    var command: HCI.LECreateConnection
     let ownAddress: BluetoothAddress
     let txPowerDBm: Double
     /// Data channels the host allows (LE Set Host Channel Classification).

@@ -51,7 +51,7 @@ extension GAPCore {
         pending = PendingConnection(request: request, deadline: now &+ request.timeout, cancelReason: nil)
         return [submit(HCI.LECreateConnection(
             leScanInterval: request.scanInterval, leScanWindow: request.scanWindow, peerAddressType: request.peerAddressType,
-            peerAddress: request.peer, ownAddressType: request.useRandomAddress ? .random : .public,
+            peerAddress: request.peer, ownAddressType: ownAddressType(random: request.useRandomAddress),
             connectionParameters: request.parameters), for: .createConnection(request.peer))]
     }
 

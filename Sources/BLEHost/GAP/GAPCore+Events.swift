@@ -20,6 +20,7 @@ extension GAPCore {
             scanning = .off
             randomAddress = nil
             restartAdvertisingAfter = nil
+            addressResolutionInController = false
             return []
         case .send, .l2capFrame, .failed:
             return []
@@ -176,13 +177,14 @@ extension GAPCore {
             status: done.status, handle: done.connectionHandle, role: done.role, peer: done.peerAddress,
             peerType: done.peerAddressType, parameters: GAPConnectionParameters(
                 interval: done.connectionInterval, latency: done.peripheralLatency, supervisionTimeout: done.supervisionTimeout),
-            at: now)
+            privateAddresses: (done.localResolvablePrivateAddress, done.peerResolvablePrivateAddress), at: now)
     }
 
     /// LE Connection Complete in any of its forms (Vol 4, Part E, §7.7.65.1, §7.7.65.10).
     private mutating func connectionComplete(
         status: HCI.StatusCode, handle: UInt16, role: HCI.Role, peer: BluetoothAddress, peerType: HCI.AddressType,
-        parameters: GAPConnectionParameters, at now: HostTime
+        parameters: GAPConnectionParameters, privateAddresses: (local: BluetoothAddress, peer: BluetoothAddress)? = nil,
+        at now: HostTime
     ) -> [GAPOutput] {
         guard status == .success else {
             if status == .advertisingTimeout, advertising != .off {
@@ -193,7 +195,10 @@ extension GAPCore {
             guard let attempt = pending else { return [] }
             return finishPending(failure: attempt.cancelReason ?? .controller(status), at: now)
         }
-        let link = GAPConnection(handle: handle, role: role, peer: peer, peerAddressType: peerType, parameters: parameters)
+        var link = GAPConnection(handle: handle, role: role, peer: peer, peerAddressType: peerType, parameters: parameters)
+        // All zeros when no private address was used (§7.7.65.10).
+        link.localPrivateAddress = privateAddresses.flatMap { $0.local.value == 0 ? nil : $0.local }
+        link.peerPrivateAddress = privateAddresses.flatMap { $0.peer.value == 0 ? nil : $0.peer }
         links[handle] = link
         var outputs: [GAPOutput] = []
         switch role {

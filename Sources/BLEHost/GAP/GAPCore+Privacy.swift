@@ -16,3 +16,18 @@ extension GAPCore {
         return [submit(HCI.LESetRandomAddress(randomAddress: address), for: .setRandomAddress(address))]
     }
 }
+
+extension GAPCore {
+    /// Own_Address_Type for advertising, scanning and connecting (Core 5.4, Vol 4, Part E,
+    /// §7.8.5, §7.8.10, §7.8.12): with the controller resolving, 0x03 (or 0x02) lets it use
+    /// the resolvable private address of its resolving list, falling back to the random (or
+    /// public) address; otherwise 0x01 or 0x00.
+    func ownAddressType(random: Bool) -> HCI.OwnAddressType {
+        switch (addressResolutionInController, random) {
+        case (true, true): return .resolvableOrRandom
+        case (true, false): return .resolvableOrPublic
+        case (false, true): return .random
+        case (false, false): return .public
+        }
+    }
+}

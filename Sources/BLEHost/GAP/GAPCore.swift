@@ -62,6 +62,9 @@ public struct GAPCore: Sendable {
     var encryption: [UInt16: GAPLinkEncryptionState] = [:]
     /// Whether the controller claims Read Encryption Key Size (learnt at start-up).
     var readsEncryptionKeySize = true
+    /// Whether the controller resolves addresses with a resolving list the host loaded: own
+    /// address types become 0x02/0x03 (GAPCore+Privacy.swift).
+    public var addressResolutionInController = false
 
     /// A core whose command tokens count up from `firstToken`; give every user of one
     /// driver its own range.
@@ -111,7 +114,7 @@ public struct GAPCore: Sendable {
         return [
             submit(HCI.LESetAdvertisingParameters(
                 advertisingIntervalMin: parameters.intervalMin, advertisingIntervalMax: parameters.intervalMax,
-                advertisingType: parameters.advertisingType, ownAddressType: parameters.useRandomAddress ? .random : .public,
+                advertisingType: parameters.advertisingType, ownAddressType: ownAddressType(random: parameters.useRandomAddress),
                 peerAddress: parameters.peerAddress, advertisingChannelMap: parameters.channelMap), for: .advertisingSetup),
             submit(HCI.LESetAdvertisingData(advertisingData: data[...]), for: .advertisingSetup),
             submit(HCI.LESetScanResponseData(scanResponseData: response[...]), for: .advertisingSetup),
@@ -175,7 +178,7 @@ public struct GAPCore: Sendable {
         return [
             submit(HCI.LESetScanParameters(
                 leScanType: parameters.active ? .active : .passive, leScanInterval: parameters.interval,
-                leScanWindow: parameters.window, ownAddressType: parameters.useRandomAddress ? .random : .public),
+                leScanWindow: parameters.window, ownAddressType: ownAddressType(random: parameters.useRandomAddress)),
                 for: .scanParameters),
             submit(HCI.LESetScanEnable(leScanEnable: true, filterDuplicates: false), for: .scanEnable(true)),
         ]

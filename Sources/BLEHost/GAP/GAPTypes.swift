@@ -225,6 +225,11 @@ public struct GAPConnection: Hashable, Sendable {
     public var txPHY: HCI.PHY
     /// The receiver PHY.
     public var rxPHY: HCI.PHY
+    /// Our resolvable private address on the link when the controller made it (LE Enhanced
+    /// Connection Complete, Vol 4, Part E, §7.7.65.10); pairing uses it as our address.
+    public var localPrivateAddress: BluetoothAddress?
+    /// The peer's resolvable private address when the controller resolved it to ``peer``.
+    public var peerPrivateAddress: BluetoothAddress?
 
     /// A connection with every value given.
     public init(

@@ -55,6 +55,7 @@ extension Host {
         failChannelWaiters(error)
         failATTWaiters(error)
         failPairingWaiters(error)
+        failResolvingListWaiters()
         eventOutput.finish()
         l2capOutput.finish()
         armTimer()
@@ -74,6 +75,7 @@ extension Host {
                 startWaiter?.resume(returning: info)
                 startWaiter = nil
                 apply(gap.handle(output, at: time))
+                privacyControllerReady(info)
             case let .failed(error):
                 startWaiter?.resume(throwing: HostError.startupFailed(error))
                 startWaiter = nil
@@ -87,6 +89,8 @@ extension Host {
                 smpLinkClosed(handle, reason: reason)
                 heldUntilKeySize[handle] = nil
                 apply(gap.handle(output, at: time))
+            case let .commandCompleted(token, result) where addressResolution.owns(token):
+                resolvingListCommandCompleted(token, result)
             case .commandCompleted, .event:
                 apply(gap.handle(output, at: time))
             }
@@ -152,7 +156,7 @@ extension Host {
         case let .advertisement(advertisement):
             // Reports go to the scan's own stream only: at hundreds a second they would
             // push link events out of the bounded ``events`` buffer.
-            scanOutput?.yield(advertisement)
+            scanOutput?.yield(identified(advertisement))
             return
         default:
             break

@@ -9,6 +9,8 @@ extension Host {
     /// MITM, Secure Connections (only), key sizes, distributed keys, OOB data).
     public func setPairingConfiguration(_ configuration: SMPConfiguration) {
         smpConfiguration = configuration
+        // Our identity from enablePrivacy is handed out unless the configuration has its own.
+        if smpConfiguration.identity == nil { smpConfiguration.identity = addressResolution.localIdentity }
     }
 
     /// Sets who shows and enters passkeys and confirms numbers. Without one, passkey entry
@@ -208,9 +210,11 @@ extension Host {
     private func makeSession(for link: GAPConnection) -> SMPPairing {
         // Our address on the link: the random address when one is set (every command that
         // uses one sets it first), else the controller's public address.
-        let local = gap.randomAddress ?? driver.controller?.address ?? BluetoothAddress(0)
+        // With the controller's resolving list, the private addresses it used on the link
+        // (Vol 3, Part H, §2.2.7: the addresses of connection establishment).
+        let local = link.localPrivateAddress ?? gap.randomAddress ?? driver.controller?.address ?? BluetoothAddress(0)
         return SMPPairing(role: link.role == .central ? .initiator : .responder, configuration: smpConfiguration,
-                          localAddress: local, peerAddress: link.peer)
+                          localAddress: local, peerAddress: link.peerPrivateAddress ?? link.peer)
     }
 
     /// The level a pairing's key gives (Vol 3, Part C, §10.2.1).

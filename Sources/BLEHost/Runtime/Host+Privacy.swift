@@ -14,6 +14,10 @@ import BLEWire
 // - when scanning or connecting, keeps the address due and sets it at the next moment
 //   GAP is idle (after ``Host/stopScanning()`` or when the connection attempt ends): a
 //   scan or an attempt is not interrupted.
+// With the controller's resolving list loaded (Host+AddressResolution.swift) the controller
+// makes and changes the addresses in use itself (own address types 0x02/0x03, RPA_Timeout
+// = the rotation); the host's random address is then only its fallback and is not worth
+// pausing advertising for.
 
 extension Host {
     /// Turns on privacy: makes a resolvable private address from `irk` at once, sets it as
@@ -38,6 +42,17 @@ extension Host {
         }
         privacy = timer
         privateAddressDue = nil
+        // Our IRK goes to the controller's resolving list and out in pairing, with our
+        // public address as identity (Vol 3, Part C, §10.8.2.2).
+        if let identity = driver.controller?.address, identity.value != 0 {
+            let ours = SMPIdentity(identityResolvingKey: irk, identityAddress: identity)
+            if smpConfiguration.identity == nil || smpConfiguration.identity == addressResolution.localIdentity {
+                smpConfiguration.identity = ours
+            }
+            addressResolution.localIdentity = ours
+        }
+        addressResolution.timeoutSeconds = UInt16(clamping: min(max(seconds, 1), 3600))
+        await resolvingListChanged()
         armTimer()
     }
 
@@ -66,7 +81,7 @@ extension Host {
         privateAddressDue = address
         if gap.mayChangeRandomAddress {
             setDuePrivateAddress()
-        } else if gap.isAdvertising, !gap.isScanning, gap.connecting == nil, !restartingAdvertising,
+        } else if !addressResolution.inController, gap.isAdvertising, !gap.isScanning, gap.connecting == nil, !restartingAdvertising,
                   let parameters = gap.advertisingParameters {
             restartingAdvertising = true
             Task { await self.restartAdvertising(parameters) }
@@ -75,6 +90,7 @@ extension Host {
 
     /// Sets the due address if GAP is idle; called after each step of GAP's outputs.
     func setDuePrivateAddress() {
+        loadDueResolvingList()
         guard let address = privateAddressDue, gap.mayChangeRandomAddress, closed == nil else { return }
         privateAddressDue = nil
         // Refused only when busy, which was just ruled out; a controller's refusal comes

@@ -70,6 +70,8 @@ public actor Host {
     var privateAddressDue: BluetoothAddress?
     /// Whether advertising is being stopped and restarted to change the address.
     var restartingAdvertising = false
+    /// The resolving list and where addresses are resolved (Host+AddressResolution.swift).
+    var addressResolution = HostAddressResolution()
 
     /// Packets handed to the writer task and not yet sent: while any are, later packets
     /// queue behind them rather than take ``HostTransport/sendImmediately(_:)``.
@@ -266,8 +268,8 @@ public actor Host {
     /// Connects to a peer as central (Vol 3, Part C, §9.3.6).
     /// - Returns: the connection, whose handle names it in later requests.
     public func connect(_ request: GAPConnectRequest) async throws -> GAPConnection {
+        let request = await resolvingPeer(of: withPrivacy(request, \.useRandomAddress))
         let peer = request.peer
-        let request = withPrivacy(request, \.useRandomAddress)
         let event = try await perform({ gap, now throws(GAPError) in try gap.connect(request, at: now) }) { event in
             switch event {
             case let .connected(link) where link.peer.value == peer.value: return .success(event)

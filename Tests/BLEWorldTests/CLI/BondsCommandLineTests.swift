@@ -54,8 +54,11 @@ struct BondsCommandLineTests {
         let result = try ble(["bonds", "list", "--file", file])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3)
+        #expect(lines.count == 4)
         #expect(lines.first == "Bonds in \(file):")
+        // Our IRK's presence, last, never the key itself.
+        #expect(lines.last == "Our IRK: present (identity D0:00:00:00:00:01, random)")
+        #expect(!result.stdout.contains("000102030405060708090a0b0c0d0e0f"))
         #expect(lines[1].hasPrefix("00:1B:DC:07:32:EF  public  0F000000-0000-4000-8000-000000000001  authenticatedSecureConnections"))
         #expect(lines[2].hasPrefix("C0:11:22:33:44:55  random  1B4E28BA-2FA1-41D2-883F-0016D3CCA427  authenticated  key size 16  legacy"))
         #expect(lines[1].contains("  GATT cache 1 service  "), "the bond's GATT cache is shown")
@@ -124,7 +127,9 @@ struct BondsCommandLineTests {
         #expect(after.stdout.contains("00:1B:DC:07:32:EF"))
         let byIdentifier = try ble(["bonds", "remove", "0f000000-0000-4000-8000-000000000001", "--file", file])
         #expect(byIdentifier.status == 0, "\(byIdentifier.stderr)")
-        #expect(try ble(["bonds", "list", "--file", file]).stdout == "No bonds in \(file).\n")
+        // Our own IRK stays: removing bonds does not change who we are.
+        #expect(try ble(["bonds", "list", "--file", file]).stdout
+            == "No bonds in \(file).\nOur IRK: present (identity D0:00:00:00:00:01, random)\n")
     }
 
     @Test("remove of an unknown address fails and leaves the file unchanged")
