@@ -75,6 +75,11 @@ extension CBPeripheralManager {
             }
         })
         loops.append(Task { @MainActor [weak self] in
+            // The controller went away (its transport closed, or the device was closed).
+            await device.stopped()
+            self?.setState(.poweredOff)
+        })
+        loops.append(Task { @MainActor [weak self] in
             for await connection in peripheral.connections {
                 guard let self else { return }
                 self.centrals[connection.handle] = self.makeCentral(connection)

@@ -226,3 +226,73 @@ struct PeripheralManagerTests {
         throw PeripheralManagerTimeout(what: "an advertisement")
     }
 }
+
+/// A delegate that records L2CAP publishing and channels.
+@MainActor
+final class ChannelRecordingDelegate: NSObject, CBPeripheralManagerDelegate {
+    var published: [CBL2CAPPSM] = []
+    var unpublished: [CBL2CAPPSM] = []
+    var opened: [CBL2CAPChannel] = []
+    var subscribedCentral: CBCentral?
+
+    func peripheralManagerDidUpdateState(_ peripheral: CBPeripheralManager) {}
+
+    func peripheralManager(_ peripheral: CBPeripheralManager, didPublishL2CAPChannel PSM: CBL2CAPPSM, error: (any Error)?) {
+        if error == nil { published.append(PSM) }
+    }
+
+    func peripheralManager(_ peripheral: CBPeripheralManager, didUnpublishL2CAPChannel PSM: CBL2CAPPSM, error: (any Error)?) {
+        if error == nil { unpublished.append(PSM) }
+    }
+
+    func peripheralManager(_ peripheral: CBPeripheralManager, didOpen channel: CBL2CAPChannel?, error: (any Error)?) {
+        if let channel { opened.append(channel) }
+    }
+
+    func peripheralManager(_ peripheral: CBPeripheralManager, central: CBCentral, didSubscribeTo characteristic: CBCharacteristic) {
+        subscribedCentral = central
+    }
+}
+
+@Suite("CBPeripheralManager channels and latency", .timeLimit(.minutes(3)))
+@MainActor
+struct PeripheralManagerChannelTests {
+    @Test("publishL2CAPChannel picks a PSM, a central's channel opens, unpublish ends it; a latency step reaches the link")
+    func channelsAndLatency() async throws {
+        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let recorder = ChannelRecordingDelegate()
+        let manager = CBPeripheralManager(delegate: recorder, queue: nil, options: world.options(0))
+        try await waitFor("powered on") { manager.state == .poweredOn }
+        let service = CBMutableService(type: CBUUID(string: "FFB0"), primary: true)
+        let characteristic = CBMutableCharacteristic(type: CBUUID(string: "FFB1"), properties: [.notify], value: nil, permissions: [])
+        service.characteristics = [characteristic]
+        manager.add(service)
+        manager.publishL2CAPChannel(withEncryption: false)
+        manager.startAdvertising([CBAdvertisementDataLocalNameKey: "Chan"])
+        try await waitFor("the PSM") { recorder.published.count == 1 }
+        let psm = recorder.published[0]
+        #expect(psm == 0x0080)
+
+        let connection = try await world.devices[1].central.connect(to: world.addresses[0], timeout: .seconds(peripheralManagerPatience))
+        let channel = try await connection.openL2CAPChannel(psm: psm)
+        try await waitFor("the channel") { recorder.opened.count == 1 }
+        #expect(recorder.opened[0].psm == psm)
+        #expect(recorder.opened[0].peer is CBCentral)
+
+        let remoteService = try #require(try await connection.services([0xFFB0]).first)
+        let remote = try #require(try await connection.characteristics(of: remoteService).first)
+        _ = try await connection.notifications(for: remote)
+        try await waitFor("the subscription") { recorder.subscribedCentral != nil }
+        let central = try #require(recorder.subscribedCentral)
+        #expect(central.identifier == recorder.opened[0].peer.identifier, "one central, one identifier")
+        manager.setDesiredConnectionLatency(.high, for: central)
+        try await waitFor("the high-latency parameters") { connection.parameters.latency == 4 }
+        #expect(connection.parameters.interval >= .milliseconds(100))
+
+        manager.unpublishL2CAPChannel(psm)
+        try await waitFor("the unpublication") { recorder.unpublished == [psm] }
+        await #expect(throws: BLEError.self) { _ = try await connection.openL2CAPChannel(psm: psm) }
+        _ = channel
+        await world.close()
+    }
+}
