@@ -175,10 +175,15 @@ open class CBPeripheralManager: CBManager {
     /// Stops advertising.
     open func stopAdvertising() {
         isAdvertising = false
-        advertised = nil
-        let session = advertisingSession
-        advertisingSession = nil
-        enqueue { try? await session?.stop() }
+        // After any start still queued, which may have set these again.
+        enqueue { [weak self] in
+            guard let self else { return }
+            self.isAdvertising = false
+            self.advertised = nil
+            let session = self.advertisingSession
+            self.advertisingSession = nil
+            try? await session?.stop()
+        }
     }
 
     /// A central connected: the controller stopped advertising, so start again while the
