@@ -25,7 +25,7 @@ extension CBPeripheralManager {
                 self.loops.append(Task { @MainActor [weak self] in
                     for await channel in listener {
                         guard let self else { return }
-                        self.opened(channel, psm: psm)
+                        self.opened(channel)
                     }
                 })
                 self.delegate?.peripheralManager(self, didPublishL2CAPChannel: psm, error: nil)
@@ -48,13 +48,10 @@ extension CBPeripheralManager {
         }
     }
 
-    private func opened(_ channel: L2CAPChannel, psm: CBL2CAPPSM) {
+    private func opened(_ channel: L2CAPChannel) {
         let connection = channel.connection
         let central = centrals[connection.handle] ?? makeCentral(connection)
         centrals[connection.handle] = central
-        // TEMPORARY until ocba's stream pair lands: replaced on merge.
-        let made = CBL2CAPChannel(peer: central, psm: psm, channel: channel, inputStream: InputStream(data: Data()),
-                                  outputStream: OutputStream(toMemory: ()))
-        delegate?.peripheralManager(self, didOpen: made, error: nil)
+        delegate?.peripheralManager(self, didOpen: CBL2CAPChannel(peer: central, channel: channel), error: nil)
     }
 }

@@ -278,6 +278,13 @@ struct PeripheralManagerChannelTests {
         try await waitFor("the channel") { recorder.opened.count == 1 }
         #expect(recorder.opened[0].psm == psm)
         #expect(recorder.opened[0].peer is CBCentral)
+        let input: InputStream = recorder.opened[0].inputStream
+        input.open()
+        try await channel.send(Array("ping".utf8))
+        try await waitFor("the bytes") { input.hasBytesAvailable }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let count = input.read(&buffer, maxLength: buffer.count)
+        #expect(Array(buffer.prefix(max(count, 0))) == Array("ping".utf8), "the channel's input stream carries what the central sent")
 
         let remoteService = try #require(try await connection.services([0xFFB0]).first)
         let remote = try #require(try await connection.characteristics(of: remoteService).first)
@@ -292,7 +299,6 @@ struct PeripheralManagerChannelTests {
         manager.unpublishL2CAPChannel(psm)
         try await waitFor("the unpublication") { recorder.unpublished == [psm] }
         await #expect(throws: BLEError.self) { _ = try await connection.openL2CAPChannel(psm: psm) }
-        _ = channel
         await world.close()
     }
 }
