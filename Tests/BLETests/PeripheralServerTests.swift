@@ -143,3 +143,30 @@ struct PeripheralServerTests {
         await world.close()
     }
 }
+
+@Suite("Service Changed on services added and removed", .timeLimit(.minutes(3)))
+struct ServiceChangedOnChangeTests {
+    @Test("a client subscribed to Service Changed is indicated on add, remove and removeAllServices")
+    func indicated() async throws {
+        let world = try await SharedWorld.make(devices: 2)
+        let (server, client) = (world.devices[0], world.devices[1])
+        let peripheral = server.peripheral
+        try await peripheral.add(Service(0xFFB0) { Characteristic(0xFFB1, properties: [.read], value: [1]) })
+        _ = try await peripheral.advertise(name: "C", interval: .milliseconds(20))
+        let connection = try await client.central.connect(to: world.addresses[0], parameters: .fast, timeout: .seconds(patience))
+        let gattService = try #require(try await connection.services([0x1801]).first)
+        let serviceChanged = try #require(try await connection.characteristics(of: gattService).first { $0.uuid == BluetoothUUID(0x2A05) })
+        var indications = try await connection.notifications(for: serviceChanged).makeAsyncIterator()
+
+        let added = try await peripheral.add(Service(0xFFC0) { Characteristic(0xFFC1, properties: [.read], value: [2]) })
+        #expect(try #require(await indications.next()).count == 4, "Service Changed carries the affected range")
+        try await peripheral.remove(try #require(added.services.first).id)
+        #expect(try #require(await indications.next()).count == 4)
+        try await peripheral.removeAllServices()
+        let last = try #require(await indications.next())
+        #expect(last.count == 4)
+        let services = try await connection.services()
+        #expect(services.map(\.uuid) == [BluetoothUUID(0x1800), BluetoothUUID(0x1801)], "the client rediscovers what is left")
+        await world.close()
+    }
+}
