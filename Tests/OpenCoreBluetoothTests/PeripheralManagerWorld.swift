@@ -46,7 +46,8 @@ struct PeripheralManagerWorld {
         }
         let sinks = outputs
         built.onExternalHostPacket = { id, packet in sinks[id]?.yield(packet) }
-        let runner = WorldRunner(world: world, speed: 20)
+        // Fast simulated time: the ideal world's links need no host pacing.
+        let runner = WorldRunner(world: world, speed: 50)
         let task = Task { _ = await runner.run() }
         var devices: [BLEDevice] = []
         var names: [String] = []
