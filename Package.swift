@@ -57,7 +57,7 @@ let package = Package(
             name: "BLECommandLine",
             dependencies: [
                 "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEStorage", "BLETransport", "BLEWorld",
-                "BLEController", "BLEWire",
+                "BLEController", "BLEWire", "BLE", "BLEChat",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),

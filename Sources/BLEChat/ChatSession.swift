@@ -48,6 +48,9 @@ public struct ChatSession: Sendable {
         case messageTooLong(Int)
     }
 
+    /// The longest frame: the longest attribute value.
+    public static let maximumFrameLength = 512
+
     /// The configuration in force.
     public let configuration: Configuration
     private var outbox = ChatOutbox()
@@ -134,6 +137,9 @@ public struct ChatSession: Sendable {
     ///   a write or a notification, Core 5.4, Vol 3, Part F, §3.4.5.1 and §3.4.7.1).
     public mutating func nextFrame(maximumLength: Int, now: Duration) -> Data? {
         guard isLinkUp else { return nil }
+        // An attribute value is at most 512 octets (Core 5.4, Vol 3, Part F, §3.2.9), even
+        // when ATT_MTU − 3 is more.
+        let maximumLength = Swift.min(maximumLength, Self.maximumFrameLength)
         let frame: ChatFrame
         if acknowledgementDue,
            !outbox.hasFragmentToSend || deliveredSinceAcknowledgement >= configuration.acknowledgementBatch {
