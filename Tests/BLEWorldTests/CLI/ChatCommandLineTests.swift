@@ -19,20 +19,39 @@ struct ChatCommandLineTests {
 
     @Test("Two chats exchange every message once and in order, each way")
     func cleanExchange() throws {
-        try exchange(faults: [], expectDrop: false)
+        try exchange(count: Self.count, faults: [])
     }
 
     @Test("With 10 % packet loss and one silent link drop every message still arrives once and in order")
     func lossAndDrop() throws {
-        try exchange(faults: ["--loss", "0.1", "--drop-link-after", "30"], expectDrop: true)
+        let lines = try exchange(count: Self.count, faults: ["--loss", "0.1", "--drop-link-after", "30"])
+        for output in lines {
+            // The silent drop was noticed and the session re-established.
+            #expect(output.contains { $0["event"] as? String == "link" && $0["up"] as? Bool == false })
+            let done = output.first { $0["event"] as? String == "done" }
+            #expect((done?["links"] as? Int ?? 0) >= 2)
+        }
     }
 
-    private func exchange(faults: [String], expectDrop: Bool) throws {
+    @Test("Heartbeats notice a silent drop before the link layer's supervision timeout, and the session resumes")
+    func heartbeatsNoticeDrop() throws {
+        // In real time, heartbeats every 0.3 s miss three in 0.9 s, before the 2 s
+        // supervision timeout ends the connection.
+        let lines = try exchange(count: 100, faults: ["--drop-link-after", "3"], speed: "1", chat: ["--heartbeat", "0.3"])
+        let reasons = lines.flatMap { output in
+            output.filter { $0["event"] as? String == "link" && $0["up"] as? Bool == false }.compactMap { $0["reason"] as? String }
+        }
+        #expect(reasons.contains { $0.contains("heartbeats missed") }, "\(reasons)")
+    }
+
+    /// Runs two scripted chats in a served world and checks what each received against the
+    /// partner's script; returns each chat's JSON lines.
+    @discardableResult
+    private func exchange(count: Int, faults: [String], speed: String = Self.speed, chat: [String] = []) throws -> [[[String: Any]]] {
         let executable = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
-        let count = Self.count
         let started = Date()
         let served = try ServedWorld(executable: executable, arguments: [
-            "sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--speed", Self.speed] + faults)
+            "sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--speed", speed] + faults)
         defer { served.stop() }
         let seeds: [UInt64] = [11, 22]
         let names = ["Alice", "Bob"]
@@ -42,7 +61,7 @@ struct ChatCommandLineTests {
             chats.append(try BackgroundCommand(executable: executable, arguments: [
                 "chat", "--name", names[index], "--peer", names[1 - index], "--hci", "tcp:127.0.0.1:\(served.ports[index])",
                 "--send-count", "\(count)", "--min-size", "1", "--max-size", "2000", "--seed", "\(seeds[index])",
-                "--timeout", "1800"]))
+                "--timeout", "1800"] + chat))
         }
         // Generous: a whole exchange, on a shared machine.
         let patience = 1800.0
@@ -52,8 +71,10 @@ struct ChatCommandLineTests {
         }
         let wall = Date().timeIntervalSince(started)
         print("ble chat: \(count) messages each way, faults \(faults), wall time \(Int(wall)) s")
+        var outputs: [[[String: Any]]] = []
         for index in 0 ..< 2 {
             let lines = chats[index].jsonObjects
+            outputs.append(lines)
             let partnerScript = ChatScript(count: count, sizes: 1 ... 2000, seed: seeds[1 - index])
             let received = lines.filter { $0["event"] as? String == "received" }
             #expect(received.map { $0["index"] as? Int } == (0 ..< count).map { $0 })
@@ -63,14 +84,10 @@ struct ChatCommandLineTests {
             // Once each and in order: the received sequence is exactly the partner's script.
             #expect(digests == expected, "first difference at \(digests.indices.first { $0 >= expected.count || digests[$0] != expected[$0] } ?? -1)")
             #expect(received.compactMap { $0["size"] as? Int } == partnerScript.messages.map(\.count))
-            let done = try #require(lines.first { $0["event"] as? String == "done" })
-            #expect(done["received"] as? Int == count)
-            if expectDrop {
-                // The silent drop was noticed and the session re-established.
-                #expect(lines.contains { $0["event"] as? String == "link" && $0["up"] as? Bool == false },
-                        "\(chats[index].output.suffix(2000))")
-                #expect((done["links"] as? Int ?? 0) >= 2)
-            }
+            let done = lines.first { $0["event"] as? String == "done" }
+            #expect(done?["received"] as? Int == count)
+            #expect(done?["sent"] as? Int == count)
         }
+        return outputs
     }
 }
