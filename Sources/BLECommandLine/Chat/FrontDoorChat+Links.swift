@@ -76,9 +76,14 @@ extension FrontDoorChat {
     }
 
     /// A write to the session characteristic: the central's first frame on a link brings
-    /// the link up on this side (it subscribed before writing).
-    func written(_ request: GATTWriteRequest) async {
-        guard !isCentral, let connection = incoming[request.connection] else { return }
+    /// the link up on this side (it subscribed before writing). Returns `false` for a write
+    /// not taken, which is refused, so that the central re-sends it on a new link rather
+    /// than believing it arrived.
+    func written(_ request: GATTWriteRequest) async -> Bool {
+        // The accept loop may not have seen the connection yet: ask the device.
+        guard !isCentral,
+              let connection = incoming[request.connection] ?? device?.connections.first(where: { $0.handle == request.connection })
+        else { return false }
         if subscriber !== connection || !session.isLinkUp {
             subscriber = connection
             notifying = false
@@ -86,6 +91,7 @@ extension FrontDoorChat {
             linkUp(central: false)
         }
         received(Data(request.value))
+        return true
     }
 
     func linkUp(central: Bool) {

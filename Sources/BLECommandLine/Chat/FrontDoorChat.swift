@@ -60,8 +60,7 @@ final class FrontDoorChat {
               let characteristicUUID = BluetoothUUID(ChatUUIDs.sessionCharacteristic) else { return }
         let service = Service(serviceUUID) {
             Characteristic(characteristicUUID, properties: [.write, .notify], onWrite: { [weak self] request in
-                await self?.written(request)
-                return .success(())
+                await self?.written(request) == true ? .success(()) : .failure(.unlikelyError)
             })
         }
         let published = try await Self.publish(service, named: advertisement.name, on: device)
