@@ -44,18 +44,22 @@ final class ChatRun {
             for index in 0 ..< script.count { try? engine.send(script.message(index)) }
         }
         var settledSince: ContinuousClock.Instant?
+        var inputEnded = false
         for await input in inputs {
             switch input {
             case let .engine(event): show(event)
             case let .line(text): try? engine.send(Data(text.utf8))
-            case .inputClosed:
-                if script == nil {
+            case .inputClosed: inputEnded = true
+            case .tick: break
+            }
+            guard script != nil else {
+                // Interactive: at the end of input, leave once what was typed arrived.
+                if inputEnded, engine.isSettled {
                     await engine.end()
                     return
                 }
-            case .tick: break
+                continue
             }
-            guard script != nil else { continue }
             let elapsed = ContinuousClock.now - started
             if elapsed > .seconds(timeout) {
                 await engine.end()
