@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "BLEBeacons", targets: ["BLEBeacons"]),
         .library(name: "BLEProfiles", targets: ["BLEProfiles"]),
         .library(name: "OpenCoreLocation", targets: ["OpenCoreLocation"]),
+        .library(name: "OpenCoreBluetooth", targets: ["OpenCoreBluetooth"]),
         .library(name: "BLEScenarios", targets: ["BLEScenarios"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
@@ -46,6 +47,8 @@ let package = Package(
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
         .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLEWire"]),
+        // Core Bluetooth's API on the front door, so Apple-platform code runs here with one import changed.
+        .target(name: "OpenCoreBluetooth", dependencies: ["BLE"]),
         // Scenario runs with a timeline: the world composed with the beacon cores (apps & tools level).
         .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController"]),
         // The chat app's protocol (issue #7): framing, acknowledgements, heartbeats, roles. Foundation only,
@@ -78,6 +81,8 @@ let package = Package(
         .testTarget(name: "BLEScenariosTests", dependencies: ["BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController"]),
         .testTarget(name: "BLEChatTests", dependencies: ["BLEChat"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["OpenCoreLocation", "BLEBeacons", "BLEWorld"]),
+        .testTarget(name: "OpenCoreBluetoothTests", dependencies: ["OpenCoreBluetooth", "BLE", "BLEAdapter", "BLEHost", "BLEProfiles", "BLEWire",
+                                                               "BLEWorld", "BLEController"]),
         .testTarget(name: "BLETests", dependencies: ["BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEWire", "BLEWorld",
                                                   "BLEController"]),
     ],

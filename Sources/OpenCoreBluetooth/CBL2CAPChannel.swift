@@ -1,0 +1,33 @@
+import BLE
+import Foundation
+
+/// An L2CAP Protocol/Service Multiplexer: the number naming an LE credit-based channel's
+/// service (Core 5.4, Vol 3, Part A, §4.22; dynamic values 0x0080–0x00FF).
+public typealias CBL2CAPPSM = UInt16
+
+/// An open L2CAP connection-oriented channel (Core Bluetooth's `CBL2CAPChannel`; LE
+/// credit-based flow control mode, Core 5.4, Vol 3, Part A, §3.4 and §10.1): what the peer
+/// sends comes out of ``inputStream``, what is written to ``outputStream`` goes to the peer.
+@MainActor
+open class CBL2CAPChannel: NSObject {
+    /// The device at the other end.
+    open internal(set) var peer: CBPeer!
+    /// The bytes the peer sends, in order (each SDU's bytes back to back).
+    open internal(set) var inputStream: InputStream!
+    /// The bytes to send; each write becomes one or more SDUs of at most the peer's MTU.
+    open internal(set) var outputStream: OutputStream!
+    /// The channel's PSM.
+    open internal(set) var psm: CBL2CAPPSM
+
+    /// The front door's channel underneath.
+    let channel: L2CAPChannel
+
+    init(peer: CBPeer, psm: CBL2CAPPSM, channel: L2CAPChannel, inputStream: InputStream, outputStream: OutputStream) {
+        self.peer = peer
+        self.psm = psm
+        self.channel = channel
+        self.inputStream = inputStream
+        self.outputStream = outputStream
+        super.init()
+    }
+}

@@ -1,0 +1,55 @@
+// The option keys of the central and peripheral managers, with Apple's string values.
+
+/// `init(delegate:queue:options:)`: whether to warn when Bluetooth is off (`NSNumber`);
+/// accepted and ignored on Linux (there is no user to alert).
+public let CBCentralManagerOptionShowPowerAlertKey = "kCBInitOptionShowPowerAlert"
+/// `init(delegate:queue:options:)`: the identifier to restore the manager's state under
+/// (`String`); accepted; `centralManager(_:willRestoreState:)` is called with the
+/// identifier but nothing to restore, as Linux does not relaunch apps.
+public let CBCentralManagerOptionRestoreIdentifierKey = "kCBInitOptionRestoreIdentifier"
+/// `scanForPeripherals(withServices:options:)`: report every advertisement (`true`) or one
+/// discovery per peripheral per scan (`false`, the default) (`NSNumber` / `Bool`).
+public let CBCentralManagerScanOptionAllowDuplicatesKey = "kCBScanOptionAllowDuplicates"
+/// `scanForPeripherals(withServices:options:)`: also report peripherals soliciting any of
+/// these services (`[CBUUID]`).
+public let CBCentralManagerScanOptionSolicitedServiceUUIDsKey = "kCBScanOptionSolicitedServiceUUIDs"
+/// `connect(_:options:)`: alert on connection while suspended; accepted and ignored on Linux.
+public let CBConnectPeripheralOptionNotifyOnConnectionKey = "kCBConnectOptionNotifyOnConnection"
+/// `connect(_:options:)`: alert on disconnection while suspended; accepted and ignored.
+public let CBConnectPeripheralOptionNotifyOnDisconnectionKey = "kCBConnectOptionNotifyOnDisconnection"
+/// `connect(_:options:)`: alert on notifications while suspended; accepted and ignored.
+public let CBConnectPeripheralOptionNotifyOnNotificationKey = "kCBConnectOptionNotifyOnNotification"
+/// `connect(_:options:)`: seconds to wait before alerting; accepted and ignored.
+public let CBConnectPeripheralOptionStartDelayKey = "kCBConnectOptionStartDelay"
+/// `connect(_:options:)`: bridge classic and LE transports; accepted and ignored (LE only).
+public let CBConnectPeripheralOptionEnableTransportBridgingKey = "kCBConnectOptionEnableTransportBridging"
+/// `connect(_:options:)`: require ANCS; accepted and ignored (Linux serves no ANCS).
+public let CBConnectPeripheralOptionRequiresANCS = "kCBConnectOptionRequiresANCS"
+/// `connect(_:options:)`: reconnect automatically after a loss; accepted and ignored.
+public let CBConnectPeripheralOptionEnableAutoReconnect = "kCBConnectOptionEnableAutoReconnect"
+/// `centralManager(_:willRestoreState:)`: the peripherals restored (`[CBPeripheral]`).
+public let CBCentralManagerRestoredStatePeripheralsKey = "kCBRestoredPeripherals"
+/// `centralManager(_:willRestoreState:)`: the services scanned for (`[CBUUID]`).
+public let CBCentralManagerRestoredStateScanServicesKey = "kCBRestoredScanServices"
+/// `centralManager(_:willRestoreState:)`: the scan options (`[String: Any]`).
+public let CBCentralManagerRestoredStateScanOptionsKey = "kCBRestoredScanOptions"
+/// `registerForConnectionEvents(options:)`: service UUIDs to match; accepted and ignored.
+public let CBConnectionEventMatchingOptionServiceUUIDs = "kCBConnectionEventMatchingOptionServiceUUIDs"
+/// `registerForConnectionEvents(options:)`: peripheral identifiers to match; accepted and ignored.
+public let CBConnectionEventMatchingOptionPeripheralUUIDs = "kCBConnectionEventMatchingOptionPeripheralUUIDs"
+/// `CBPeripheralManager(delegate:queue:options:)`: whether to warn when Bluetooth is off;
+/// accepted and ignored on Linux.
+public let CBPeripheralManagerOptionShowPowerAlertKey = "kCBInitOptionShowPowerAlert"
+/// `CBPeripheralManager(delegate:queue:options:)`: the identifier to restore state under.
+public let CBPeripheralManagerOptionRestoreIdentifierKey = "kCBInitOptionRestoreIdentifier"
+/// `peripheralManager(_:willRestoreState:)`: the services restored (`[CBMutableService]`).
+public let CBPeripheralManagerRestoredStateServicesKey = "kCBRestoredServices"
+/// `peripheralManager(_:willRestoreState:)`: the advertisement restored (`[String: Any]`).
+public let CBPeripheralManagerRestoredStateAdvertisementDataKey = "kCBRestoredAdvertisement"
+
+/// SwiftBLE-only option of both managers' `options:` dictionaries: the controller the
+/// manager uses (`String`), as `--hci` spells it (`sim`, `sim:FILE.yaml`, `tcp:HOST:PORT`,
+/// …), or a name given to ``OpenCoreBluetooth/use(_:as:)``. Without it the manager uses
+/// ``OpenCoreBluetooth/defaultController`` (`$SWIFTBLE_HCI`, else `sim`). Managers naming
+/// the same controller share one device.
+public let OpenCoreBluetoothControllerOptionKey = "SwiftBLEController"
