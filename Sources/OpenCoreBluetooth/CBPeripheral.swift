@@ -15,23 +15,117 @@ public enum CBPeripheralState: Int, Sendable {
 }
 
 /// A remote peripheral a central manager discovered, retrieved or connected to (Core
-/// Bluetooth's `CBPeripheral`).
+/// Bluetooth's `CBPeripheral`), on the front door's `Connection`.
+///
+/// Requests (discoveries, reads, writes, subscriptions, RSSI, channels) are issued one at
+/// a time in the order they were made, and each is answered through the ``delegate`` on the
+/// main queue. Requests made while not connected are ignored, as Core Bluetooth does (it
+/// logs "API MISUSE").
 @MainActor
 open class CBPeripheral: CBPeer {
-    /// The peripheral's name: the GAP Device Name read after connecting, else the local
-    /// name last advertised (Core 5.4, Vol 3, Part C, §12.1).
+    /// Who is told the answers; held weakly, called on the main queue.
+    open weak var delegate: (any CBPeripheralDelegate)?
+    /// The peripheral's name: the local name it advertised last.
     open internal(set) var name: String?
     /// Whether the peripheral is connected.
     open internal(set) var state: CBPeripheralState = .disconnected
     /// The services found by ``discoverServices(_:)``, `nil` until then.
     open internal(set) var services: [CBService]?
+    /// Whether a write without response would be sent now rather than queued: false while
+    /// ``pendingWritesLimit`` writes without response wait; then
+    /// `peripheralIsReady(toSendWriteWithoutResponse:)` follows once one is sent.
+    open internal(set) var canSendWriteWithoutResponse = true
+    /// Always `false`: SwiftBLE serves no Apple Notification Center Service.
+    open var ancsAuthorized: Bool { false }
 
     /// The peer's address (public or random), as last seen.
     var address: BluetoothAddress
+    weak var manager: CBCentralManager?
+    var connection: Connection?
+    var connecting: Task<Void, Never>?
+    var watching: Task<Void, Never>?
+    var locallyCancelled = false
+    /// The last request issued; the next one waits for it.
+    var tail: Task<Void, Never>?
+    /// Notification streams by characteristic value handle.
+    var subscriptions: [UInt16: (values: GATTNotifications, reader: Task<Void, Never>)] = [:]
+    /// Writes without response queued and not yet handed to the host.
+    var pendingWrites = 0
+    /// ATT_MTU − 3 once known (Core 5.4, Vol 3, Part F, §3.4.5.3).
+    var writeWithoutResponseLength = 20
+
+    /// How many writes without response may wait before ``canSendWriteWithoutResponse``
+    /// turns false.
+    static let pendingWritesLimit = 8
 
     init(identifier: UUID, address: BluetoothAddress, name: String?) {
         self.address = address
         self.name = name
         super.init(identifier: identifier)
+    }
+
+    /// A link is up to the peripheral.
+    func attach(_ connection: Connection) {
+        self.connection = connection
+        state = .connected
+        pendingWrites = 0
+        canSendWriteWithoutResponse = true
+    }
+
+    /// The link went down: requests end, subscriptions end.
+    func linkWentDown(error: CBError?) {
+        connection = nil
+        state = .disconnected
+        for (_, subscription) in subscriptions {
+            subscription.values.cancel()
+            subscription.reader.cancel()
+        }
+        subscriptions = [:]
+        for service in services ?? [] {
+            for characteristic in service.characteristics ?? [] { characteristic.isNotifying = false }
+        }
+    }
+
+    /// Runs `work` on the connection after the requests made before it.
+    func enqueue(_ work: @escaping @MainActor (CBPeripheral, Connection) async -> Void) {
+        guard state == .connected else { return }
+        let previous = tail
+        tail = Task { @MainActor [weak self] in
+            await previous?.value
+            guard let self, let connection = self.connection else { return }
+            await work(self, connection)
+            self.writeWithoutResponseLength = await connection.maximumWriteLength(for: .withoutResponse)
+        }
+    }
+
+    /// The longest value one write of `type` carries (`maximumWriteValueLengthForType:`):
+    /// 512 with response (long writes, Vol 3, Part G, §4.9.4), ATT_MTU − 3 without.
+    open func maximumWriteValueLength(for type: CBCharacteristicWriteType) -> Int {
+        type == .withResponse ? 512 : writeWithoutResponseLength
+    }
+
+    /// Reads the link's RSSI (`readRSSI`); the delegate gets `peripheral(_:didReadRSSI:error:)`.
+    open func readRSSI() {
+        enqueue { peripheral, connection in
+            do throws(BLEError) {
+                let rssi = try await connection.readRSSI()
+                peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: rssi ?? 127), error: nil)
+            } catch {
+                peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: 127), error: CBErrorMapping.error(error))
+            }
+        }
+    }
+
+    /// Opens an L2CAP credit-based channel to `PSM` (`openL2CAPChannel:`; Core 5.4, Vol 3,
+    /// Part A, §4.22); the delegate gets `peripheral(_:didOpen:error:)`.
+    open func openL2CAPChannel(_ PSM: CBL2CAPPSM) {
+        enqueue { peripheral, connection in
+            do throws(BLEError) {
+                let channel = try await connection.openL2CAPChannel(psm: PSM)
+                peripheral.delegate?.peripheral(peripheral, didOpen: CBL2CAPChannel(peer: peripheral, channel: channel), error: nil)
+            } catch {
+                peripheral.delegate?.peripheral(peripheral, didOpen: nil, error: CBErrorMapping.error(error))
+            }
+        }
     }
 }

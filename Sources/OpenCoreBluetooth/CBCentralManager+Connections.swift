@@ -1,0 +1,109 @@
+import BLE
+import Foundation
+
+extension CBCentralManager {
+    // MARK: Connecting
+
+    /// Connects to `peripheral` (`connectPeripheral:options:`): the delegate gets
+    /// `didConnect`, or `didFailToConnect` when the controller refuses. As on Apple
+    /// platforms the attempt never times out: it stays pending until it succeeds or
+    /// ``cancelPeripheralConnection(_:)``. The `CBConnectPeripheralOption…` keys are
+    /// accepted and ignored (they concern alerts of a suspended app).
+    public func connect(_ peripheral: CBPeripheral, options: [String: Any]? = nil) {
+        guard let device, state == .poweredOn, peripheral.state == .disconnected else { return }
+        peripheral.manager = self
+        peripheral.state = .connecting
+        peripheral.locallyCancelled = false
+        known[peripheral.identifier] = peripheral
+        peripheral.connecting = Task { @MainActor [weak self, weak peripheral] in
+            while let peripheral, peripheral.state == .connecting, !Task.isCancelled {
+                do throws(BLEError) {
+                    // In slices, so the attempt has no overall limit (Apple's behaviour).
+                    let connection = try await device.central.connect(to: peripheral.address, timeout: .seconds(30))
+                    self?.connected(peripheral, connection)
+                    return
+                } catch {
+                    switch error {
+                    case .timeout: continue
+                    case .cancelled: return
+                    default:
+                        guard peripheral.state == .connecting else { return }
+                        peripheral.state = .disconnected
+                        if let self { self.delegate?.centralManager(self, didFailToConnect: peripheral, error: CBErrorMapping.error(error)) }
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    private func connected(_ peripheral: CBPeripheral, _ connection: Connection) {
+        guard peripheral.state == .connecting else {
+            Task { try? await connection.disconnect() }
+            return
+        }
+        peripheral.attach(connection)
+        delegate?.centralManager(self, didConnect: peripheral)
+        peripheral.watching = Task { @MainActor [weak self, weak peripheral] in
+            let reason = try? await connection.disconnected
+            guard let peripheral, peripheral.connection === connection else { return }
+            let error: CBError? = peripheral.locallyCancelled ? nil
+                : reason == .connectionTimeout ? CBError(.connectionTimeout) : CBError(.peripheralDisconnected)
+            peripheral.linkWentDown(error: error)
+            self?.reportDisconnection(of: peripheral, error: error)
+        }
+    }
+
+    func reportDisconnection(of peripheral: CBPeripheral, error: CBError?) {
+        delegate?.centralManager(self, didDisconnectPeripheral: peripheral, timestamp: Date().timeIntervalSinceReferenceDate,
+                                 isReconnecting: false, error: error)
+    }
+
+    /// Cancels a pending connection or ends the link (`cancelPeripheralConnection:`); the
+    /// delegate gets `didDisconnectPeripheral` with a `nil` error.
+    public func cancelPeripheralConnection(_ peripheral: CBPeripheral) {
+        switch peripheral.state {
+        case .connecting:
+            peripheral.connecting?.cancel()
+            peripheral.state = .disconnected
+            reportDisconnection(of: peripheral, error: nil)
+        case .connected:
+            guard let connection = peripheral.connection else { return }
+            peripheral.locallyCancelled = true
+            peripheral.state = .disconnecting
+            Task { try? await connection.disconnect() }
+        case .disconnected, .disconnecting:
+            break
+        }
+    }
+
+    // MARK: Retrieving
+
+    /// The peripherals with these identifiers that this manager knows: seen or connected
+    /// this run, or bonded to its controller (`retrievePeripheralsWithIdentifiers:`). A
+    /// bonded peer not seen yet is returned with its identity address, ready to connect.
+    public func retrievePeripherals(withIdentifiers identifiers: [UUID]) -> [CBPeripheral] {
+        identifiers.compactMap { known[$0] }
+    }
+
+    /// The connected peripherals with any of `serviceUUIDs` among their discovered
+    /// services (`retrieveConnectedPeripheralsWithServices:`). Only this process's links
+    /// are known on Linux.
+    public func retrieveConnectedPeripherals(withServices serviceUUIDs: [CBUUID]) -> [CBPeripheral] {
+        known.values.filter { peripheral in
+            peripheral.state == .connected
+                && (peripheral.services ?? []).contains { service in serviceUUIDs.contains(service.uuid) }
+        }.sorted { $0.identifier.uuidString < $1.identifier.uuidString }
+    }
+
+    /// Adds the device's bonded peers to the known peripherals, so
+    /// ``retrievePeripherals(withIdentifiers:)`` finds them.
+    func learnBondedPeers(of device: BLEDevice) async {
+        for bonded in await device.bondedPeers() {
+            guard let identifier = UUID(uuidString: bonded.identifier), known[identifier] == nil else { continue }
+            let peripheral = CBPeripheral(identifier: identifier, address: bonded.identityAddress, name: nil)
+            peripheral.manager = self
+            known[identifier] = peripheral
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import BLE
+import Dispatch
+import Foundation
+
+/// Scans for, connects to and manages peripherals (Core Bluetooth's `CBCentralManager`),
+/// with Apple's names, so central code written for Apple platforms compiles with only its
+/// import changed:
+///
+/// ```swift
+/// #if canImport(CoreBluetooth)
+/// import CoreBluetooth
+/// #else
+/// import OpenCoreBluetooth
+/// #endif
+///
+/// final class HeartRateCentral: NSObject, CBCentralManagerDelegate {
+///     var manager: CBCentralManager!
+///     override init() {
+///         super.init()
+///         manager = CBCentralManager(delegate: self, queue: nil)
+///     }
+///     func centralManagerDidUpdateState(_ central: CBCentralManager) {
+///         if central.state == .poweredOn { central.scanForPeripherals(withServices: [CBUUID(string: "180D")]) }
+///     }
+/// }
+/// ```
+///
+/// **Threads.** The delegate is called on the main queue; a command-line program ends its
+/// top-level code with `dispatchMain()`, a test runs on the main actor and awaits. The
+/// `queue:` argument is accepted, but calls come on the main queue whatever it is (a
+/// departure: Swift 6 offers no safe way to hand a non-Sendable delegate to another
+/// queue). Unlike Apple's, the class is `@MainActor` (so Sendable); its initializers and
+/// ``CBManager/state`` are `nonisolated`.
+///
+/// **Controller.** All managers of a process share one device per controller: the one
+/// `$SWIFTBLE_HCI` names (default `sim`, the embedded neighbourhood), or the one given under
+/// ``OpenCoreBluetoothControllerOptionKey`` (SwiftBLE-only). The state moves from
+/// ``CBManagerState/unknown`` to ``CBManagerState/poweredOn`` when it opens,
+/// ``CBManagerState/unsupported`` when it does not, ``CBManagerState/poweredOff`` when it
+/// goes away.
+@MainActor
+open class CBCentralManager: CBManager {
+    /// Who is told what happens; held weakly, called on the main queue.
+    open weak var delegate: (any CBCentralManagerDelegate)?
+
+    /// Whether a scan is running (`isScanning`).
+    open internal(set) var isScanning = false
+
+    nonisolated let controller: String?
+    nonisolated let restoreIdentifier: String?
+    /// The device, once open.
+    var device: BLEDevice?
+    /// The peripherals seen or retrieved this run, by identifier (for
+    /// ``retrievePeripherals(withIdentifiers:)`` and to hand out one object per peer).
+    var known: [UUID: CBPeripheral] = [:]
+    /// The scan running, and its number (a replaced scan's late reports are dropped).
+    var scanning: Task<Void, Never>?
+    var scanNumber = 0
+
+    /// A manager with no delegate on the main queue (`init`).
+    nonisolated public override init() {
+        controller = nil
+        restoreIdentifier = nil
+        super.init()
+        startPoweringUp()
+    }
+
+    /// A manager calling `delegate` (`initWithDelegate:queue:`); see the type's note on `queue`.
+    public convenience init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?) {
+        self.init(delegate: delegate, queue: queue, options: nil)
+    }
+
+    /// A manager calling `delegate`, with options (`initWithDelegate:queue:options:`):
+    /// ``CBCentralManagerOptionShowPowerAlertKey`` (ignored: no user to alert),
+    /// ``CBCentralManagerOptionRestoreIdentifierKey`` (`centralManager(_:willRestoreState:)`
+    /// is called first, with nothing to restore), and SwiftBLE's
+    /// ``OpenCoreBluetoothControllerOptionKey``. On the main actor, where the (main-actor)
+    /// delegate lives.
+    public convenience init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
+        self.init(controller: options?[OpenCoreBluetoothControllerOptionKey] as? String,
+                  restoreIdentifier: options?[CBCentralManagerOptionRestoreIdentifierKey] as? String)
+        self.delegate = delegate
+    }
+
+    /// Starts opening the controller; the state is reported once this returns.
+    nonisolated init(controller: String?, restoreIdentifier: String?) {
+        self.controller = controller
+        self.restoreIdentifier = restoreIdentifier
+        super.init()
+        startPoweringUp()
+    }
+
+    nonisolated private func startPoweringUp() {
+        Task { @MainActor [weak self] in await self?.powerUp() }
+    }
+
+    deinit {
+        scanning?.cancel()
+    }
+
+    /// Opens the controller (shared with the process's other managers) and reports the state.
+    private func powerUp() async {
+        if let restoreIdentifier {
+            delegate?.centralManager(self, willRestoreState: [CBCentralManagerOptionRestoreIdentifierKey: restoreIdentifier])
+        }
+        switch await CBDeviceHub.shared.device(for: controller) {
+        case let .success(opened):
+            device = opened
+            await learnBondedPeers(of: opened)
+            report(.poweredOn)
+            await opened.stopped()
+            device = nil
+            stopScanTask()
+            for peripheral in known.values where peripheral.state != .disconnected {
+                peripheral.linkWentDown(error: CBError(.peripheralDisconnected, reason: "the controller went away"))
+            }
+            report(.poweredOff)
+        case .failure:
+            report(.unsupported)
+        }
+    }
+
+    private func report(_ newState: CBManagerState) {
+        guard changeState(to: newState) else { return }
+        delegate?.centralManagerDidUpdateState(self)
+    }
+
+    // MARK: Features
+
+    /// Optional central features (Core Bluetooth's `CBCentralManager.Feature`).
+    public struct Feature: OptionSet, Sendable {
+        public let rawValue: UInt
+        /// Features from raw bits.
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// Extended scanning and connecting (Core 5.4, Vol 6, Part B, §4.4.2.2, LE
+        /// Extended Advertising): not offered, SwiftBLE scans with legacy advertising.
+        public static let extendedScanAndConnect = Feature(rawValue: 1 << 0)
+    }
+
+    /// Whether the features are supported: none is (`supportsFeatures:`).
+    nonisolated open class func supports(_ features: Feature) -> Bool { features.isEmpty }
+
+    // MARK: Scanning
+
+    /// Starts scanning for peripherals advertising any of `serviceUUIDs` (all peripherals
+    /// when `nil`), replacing a running scan; it runs until ``stopScan()``
+    /// (`scanForPeripheralsWithServices:options:`). Options:
+    /// ``CBCentralManagerScanOptionAllowDuplicatesKey`` (every advertisement rather than
+    /// one discovery per peripheral per scan) and
+    /// ``CBCentralManagerScanOptionSolicitedServiceUUIDsKey`` (also peripherals soliciting
+    /// these services). Ignored, as on Apple platforms, unless the state is powered on.
+    open func scanForPeripherals(withServices serviceUUIDs: [CBUUID]?, options: [String: Any]? = nil) {
+        guard let device, state == .poweredOn else { return }
+        let rule = DiscoveryRule(services: serviceUUIDs?.map(\.value), options: options)
+        let previous = scanning
+        previous?.cancel()
+        scanNumber += 1
+        let number = scanNumber
+        isScanning = true
+        scanning = Task { @MainActor [weak self] in
+            await previous?.value
+            let results: ScanResults
+            do {
+                // Every report comes up; the rule picks what the delegate sees.
+                results = try await device.central.scan(options: ScanOptions(allowDuplicates: true))
+            } catch {
+                self?.scanFailed(number)
+                return
+            }
+            var sieve = DiscoverySieve(rule: rule)
+            for await advertisement in results {
+                guard let self, self.scanNumber == number, !Task.isCancelled else { break }
+                guard let report = sieve.admit(advertisement) else { continue }
+                self.discovered(report, on: device)
+            }
+        }
+    }
+
+    /// Stops the scan (`stopScan`); no discovery arrives after this returns.
+    open func stopScan() {
+        stopScanTask()
+    }
+
+    private func stopScanTask() {
+        scanning?.cancel()
+        scanNumber += 1
+        isScanning = false
+    }
+
+    private func scanFailed(_ number: Int) {
+        guard scanNumber == number else { return }
+        isScanning = false
+    }
+
+    private func discovered(_ advertisement: Advertisement, on device: BLEDevice) {
+        let peripheral = peripheral(at: advertisement.address, on: device)
+        if let name = advertisement.localName, peripheral.name != name {
+            let renamed = peripheral.name != nil
+            peripheral.name = name
+            if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
+        }
+        delegate?.centralManager(self, didDiscover: peripheral, advertisementData: AdvertisementDictionary.make(advertisement),
+                                 rssi: NSNumber(value: advertisement.rssi ?? 127))
+    }
+
+    /// The one peripheral object for the peer at `address`.
+    func peripheral(at address: BluetoothAddress, on device: BLEDevice) -> CBPeripheral {
+        let text = device.bondedPeerIdentifier(for: address) ?? device.observerScopedIdentifier(for: address)
+        let identifier = UUID(uuidString: text) ?? UUID()
+        if let peripheral = known[identifier] {
+            peripheral.address = address
+            return peripheral
+        }
+        let peripheral = CBPeripheral(identifier: identifier, address: address, name: nil)
+        peripheral.manager = self
+        known[identifier] = peripheral
+        return peripheral
+    }
+}

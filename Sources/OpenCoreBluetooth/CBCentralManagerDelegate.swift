@@ -1,0 +1,85 @@
+import Foundation
+
+/// What a ``CBCentralManager`` tells its delegate (Core Bluetooth's
+/// `CBCentralManagerDelegate`), always on the main queue.
+///
+/// On Apple platforms all but ``centralManagerDidUpdateState(_:)`` are `@objc optional`;
+/// Linux has no Objective-C runtime, so each has a default that does nothing (in an
+/// extension) and a class implements the ones it wants with Apple's signatures. A
+/// misspelt method is then a new method that is never called, as with Apple's optional
+/// requirements. The protocol is `@MainActor`: the calls come on the main queue, and a
+/// class conforming to it is main-actor isolated, which Swift 6 needs to hand it the
+/// (main-actor) manager and peripherals.
+@MainActor
+public protocol CBCentralManagerDelegate: NSObjectProtocol {
+    /// The manager's ``CBManager/state`` changed: first from ``CBManagerState/unknown`` to
+    /// ``CBManagerState/poweredOn`` (or ``CBManagerState/unsupported``) soon after creation.
+    /// Scan and connect only once it is powered on (`centralManagerDidUpdateState:`).
+    func centralManagerDidUpdateState(_ central: CBCentralManager)
+    /// Called first, before ``centralManagerDidUpdateState(_:)``, when the manager was made
+    /// with ``CBCentralManagerOptionRestoreIdentifierKey``; Linux does not relaunch apps, so
+    /// `dict` holds no peripherals (`centralManager:willRestoreState:`).
+    func centralManager(_ central: CBCentralManager, willRestoreState dict: [String: Any])
+    /// A scan found `peripheral`: its advertising and scan response data under the
+    /// `CBAdvertisementData…Key`s, and the signal strength in dBm (127 when unknown)
+    /// (`centralManager:didDiscoverPeripheral:advertisementData:RSSI:`).
+    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral, advertisementData: [String: Any], rssi RSSI: NSNumber)
+    /// `connect(_:options:)` succeeded (`centralManager:didConnectPeripheral:`).
+    func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral)
+    /// `connect(_:options:)` failed (`centralManager:didFailToConnectPeripheral:error:`).
+    func centralManager(_ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?)
+    /// The link to `peripheral` went down: `error` is `nil` after
+    /// ``CBCentralManager/cancelPeripheralConnection(_:)``, else a ``CBError``
+    /// (`centralManager:didDisconnectPeripheral:error:`).
+    func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?)
+    /// The link to `peripheral` went down, with when and whether the system reconnects (never,
+    /// on Linux). This is the one the manager calls; unless a delegate implements it, it calls
+    /// ``centralManager(_:didDisconnectPeripheral:error:)``, as Core Bluetooth calls that one
+    /// only when this one is not implemented
+    /// (`centralManager:didDisconnectPeripheral:timestamp:isReconnecting:error:`).
+    func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, timestamp: CFAbsoluteTime,
+                        isReconnecting: Bool, error: (any Error)?)
+    /// A connection event matching `registerForConnectionEvents(options:)`. Never called on
+    /// Linux: it reports other apps' connections, and a SwiftBLE process sees only its own
+    /// (`centralManager:connectionEventDidOccur:forPeripheral:`).
+    func centralManager(_ central: CBCentralManager, connectionEventDidOccur event: CBConnectionEvent, for peripheral: CBPeripheral)
+    /// The ANCS authorization of `peripheral` changed. Never called on Linux: SwiftBLE
+    /// serves no Apple Notification Center Service (`centralManager:didUpdateANCSAuthorizationForPeripheral:`).
+    func centralManager(_ central: CBCentralManager, didUpdateANCSAuthorizationFor peripheral: CBPeripheral)
+}
+
+extension CBCentralManagerDelegate {
+    /// Does nothing unless the delegate implements it.
+    public func centralManager(_ central: CBCentralManager, willRestoreState dict: [String: Any]) {}
+    /// Does nothing unless the delegate implements it.
+    public func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral, advertisementData: [String: Any],
+                               rssi RSSI: NSNumber) {}
+    /// Does nothing unless the delegate implements it.
+    public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {}
+    /// Does nothing unless the delegate implements it.
+    public func centralManager(_ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?) {}
+    /// Does nothing unless the delegate implements it.
+    public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?) {}
+    /// Calls ``centralManager(_:didDisconnectPeripheral:error:)`` unless the delegate
+    /// implements this one.
+    public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, timestamp: CFAbsoluteTime,
+                               isReconnecting: Bool, error: (any Error)?) {
+        centralManager(central, didDisconnectPeripheral: peripheral, error: error)
+    }
+    /// Does nothing unless the delegate implements it (never called on Linux).
+    public func centralManager(_ central: CBCentralManager, connectionEventDidOccur event: CBConnectionEvent, for peripheral: CBPeripheral) {}
+    /// Does nothing unless the delegate implements it (never called on Linux).
+    public func centralManager(_ central: CBCentralManager, didUpdateANCSAuthorizationFor peripheral: CBPeripheral) {}
+}
+
+/// Seconds since 1 January 2001 (Core Foundation's `CFAbsoluteTime`, which Linux's
+/// Foundation does not export), the type of the disconnection timestamp.
+public typealias CFAbsoluteTime = Double
+
+/// A connection event another app's peripheral caused (Core Bluetooth's `CBConnectionEvent`).
+public enum CBConnectionEvent: Int, Sendable {
+    /// A matching peer disconnected.
+    case peerDisconnected = 0
+    /// A matching peer connected.
+    case peerConnected = 1
+}

@@ -1,0 +1,226 @@
+import BLE
+import Foundation
+
+extension CBPeripheral {
+    // MARK: Discovery
+
+    /// Discovers the peripheral's primary services, all or those in `serviceUUIDs`
+    /// (`discoverServices:`; Core 5.4, Vol 3, Part G, §4.4); then
+    /// `peripheral(_:didDiscoverServices:)`. Services found before keep their objects.
+    public func discoverServices(_ serviceUUIDs: [CBUUID]?) {
+        let wanted = serviceUUIDs?.map(\.value)
+        enqueue { peripheral, connection in
+            do throws(BLEError) {
+                let found = try await connection.services(wanted)
+                var merged = peripheral.services ?? []
+                for remote in found where !merged.contains(where: { $0.remote?.handles == remote.handles }) {
+                    merged.append(CBService(remote: remote, peripheral: peripheral))
+                }
+                peripheral.services = merged
+                peripheral.delegate?.peripheral(peripheral, didDiscoverServices: nil)
+            } catch {
+                peripheral.delegate?.peripheral(peripheral, didDiscoverServices: CBErrorMapping.error(error))
+            }
+        }
+    }
+
+    /// Discovers the services `service` includes, all or those in `includedServiceUUIDs`
+    /// (`discoverIncludedServices:forService:`; §4.5.1); then
+    /// `peripheral(_:didDiscoverIncludedServicesFor:error:)`.
+    public func discoverIncludedServices(_ includedServiceUUIDs: [CBUUID]?, for service: CBService) {
+        guard let remote = service.remote else { return }
+        let wanted = includedServiceUUIDs?.map(\.value)
+        enqueue { peripheral, connection in
+            do throws(BLEError) {
+                let found = try await connection.includedServices(of: remote)
+                service.includedServices = found.filter { wanted?.contains($0.uuid) ?? true }
+                    .map { CBService(remote: $0, peripheral: peripheral) }
+                peripheral.delegate?.peripheral(peripheral, didDiscoverIncludedServicesFor: service, error: nil)
+            } catch {
+                peripheral.delegate?.peripheral(peripheral, didDiscoverIncludedServicesFor: service, error: CBErrorMapping.error(error))
+            }
+        }
+    }
+
+    /// Discovers the characteristics of `service`, all or those in `characteristicUUIDs`
+    /// (`discoverCharacteristics:forService:`; §4.6.1); then
+    /// `peripheral(_:didDiscoverCharacteristicsFor:error:)`.
+    public func discoverCharacteristics(_ characteristicUUIDs: [CBUUID]?, for service: CBService) {
+        guard let remote = service.remote else { return }
+        let wanted = characteristicUUIDs?.map(\.value)
+        enqueue { peripheral, connection in
+            do throws(BLEError) {
+                let found = try await connection.characteristics(of: remote)
+                var merged = service.characteristics ?? []
+                for characteristic in found where wanted?.contains(characteristic.uuid) ?? true {
+                    guard !merged.contains(where: { $0.remote?.valueHandle == characteristic.valueHandle }) else { continue }
+                    merged.append(CBCharacteristic(remote: characteristic, service: service))
+                }
+                service.characteristics = merged
+                peripheral.delegate?.peripheral(peripheral, didDiscoverCharacteristicsFor: service, error: nil)
+            } catch {
+                peripheral.delegate?.peripheral(peripheral, didDiscoverCharacteristicsFor: service, error: CBErrorMapping.error(error))
+            }
+        }
+    }
+
+    /// Discovers the descriptors of `characteristic` (`discoverDescriptorsForCharacteristic:`;
+    /// §4.7.1); then `peripheral(_:didDiscoverDescriptorsFor:error:)`. The front door found
+    /// them with the characteristic, so this answers from what it found, in order.
+    public func discoverDescriptors(for characteristic: CBCharacteristic) {
+        guard let remote = characteristic.remote else { return }
+        enqueue { peripheral, _ in
+            characteristic.descriptors = remote.descriptors.map { descriptor in
+                characteristic.descriptors?.first { $0.remote?.handle == descriptor.handle }
+                    ?? CBDescriptor(remote: descriptor, characteristic: characteristic)
+            }
+            peripheral.delegate?.peripheral(peripheral, didDiscoverDescriptorsFor: characteristic, error: nil)
+        }
+    }
+
+    // MARK: Reading
+
+    /// Reads `characteristic`'s value, long values whole (`readValueForCharacteristic:`;
+    /// §4.8.1, §4.8.3); then `peripheral(_:didUpdateValueFor:error:)` with the value in
+    /// ``CBCharacteristic/value``, or a ``CBATTError`` such as ``CBATTError/Code/readNotPermitted``.
+    public func readValue(for characteristic: CBCharacteristic) {
+        guard let remote = characteristic.remote else { return }
+        enqueue { peripheral, connection in
+            do throws(BLEError) {
+                characteristic.value = Data(try await connection.read(remote))
+                peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
+            } catch {
+                peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: CBErrorMapping.error(error))
+            }
+        }
+    }
+
+    /// Reads `descriptor`'s value (`readValueForDescriptor:`; §4.12.1); then
+    /// `peripheral(_:didUpdateValueFor:error:)` with the value typed as Core Bluetooth
+    /// types it (``CBDescriptor/value``).
+    public func readValue(for descriptor: CBDescriptor) {
+        guard let remote = descriptor.remote else { return }
+        enqueue { peripheral, connection in
+            do throws(BLEError) {
+                descriptor.value = DescriptorValue.typed(try await connection.read(remote), uuid: remote.uuid)
+                peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: nil)
+            } catch {
+                peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: CBErrorMapping.error(error))
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes `data` to `characteristic` (`writeValue:forCharacteristic:type:`; §4.9).
+    /// With response: a Write Request, or a long write when it does not fit one, then
+    /// `peripheral(_:didWriteValueFor:error:)`. Without response: a Write Command of at most
+    /// ``maximumWriteValueLength(for:)`` octets, no delegate call; see
+    /// ``canSendWriteWithoutResponse``.
+    public func writeValue(_ data: Data, for characteristic: CBCharacteristic, type: CBCharacteristicWriteType) {
+        guard let remote = characteristic.remote, state == .connected else { return }
+        let bytes = [UInt8](data)
+        switch type {
+        case .withResponse:
+            enqueue { peripheral, connection in
+                do throws(BLEError) {
+                    try await connection.write(bytes, to: remote, type: .withResponse)
+                    peripheral.delegate?.peripheral(peripheral, didWriteValueFor: characteristic, error: nil)
+                } catch {
+                    peripheral.delegate?.peripheral(peripheral, didWriteValueFor: characteristic, error: CBErrorMapping.error(error))
+                }
+            }
+        case .withoutResponse:
+            pendingWrites += 1
+            if pendingWrites >= CBPeripheral.pendingWritesLimit { canSendWriteWithoutResponse = false }
+            enqueue { peripheral, connection in
+                // No answer to report: a failed Write Command is lost, as over the air.
+                try? await connection.write(bytes, to: remote, type: .withoutResponse)
+                peripheral.pendingWrites -= 1
+                if !peripheral.canSendWriteWithoutResponse, peripheral.pendingWrites < CBPeripheral.pendingWritesLimit {
+                    peripheral.canSendWriteWithoutResponse = true
+                    peripheral.delegate?.peripheralIsReady(toSendWriteWithoutResponse: peripheral)
+                }
+            }
+        }
+    }
+
+    /// Writes `data` to `descriptor` (`writeValue:forDescriptor:`; §4.12.3); then
+    /// `peripheral(_:didWriteValueFor:error:)`. As on Apple platforms the Client
+    /// Characteristic Configuration cannot be written this way: use ``setNotifyValue(_:for:)``.
+    public func writeValue(_ data: Data, for descriptor: CBDescriptor) {
+        guard let remote = descriptor.remote, remote.uuid != BluetoothUUID(0x2902) else { return }
+        let bytes = [UInt8](data)
+        enqueue { peripheral, connection in
+            do throws(BLEError) {
+                try await connection.write(bytes, to: remote)
+                peripheral.delegate?.peripheral(peripheral, didWriteValueFor: descriptor, error: nil)
+            } catch {
+                peripheral.delegate?.peripheral(peripheral, didWriteValueFor: descriptor, error: CBErrorMapping.error(error))
+            }
+        }
+    }
+
+    // MARK: Notifications
+
+    /// Turns notifications (or indications, when the characteristic only indicates) of
+    /// `characteristic` on or off (`setNotifyValue:forCharacteristic:`; §4.10, §4.11):
+    /// `peripheral(_:didUpdateNotificationStateFor:error:)`, then one
+    /// `peripheral(_:didUpdateValueFor:error:)` per value received.
+    public func setNotifyValue(_ enabled: Bool, for characteristic: CBCharacteristic) {
+        guard let remote = characteristic.remote else { return }
+        enqueue { peripheral, connection in
+            if !enabled {
+                if let subscription = peripheral.subscriptions.removeValue(forKey: remote.valueHandle) {
+                    subscription.values.cancel()
+                    subscription.reader.cancel()
+                }
+                characteristic.isNotifying = false
+                peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+                return
+            }
+            guard peripheral.subscriptions[remote.valueHandle] == nil else {
+                peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+                return
+            }
+            guard !remote.properties.isDisjoint(with: [.notify, .indicate]) else {
+                peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic,
+                                                error: CBATTError(.requestNotSupported, reason: "the characteristic neither notifies nor indicates"))
+                return
+            }
+            do throws(BLEError) {
+                let values = try await connection.notifications(for: remote)
+                let reader = Task { @MainActor [weak peripheral, weak characteristic] in
+                    for await value in values {
+                        guard let peripheral, let characteristic, characteristic.isNotifying else { break }
+                        characteristic.value = Data(value)
+                        peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
+                    }
+                }
+                peripheral.subscriptions[remote.valueHandle] = (values, reader)
+                characteristic.isNotifying = true
+                peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+            } catch {
+                peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: CBErrorMapping.error(error))
+            }
+        }
+    }
+}
+
+/// Descriptor values as Core Bluetooth types them.
+enum DescriptorValue {
+    /// `NSNumber` for the Extended Properties, Client and Server Configuration descriptors
+    /// (16-bit little-endian, Core 5.4, Vol 3, Part G, §3.3.3.1, §3.3.3.3, §3.3.3.4),
+    /// `String` for the User Description (§3.3.3.2), `Data` for the others.
+    static func typed(_ bytes: [UInt8], uuid: BluetoothUUID) -> Any {
+        switch uuid.uuid16 {
+        case 0x2900, 0x2902, 0x2903:
+            let number = UInt16(bytes.first ?? 0) | UInt16(bytes.count > 1 ? bytes[1] : 0) << 8
+            return NSNumber(value: number)
+        case 0x2901:
+            return String(decoding: bytes, as: UTF8.self)
+        default:
+            return Data(bytes)
+        }
+    }
+}
