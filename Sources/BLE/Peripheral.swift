@@ -13,10 +13,21 @@ public actor Peripheral {
     private var current: AdvertisingSession?
     /// Published PSMs.
     private var published: [UInt16: L2CAPListener] = [:]
+    /// Our GATT server's services, in the order added (``add(_:)``, ``publish(name:_:)``).
+    var services: [(id: UInt64, service: Service)] = []
+    /// The id the next added service gets.
+    var nextServiceID: UInt64 = 1
+    /// The device name our GAP service shows.
+    var gattName = "SwiftBLE"
+    /// The transmit queue of ``updateValue(_:for:on:)``.
+    let updates: ValueUpdateQueue
 
     init(core: DeviceCore, dispatcher: EventDispatcher) {
         self.core = core
         self.dispatcher = dispatcher
+        updates = ValueUpdateQueue { item in
+            _ = try? await Peripheral.send(item.value, to: item.characteristic, on: item.connections, core: core)
+        }
     }
 
     // MARK: Advertising

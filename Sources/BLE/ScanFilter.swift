@@ -3,8 +3,9 @@ import BLEHost
 /// Which advertisements a scan reports. Every condition given must hold; an empty filter
 /// reports everything.
 public struct ScanFilter: Hashable, Sendable {
-    /// Report devices that list any of these services, in a service UUID list or as
-    /// service data (Supplement, Part A, §1.1, §1.11); empty: any device.
+    /// Report devices that list any of these services, in a service UUID list, as service
+    /// data (Supplement, Part A, §1.1, §1.11) or in Core Bluetooth's overflow area
+    /// (``ServiceOverflowArea``, a "may contain" match); empty: any device.
     public var serviceUUIDs: [BluetoothUUID]
     /// Report devices whose local name (complete or shortened) starts with this.
     public var namePrefix: String?
@@ -22,9 +23,10 @@ public struct ScanFilter: Hashable, Sendable {
         self.addresses = addresses
     }
 
-    /// Whether `advertisement` passes the conditions the front door checks (the services
-    /// are GAP's, ``GAPScanParameters/serviceUUIDs``).
+    /// Whether `advertisement` passes the conditions. The services are checked here, not
+    /// by GAP, because GAP does not read overflow areas.
     func admits(_ advertisement: Advertisement) -> Bool {
+        guard advertisement.advertisesAny(of: serviceUUIDs) else { return false }
         if let namePrefix, advertisement.localName?.hasPrefix(namePrefix) != true { return false }
         if let minimumRSSI, (advertisement.rssi ?? Int.min) < minimumRSSI { return false }
         if !addresses.isEmpty, !addresses.contains(where: { $0.value == advertisement.address.value }) { return false }
@@ -68,7 +70,7 @@ public struct ScanOptions: Hashable, Sendable {
         // the duplicates itself.
         return GAPScanParameters(
             active: active, interval: UInt16(interval / 625), window: UInt16(window / 625),
-            allowDuplicates: allowDuplicates || filter.minimumRSSI != nil, serviceUUIDs: filter.serviceUUIDs)
+            allowDuplicates: allowDuplicates || filter.minimumRSSI != nil, serviceUUIDs: [])
     }
 }
 

@@ -14,12 +14,27 @@ final class GATTDispatcher: Sendable {
     private struct State {
         var subscribers: [SubscriberKey: AsyncStream<[UInt8]>.Continuation] = [:]
         var handlers: [UInt16: GATTRequestHandlers] = [:]
+        /// Values whose requests go to ``requests``.
+        var appAnswered: Set<UInt16> = []
+        /// Execute Write batches being collected, by their first request: how many parts
+        /// came, and the app-answered ones.
+        var batches: [GATTAppRequest.ID: (seen: Int, writes: [GATTAppRequest])] = [:]
+        /// The value handles each connection is subscribed to.
+        var subscriptions: [UInt16: Set<UInt16>] = [:]
     }
 
     private let host: BLEHost.Host
     private let state = Mutex(State())
+    /// Requests for app-answered values (``Peripheral/requests``).
+    let requests = Mailbox<GATTServerRequest>()
+    /// ``Peripheral/subscriptionChanges``.
+    let subscriptionChanges: AsyncStream<GATTSubscriptionChange>
+    private let subscriptionContinuation: AsyncStream<GATTSubscriptionChange>.Continuation
 
-    init(host: BLEHost.Host) { self.host = host }
+    init(host: BLEHost.Host) {
+        self.host = host
+        (subscriptionChanges, subscriptionContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
 
     /// Starts the task that reads the events until the host closes.
     func run() -> Task<Void, Never> {
@@ -46,18 +61,28 @@ final class GATTDispatcher: Sendable {
         state.withLock { $0.subscribers.removeValue(forKey: key) }?.finish()
     }
 
-    /// Sets the handlers of our server's dynamic values, by value handle.
-    func setHandlers(_ handlers: [UInt16: GATTRequestHandlers]) {
-        state.withLock { $0.handlers = handlers }
+    /// Sets the handlers of our server's dynamic values, by value handle, and the values
+    /// answered through ``requests``.
+    func setHandlers(_ handlers: [UInt16: GATTRequestHandlers], appAnswered: Set<UInt16> = []) {
+        state.withLock {
+            $0.handlers = handlers
+            $0.appAnswered = appAnswered
+        }
     }
 
-    /// A link went down: its streams end.
+    /// A link went down: its streams end and its subscriptions are reported ended (a
+    /// bonded client's are kept by the host for its return, Vol 3, Part G, §3.3.3.3, and
+    /// reported again when it writes its configuration).
     func linkDown(_ connection: UInt16) {
-        let ended = state.withLock { state -> [AsyncStream<[UInt8]>.Continuation] in
+        let (ended, unsubscribed) = state.withLock { state -> ([AsyncStream<[UInt8]>.Continuation], Set<UInt16>) in
             let keys = state.subscribers.keys.filter { $0.connection == connection }
-            return keys.compactMap { state.subscribers.removeValue(forKey: $0) }
+            let ended = keys.compactMap { state.subscribers.removeValue(forKey: $0) }
+            return (ended, state.subscriptions.removeValue(forKey: connection) ?? [])
         }
         for continuation in ended { continuation.finish() }
+        for handle in unsubscribed.sorted() {
+            subscriptionContinuation.yield(GATTSubscriptionChange(connection: connection, valueHandle: handle, isSubscribed: false))
+        }
     }
 
     private func handle(_ event: HostGATTEvent) async {
@@ -66,7 +91,13 @@ final class GATTDispatcher: Sendable {
             let subscriber = state.withLock { $0.subscribers[SubscriberKey(connection: connection, valueHandle: handle)] }
             subscriber?.yield(value)
         case let .readRequest(request):
-            let handler = state.withLock { $0.handlers[request.handle]?.read }
+            let (handler, answered) = state.withLock { ($0.handlers[request.handle]?.read, $0.appAnswered.contains(request.handle)) }
+            if answered {
+                if !requests.put(.read(GATTReadRequestToAnswer(request, host: host))) {
+                    await host.respond(to: request.id, with: .failure(.unlikelyError))
+                }
+                return
+            }
             guard let handler else {
                 await host.respond(to: request.id, with: .failure(.readNotPermitted))
                 return
@@ -74,7 +105,15 @@ final class GATTDispatcher: Sendable {
             let host = self.host
             Task { await host.respond(to: request.id, with: await handler(GATTReadRequest(request))) }
         case let .writeRequest(request):
-            let handler = state.withLock { $0.handlers[request.handle]?.write }
+            if let batch = request.batch {
+                collect(request, of: batch)
+                return
+            }
+            let (handler, answered) = state.withLock { ($0.handlers[request.handle]?.write, $0.appAnswered.contains(request.handle)) }
+            if answered {
+                deliver([request])
+                return
+            }
             guard let handler else {
                 if request.expectsResponse { await host.respond(to: request.id, with: .failure(.writeNotPermitted)) }
                 return
@@ -84,9 +123,56 @@ final class GATTDispatcher: Sendable {
                 let result = await handler(GATTWriteRequest(request))
                 if request.expectsResponse { await host.respond(to: request.id, with: result.map { [] }) }
             }
-        case .subscriptionChanged, .serviceChanged, .mtuChanged, .valueWritten, .bearerClosed:
+        case let .subscriptionChanged(subscription):
+            subscriptionChanged(subscription)
+        case .serviceChanged, .mtuChanged, .valueWritten, .bearerClosed:
             break
         }
+    }
+
+    /// Delivers app-answered writes as one request; refused if the device closed.
+    private func deliver(_ writes: [GATTAppRequest]) {
+        guard !writes.isEmpty else { return }
+        let request = GATTWritesToAnswer(writes, host: host)
+        if !requests.put(.write(request)) { Task { await request.respond(.failure(.unlikelyError)) } }
+    }
+
+    /// One part of an Execute Write: its app-answered parts go out together once all came;
+    /// the others go to their handlers as single writes.
+    private func collect(_ request: GATTAppRequest, of batch: GATTAppRequest.Batch) {
+        let (answered, handler) = state.withLock { ($0.appAnswered.contains(request.handle), $0.handlers[request.handle]?.write) }
+        let complete = state.withLock { state -> [GATTAppRequest]? in
+            var entry = state.batches[batch.first] ?? (0, [])
+            entry.seen += 1
+            if answered { entry.writes.append(request) }
+            guard entry.seen >= batch.count else {
+                state.batches[batch.first] = entry
+                return nil
+            }
+            state.batches[batch.first] = nil
+            return entry.writes
+        }
+        if !answered {
+            Task {
+                let result: Result<Void, ATT.ErrorCode> = if let handler { await handler(GATTWriteRequest(request)) } else { .failure(.writeNotPermitted) }
+                await self.host.respond(to: request.id, with: result.map { [] })
+            }
+        }
+        if let complete { deliver(complete) }
+    }
+
+    /// Tracks which values each client is subscribed to and reports the changes.
+    private func subscriptionChanged(_ subscription: GATTSubscription) {
+        let subscribed = subscription.notify || subscription.indicate
+        let changed = state.withLock { state -> Bool in
+            var handles = state.subscriptions[subscription.connection] ?? []
+            let changed = subscribed ? handles.insert(subscription.valueHandle).inserted : handles.remove(subscription.valueHandle) != nil
+            state.subscriptions[subscription.connection] = handles.isEmpty ? nil : handles
+            return changed
+        }
+        guard changed else { return }
+        subscriptionContinuation.yield(GATTSubscriptionChange(
+            connection: subscription.connection, valueHandle: subscription.valueHandle, isSubscribed: subscribed))
     }
 
     private func endAll() {
@@ -95,5 +181,7 @@ final class GATTDispatcher: Sendable {
             return Array(state.subscribers.values)
         }
         for continuation in all { continuation.finish() }
+        requests.finish()
+        subscriptionContinuation.finish()
     }
 }

@@ -61,8 +61,11 @@ public struct Descriptor: Sendable {
 /// `onRead`/`onWrite` the app answers, asynchronously. The Client Characteristic
 /// Configuration descriptor is added for notify and indicate.
 public struct Characteristic: Sendable {
-    let definition: GATTCharacteristicDefinition
+    var definition: GATTCharacteristicDefinition
     let handlers: GATTRequestHandlers
+    /// Whether reads and writes go to ``Peripheral/requests`` (see
+    /// ``answeredByRequests(_:properties:permissions:descriptors:)``).
+    var answersRequests = false
 
     /// A characteristic.
     /// - Parameters:
@@ -85,6 +88,24 @@ public struct Characteristic: Sendable {
             uuid: uuid, properties: properties, permissions: permissions ?? derived,
             value: dynamic ? .dynamic : .stored(value ?? []), descriptors: descriptors.map(\.definition))
         handlers = GATTRequestHandlers(read: onRead, write: onWrite)
+    }
+
+    /// A characteristic whose value the app answers through ``Peripheral/requests``, one
+    /// request at a time with an explicit answer, as Core Bluetooth's
+    /// `peripheralManager(_:didReceiveRead:)` and `respond(to:withResult:)` do.
+    /// - Parameters:
+    ///   - uuid: its type.
+    ///   - properties: what clients may do; `permissions` follow them when not given.
+    ///   - permissions: what a client needs (encryption, authentication).
+    ///   - descriptors: more descriptors.
+    public static func answeredByRequests(
+        _ uuid: BluetoothUUID, properties: GATTCharacteristicProperties, permissions: GATTPermissions? = nil,
+        descriptors: [Descriptor] = []
+    ) -> Characteristic {
+        var characteristic = Characteristic(uuid, properties: properties, permissions: permissions, descriptors: descriptors)
+        characteristic.definition.value = .dynamic
+        characteristic.answersRequests = true
+        return characteristic
     }
 }
 

@@ -23,6 +23,18 @@ public struct GATTAppRequest: Hashable, Sendable {
     /// Whether the client waits for the answer. A Write Command or Signed Write Command
     /// expects none: the server ignores any answer to it (§3.4.5.3).
     public let expectsResponse: Bool
+    /// For the writes of one Execute Write Request (§3.4.6.3), which the app gets one after
+    /// another: the first write's id and how many there are, so the app can take them as one
+    /// batch (as Core Bluetooth's `didReceiveWrite` does); `nil` for any other request.
+    public internal(set) var batch: Batch? = nil
+
+    /// The writes of one Execute Write Request, named by the first one's id.
+    public struct Batch: Hashable, Sendable {
+        /// The id of the batch's first write.
+        public let first: ID
+        /// How many writes the batch has.
+        public let count: Int
+    }
 }
 
 /// A client's subscription, from its Client Characteristic Configuration descriptor

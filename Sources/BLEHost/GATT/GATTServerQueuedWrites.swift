@@ -65,15 +65,21 @@ extension GATTServer {
         }
         if appParts.isEmpty { return done + applyStaged(staged, connection: connection) }
 
-        var outputs: [GATTServerOutput] = []
+        var requests: [GATTAppRequest] = []
         var execute = ParkedExecute(appWrites: [], staged: staged)
         for part in appParts {
             let id = makeRequestID()
             pendingApp[id] = connection
             execute.appWrites.append((id, part.handle, nil, false))
             let type = database.attribute(at: part.handle)?.type ?? BluetoothUUID(0)
-            outputs.append(.appWrite(GATTAppRequest(id: id, connection: connection, handle: part.handle, attributeType: type,
-                                                    offset: part.offset, value: part.value, expectsResponse: true)))
+            requests.append(GATTAppRequest(id: id, connection: connection, handle: part.handle, attributeType: type,
+                                           offset: part.offset, value: part.value, expectsResponse: true))
+        }
+        let batch = requests.first.map { GATTAppRequest.Batch(first: $0.id, count: requests.count) }
+        let outputs: [GATTServerOutput] = requests.map { request in
+            var request = request
+            request.batch = batch
+            return .appWrite(request)
         }
         clients[connection]?.parked = .execute(execute)
         return outputs

@@ -1,0 +1,151 @@
+import BLE
+import Foundation
+
+extension CBPeripheralManager {
+    /// Sends `value` to the centrals subscribed to `characteristic` (all of them, or those
+    /// of `centrals`) as a notification or an indication, whichever each enabled (Core 5.4,
+    /// Vol 3, Part G, §4.10–§4.11), without waiting.
+    /// - Returns: `false` when the transmit queue is full: nothing is sent, and
+    ///   ``CBPeripheralManagerDelegate/peripheralManagerIsReady(toUpdateSubscribers:)`` is
+    ///   called once there is room — send it again then. Values taken go out in order.
+    public func updateValue(_ value: Data, for characteristic: CBMutableCharacteristic, onSubscribedCentrals centrals: [CBCentral]?) -> Bool {
+        guard let device, let local = localCharacteristics[ObjectIdentifier(characteristic)] else { return false }
+        let handles = centrals.map { wanted in
+            self.centrals.filter { entry in wanted.contains { $0 === entry.value } }.map(\.key)
+        }
+        return device.peripheral.updateValue(Array(value), for: local, on: handles)
+    }
+
+    /// Answers `request` (from `didReceiveRead` or `didReceiveWrite`) with `result`; for a
+    /// read's success, with the request's ``CBATTRequest/value`` (from its offset on). A
+    /// request is answered once: a second answer is ignored (and reported on standard
+    /// error). For the requests of one `didReceiveWrite`, answer the first: the answer is
+    /// the whole batch's.
+    public func respond(to request: CBATTRequest, withResult result: CBATTError.Code) {
+        let code: ATT.ErrorCode? = result == .success ? nil : ATT.ErrorCode(rawValue: UInt8(truncatingIfNeeded: result.rawValue))
+        let answered: Bool
+        switch request.serverContext {
+        case let read as GATTReadRequestToAnswer:
+            answered = read.respondNow(code.map { .failure($0) } ?? .success(Array(request.value ?? Data())))
+        case let writes as GATTWritesToAnswer:
+            answered = writes.respondNow(code.map { .failure($0) } ?? .success(()))
+        default:
+            answered = false
+        }
+        if !answered {
+            FileHandle.standardError.write(Data("OpenCoreBluetooth: respond(to:withResult:) ignored: the request was already answered\n".utf8))
+        }
+    }
+
+    /// Asks `central` for connection parameters matching `latency` (Core 5.4, Vol 3, Part C,
+    /// §9.3.9 over L2CAP; the central may refuse). The steps' values are SwiftBLE's choice
+    /// (`ConnectionLatency` in the `BLE` module).
+    public func setDesiredConnectionLatency(_ latency: CBPeripheralManagerConnectionLatency, for central: CBCentral) {
+        guard let device, let handle = centrals.first(where: { $0.value === central })?.key,
+              let connection = device.connections.first(where: { $0.handle == handle }) else { return }
+        let request: ConnectionParameterRequest = switch latency {
+        case .low: ConnectionLatency.low.request
+        case .medium: ConnectionLatency.medium.request
+        case .high: ConnectionLatency.high.request
+        }
+        Task { _ = try? await connection.updateParameters(request) }
+    }
+
+    // MARK: Loops
+
+    /// Reads the device's peripheral events until it closes or the manager goes.
+    func startLoops(_ device: BLEDevice) {
+        let peripheral = device.peripheral
+        loops.append(Task { @MainActor [weak self] in
+            for await request in peripheral.requests {
+                guard let self else { return }
+                await self.deliver(request)
+            }
+        })
+        loops.append(Task { @MainActor [weak self] in
+            for await change in peripheral.subscriptionChanges {
+                guard let self else { return }
+                await self.deliver(change)
+            }
+        })
+        loops.append(Task { @MainActor [weak self] in
+            for await _ in peripheral.readyToUpdate {
+                guard let self else { return }
+                self.delegate?.peripheralManagerIsReady(toUpdateSubscribers: self)
+            }
+        })
+        loops.append(Task { @MainActor [weak self] in
+            // The controller went away (its transport closed, or the device was closed).
+            await device.stopped()
+            self?.setState(.poweredOff)
+        })
+        loops.append(Task { @MainActor [weak self] in
+            for await connection in peripheral.connections {
+                guard let self else { return }
+                self.centrals[connection.handle] = self.makeCentral(connection)
+                self.restartAdvertising()
+            }
+        })
+    }
+
+    /// The central on `handle`, made from the link if not known yet, with its update length.
+    func central(on handle: UInt16) async -> CBCentral? {
+        let connection = device?.connections.first { $0.handle == handle }
+        if centrals[handle] == nil, let connection { centrals[handle] = makeCentral(connection) }
+        guard let central = centrals[handle] else { return nil }
+        if let connection { central.setMaximumUpdateValueLength(await connection.maximumWriteLength(for: .withoutResponse)) }
+        return central
+    }
+
+    /// A central for `connection`: its bond's identifier when bonded, else the UUID this
+    /// controller derives for its address (as for `CBPeripheral.identifier`).
+    func makeCentral(_ connection: Connection) -> CBCentral {
+        let text = device.map { $0.bondedPeerIdentifier(for: connection.peer) ?? $0.observerScopedIdentifier(for: connection.peer) }
+        return CBCentral(identifier: text.flatMap(UUID.init(uuidString:)) ?? UUID())
+    }
+
+    private func deliver(_ request: GATTServerRequest) async {
+        switch request {
+        case let .read(read):
+            guard let characteristic = characteristicsByHandle[read.valueHandle],
+                  let central = await central(on: read.request.connection) else {
+                read.respondNow(.failure(.invalidHandle))
+                return
+            }
+            let attRequest = CBATTRequest(central: central, characteristic: characteristic, offset: read.request.offset, value: nil)
+            attRequest.serverContext = read
+            delegate?.peripheralManager(self, didReceiveRead: attRequest)
+        case let .write(writes):
+            var requests: [CBATTRequest] = []
+            for write in writes.writes {
+                guard let characteristic = characteristicsByHandle[write.valueHandle],
+                      let central = await central(on: write.request.connection) else {
+                    writes.respondNow(.failure(.invalidHandle))
+                    return
+                }
+                let attRequest = CBATTRequest(central: central, characteristic: characteristic, offset: write.request.offset,
+                                              value: Data(write.request.value))
+                attRequest.serverContext = writes
+                requests.append(attRequest)
+            }
+            delegate?.peripheralManager(self, didReceiveWrite: requests)
+        }
+    }
+
+    private func deliver(_ change: GATTSubscriptionChange) async {
+        guard let characteristic = characteristicsByHandle[change.valueHandle],
+              let central = await central(on: change.connection) else { return }
+        var subscribed = characteristic.subscribedCentrals ?? []
+        if change.isSubscribed {
+            guard !subscribed.contains(where: { $0 === central }) else { return }
+            subscribed.append(central)
+            characteristic.subscribedCentrals = subscribed
+            delegate?.peripheralManager(self, central: central, didSubscribeTo: characteristic)
+        } else {
+            guard subscribed.contains(where: { $0 === central }) else { return }
+            subscribed.removeAll { $0 === central }
+            characteristic.subscribedCentrals = subscribed.isEmpty ? nil : subscribed
+            delegate?.peripheralManager(self, central: central, didUnsubscribeFrom: characteristic)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import BLE
+import Foundation
+
+extension CBPeripheralManager {
+    /// Publishes `service` and its characteristics on the GATT server (Core 5.4, Vol 3,
+    /// Part G, §3) while the manager runs; connected centrals that asked for Service
+    /// Changed are told (§7.1). The delegate gets
+    /// ``CBPeripheralManagerDelegate/peripheralManager(_:didAdd:error:)``.
+    ///
+    /// A characteristic created with a value is read-only and served by the stack (Core
+    /// Bluetooth's rule: its properties must be `.read` alone); one created without a value
+    /// is answered by the app through `didReceiveRead` / `didReceiveWrite`.
+    public func add(_ service: CBMutableService) {
+        let definition: Result<Service, CBError> = Self.definition(of: service)
+        enqueue { [weak self] in
+            guard let self else { return }
+            guard let device = self.device, self.state == .poweredOn else {
+                self.delegate?.peripheralManager(self, didAdd: service, error: CBError(.unknown, reason: "the peripheral manager is not powered on"))
+                return
+            }
+            guard !self.published.contains(where: { $0.service === service }) else {
+                self.delegate?.peripheralManager(self, didAdd: service, error: CBError(.invalidParameters, reason: "the service is already added"))
+                return
+            }
+            let layout: PublishedServices
+            do {
+                layout = try await device.peripheral.add(try definition.get())
+            } catch let error as CBError {
+                self.delegate?.peripheralManager(self, didAdd: service, error: error)
+                return
+            } catch {
+                self.delegate?.peripheralManager(self, didAdd: service, error: CBError(.invalidParameters, reason: "\(error)"))
+                return
+            }
+            if let id = layout.services.last?.id { self.published.append((service, id)) }
+            self.adopt(layout)
+            self.delegate?.peripheralManager(self, didAdd: service, error: nil)
+        }
+    }
+
+    /// Removes `service` from the GATT server; services after it move down and connected
+    /// centrals that asked for Service Changed are told (§7.1).
+    public func remove(_ service: CBMutableService) {
+        enqueue { [weak self] in
+            guard let self, let device = self.device,
+                  let id = self.published.first(where: { $0.service === service })?.id else { return }
+            self.published.removeAll { $0.service === service }
+            if let layout = try? await device.peripheral.remove(id) { self.adopt(layout) }
+        }
+    }
+
+    /// Removes every service added.
+    public func removeAllServices() {
+        enqueue { [weak self] in
+            guard let self, let device = self.device else { return }
+            self.published = []
+            if let layout = try? await device.peripheral.removeAllServices() { self.adopt(layout) }
+        }
+    }
+
+    /// Learns the handles of every service after a change.
+    func adopt(_ layout: PublishedServices) {
+        characteristicsByHandle = [:]
+        localCharacteristics = [:]
+        for entry in published {
+            guard let laid = layout.services.first(where: { $0.id == entry.id }) else { continue }
+            let characteristics = (entry.service.characteristics ?? []).compactMap { $0 as? CBMutableCharacteristic }
+            for (characteristic, local) in zip(characteristics, laid.characteristics) {
+                characteristic.service = entry.service
+                characteristicsByHandle[local.valueHandle] = characteristic
+                localCharacteristics[ObjectIdentifier(characteristic)] = local
+            }
+        }
+    }
+
+    /// The front door's service for `service`, or why it cannot be published.
+    static func definition(of service: CBMutableService) -> Result<Service, CBError> {
+        var characteristics: [Characteristic] = []
+        for one in service.characteristics ?? [] {
+            guard let characteristic = one as? CBMutableCharacteristic else {
+                return .failure(CBError(.invalidParameters, reason: "a published service holds CBMutableCharacteristics only"))
+            }
+            // Core Bluetooth's property bits are the Characteristic Properties octet (Vol 3,
+            // Part G, §3.3.1.1) below 0x100; its four permission bits are the front door's.
+            let propertyBits = UInt8(truncatingIfNeeded: characteristic.properties.rawValue)
+            let permissionBits = UInt16(truncatingIfNeeded: characteristic.permissions.rawValue & 0x0F)
+            var descriptors: [Descriptor] = []
+            for descriptor in characteristic.descriptors ?? [] {
+                // The Client Characteristic Configuration is the stack's (Vol 3, Part G, §3.3.3.3).
+                guard descriptor.uuid.value != BluetoothUUID(0x2902) else { continue }
+                switch descriptor.value {
+                case let text as String: descriptors.append(Descriptor(descriptor.uuid.value, value: Array(text.utf8)))
+                case let data as Data: descriptors.append(Descriptor(descriptor.uuid.value, value: Array(data)))
+                case let number as NSNumber: descriptors.append(Descriptor(descriptor.uuid.value, value: withUnsafeBytes(of: number.uint16Value.littleEndian, Array.init)))
+                default: return .failure(CBError(.invalidParameters, reason: "a descriptor's value must be a String or Data"))
+                }
+            }
+            if let value = characteristic.value {
+                guard characteristic.properties.subtracting([.read]).isEmpty else {
+                    return .failure(CBError(.invalidParameters, reason: "characteristics with cached values must be read-only"))
+                }
+                characteristics.append(Characteristic(characteristic.uuid.value, properties: .init(rawValue: propertyBits),
+                                                      permissions: .some(.init(rawValue: permissionBits)),
+                                                      value: Array(value), descriptors: descriptors))
+            } else {
+                characteristics.append(.answeredByRequests(characteristic.uuid.value, properties: .init(rawValue: propertyBits),
+                                                           permissions: .some(.init(rawValue: permissionBits)), descriptors: descriptors))
+            }
+        }
+        let includes = (service.includedServices ?? []).map(\.uuid.value)
+        return .success(Service(service.uuid.value, primary: service.isPrimary, includes: includes) {
+            for characteristic in characteristics { characteristic }
+        })
+    }
+}

@@ -1,0 +1,198 @@
+import BLE
+import Dispatch
+import Foundation
+
+/// The peripheral role of this device (Core Bluetooth's `CBPeripheralManager`): publishes
+/// services on the GATT server, advertises, answers centrals' requests and updates their
+/// subscriptions, publishes L2CAP channels.
+///
+/// ```swift
+/// let manager = CBPeripheralManager(delegate: self, queue: nil)
+/// // peripheralManagerDidUpdateState → .poweredOn:
+/// manager.add(service)
+/// manager.startAdvertising([CBAdvertisementDataLocalNameKey: "Thermo",
+///                           CBAdvertisementDataServiceUUIDsKey: [CBUUID(string: "1809")]])
+/// ```
+///
+/// **Threads.** Like every OpenCoreBluetooth manager, a main-actor class whose delegate is
+/// called on the main queue; a `queue` other than the main queue is accepted but the calls
+/// still come on the main queue (Swift 6 offers no safe way to hand the delegate to another
+/// queue). Command-line programs run the main queue with `dispatchMain()`.
+///
+/// **One GATT server.** The process's managers share one controller and so one GATT
+/// server: two peripheral managers of one process publish into the same database, and
+/// the requests of a central go to one of them. Make one.
+///
+/// **Departures.** Service changes are published one after another; ``add(_:)`` of a
+/// characteristic with a value and anything but the read property reports
+/// ``CBError/Code/invalidParameters`` through `didAdd` where Core Bluetooth raises an
+/// exception; advertising restarts after each connection while ``isAdvertising`` (a legacy
+/// advertising set stops at a connection, Core 5.4, Vol 6, Part B, §4.4.2).
+@MainActor
+open class CBPeripheralManager: CBManager {
+    /// Receives the manager's events on the main queue.
+    open weak var delegate: (any CBPeripheralManagerDelegate)?
+    /// Whether the manager is advertising (between a successful ``startAdvertising(_:)``
+    /// and ``stopAdvertising()``).
+    open internal(set) var isAdvertising = false
+
+    /// The controller the options named (``OpenCoreBluetoothControllerOptionKey``).
+    nonisolated let controllerName: String?
+    /// The device, once opened.
+    var device: BLEDevice?
+    /// Service changes and advertising starts, one after another in call order.
+    var pending: Task<Void, Never>?
+    /// The services added, with the front door's id for each, in order.
+    var published: [(service: CBMutableService, id: LocalService.ID)] = []
+    /// Our characteristics by value handle, and their front-door names.
+    var characteristicsByHandle: [UInt16: CBMutableCharacteristic] = [:]
+    var localCharacteristics: [ObjectIdentifier: LocalCharacteristic] = [:]
+    /// The centrals connected, by connection handle.
+    var centrals: [UInt16: CBCentral] = [:]
+    /// What is being advertised, to restart it after a connection.
+    var advertised: (name: String?, services: [BluetoothUUID])?
+    var advertisingSession: AdvertisingSession?
+    /// Published L2CAP channels by PSM.
+    var listeners: [CBL2CAPPSM: L2CAPListener] = [:]
+    /// Background loops reading the device, ended when the manager goes.
+    var loops: [Task<Void, Never>] = []
+
+    /// A manager without a delegate, on the default controller.
+    nonisolated public override init() {
+        controllerName = nil
+        super.init()
+        openDevice()
+    }
+
+    /// A manager whose events go to `delegate`.
+    /// - Parameters:
+    ///   - delegate: receives the events.
+    ///   - queue: where events are delivered; `nil` (the main queue) is the only one honoured.
+    public convenience init(delegate: (any CBPeripheralManagerDelegate)?, queue: DispatchQueue?) {
+        self.init(delegate: delegate, queue: queue, options: nil)
+    }
+
+    /// A manager whose events go to `delegate`, with options
+    /// (``CBPeripheralManagerOptionShowPowerAlertKey`` and
+    /// ``CBPeripheralManagerOptionRestoreIdentifierKey`` are accepted and have no effect on
+    /// Linux; ``OpenCoreBluetoothControllerOptionKey`` picks the controller).
+    public convenience init(delegate: (any CBPeripheralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
+        self.init(controllerName: options?[OpenCoreBluetoothControllerOptionKey] as? String)
+        self.delegate = delegate
+    }
+
+    nonisolated init(controllerName: String?) {
+        self.controllerName = controllerName
+        super.init()
+        openDevice()
+    }
+
+    /// Opens (or shares) the controller; the state moves on when it is open.
+    nonisolated private func openDevice() {
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            await self.open(await CBDeviceHub.shared.device(for: self.controllerName))
+        }
+    }
+
+    isolated deinit {
+        for loop in loops { loop.cancel() }
+    }
+
+    /// The controller opened, or not: the state moves on and the loops start.
+    func open(_ result: Result<BLEDevice, BLEError>) async {
+        switch result {
+        case let .success(device):
+            self.device = device
+            startLoops(device)
+            setState(.poweredOn)
+        case .failure:
+            setState(.unsupported)
+        }
+    }
+
+    /// Sets the state and tells the delegate if it changed.
+    func setState(_ state: CBManagerState) {
+        guard changeState(to: state) else { return }
+        delegate?.peripheralManagerDidUpdateState(self)
+    }
+
+    /// Runs `work` after every earlier service change or advertising start.
+    func enqueue(_ work: @escaping @MainActor () async -> Void) {
+        let previous = pending
+        pending = Task { @MainActor in
+            await previous?.value
+            await work()
+        }
+    }
+
+    // MARK: Advertising
+
+    /// Starts advertising `advertisementData`, of which only
+    /// ``CBAdvertisementDataLocalNameKey`` (a `String`) and
+    /// ``CBAdvertisementDataServiceUUIDsKey`` (`[CBUUID]`) are accepted, as on Apple
+    /// platforms; anything else fails with ``CBError/Code/invalidParameters``. The UUIDs
+    /// that fit the 28 octets after the Flags are advertised; the name goes into the scan
+    /// response, with the UUIDs that did not fit in the overflow area
+    /// (`ServiceAdvertisingLayout`, `ServiceOverflowArea` in the `BLE` module). The delegate
+    /// gets ``CBPeripheralManagerDelegate/peripheralManagerDidStartAdvertising(_:error:)``.
+    open func startAdvertising(_ advertisementData: [String: Any]?) {
+        let data = advertisementData ?? [:]
+        let allowed: Set<String> = [CBAdvertisementDataLocalNameKey, CBAdvertisementDataServiceUUIDsKey]
+        let name = data[CBAdvertisementDataLocalNameKey] as? String
+        let uuids = data[CBAdvertisementDataServiceUUIDsKey] as? [CBUUID]
+        var refusal: CBError?
+        if let key = data.keys.sorted().first(where: { !allowed.contains($0) }) {
+            refusal = CBError(.invalidParameters, reason: "\(key) cannot be advertised: only the local name and service UUIDs can")
+        } else if data[CBAdvertisementDataLocalNameKey] != nil && name == nil {
+            refusal = CBError(.invalidParameters, reason: "the local name must be a String")
+        } else if data[CBAdvertisementDataServiceUUIDsKey] != nil && uuids == nil {
+            refusal = CBError(.invalidParameters, reason: "the service UUIDs must be an array of CBUUID")
+        }
+        let services = (uuids ?? []).map(\.value)
+        enqueue { [weak self] in
+            guard let self else { return }
+            if let refusal { return self.didStartAdvertising(refusal) }
+            guard let device = self.device, self.state == .poweredOn else {
+                return self.didStartAdvertising(CBError(.unknown, reason: "the peripheral manager is not powered on"))
+            }
+            guard !self.isAdvertising else { return self.didStartAdvertising(CBError(.alreadyAdvertising)) }
+            do {
+                self.advertisingSession = try await device.peripheral.advertiseServices(name: name, serviceUUIDs: services).session
+                self.advertised = (name, services)
+                self.isAdvertising = true
+                self.didStartAdvertising(nil)
+            } catch {
+                self.didStartAdvertising(CBError(.unknown, reason: "\(error)"))
+            }
+        }
+    }
+
+    private func didStartAdvertising(_ error: CBError?) {
+        delegate?.peripheralManagerDidStartAdvertising(self, error: error)
+    }
+
+    /// Stops advertising.
+    open func stopAdvertising() {
+        isAdvertising = false
+        // After any start still queued, which may have set these again.
+        enqueue { [weak self] in
+            guard let self else { return }
+            self.isAdvertising = false
+            self.advertised = nil
+            let session = self.advertisingSession
+            self.advertisingSession = nil
+            try? await session?.stop()
+        }
+    }
+
+    /// A central connected: the controller stopped advertising, so start again while the
+    /// app wants to advertise.
+    func restartAdvertising() {
+        enqueue { [weak self] in
+            guard let self, self.isAdvertising, let advertised = self.advertised, let device = self.device else { return }
+            try? await self.advertisingSession?.stop()
+            self.advertisingSession = try? await device.peripheral.advertiseServices(name: advertised.name, serviceUUIDs: advertised.services).session
+        }
+    }
+}

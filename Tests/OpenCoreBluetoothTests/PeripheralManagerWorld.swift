@@ -1,0 +1,94 @@
+import BLE
+import BLEController
+import BLEHost
+import BLEWorld
+import Foundation
+import OpenCoreBluetooth
+
+/// The wall-clock seconds a peripheral-manager test waits for what should take
+/// milliseconds; only a failing test waits this long.
+let peripheralManagerPatience: Double = 60
+
+/// A transport into one device of a world run by a ``WorldRunner``.
+struct PeripheralManagerWorldTransport: HostTransport {
+    let runner: WorldRunner
+    let device: DeviceID
+    let packets: AsyncThrowingStream<H4.Packet, any Error>
+
+    func send(_ packet: H4.Packet) async throws {
+        runner.submit(packet, to: device)
+    }
+}
+
+/// Devices in one simulated world on the wall clock, each registered with
+/// OpenCoreBluetooth under its own name, for managers whose options name it.
+struct PeripheralManagerWorld {
+    let runner: WorldRunner
+    let task: Task<Void, Never>
+    let devices: [BLEDevice]
+    /// The controller name of each device (``OpenCoreBluetoothControllerOptionKey``).
+    let names: [String]
+    let addresses: [BluetoothAddress]
+
+    static func make(devices count: Int) async throws -> PeripheralManagerWorld {
+        var scenario = Scenario(name: "empty").addingExternalDevices(count)
+        scenario.timing = .ideal
+        let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
+        let built = try scenario.build(into: world)
+        var outputs: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
+        var streams: [(DeviceID, AsyncThrowingStream<H4.Packet, any Error>)] = []
+        var addresses: [BluetoothAddress] = []
+        for id in built.externalDevices {
+            let (stream, continuation) = AsyncThrowingStream.makeStream(of: H4.Packet.self, bufferingPolicy: .unbounded)
+            outputs[id] = continuation
+            streams.append((id, stream))
+            if let index = built.deviceIDs.firstIndex(of: id) { addresses.append(scenario.controllerPublicAddress(index: index)) }
+        }
+        let sinks = outputs
+        built.onExternalHostPacket = { id, packet in sinks[id]?.yield(packet) }
+        let runner = WorldRunner(world: world, speed: 20)
+        let task = Task { _ = await runner.run() }
+        var devices: [BLEDevice] = []
+        var names: [String] = []
+        let prefix = UUID().uuidString
+        for (id, stream) in streams {
+            // The smallest ATT_MTU (23), so values over 22 octets are read in pieces with offsets.
+            let host = BLEHost.Host(transport: PeripheralManagerWorldTransport(runner: runner, device: id, packets: stream),
+                                    configuration: HCIDriverConfiguration(commandTimeout: 60_000_000),
+                                    att: ATTBearerConfiguration(receiveMTU: 23))
+            let device = try await BLEDevice.open(host: host)
+            let name = "\(prefix)-\(devices.count)"
+            OpenCoreBluetooth.use(device, as: name)
+            devices.append(device)
+            names.append(name)
+        }
+        return PeripheralManagerWorld(runner: runner, task: task, devices: devices, names: names, addresses: addresses)
+    }
+
+    /// Options naming device `index`'s controller.
+    func options(_ index: Int) -> [String: Any] { [OpenCoreBluetoothControllerOptionKey: names[index]] }
+
+    func close() async {
+        for device in devices { await device.close() }
+        await runner.stop()
+        task.cancel()
+    }
+}
+
+/// Waits on the main actor until `condition` holds, checking every few milliseconds, for
+/// at most ``peripheralManagerPatience`` seconds.
+@MainActor
+func waitFor(_ what: String, _ condition: @MainActor () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(peripheralManagerPatience)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw PeripheralManagerTimeout(what: what) }
+        // Polling pace: the delegate calls come on the main queue in between.
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+/// A wait that ran out.
+struct PeripheralManagerTimeout: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "timed out waiting for \(what)" }
+}
