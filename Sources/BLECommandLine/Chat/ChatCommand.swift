@@ -1,5 +1,6 @@
 import ArgumentParser
 import BLEChat
+import ChatApp
 import Foundation
 
 /// `ble chat`: the terminal version of the chat app (Examples/Chat, issue #7), on any
@@ -47,6 +48,17 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(help: "Scripted: give up after this many seconds.")
     var timeout: Double = 900
 
+    /// Which API the chat runs on.
+    enum API: String, ExpressibleByArgument, CaseIterable {
+        /// Examples/Chat's ChatEngine on OpenCoreBluetooth (Core Bluetooth's API).
+        case corebluetooth
+        /// The same protocol on SwiftBLE's async front door.
+        case frontdoor
+    }
+
+    @Option(help: "The API the chat runs on: corebluetooth (Examples/Chat on OpenCoreBluetooth) or frontdoor (the BLE module).")
+    var api: API = .corebluetooth
+
     func validate() throws {
         if let sendCount, sendCount < 0 { throw ValidationError("--send-count must be 0 or more.") }
         if let receiveCount, receiveCount < 0 { throw ValidationError("--receive-count must be 0 or more.") }
@@ -65,9 +77,18 @@ struct ChatCommand: AsyncParsableCommand {
         if let hci { setenv("SWIFTBLE_HCI", hci, 1) }
         let configuration = ChatSession.Configuration(heartbeatInterval: .milliseconds(Int64((heartbeat * 1000).rounded())))
         let script = sendCount.map { ChatScript(count: $0, sizes: minSize ... maxSize, seed: seed) }
-        let name = self.name, peer = peer
-        let run = await ChatRun(engine: FrontDoorChat(name: name, partnerName: peer, configuration: configuration, hci: nil),
-                                script: script, receiveCount: receiveCount ?? sendCount ?? 0, timeout: timeout)
+        let run = await Self.makeRun(api: api, name: name, peer: peer, configuration: configuration, script: script,
+                                     receiveCount: receiveCount ?? sendCount ?? 0, timeout: timeout)
         try await run.run()
+    }
+
+    @MainActor
+    private static func makeRun(api: API, name: String, peer: String?, configuration: ChatSession.Configuration,
+                                script: ChatScript?, receiveCount: Int, timeout: Double) -> ChatRun {
+        let engine: any ChatDriver = switch api {
+        case .corebluetooth: ChatEngine(name: name, partnerName: peer, configuration: configuration)
+        case .frontdoor: FrontDoorChat(name: name, partnerName: peer, configuration: configuration, hci: nil)
+        }
+        return ChatRun(engine: engine, script: script, receiveCount: receiveCount, timeout: timeout)
     }
 }

@@ -1,4 +1,5 @@
 import BLEChat
+import ChatApp
 import Foundation
 
 /// What `ble chat` needs from a chat app's Bluetooth side: the Core Bluetooth-style
@@ -33,4 +34,10 @@ extension FrontDoorChat: ChatDriver {
     }
 
     func end() async { await stop() }
+}
+
+extension ChatEngine: ChatDriver {
+    func begin() async throws { start() }
+
+    func end() async { stop() }
 }

@@ -28,13 +28,13 @@ public final class ChatEngine: NSObject {
     /// Receives every event, on the main actor.
     public var onEvent: ((Event) -> Void)?
     /// Who plays which role.
-    public private(set) var rendezvous: ChatRendezvous
+    public internal(set) var rendezvous: ChatRendezvous
     /// The session: sequence numbers, fragments, acknowledgements, heartbeats.
-    public private(set) var session: ChatSession
+    public internal(set) var session: ChatSession
     /// The partner, once chosen.
-    public private(set) var partner: ChatDeviceID?
+    public internal(set) var partner: ChatDeviceID?
     /// How many times a link to the partner came up.
-    public private(set) var linksEstablished = 0
+    public internal(set) var linksEstablished = 0
 
     var central: CBCentralManager?
     var peripheralManager: CBPeripheralManager?
