@@ -5,7 +5,8 @@ import Testing
 /// Issue #7's first "done when": two `ble chat` processes in a served world exchange
 /// messages of 1 to 2,000 bytes each way, none lost, duplicated or reordered, also with
 /// 10 % packet loss and a silent link drop. `SWIFTBLE_CHAT_COUNT` sets the number of
-/// messages each way (default: the issue's 1,000).
+/// messages each way (default: the issue's 1,000). The chats run Examples/Chat's
+/// `ChatEngine` on OpenCoreBluetooth unless a test asks for the front-door transport.
 @Suite("ble chat command line", .serialized)
 struct ChatCommandLineTests {
     /// Messages each way.
@@ -30,6 +31,15 @@ struct ChatCommandLineTests {
             #expect(output.contains { $0["event"] as? String == "link" && $0["up"] as? Bool == false })
             let done = output.first { $0["event"] as? String == "done" }
             #expect((done?["links"] as? Int ?? 0) >= 2)
+        }
+    }
+
+    @Test("The front-door transport keeps the same promise with 10 % loss and a silent drop")
+    func frontDoorLossAndDrop() throws {
+        let lines = try exchange(count: Swift.min(200, Self.count), faults: ["--loss", "0.1", "--drop-link-after", "5"],
+                                 chat: ["--api", "frontdoor"])
+        for output in lines {
+            #expect(output.contains { $0["event"] as? String == "link" && $0["up"] as? Bool == false })
         }
     }
 
