@@ -16,6 +16,8 @@ protocol ChatDriver: AnyObject {
     var linksEstablished: Int { get }
     /// Whether everything sent was acknowledged and no acknowledgement waits to go out.
     var isSettled: Bool { get }
+    /// How many notifications waited for room in the transmit queue (back-pressure), where known.
+    var notificationsDeferred: Int { get }
     /// Opens the controller and starts advertising and scanning.
     func begin() async throws
     /// Queues a message for the partner.
@@ -34,6 +36,9 @@ extension FrontDoorChat: ChatDriver {
     }
 
     func end() async { await stop() }
+
+    /// The front door's `notify` suspends instead of refusing, so nothing is counted.
+    var notificationsDeferred: Int { 0 }
 }
 
 extension ChatEngine: ChatDriver {

@@ -84,7 +84,8 @@ final class ChatRun {
     private func finish(_ elapsed: Duration) async {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         emit(#"{"event": "done", "sent": \#(script?.count ?? 0), "received": \#(received), "links": \#(engine.linksEstablished), "#
-            + #""duplicateFragments": \#(engine.session.duplicateFragments), "seconds": \#((seconds * 1000).rounded() / 1000)}"#)
+            + #""duplicateFragments": \#(engine.session.duplicateFragments), "#
+            + #""notificationsDeferred": \#(engine.notificationsDeferred), "seconds": \#((seconds * 1000).rounded() / 1000)}"#)
         await engine.end()
     }
 

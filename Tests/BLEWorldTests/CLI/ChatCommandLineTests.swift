@@ -20,7 +20,14 @@ struct ChatCommandLineTests {
 
     @Test("Two chats exchange every message once and in order, each way")
     func cleanExchange() throws {
-        try exchange(count: Self.count, faults: [])
+        let lines = try exchange(count: Self.count, faults: [])
+        // The peripheral filled its transmit queue: updateValue returned false and the
+        // ready callback resumed it (back-pressure, not loss).
+        let deferred = lines.compactMap { output in
+            output.first { $0["event"] as? String == "done" }?["notificationsDeferred"] as? Int
+        }
+        #expect(deferred.count == 2)
+        #expect(deferred.reduce(0, +) > 0)
     }
 
     @Test("With 10 % packet loss and one silent link drop every message still arrives once and in order")

@@ -107,6 +107,7 @@ extension ChatEngine: @MainActor CBPeripheralManagerDelegate {
                 pendingNotification = nil
             } else {
                 pendingNotification = frame
+                notificationsDeferred += 1
                 return
             }
         }

@@ -35,6 +35,8 @@ public final class ChatEngine: NSObject {
     public internal(set) var partner: ChatDeviceID?
     /// How many times a link to the partner came up.
     public internal(set) var linksEstablished = 0
+    /// How many times `updateValue` said the transmit queue was full (back-pressure).
+    public internal(set) var notificationsDeferred = 0
 
     var central: CBCentralManager?
     var peripheralManager: CBPeripheralManager?
