@@ -10,6 +10,7 @@ import Foundation
 /// a partner's invitation is seen as soon as its name changes), connect to a partner that
 /// invites us, find the session characteristic, subscribe, then write frames.
 extension ChatEngine: @MainActor CBCentralManagerDelegate {
+    /// Powered on: scan for the discovery service (Core Bluetooth delegate call).
     public func centralManagerDidUpdateState(_ central: CBCentralManager) {
         guard central.state == .poweredOn else {
             report(.note("central: state \(central.state.rawValue)"))
@@ -19,6 +20,7 @@ extension ChatEngine: @MainActor CBCentralManagerDelegate {
                                    options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
     }
 
+    /// An advertisement: a chat device's name carries its ID and maybe an invitation.
     public func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
                                advertisementData: [String: Any], rssi RSSI: NSNumber) {
         let name = advertisementData[CBAdvertisementDataLocalNameKey] as? String ?? peripheral.name
@@ -26,16 +28,19 @@ extension ChatEngine: @MainActor CBCentralManagerDelegate {
         discovered(seen, peripheral: peripheral)
     }
 
+    /// Connected as central: find the session service.
     public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
         peripheral.delegate = self
         peripheral.discoverServices([CBUUID(string: ChatUUIDs.sessionService)])
     }
 
+    /// The connection failed; the next invitation seen tries again.
     public func centralManager(_ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?) {
         connecting = false
         report(.note("connection failed: \(error.map { "\($0)" } ?? "no reason")"))
     }
 
+    /// The link is gone; the next invitation seen reconnects.
     public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?) {
         connecting = false
         sessionCharacteristic = nil
@@ -79,6 +84,7 @@ extension ChatEngine: @MainActor CBCentralManagerDelegate {
 }
 
 extension ChatEngine: @MainActor CBPeripheralDelegate {
+    /// Services found: find the session characteristic.
     public func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?) {
         guard let service = peripheral.services?.first(where: { $0.uuid == CBUUID(string: ChatUUIDs.sessionService) }) else {
             report(.note("the partner has no session service\(error.map { ": \($0)" } ?? "")"))
@@ -88,6 +94,7 @@ extension ChatEngine: @MainActor CBPeripheralDelegate {
         peripheral.discoverCharacteristics([CBUUID(string: ChatUUIDs.sessionCharacteristic)], for: service)
     }
 
+    /// Characteristics found: subscribe to the session characteristic.
     public func peripheral(_ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService, error: (any Error)?) {
         guard let characteristic = service.characteristics?.first(where: {
             $0.uuid == CBUUID(string: ChatUUIDs.sessionCharacteristic)
@@ -100,6 +107,7 @@ extension ChatEngine: @MainActor CBPeripheralDelegate {
         peripheral.setNotifyValue(true, for: characteristic)
     }
 
+    /// Subscribed: the link is up on the central side.
     public func peripheral(_ peripheral: CBPeripheral, didUpdateNotificationStateFor characteristic: CBCharacteristic,
                            error: (any Error)?) {
         guard error == nil, characteristic.isNotifying else {
@@ -111,11 +119,13 @@ extension ChatEngine: @MainActor CBPeripheralDelegate {
         linkUp(central: true)
     }
 
+    /// A notification: one frame from the peripheral.
     public func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: (any Error)?) {
         guard error == nil, let value = characteristic.value else { return }
         received(value)
     }
 
+    /// A write was answered: the next frame may go.
     public func peripheral(_ peripheral: CBPeripheral, didWriteValueFor characteristic: CBCharacteristic, error: (any Error)?) {
         writeInFlight = false
         if let error {

@@ -10,6 +10,7 @@ import Foundation
 /// name; when inviting, publish the session service, advertise the invitation, and notify
 /// frames to the subscribed partner with back-pressure.
 extension ChatEngine: @MainActor CBPeripheralManagerDelegate {
+    /// Powered on: advertise the discovery service.
     public func peripheralManagerDidUpdateState(_ peripheral: CBPeripheralManager) {
         guard peripheral.state == .poweredOn else {
             report(.note("peripheral: state \(peripheral.state.rawValue)"))
@@ -18,6 +19,7 @@ extension ChatEngine: @MainActor CBPeripheralManagerDelegate {
         advertise()
     }
 
+    /// The session service is published: advertise the invitation.
     public func peripheralManager(_ peripheral: CBPeripheralManager, didAdd service: CBService, error: (any Error)?) {
         if let error {
             report(.note("publishing the session service failed: \(error.localizedDescription)"))
@@ -27,10 +29,12 @@ extension ChatEngine: @MainActor CBPeripheralManagerDelegate {
         advertise()
     }
 
+    /// Advertising started, or failed (logged).
     public func peripheralManagerDidStartAdvertising(_ peripheral: CBPeripheralManager, error: (any Error)?) {
         if let error { report(.note("advertising failed: \(error.localizedDescription)")) }
     }
 
+    /// The partner subscribed: the link is up on the peripheral side.
     public func peripheralManager(_ peripheral: CBPeripheralManager, central: CBCentral,
                                   didSubscribeTo characteristic: CBCharacteristic) {
         subscriber = central
@@ -38,6 +42,7 @@ extension ChatEngine: @MainActor CBPeripheralManagerDelegate {
         linkUp(central: false)
     }
 
+    /// The partner unsubscribed (or disconnected): the link is down; advertise again.
     public func peripheralManager(_ peripheral: CBPeripheralManager, central: CBCentral,
                                   didUnsubscribeFrom characteristic: CBCharacteristic) {
         guard subscriber?.identifier == central.identifier else { return }
@@ -47,6 +52,7 @@ extension ChatEngine: @MainActor CBPeripheralManagerDelegate {
         advertise()
     }
 
+    /// Writes from the central: frames, answered once per request batch.
     public func peripheralManager(_ peripheral: CBPeripheralManager, didReceiveWrite requests: [CBATTRequest]) {
         guard let first = requests.first else { return }
         for request in requests {
@@ -61,6 +67,7 @@ extension ChatEngine: @MainActor CBPeripheralManagerDelegate {
         }
     }
 
+    /// The transmit queue has room again: send the frame that waited.
     public func peripheralManagerIsReady(toUpdateSubscribers peripheral: CBPeripheralManager) {
         pump()
     }
