@@ -72,3 +72,24 @@ public enum CBPeripheralManagerConnectionLatency: Int, Sendable {
     /// Less power, slower exchanges.
     case high = 2
 }
+
+/// Whether the app may share data through Bluetooth in the background (Core Bluetooth's
+/// deprecated `CBPeripheralManagerAuthorizationStatus`, Apple's raw values); Linux asks no
+/// permission, so it is always ``authorized``.
+@available(*, deprecated, message: "use CBManager.authorization")
+public enum CBPeripheralManagerAuthorizationStatus: Int, Sendable {
+    /// The user has not been asked.
+    case notDetermined = 0
+    /// Restricted, e.g. by a policy.
+    case restricted = 1
+    /// The user denied it.
+    case denied = 2
+    /// Allowed: the only value on Linux.
+    case authorized = 3
+}
+
+extension CBPeripheralManager {
+    /// ``CBPeripheralManagerAuthorizationStatus/authorized``: Linux asks no permission.
+    @available(*, deprecated, message: "use CBManager.authorization")
+    nonisolated public class func authorizationStatus() -> CBPeripheralManagerAuthorizationStatus { .authorized }
+}
