@@ -38,6 +38,8 @@ struct SimServeCommand: AsyncParsableCommand {
     @Option(help: "Write DIR/<device>.btsnoop for every served device: the HCI packets crossing its TCP link, as they pass.")
     var snoop: String?
 
+    @OptionGroup var faults: SimFaultOptions
+
     func validate() throws {
         if let devices, !(0 ... 64).contains(devices) {
             throw ValidationError("--devices must be between 0 and 64.")
@@ -79,7 +81,14 @@ struct SimServeCommand: AsyncParsableCommand {
             throw CommandFailure("--tcp-base-port \(tcpBasePort) leaves no room for \(served.count) ports; choose a lower one.")
         }
         let byID = Dictionary(uniqueKeysWithValues: served.map { ($0.id, $0) })
-        built.onExternalHostPacket = { id, packet in byID[id]?.send(packet) }
+        if let drop = faults.install(among: served.map(\.id), in: world) {
+            built.onExternalHostPacket = { id, packet in
+                drop.observe(packet, to: id, in: world)
+                byID[id]?.send(packet)
+            }
+        } else {
+            built.onExternalHostPacket = { id, packet in byID[id]?.send(packet) }
+        }
         built.onLog = { printError($0) }
 
         let runner = WorldRunner(world: world, speed: speed)

@@ -67,3 +67,13 @@ extension World {
         closeReceiver(index)
     }
 }
+
+extension World {
+    /// Drops each packet between any two of `devices` with probability `rate` (0–1), as
+    /// ``setPacketLoss(_:between:and:)`` does for each pair: `ble sim serve --loss`.
+    public func setPacketLoss(_ rate: Double, among devices: [DeviceID]) {
+        for (index, a) in devices.enumerated() {
+            for b in devices[(index + 1)...] { setPacketLoss(rate, between: a, and: b) }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import BLEChat
+import Foundation
+
+/// One `ble chat` run on the main actor, where the chat engine and its Core Bluetooth-style
+/// delegates live.
+@MainActor
+final class ChatRun {
+    private enum Input: Sendable {
+        case engine(ChatEvent)
+        case line(String)
+        case inputClosed
+        case tick
+    }
+
+    private let engine: any ChatDriver
+    private let script: ChatScript?
+    private let receiveCount: Int
+    private let timeout: Double
+    private let started = ContinuousClock.now
+    private var received = 0
+    private var names: [ChatDeviceID: String] = [:]
+
+    init(engine: any ChatDriver, script: ChatScript?, receiveCount: Int, timeout: Double) {
+        self.engine = engine
+        self.script = script
+        self.receiveCount = receiveCount
+        self.timeout = timeout
+    }
+
+    func run() async throws {
+        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
+        engine.onEvent = { continuation.yield(.engine($0)) }
+        let ticker = Task {
+            while !Task.isCancelled {
+                // Pacing: how often a scripted run checks whether it is done.
+                try? await Task.sleep(for: .milliseconds(200))
+                continuation.yield(.tick)
+            }
+        }
+        defer { ticker.cancel() }
+        if script == nil { Self.readLines(into: continuation) }
+        try await engine.begin()
+        if let script {
+            for index in 0 ..< script.count { try? engine.send(script.message(index)) }
+        }
+        var settledSince: ContinuousClock.Instant?
+        var inputEnded = false
+        for await input in inputs {
+            switch input {
+            case let .engine(event): show(event)
+            case let .line(text): try? engine.send(Data(text.utf8))
+            case .inputClosed: inputEnded = true
+            case .tick: break
+            }
+            guard script != nil else {
+                // Interactive: at the end of input, leave once what was typed arrived.
+                if inputEnded, engine.isSettled {
+                    await engine.end()
+                    return
+                }
+                continue
+            }
+            let elapsed = ContinuousClock.now - started
+            if elapsed > .seconds(timeout) {
+                await engine.end()
+                throw CommandFailure("Gave up after \(timeout) s: received \(received) of \(receiveCount) messages, "
+                                     + "\(engine.session.unacknowledgedCount) of ours unacknowledged; is the partner running?")
+            }
+            if received >= receiveCount, engine.isSettled {
+                // Done; linger two heartbeats so that our last acknowledgement reaches the
+                // partner before the link goes.
+                let since = settledSince ?? ContinuousClock.now
+                settledSince = since
+                if ContinuousClock.now - since >= engine.session.configuration.heartbeatInterval * 2 {
+                    await finish(elapsed)
+                    return
+                }
+            } else {
+                settledSince = nil
+            }
+        }
+    }
+
+    private func finish(_ elapsed: Duration) async {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        emit(#"{"event": "done", "sent": \#(script?.count ?? 0), "received": \#(received), "links": \#(engine.linksEstablished), "#
+            + #""duplicateFragments": \#(engine.session.duplicateFragments), "#
+            + #""notificationsDeferred": \#(engine.notificationsDeferred), "seconds": \#((seconds * 1000).rounded() / 1000)}"#)
+        await engine.end()
+    }
+
+    private func show(_ event: ChatEvent) {
+        let scripted = script != nil
+        switch event {
+        case let .discovered(name, device):
+            names[device] = name
+            emit(scripted ? #"{"event": "discovered", "name": \#(quote(name)), "device": "\#(device)"}"#
+                 : "* \(name) (\(device)) is here")
+        case let .role(role):
+            let text: String
+            switch role {
+            case let .central(partner): text = "central, partner \(partner)"
+            case let .peripheral(partner): text = "peripheral, partner \(partner)"
+            }
+            emit(scripted ? #"{"event": "role", "role": \#(quote(text))}"# : "* session: \(text)")
+        case let .linkUp(central):
+            emit(scripted ? #"{"event": "link", "up": true, "central": \#(central)}"# : "* connected")
+        case let .linkDown(reason):
+            emit(scripted ? #"{"event": "link", "up": false, "reason": \#(quote(reason))}"# : "* link lost (\(reason)); reconnecting")
+        case let .message(message):
+            let index = received
+            received += 1
+            if scripted {
+                emit(#"{"event": "received", "index": \#(index), "size": \#(message.count), "digest": "\#(ChatScript.digest(message))"}"#)
+            } else {
+                let from = engine.partner.flatMap { names[$0] } ?? "partner"
+                emit("\(from): \(String(decoding: message, as: UTF8.self))")
+            }
+        case .acknowledged:
+            break
+        case let .note(text):
+            FileHandle.standardError.write(Data(("chat: " + text + "\n").utf8))
+        }
+    }
+
+    /// One line on stdout at once (not through stdio's buffer), so a reading test sees it.
+    private func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private func quote(_ text: String) -> String {
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case _ where scalar.value < 0x20: quoted += String(format: "\\u%04x", scalar.value)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
+
+    /// Reads stdin on a thread of its own (a blocking read), line by line.
+    private nonisolated static func readLines(into continuation: AsyncStream<Input>.Continuation) {
+        let thread = Thread {
+            while let line = readLine() { continuation.yield(.line(line)) }
+            continuation.yield(.inputClosed)
+        }
+        thread.start()
+    }
+}

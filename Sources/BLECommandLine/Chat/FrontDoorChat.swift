@@ -1,0 +1,159 @@
+import BLE
+import BLEChat
+import Foundation
+
+/// The chat app's session transport on SwiftBLE's own front door (`BLE`): the same
+/// protocol core (``ChatRendezvous``, ``ChatSession``) and the same roles, advertising and
+/// GATT layout as the Core Bluetooth version in Examples/Chat, with the front door's
+/// async calls in place of delegates. Write with response from the central (the response is
+/// the flow control), notifications from the peripheral (`notify` suspends while the
+/// controller's buffers are full: the back-pressure).
+@MainActor
+final class FrontDoorChat {
+    var onEvent: ((ChatEvent) -> Void)?
+    let advertisement: ChatAdvertisement
+    let partnerName: String?
+    var rendezvous: ChatRendezvous
+    var session: ChatSession
+    var partner: ChatDeviceID?
+    var linksEstablished = 0
+
+    private let hci: String?
+    private let clockOrigin = ContinuousClock.now
+    var device: BLEDevice?
+    var tasks: [Task<Void, Never>] = []
+    var advertising: AdvertisingSession?
+    var advertisingChange: Task<Void, Never>?
+
+    // Central role.
+    var connecting = false
+    var link: Connection?
+    var remote: RemoteCharacteristic?
+    var writing = false
+    // Peripheral role.
+    var local: LocalCharacteristic?
+    var subscriber: Connection?
+    var incoming: [UInt16: Connection] = [:]
+    var notifying = false
+    var frameRoom = 20
+
+    init(name: String, partnerName: String?, configuration: ChatSession.Configuration, hci: String?) {
+        let device = ChatDeviceID.random()
+        advertisement = ChatAdvertisement(name: name, device: device)
+        self.partnerName = partnerName.map { ChatAdvertisement(name: $0, device: device).name }
+        rendezvous = ChatRendezvous(me: device)
+        session = ChatSession(configuration: configuration)
+        self.hci = hci
+    }
+
+    var now: Duration { ContinuousClock.now - clockOrigin }
+    var isCentral: Bool { if case .central? = rendezvous.role { true } else { false } }
+
+    /// Whether everything sent was acknowledged and no acknowledgement waits to go out.
+    var isSettled: Bool { session.unacknowledgedCount == 0 && !session.isAcknowledgementDue }
+
+    /// Opens the controller, publishes the session service, advertises and scans.
+    func start() async throws(BLEError) {
+        let device = try await BLEDevice.open(hci: hci)
+        self.device = device
+        guard let serviceUUID = BluetoothUUID(ChatUUIDs.sessionService),
+              let characteristicUUID = BluetoothUUID(ChatUUIDs.sessionCharacteristic) else { return }
+        let service = Service(serviceUUID) {
+            Characteristic(characteristicUUID, properties: [.write, .notify], onWrite: { [weak self] request in
+                await self?.written(request) == true ? .success(()) : .failure(.unlikelyError)
+            })
+        }
+        let published = try await Self.publish(service, named: advertisement.name, on: device)
+        local = published.characteristic(characteristicUUID, in: serviceUUID)
+        advertise()
+        tasks.append(Task { [weak self] in await self?.scan(device) })
+        tasks.append(Task { [weak self] in await self?.accept(device) })
+        tasks.append(Task { [weak self] in
+            while !Task.isCancelled {
+                // Pacing: heartbeats are due once a second; a 100 ms tick keeps them on time.
+                try? await Task.sleep(for: .milliseconds(100))
+                self?.tick()
+            }
+        })
+    }
+
+    /// Publishes `service` off the main actor (the builder's closure is not Sendable).
+    private nonisolated static func publish(_ service: Service, named name: String, on device: BLEDevice) async throws(BLEError)
+        -> PublishedGATT {
+        try await device.peripheral.publish(name: name) { service }
+    }
+
+    /// Ends every task and closes the controller.
+    func stop() async {
+        for task in tasks { task.cancel() }
+        advertisingChange?.cancel()
+        await device?.close()
+    }
+
+    /// Queues a message for the partner.
+    func send(_ message: Data) throws(ChatSession.SendError) {
+        try session.send(message)
+        if let partner, rendezvous.role == nil { apply(rendezvous.startSession(with: partner)) }
+        pump()
+    }
+
+    func report(_ event: ChatEvent) { onEvent?(event) }
+
+    // MARK: Discovery and roles
+
+    private func scan(_ device: BLEDevice) async {
+        guard let discovery = BluetoothUUID(ChatUUIDs.discoveryService) else { return }
+        do {
+            let results = try await device.central.scan(filter: ScanFilter(serviceUUIDs: [discovery]),
+                                                        options: ScanOptions(allowDuplicates: true))
+            for await seen in results {
+                guard let name = seen.localName, let chat = ChatAdvertisement(localName: name) else { continue }
+                discovered(chat, seen)
+            }
+        } catch {
+            report(.note("scanning failed: \(error)"))
+        }
+    }
+
+    private func discovered(_ seen: ChatAdvertisement, _ sighting: Advertisement) {
+        if rendezvous.names[seen.device] == nil { report(.discovered(name: seen.name, device: seen.device)) }
+        if partner == nil, seen.device != advertisement.device, partnerName.map({ $0 == seen.name }) ?? true {
+            partner = seen.device
+            if session.unacknowledgedCount > 0 { apply(rendezvous.startSession(with: seen.device)) }
+        }
+        let decision = rendezvous.discovered(seen)
+        if case let .connect(inviter) = decision, inviter == partner || partner == nil {
+            partner = inviter
+            advertise()
+            connect(sighting)
+        } else {
+            apply(decision)
+        }
+    }
+
+    private func apply(_ decision: ChatRendezvous.Decision) {
+        guard case let .invite(partner) = decision else { return }
+        report(.role(.peripheral(partner: partner)))
+        advertise()
+    }
+
+    /// (Re)starts advertising the discovery service with our name and, as the session's
+    /// peripheral, the invitation; one change at a time, in order.
+    func advertise() {
+        guard let device else { return }
+        var content = advertisement
+        if case let .peripheral(partner)? = rendezvous.role { content.invites = partner }
+        let name = content.localName
+        let previous = advertisingChange
+        advertisingChange = Task { [weak self] in
+            await previous?.value
+            guard let self, let discovery = BluetoothUUID(ChatUUIDs.discoveryService) else { return }
+            try? await self.advertising?.stop()
+            do {
+                self.advertising = try await device.peripheral.advertise(name: name, serviceUUIDs: [discovery])
+            } catch {
+                self.report(.note("advertising failed: \(error)"))
+            }
+        }
+    }
+}

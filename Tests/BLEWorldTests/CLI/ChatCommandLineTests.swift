@@ -1,0 +1,110 @@
+import BLEChat
+import Foundation
+import Testing
+
+/// Issue #7's first "done when": two `ble chat` processes in a served world exchange
+/// messages of 1 to 2,000 bytes each way, none lost, duplicated or reordered, also with
+/// 10 % packet loss and a silent link drop. `SWIFTBLE_CHAT_COUNT` sets the number of
+/// messages each way (default: the issue's 1,000). The chats run Examples/Chat's
+/// `ChatEngine` on OpenCoreBluetooth unless a test asks for the front-door transport.
+@Suite("ble chat command line", .serialized)
+struct ChatCommandLineTests {
+    /// Messages each way.
+    private static var count: Int {
+        ProcessInfo.processInfo.environment["SWIFTBLE_CHAT_COUNT"].flatMap { Int($0) } ?? 1000
+    }
+
+    /// Simulated seconds per wall-clock second in the served world: the link's timing is
+    /// realistic (30 ms connection events), so the world runs faster than the clock.
+    private static let speed = "10"
+
+    @Test("Two chats exchange every message once and in order, each way")
+    func cleanExchange() throws {
+        let lines = try exchange(count: Self.count, faults: [])
+        // The peripheral filled its transmit queue: updateValue returned false and the
+        // ready callback resumed it (back-pressure, not loss).
+        let deferred = lines.compactMap { output in
+            output.first { $0["event"] as? String == "done" }?["notificationsDeferred"] as? Int
+        }
+        #expect(deferred.count == 2)
+        #expect(deferred.reduce(0, +) > 0)
+    }
+
+    @Test("With 10 % packet loss and one silent link drop every message still arrives once and in order")
+    func lossAndDrop() throws {
+        let lines = try exchange(count: Self.count, faults: ["--loss", "0.1", "--drop-link-after", "30"])
+        for output in lines {
+            // The silent drop was noticed and the session re-established.
+            #expect(output.contains { $0["event"] as? String == "link" && $0["up"] as? Bool == false })
+            let done = output.first { $0["event"] as? String == "done" }
+            #expect((done?["links"] as? Int ?? 0) >= 2)
+        }
+    }
+
+    @Test("The front-door transport keeps the same promise with 10 % loss and a silent drop")
+    func frontDoorLossAndDrop() throws {
+        let lines = try exchange(count: Swift.min(200, Self.count), faults: ["--loss", "0.1", "--drop-link-after", "5"],
+                                 chat: ["--api", "frontdoor"])
+        for output in lines {
+            #expect(output.contains { $0["event"] as? String == "link" && $0["up"] as? Bool == false })
+        }
+    }
+
+    @Test("Heartbeats notice a silent drop before the link layer's supervision timeout, and the session resumes")
+    func heartbeatsNoticeDrop() throws {
+        // In real time, heartbeats every 0.3 s miss three in 0.9 s, before the 2 s
+        // supervision timeout ends the connection.
+        let lines = try exchange(count: 100, faults: ["--drop-link-after", "3"], speed: "1", chat: ["--heartbeat", "0.3"])
+        let reasons = lines.flatMap { output in
+            output.filter { $0["event"] as? String == "link" && $0["up"] as? Bool == false }.compactMap { $0["reason"] as? String }
+        }
+        #expect(reasons.contains { $0.contains("heartbeats missed") }, "\(reasons)")
+    }
+
+    /// Runs two scripted chats in a served world and checks what each received against the
+    /// partner's script; returns each chat's JSON lines.
+    @discardableResult
+    private func exchange(count: Int, faults: [String], speed: String = Self.speed, chat: [String] = []) throws -> [[[String: Any]]] {
+        let executable = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
+        let started = Date()
+        let served = try ServedWorld(executable: executable, arguments: [
+            "sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--speed", speed] + faults)
+        defer { served.stop() }
+        let seeds: [UInt64] = [11, 22]
+        let names = ["Alice", "Bob"]
+        var chats: [BackgroundCommand] = []
+        defer { for chat in chats { chat.stop() } }
+        for index in 0 ..< 2 {
+            chats.append(try BackgroundCommand(executable: executable, arguments: [
+                "chat", "--name", names[index], "--peer", names[1 - index], "--hci", "tcp:127.0.0.1:\(served.ports[index])",
+                "--send-count", "\(count)", "--min-size", "1", "--max-size", "2000", "--seed", "\(seeds[index])",
+                "--timeout", "1800"] + chat))
+        }
+        // Generous: a whole exchange, on a shared machine.
+        let patience = 1800.0
+        for chat in chats {
+            let done = chat.waitForLine(within: patience) { $0["event"] as? String == "done" }
+            #expect(done != nil, "\(chat.output.suffix(2000))")
+        }
+        let wall = Date().timeIntervalSince(started)
+        print("ble chat: \(count) messages each way, faults \(faults), wall time \(Int(wall)) s")
+        var outputs: [[[String: Any]]] = []
+        for index in 0 ..< 2 {
+            let lines = chats[index].jsonObjects
+            outputs.append(lines)
+            let partnerScript = ChatScript(count: count, sizes: 1 ... 2000, seed: seeds[1 - index])
+            let received = lines.filter { $0["event"] as? String == "received" }
+            #expect(received.map { $0["index"] as? Int } == (0 ..< count).map { $0 })
+            let digests = received.compactMap { $0["digest"] as? String }
+            let expected = partnerScript.messages.map(ChatScript.digest)
+            #expect(digests.count == count)
+            // Once each and in order: the received sequence is exactly the partner's script.
+            #expect(digests == expected, "first difference at \(digests.indices.first { $0 >= expected.count || digests[$0] != expected[$0] } ?? -1)")
+            #expect(received.compactMap { $0["size"] as? Int } == partnerScript.messages.map(\.count))
+            let done = lines.first { $0["event"] as? String == "done" }
+            #expect(done?["received"] as? Int == count)
+            #expect(done?["sent"] as? Int == count)
+        }
+        return outputs
+    }
+}
