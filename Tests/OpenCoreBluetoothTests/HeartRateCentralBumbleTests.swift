@@ -5,13 +5,14 @@ import Foundation
 import OpenCoreBluetooth
 import Testing
 
-// Disabled: against Bumble the central connects and gets didDiscoverServices, but no Heart
-// Rate service in it (so no characteristic discovery follows); whether the server's 180D
-// service or our discovery by UUID against Bumble is at fault is not yet known (see the
-// ocba report). Enable it to investigate.
+// Disabled: the central connects, but the first ATT request times out (didDiscoverServices
+// with CBError.connectionTimeout, "the peer did not answer within 30 seconds"). Bumble's
+// LocalLink routes ACL data by the controller's random address (docs/bumble-quirks.md), and
+// the front door's `central.connect` initiates with our public address, so Bumble drops our
+// data; the front door needs a way to connect with the random static address first.
 @Suite("The heart-rate central against Bumble's GATT server", .serialized,
        .enabled(if: bumbleInteropEnabled, "SWIFTBLE_INTEROP=0 turns it off"),
-       .disabled("the 180D service is not found on Bumble's server yet; under investigation"))
+       .disabled("the front door connects with the public address, whose ACL data Bumble's LocalLink drops"))
 @MainActor
 struct HeartRateCentralBumbleTests {
     @Test("Scan, connect, discover, subscribe, read: Apple's order against Interop/bumble_gatt_peer.py --heart-rate")
@@ -33,6 +34,7 @@ struct HeartRateCentralBumbleTests {
         OpenCoreBluetooth.use(device, as: "bumble")
 
         let central = HeartRateCentral(options: [OpenCoreBluetoothControllerOptionKey: "bumble"])
+        central.discoverAllServices = true
         #expect(await eventually { central.log.contains("didUpdateValueFor 2A38") }, "\(central.log) \(server.lines)")
         #expect(await server.line(containing: "\"subscription\"") != nil)
         server.send(#"notify {"handle": "2A37", "count": 3, "size": 4}"#)
