@@ -3,7 +3,7 @@
 controller of bumble_controllers.py, or a device of `ble sim serve`) playing a GATT server or
 a GATT client, driven by JSON lines on stdin and reporting JSON lines on stdout.
 
-    bumble_gatt_peer.py --port P --role server [--name N] [--mtu M] [--stdin-lifeline]
+    bumble_gatt_peer.py --port P --role server [--name N] [--mtu M] [--heart-rate] [--stdin-lifeline]
     bumble_gatt_peer.py --port P --role client ADDRESS [--mtu M] [--no-mtu-exchange]
 
 ADDRESS is random by default; add /P for a public one. Every output line is one JSON object
@@ -196,6 +196,16 @@ def services() -> list[gatt.Service]:
     return [information, battery, test]
 
 
+def heart_rate_service() -> gatt.Service:
+    """A Heart Rate service (HRS 1.0) for Core Bluetooth-style centrals (--heart-rate): the
+    measurement notifies only (reading it is Read Not Permitted), the body sensor location
+    reads 1 (chest). It goes after the fixed database, so the handles above do not move."""
+    return gatt.Service(gatt.GATT_HEART_RATE_SERVICE, [
+        characteristic(gatt.GATT_HEART_RATE_MEASUREMENT_CHARACTERISTIC, Props.NOTIFY, bytes(4), readable=False),
+        characteristic(gatt.GATT_BODY_SENSOR_LOCATION_CHARACTERISTIC, Props.READ, bytes([1])),
+    ])
+
+
 def parse_handle(value, resolve) -> int:
     """A command's handle: a number, "0x..", or a characteristic UUID (its value handle)."""
     if isinstance(value, int):
@@ -287,11 +297,12 @@ class Server:
         self.sequence: dict[int, int] = {}
 
     async def run(self) -> int:
-        advertising = (structure(0x01, b'\x06') + structure(0x03, struct.pack('<H', ADVERTISED_SERVICE))
+        advertised = [ADVERTISED_SERVICE] + ([0x180D] if self.args.heart_rate else [])
+        advertising = (structure(0x01, b'\x06') + structure(0x03, struct.pack(f'<{len(advertised)}H', *advertised))
                        + structure(0x09, self.args.name.encode()))
         self.device, transport = await open_device(self.args, self.args.name, advertising)
         self.device.gatt_server.max_mtu = self.args.mtu
-        self.device.add_services(services())
+        self.device.add_services(services() + ([heart_rate_service()] if self.args.heart_rate else []))
         for attribute in self.device.gatt_server.attributes:
             attribute.on('write', lambda _connection, value, attribute=attribute: say(
                 'write', handle=attribute.handle, uuid=uuid_text(attribute.type), value=bytes(value).hex()))
@@ -769,6 +780,8 @@ def main() -> int:
     parser.add_argument('--name', default='Bumble-GATT', help='server: local name (GAP Device Name and advertising)')
     parser.add_argument('--mtu', type=int, default=517,
                         help='server: the MTU it offers; client: the MTU it asks for (default 517)')
+    parser.add_argument('--heart-rate', action='store_true',
+                        help='server: also serve (after the fixed database) and advertise a Heart Rate service (180D)')
     parser.add_argument('--no-mtu-exchange', action='store_true', help='client: keep ATT_MTU 23, send no Exchange MTU')
     parser.add_argument('--connect-timeout', type=float, default=30)
     parser.add_argument('--stdin-lifeline', action='store_true',

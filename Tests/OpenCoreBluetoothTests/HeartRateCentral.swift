@@ -20,6 +20,8 @@ final class HeartRateCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDe
     var location: Data?
     var disconnectError: (any Error)?
     var disconnected = false
+    /// Discover every service rather than 180D only (`discoverServices(nil)`).
+    var discoverAllServices = false
 
     init(options: [String: Any]) {
         super.init()
@@ -44,7 +46,7 @@ final class HeartRateCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDe
     func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
         log.append("didConnect")
         peripheral.delegate = self
-        peripheral.discoverServices([HeartRateCentral.heartRateService])
+        peripheral.discoverServices(discoverAllServices ? nil : [HeartRateCentral.heartRateService])
     }
 
     func centralManager(_ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?) {
@@ -58,7 +60,10 @@ final class HeartRateCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDe
     }
 
     func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?) {
-        log.append("didDiscoverServices")
+        log.append("didDiscoverServices" + (error.map { " error \($0)" } ?? ""))
+        if error == nil, peripheral.services?.contains(where: { $0.uuid == HeartRateCentral.heartRateService }) != true {
+            log.append("services: \((peripheral.services ?? []).map(\.uuid.uuidString))")
+        }
         for service in peripheral.services ?? [] where service.uuid == HeartRateCentral.heartRateService {
             peripheral.discoverCharacteristics([HeartRateCentral.measurement, HeartRateCentral.bodySensorLocation], for: service)
         }
