@@ -43,6 +43,11 @@ struct ACLFlowControl: Sendable {
         queue.reduce(0) { $0 + ($1.connectionHandle == handle ? 1 : 0) }
     }
 
+    /// Fragments of `handle` queued or in the controller's buffers, not yet completed.
+    func uncompletedFragments(handle: UInt16) -> Int {
+        queuedFragments(handle: handle) + (inFlight[handle] ?? 0)
+    }
+
     /// Sends queued fragments while buffers are free.
     mutating func pump() -> [H4.Packet] {
         var sent: [H4.Packet] = []

@@ -50,6 +50,11 @@ public struct HCIDriver: Sendable {
     /// Part E, §4.1.1) waits on before it hands over more.
     public func queuedACLFragments(handle: UInt16) -> Int { aclOut.queuedFragments(handle: handle) }
 
+    /// ACL fragments of `handle` the controller has not completed yet, queued in the host
+    /// or held in its buffers: what a disconnection now would lose, since the controller
+    /// flushes a link's buffers when it goes down (Core 5.4, Vol 4, Part E, §4.3).
+    public func uncompletedACLFragments(handle: UInt16) -> Int { aclOut.uncompletedFragments(handle: handle) }
+
     /// Begins the start-up sequence with HCI_Reset (§7.3.2). Commands submitted before the
     /// first start wait for it; a second start abandons what was sent or queued and reports
     /// every link lost, as the reset drops them.

@@ -158,6 +158,7 @@ extension Host {
 
     /// Wakes senders whose link has room again; called after every packet from the controller.
     func wakeACLRoomWaiters() {
+        wakeDrainWaiters()
         guard !aclRoomWaiters.isEmpty else { return }
         for handle in aclRoomWaiters.keys.sorted() where driver.queuedACLFragments(handle: handle) < Self.aclQueueLimit {
             let waiting = aclRoomWaiters.removeValue(forKey: handle) ?? []
@@ -176,6 +177,7 @@ extension Host {
         let waiting = aclRoomWaiters
         aclRoomWaiters = [:]
         for waiter in waiting.values.joined() { waiter.resume() }
+        releaseDrainWaiters()
         gattOutput.finish()
     }
 }

@@ -58,6 +58,10 @@ public actor Host {
     var pairingAttempts = SMPAttemptTracker()
     /// Notifications and writes without response waiting for controller buffers, by handle.
     var aclRoomWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
+    /// ``disconnect(_:reason:)`` calls waiting for their link's data to be completed, by
+    /// handle and waiter number.
+    var drainWaiters: [UInt16: [Int: CheckedContinuation<Void, Never>]] = [:]
+    var nextDrainWaiter = 0
     /// Answers the controller's LTK requests when this host is peripheral (Host+Encryption.swift).
     var longTermKeyProvider: LongTermKeyProvider?
     /// Called when a GATT procedure fails for want of security (Host+Encryption.swift).
@@ -282,7 +286,11 @@ public actor Host {
     }
 
     /// Terminates a connection (Vol 3, Part C, §9.3.10); returns once it is down.
+    /// Data the link still carries (a last SMP key, a Pairing Failed, a notification) is
+    /// given up to ``disconnectDrainLimit`` to be completed first: the controller flushes
+    /// a link's buffers when it goes down (Vol 4, Part E, §4.3), which would lose it silently.
     public func disconnect(_ handle: UInt16, reason: HCI.StatusCode = .remoteUserTerminatedConnection) async throws {
+        await waitForACLDrain(handle)
         try await perform({ gap, now throws(GAPError) in try gap.disconnect(handle, reason: reason, at: now) }) { event in
             switch event {
             case .disconnected(handle, _): return .success(event)
