@@ -5,7 +5,9 @@ import Foundation
 /// built from the advertisement's and scan response's AD structures (Core Specification
 /// Supplement, Part A) under Apple's keys, with Apple's value types.
 enum AdvertisementDictionary {
-    static func make(_ advertisement: Advertisement) -> [String: Any] {
+    /// - Parameter scannedFor: the services the scan asked for: those found only in the
+    ///   advertiser's overflow area are reported under the overflow key, as Apple does.
+    static func make(_ advertisement: Advertisement, scannedFor: [BluetoothUUID] = []) -> [String: Any] {
         var data: [String: Any] = [CBAdvertisementDataIsConnectable: NSNumber(value: advertisement.connectable)]
         if let name = advertisement.localName { data[CBAdvertisementDataLocalNameKey] = name }
         if let power = advertisement.txPower { data[CBAdvertisementDataTxPowerLevelKey] = NSNumber(value: power) }
@@ -22,6 +24,8 @@ enum AdvertisementDictionary {
             for (uuid, bytes) in serviceData { byService[CBUUID(uuid)] = Data(bytes) }
             data[CBAdvertisementDataServiceDataKey] = byService
         }
+        let overflow = advertisement.overflowServiceUUIDs(among: scannedFor)
+        if !overflow.isEmpty { data[CBAdvertisementDataOverflowServiceUUIDsKey] = overflow.map { CBUUID($0) } }
         if let solicited = advertisement.data.serviceSolicitationUUIDs, !solicited.isEmpty {
             data[CBAdvertisementDataSolicitedServiceUUIDsKey] = solicited.map { CBUUID($0) }
         }

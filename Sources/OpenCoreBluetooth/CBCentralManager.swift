@@ -171,7 +171,7 @@ open class CBCentralManager: CBManager {
             for await advertisement in results {
                 guard let self, self.scanNumber == number, !Task.isCancelled else { break }
                 guard let report = sieve.admit(advertisement) else { continue }
-                self.discovered(report, on: device)
+                self.discovered(report, scannedFor: rule.services ?? [], on: device)
             }
         }
     }
@@ -192,14 +192,14 @@ open class CBCentralManager: CBManager {
         isScanning = false
     }
 
-    private func discovered(_ advertisement: Advertisement, on device: BLEDevice) {
+    private func discovered(_ advertisement: Advertisement, scannedFor: [BluetoothUUID], on device: BLEDevice) {
         let peripheral = peripheral(at: advertisement.address, on: device)
         if let name = advertisement.localName, peripheral.name != name {
             let renamed = peripheral.name != nil
             peripheral.name = name
             if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
         }
-        delegate?.centralManager(self, didDiscover: peripheral, advertisementData: AdvertisementDictionary.make(advertisement),
+        delegate?.centralManager(self, didDiscover: peripheral, advertisementData: AdvertisementDictionary.make(advertisement, scannedFor: scannedFor),
                                  rssi: NSNumber(value: advertisement.rssi ?? 127))
     }
 

@@ -17,11 +17,11 @@ struct DiscoveryRule: Sendable {
     }
 
     /// Whether `advertisement` is one the scan asked for: every one without services;
-    /// else one listing a wanted service (in its UUID lists or service data) or soliciting one.
+    /// else one listing a wanted service (in its UUID lists, service data or overflow area)
+    /// or soliciting one.
     func matches(_ advertisement: Advertisement) -> Bool {
         guard let services else { return true }
-        let listed = advertisement.serviceUUIDs + advertisement.serviceData.keys
-        if listed.contains(where: services.contains) { return true }
+        if advertisement.advertisesAny(of: services) { return true }
         let soliciting = advertisement.data.serviceSolicitationUUIDs ?? []
         return soliciting.contains(where: solicited.contains)
     }

@@ -73,6 +73,19 @@ final class RecordingPeripheralDelegate: NSObject, CBPeripheralManagerDelegate {
     }
 }
 
+/// Records the advertisement dictionaries a scan discovers.
+@MainActor
+final class OverflowDiscoveryRecorder: NSObject, CBCentralManagerDelegate {
+    var found: [[String: Any]] = []
+
+    func centralManagerDidUpdateState(_ central: CBCentralManager) {}
+
+    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
+                        advertisementData: [String: Any], rssi RSSI: NSNumber) {
+        found.append(advertisementData)
+    }
+}
+
 @Suite("CBPeripheralManager", .timeLimit(.minutes(10)))
 @MainActor
 struct PeripheralManagerTests {
@@ -111,6 +124,19 @@ struct PeripheralManagerTests {
         let response = try AdvertisingData(decoding: found.scanResponseBytes[...])
         #expect(response.localName == "ChatRoom")
         #expect(response.manufacturerData?.companyIdentifier == 0x004C)
+
+        // A central scanning for the overflowed UUID discovers the advertiser and is told
+        // where the UUID was, under Apple's overflow key.
+        let discoveries = OverflowDiscoveryRecorder()
+        let central = CBCentralManager(delegate: discoveries, queue: nil, options: world.options(1))
+        try await waitFor("the central powered on") { central.state == .poweredOn }
+        central.scanForPeripherals(withServices: [Self.second])
+        try await waitFor("the discovery") { !discoveries.found.isEmpty }
+        central.stopScan()
+        let data = discoveries.found[0]
+        #expect(data[CBAdvertisementDataLocalNameKey] as? String == "ChatRoom")
+        #expect(data[CBAdvertisementDataServiceUUIDsKey] as? [CBUUID] == [Self.first])
+        #expect(data[CBAdvertisementDataOverflowServiceUUIDsKey] as? [CBUUID] == [Self.second])
         manager.stopAdvertising()
         #expect(!manager.isAdvertising)
         await world.close()
