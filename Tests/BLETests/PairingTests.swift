@@ -196,7 +196,9 @@ struct PairingTests {
         #expect(bonded.count == 36 && bonded != unbonded, "a bond has an identifier of its own")
         let services = try await connection.services([PairingBench.service])
         let characteristics = try await connection.characteristics(of: try #require(services.first))
-        _ = try await connection.notifications(for: try #require(characteristics.first { $0.uuid == PairingBench.pulse }))
+        // Kept to the end: a stream given up unsubscribes (a CCCD write of 0), which would
+        // leave nothing to restore.
+        let notifications = try await connection.notifications(for: try #require(characteristics.first { $0.uuid == PairingBench.pulse }))
         #expect(await bench.server.peripheral.subscribers(of: pulse) == [connection.handle])
         try await connection.disconnect()
         #expect(await bench.server.peripheral.subscribers(of: pulse).isEmpty)
@@ -209,6 +211,7 @@ struct PairingTests {
         let seen = try await served.pair()
         #expect(seen.method == nil && seen.bonded && seen.level == .unauthenticated, "the peripheral asks for nothing more")
         #expect(await bench.server.peripheral.subscribers(of: pulse) == [again.handle], "restored without a CCCD write")
+        withExtendedLifetime(notifications) {}
         await bench.world.close()
     }
 
@@ -253,10 +256,13 @@ struct PairingTests {
         try await first.serverLog.wait { $0.paired.count == 1 }
         let services = try await connection.services([PairingBench.service])
         let characteristics = try await connection.characteristics(of: try #require(services.first))
-        _ = try await connection.notifications(for: try #require(characteristics.first { $0.uuid == PairingBench.pulse }))
+        // Kept to the end: a stream given up unsubscribes (a CCCD write of 0), which would
+        // leave nothing to restore.
+        let notifications = try await connection.notifications(for: try #require(characteristics.first { $0.uuid == PairingBench.pulse }))
         #expect(await first.server.peripheral.subscribers(of: pulse) == [connection.handle])
         try await connection.disconnect()
         #expect(await first.server.peripheral.subscribers(of: pulse).isEmpty)
+        withExtendedLifetime(notifications) {}
         await first.world.close()
         let saved = try String(contentsOfFile: "\(directory)/bonds-0.json", encoding: .utf8)
         #expect(saved.contains("clientConfigurations"), "the server's (first device's) file holds the CCCD value")
