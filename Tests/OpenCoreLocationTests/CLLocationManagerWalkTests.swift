@@ -29,7 +29,7 @@ struct CLLocationManagerWalkTests {
         return text.replacingOccurrences(of: original, with: "      waypoints: [[40, 0.05, 1.2]]\n      speed: \(speed)\n")
     }
 
-    @Test("A phone walking past the beacon enters its region, ranges it nearer then further, and exits")
+    @Test("A phone walking past the beacon enters its region, ranges it nearer as it approaches, and exits")
     func walkEntersRangesAndExits() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ocl-walk-\(UUID().uuidString).yaml").path
         try Self.walkScenario(speed: 2).write(toFile: path, atomically: true, encoding: .utf8)
@@ -59,8 +59,8 @@ struct CLLocationManagerWalkTests {
         #expect(events[..<exitIndex].contains(.didDetermineState(.inside, "shop")))
         #expect(events[exitIndex - 1] == .didDetermineState(.outside, "shop"))
         // The ranged beacon while in the region: its estimated distance falls while the
-        // phone approaches and rises once it has passed. With Core Location's default
-        // 20 s filter at 2 m/s the class stays far; the closest sighting comes around the pass.
+        // phone approaches. With Core Location's default 20 s filter at 2 m/s the class
+        // stays far.
         let sightings: [BeaconEvent.Ranged] = events.compactMap {
             guard case let .didRange(beacons, 1) = $0, let beacon = beacons.first, beacon.proximity != .unknown else { return nil }
             return beacon
@@ -68,8 +68,11 @@ struct CLLocationManagerWalkTests {
         #expect(!sightings.isEmpty)
         #expect(sightings.allSatisfy { $0.major == 1 && $0.minor == 1 })
         let nearest = try #require(sightings.indices.min { sightings[$0].accuracy < sightings[$1].accuracy })
-        // On a loaded machine the host may start only as the phone arrives, so the approach
-        // is not always seen; moving away after the closest sighting always is.
-        #expect(nearest < sightings.count - 1, "the beacon is ranged further away after the closest sighting: \(sightings.map(\.accuracy))")
+        // At 2 m/s the approach from 27.5 m takes about 14 s, so the estimate is seen to fall.
+        // Whether it rises again before the beacon is lost behind the walker's body (3.5 s
+        // after the pass) depends on the 20 s running average and on how late the ticks come
+        // on a loaded machine, so it is not asserted (the BLEScenarios walk test checks the
+        // far → near → immediate → far sequence on the world's own clock).
+        #expect(nearest > 0, "the beacon is ranged nearer while the phone approaches: \(sightings.map(\.accuracy))")
     }
 }
