@@ -47,8 +47,11 @@ extension CBCentralManager {
         peripheral.watching = Task { @MainActor [weak self, weak peripheral] in
             let reason = try? await connection.disconnected
             guard let peripheral, peripheral.connection === connection else { return }
+            // The HCI reason (Vol 1, Part F) goes into the error's failure reason: Apple's
+            // two codes alone cannot tell a peer's "remote user terminated" from our own host's.
+            let why = reason.map { "the link went down: \($0)" } ?? "the link went down"
             let error: CBError? = peripheral.locallyCancelled ? nil
-                : reason == .connectionTimeout ? CBError(.connectionTimeout) : CBError(.peripheralDisconnected)
+                : reason == .connectionTimeout ? CBError(.connectionTimeout, reason: why) : CBError(.peripheralDisconnected, reason: why)
             peripheral.linkWentDown(error: error)
             self?.reportDisconnection(of: peripheral, error: error)
         }

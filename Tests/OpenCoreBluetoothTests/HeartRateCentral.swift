@@ -55,6 +55,7 @@ final class HeartRateCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDe
 
     func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?) {
         log.append("didDisconnectPeripheral")
+        if let error { print("HeartRateCentral: didDisconnectPeripheral \(error); log \(log)") }
         disconnectError = error
         disconnected = true
     }

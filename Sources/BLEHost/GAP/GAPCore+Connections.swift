@@ -120,4 +120,11 @@ extension GAPCore {
         guard links[handle] != nil else { throw .unknownConnection(handle: handle) }
         return [submit(HCI.ReadRSSI(connectionHandle: handle), for: .procedure(.readRSSI(handle: handle)))]
     }
+
+    /// Asks the peer for its LE features (Vol 4, Part E, §7.8.21; the exchange is Vol 6,
+    /// Part B, §5.1.4); they come as ``GAPEvent/remoteFeatures(handle:_:)``.
+    public mutating func readRemoteFeatures(_ handle: UInt16, at now: HostTime) throws(GAPError) -> [GAPOutput] {
+        guard links[handle] != nil else { throw .unknownConnection(handle: handle) }
+        return [submit(HCI.LEReadRemoteFeatures(connectionHandle: handle), for: .procedure(.readRemoteFeatures(handle: handle)))]
+    }
 }

@@ -160,6 +160,11 @@ extension GAPCore {
                 maxTxOctets: change.maxTxOctets, maxTxTime: change.maxTxTime, maxRxOctets: change.maxRxOctets, maxRxTime: change.maxRxTime)
             links[change.connectionHandle]?.dataLength = length
             return [.event(.dataLengthChanged(handle: change.connectionHandle, length))]
+        case let .leMeta(.readRemoteFeaturesComplete(done)):
+            guard done.status == .success else {
+                return [.event(.procedureFailed(.readRemoteFeatures(handle: done.connectionHandle), .controller(done.status)))]
+            }
+            return [.event(.remoteFeatures(handle: done.connectionHandle, done.leFeatures))]
         case let .leMeta(.phyUpdateComplete(done)):
             guard done.status == .success else {
                 return [.event(.procedureFailed(.phyUpdate(handle: done.connectionHandle), .controller(done.status)))]

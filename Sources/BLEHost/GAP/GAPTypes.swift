@@ -29,6 +29,9 @@ public enum GAPProcedure: Hashable, Sendable {
     case phyUpdate(handle: UInt16)
     /// Reading the RSSI of a connection (Vol 4, Part E, §7.5.4).
     case readRSSI(handle: UInt16)
+    /// The feature exchange with the peer (Vol 6, Part B, §5.1.4), started by HCI LE Read
+    /// Remote Features (Vol 4, Part E, §7.8.21).
+    case readRemoteFeatures(handle: UInt16)
 }
 
 /// Why GAP refused a request or a procedure failed; the controller's status codes are kept
@@ -155,6 +158,9 @@ public enum GAPEvent: Hashable, Sendable {
     case phyUpdated(handle: UInt16, tx: HCI.PHY, rx: HCI.PHY)
     /// The RSSI of a connection, in dBm (127: not available).
     case rssi(handle: UInt16, Int8)
+    /// The peer's LE feature bits (Vol 6, Part B, §4.6), from LE Read Remote Features
+    /// Complete (Vol 4, Part E, §7.7.65.4): the peer answered on the link.
+    case remoteFeatures(handle: UInt16, UInt64)
     /// A procedure failed.
     case procedureFailed(GAPProcedure, GAPError)
     /// The peripheral's controller asks for the LTK the central named; answer with

@@ -163,13 +163,17 @@ extension Host {
         }
         settleParameterUpdate(after: event)
         eventOutput.yield(event)
-        if let index = waiters.firstIndex(where: { $0.match(event) != nil }) {
+        // An answer settles the oldest request it matches; a link going down settles every
+        // request on it (a feature read and a PHY update may both be waiting).
+        let settlesAll = if case .disconnected = event { true } else { false }
+        while let index = waiters.firstIndex(where: { $0.match(event) != nil }) {
             let waiter = waiters.remove(at: index)
             switch waiter.match(event) {
             case let .success(matched)?: waiter.continuation.resume(returning: matched)
             case let .failure(error)?: waiter.continuation.resume(throwing: HostError.gap(error))
             case nil: break
             }
+            if !settlesAll { break }
         }
     }
 }

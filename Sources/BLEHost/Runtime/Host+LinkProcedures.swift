@@ -82,6 +82,25 @@ extension Host {
         return value
     }
 
+    /// Reads the peer's LE feature bits (Vol 4, Part E, §7.8.21): the controller runs the
+    /// feature exchange (Vol 6, Part B, §5.1.4), so an answer also proves that the peer is on
+    /// the link (§4.5.2 calls it established once a packet from it has been received).
+    /// - Throws: ``HostError/gap(_:)`` with the controller's status when it refuses or the
+    ///   exchange fails, e.g. ``HCI/StatusCode/connectionFailedToBeEstablished`` (0x3E) when
+    ///   the link went down before the peer was ever heard.
+    public func readRemoteFeatures(_ handle: UInt16) async throws -> UInt64 {
+        let event = try await perform({ gap, now throws(GAPError) in try gap.readRemoteFeatures(handle, at: now) }) { event in
+            switch event {
+            case .remoteFeatures(handle, _): return .success(event)
+            case let .procedureFailed(.readRemoteFeatures(handle: failed), error) where failed == handle: return .failure(error)
+            case let .disconnected(down, reason) where down == handle: return .failure(.controller(reason))
+            default: return nil
+            }
+        }
+        guard case let .remoteFeatures(_, features) = event else { throw HostError.gap(.unknownConnection(handle: handle)) }
+        return features
+    }
+
     /// Cancels a pending or queued connection attempt to `peer` (Vol 4, Part E, §7.8.13);
     /// its ``connect(_:)`` call fails with ``GAPError/cancelled``.
     public func cancelConnect(to peer: BluetoothAddress) throws {

@@ -101,7 +101,8 @@ extension World {
             return nil
         }
         let link = LinkKey(record.sender, lock.device)
-        if !blockedLinks.isEmpty, blockedLinks.contains(link) {
+        if !blockedLinks.isEmpty && blockedLinks.contains(link)
+            || !blockedDirections.isEmpty && blockedDirections.contains(DirectedLinkKey(sender: record.sender, receiver: lock.device)) {
             receiver.statistics.blocked += 1
             return nil
         }

@@ -6,7 +6,8 @@ extension World {
     /// both where they are now, or `nil` if the link between them is blocked. Mean means
     /// without shadowing or fading; obstacles count in the realistic mode only.
     public func receivedPowerDBm(from: DeviceID, to: DeviceID, txPowerDBm: Double) -> Double? {
-        guard !blockedLinks.contains(LinkKey(from.rawValue, to.rawValue)) else { return nil }
+        guard !blockedLinks.contains(LinkKey(from.rawValue, to.rawValue)),
+              !blockedDirections.contains(DirectedLinkKey(sender: from.rawValue, receiver: to.rawValue)) else { return nil }
         let sender = state(from)
         let receiver = state(to)
         return meanReceivedPowerDBm(from: sender, at: sender.position(at: now), to: receiver, at: receiver.position(at: now),

@@ -107,6 +107,12 @@ final class AirRecord {
 }
 
 /// An unordered pair of devices, the key of per-link faults.
+/// One direction of a link: packets from `sender` to `receiver` (device indices).
+struct DirectedLinkKey: Hashable {
+    let sender: Int
+    let receiver: Int
+}
+
 struct LinkKey: Hashable {
     let low: Int
     let high: Int

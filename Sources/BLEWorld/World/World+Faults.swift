@@ -16,6 +16,15 @@ extension World {
         if blocked { blockedLinks.insert(key) } else { blockedLinks.remove(key) }
     }
 
+    /// Blocks or unblocks the packets `sender` sends to `receiver`, one way only: an
+    /// asymmetric link, where the receiver's replies still get through. A central that hears
+    /// an advertiser whose receiver misses the CONNECT_IND sees its new link fail to be
+    /// established (Core 5.4, Vol 6, Part B, §4.5.2).
+    public func setLinkBlocked(_ blocked: Bool, from sender: DeviceID, to receiver: DeviceID) {
+        let key = DirectedLinkKey(sender: sender.rawValue, receiver: receiver.rawValue)
+        if blocked { blockedDirections.insert(key) } else { blockedDirections.remove(key) }
+    }
+
     /// Puts `device` at `position` from now on, as if it were carried there in an instant;
     /// a route it was following, or the carrier it rode with, is left (scenarios' `moveTo`
     /// action).

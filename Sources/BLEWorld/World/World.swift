@@ -42,6 +42,8 @@ public final class World {
 
     var packetLoss: [LinkKey: Double] = [:]
     var blockedLinks: Set<LinkKey> = []
+    /// Links blocked one way only, as (sender, receiver) device indices.
+    var blockedDirections: Set<DirectedLinkKey> = []
 
     /// A world with no devices at time 0.
     public init(configuration: WorldConfiguration) {

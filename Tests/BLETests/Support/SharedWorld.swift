@@ -30,16 +30,19 @@ struct SharedWorld {
 
     /// `count` devices in an empty world; `ideal` timing and a higher `speed` make
     /// connections quick.
+    /// `observe` sees every packet to an external device's host, in the world, before the host.
     static func make(devices count: Int, speed: Double = 20, ideal: Bool = true,
-                     bonds: (Int) -> BondStorage = { _ in .memory }) async throws -> SharedWorld {
+                     bonds: (Int) -> BondStorage = { _ in .memory },
+                     observe: (@Sendable (DeviceID, H4.Packet, World) -> Void)? = nil) async throws -> SharedWorld {
         var scenario = Scenario(name: "empty").addingExternalDevices(count)
         if ideal { scenario.timing = .ideal }
-        return try await make(scenario, speed: speed, bonds: bonds)
+        return try await make(scenario, speed: speed, bonds: bonds, observe: observe)
     }
 
     /// One device per `host: external` device of `scenario`, e.g. the neighbourhood's
     /// "local" — what `--hci sim` builds, with a host patient enough for a loaded machine.
-    static func make(_ scenario: Scenario, speed: Double = 1, bonds: (Int) -> BondStorage = { _ in .memory }) async throws -> SharedWorld {
+    static func make(_ scenario: Scenario, speed: Double = 1, bonds: (Int) -> BondStorage = { _ in .memory },
+                     observe: (@Sendable (DeviceID, H4.Packet, World) -> Void)? = nil) async throws -> SharedWorld {
         let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
         let built = try scenario.build(into: world)
         var outputs: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
@@ -52,7 +55,10 @@ struct SharedWorld {
             if let index = built.deviceIDs.firstIndex(of: id) { addresses.append(scenario.controllerPublicAddress(index: index)) }
         }
         let sinks = outputs
-        built.onExternalHostPacket = { id, packet in sinks[id]?.yield(packet) }
+        built.onExternalHostPacket = { [unowned world] id, packet in
+            observe?(id, packet, world)
+            sinks[id]?.yield(packet)
+        }
         let runner = WorldRunner(world: world, speed: speed)
         let task = Task { _ = await runner.run() }
         var devices: [BLEDevice] = []
