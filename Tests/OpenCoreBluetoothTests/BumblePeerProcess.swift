@@ -66,8 +66,13 @@ final class BumbleScript: Sendable {
         try? input.write(contentsOf: Data((command + "\n").utf8))
     }
 
+    /// Ends the script: closes its lifeline, asks it to stop, and kills it after 5 s.
+    /// (Not `waitUntilExit`, which on Linux spins the run loop for as long as the child lives.)
     func stop() {
+        try? input.close()
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        let deadline = Date() + 5
+        while process.isRunning, Date() < deadline { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }

@@ -124,6 +124,18 @@ extension Host {
         }
     }
 
+    /// Makes the random static address `address` ours on the air from now on (Vol 3,
+    /// Part C, §10.8.1): it is set in the controller, and advertising, scanning and
+    /// connecting use it whatever their `useRandomAddress` says, as a device without a
+    /// public address does. Privacy, when enabled, replaces the random address with its
+    /// private ones.
+    /// - Throws: ``HostError/gap(_:)`` with ``GAPError/invalidRandomStaticAddress(_:)`` or
+    ///   ``GAPError/randomAddressChangeWhileBusy``.
+    public func useRandomStaticAddress(_ address: BluetoothAddress) async throws {
+        try await setRandomStaticAddress(address)
+        randomStaticAddressInUse = true
+    }
+
     /// Replaces the advertising data (and scan response) while advertising (§7.8.7–7.8.8).
     public func updateAdvertisingData(_ data: AdvertisingData, scanResponse: AdvertisingData? = nil) async throws {
         try await perform({ gap, now throws(GAPError) in try gap.updateAdvertisingData(data, scanResponse: scanResponse, at: now) }) { event in

@@ -63,9 +63,10 @@ extension Host {
     /// address waits: a restart of advertising that failed is tried again at the next one.
     var privacyNextDeadline: HostTime? { privacy?.nextDeadline }
 
-    /// `parameters` with the random address forced on while privacy is enabled.
+    /// `parameters` with the random address forced on while privacy is enabled or the
+    /// random static address is ours (``useRandomStaticAddress(_:)``).
     func withPrivacy<Parameters>(_ parameters: Parameters, _ flag: WritableKeyPath<Parameters, Bool>) -> Parameters {
-        guard privacy != nil else { return parameters }
+        guard privacy != nil || randomStaticAddressInUse else { return parameters }
         var changed = parameters
         changed[keyPath: flag] = true
         return changed

@@ -70,6 +70,9 @@ public actor Host {
     var departedClientHandler: DepartedClientHandler?
     /// Our resolvable private address and its deadlines, once privacy is on (Host+Privacy.swift).
     var privacy: RPARotation?
+    /// Whether every advertising, scan and connection uses the random static address
+    /// (``useRandomStaticAddress(_:)``).
+    var randomStaticAddressInUse = false
     /// A new private address waiting for GAP to be idle.
     var privateAddressDue: BluetoothAddress?
     /// Whether advertising is being stopped and restarted to change the address.
