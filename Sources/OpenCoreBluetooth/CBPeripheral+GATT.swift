@@ -18,6 +18,7 @@ extension CBPeripheral {
                 }
                 peripheral.services = merged
                 peripheral.delegate?.peripheral(peripheral, didDiscoverServices: nil)
+                await peripheral.watchServiceChanges(on: connection)
             } catch {
                 peripheral.delegate?.peripheral(peripheral, didDiscoverServices: CBErrorMapping.error(error))
             }

@@ -44,6 +44,8 @@ open class CBPeripheral: CBPeer {
     var connection: Connection?
     var connecting: Task<Void, Never>?
     var watching: Task<Void, Never>?
+    /// Reads the link's Service Changed ranges once services were discovered on it.
+    var serviceChangeWatch: Task<Void, Never>?
     var locallyCancelled = false
     /// The last request issued; the next one waits for it.
     var tail: Task<Void, Never>?
@@ -76,6 +78,8 @@ open class CBPeripheral: CBPeer {
     func linkWentDown(error: CBError?) {
         connection = nil
         state = .disconnected
+        serviceChangeWatch?.cancel()
+        serviceChangeWatch = nil
         for (_, subscription) in subscriptions {
             subscription.values.cancel()
             subscription.reader.cancel()

@@ -17,6 +17,8 @@ final class AppleStyleHeartRateSensor: NSObject, CBPeripheralManagerDelegate {
     var log: [String] = []
     var subscribers = 0
     var ready = 0
+    /// The heart-rate service, once added.
+    var heartRateService: CBMutableService?
 
     init(options: [String: Any]) {
         super.init()
@@ -29,6 +31,7 @@ final class AppleStyleHeartRateSensor: NSObject, CBPeripheralManagerDelegate {
         let service = CBMutableService(type: Self.service, primary: true)
         let location = CBMutableCharacteristic(type: Self.location, properties: [.read], value: Data([0x01]), permissions: [.readable])
         service.characteristics = [measurementCharacteristic, location]
+        heartRateService = service
         peripheral.add(service)
     }
 
@@ -113,6 +116,13 @@ final class AppleStyleHeartRateMonitor: NSObject, CBCentralManagerDelegate, CBPe
         log.append("didUpdateNotificationStateFor")
     }
 
+    /// The services each `didModifyServices` invalidated, by UUID.
+    var modifications: [[String]] = []
+
+    func peripheral(_ peripheral: CBPeripheral, didModifyServices invalidatedServices: [CBService]) {
+        modifications.append(invalidatedServices.map(\.uuid.uuidString))
+    }
+
     func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: (any Error)?) {
         guard let value = characteristic.value else { return }
         if characteristic.uuid == AppleStyleHeartRateSensor.location {
@@ -159,6 +169,32 @@ struct PeripheralManagerHeartRateTests {
         try await waitFor("the unsubscription") { sensor.subscribers == 0 }
         #expect(sensor.log.last == "didUnsubscribeFrom 2A37")
         #expect(sensor.measurementCharacteristic.subscribedCentrals == nil)
+        await world.close()
+    }
+
+    @Test("services added and removed on the sensor reach the monitor as didModifyServices, with the invalidated services")
+    func modifiedServices() async throws {
+        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let sensor = AppleStyleHeartRateSensor(options: world.options(0))
+        try await waitFor("advertising") { sensor.manager.isAdvertising }
+        let monitor = AppleStyleHeartRateMonitor(options: world.options(1))
+        try await waitFor("notifying") { monitor.log.contains("didUpdateNotificationStateFor") }
+        let heartRate = try #require(monitor.peripheral?.services?.first { $0.uuid == AppleStyleHeartRateSensor.service })
+
+        // A service added at the end invalidates nothing the monitor knew (Apple: an empty list).
+        let battery = CBMutableService(type: CBUUID(string: "180F"), primary: true)
+        battery.characteristics = [CBMutableCharacteristic(type: CBUUID(string: "2A19"), properties: [.read], value: Data([90]), permissions: [.readable])]
+        sensor.manager.add(battery)
+        try await waitFor("the first change") { monitor.modifications.count == 1 }
+        #expect(monitor.modifications == [[]])
+        #expect(monitor.peripheral?.services?.contains { $0 === heartRate } == true)
+
+        // Removing the heart-rate service moves what follows: the monitor's 180D is invalid.
+        sensor.manager.remove(try #require(sensor.heartRateService))
+        try await waitFor("the second change") { monitor.modifications.count == 2 }
+        #expect(monitor.modifications.last == ["180D"])
+        #expect(monitor.peripheral?.services?.contains { $0 === heartRate } == false)
+        #expect(heartRate.characteristics?.contains { $0.isNotifying } == false)
         await world.close()
     }
 }

@@ -93,7 +93,7 @@ extension Connection {
 
     /// Discovers the characteristics of the peer's GATT service when not known yet and
     /// enables indications of its Service Changed characteristic (§7.1).
-    private func enableServiceChanged() async throws(BLEError) {
+    func enableServiceChanged() async throws(BLEError) {
         let gattService = trees.with(self) { tree in tree.primaryServices?.first { $0.service.uuid == BluetoothUUID(0x1801) } }
         guard let gattService else { return }
         var characteristics = gattService.characteristics

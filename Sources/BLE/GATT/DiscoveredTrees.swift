@@ -33,6 +33,8 @@ final class DiscoveredTrees: Sendable {
     }
 
     private let trees = Mutex<[UInt16: Tree]>([:])
+    /// The streams of ``Connection/serviceChanges()`` by connection handle.
+    private let watchers = Mutex<[UInt16: [AsyncStream<ClosedRange<UInt16>>.Continuation]]>([:])
 
     /// Runs `body` on the tree of `connection`, starting an empty one when the handle has
     /// none or one of an earlier connection.
@@ -45,9 +47,27 @@ final class DiscoveredTrees: Sendable {
         }
     }
 
-    /// The link `handle` went down: its tree is forgotten (a bonded peer's was saved).
+    /// The link `handle` went down: its tree is forgotten (a bonded peer's was saved) and
+    /// its service-change streams end.
     func linkDown(_ handle: UInt16) {
         _ = trees.withLock { $0.removeValue(forKey: handle) }
+        endWatchers(handle)
+    }
+
+    /// A stream of the handle ranges the peer of `connection` reports changed; it ends
+    /// with the link (at once if the link is already down).
+    func watchServiceChanges(of connection: Connection) -> AsyncStream<ClosedRange<UInt16>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ClosedRange<UInt16>.self)
+        watchers.withLock { $0[connection.handle, default: []].append(continuation) }
+        // The link is marked down before its tree is dropped: a watcher registered after
+        // that finds it down here.
+        if !connection.isConnected { endWatchers(connection.handle) }
+        return stream
+    }
+
+    private func endWatchers(_ handle: UInt16) {
+        let ended = watchers.withLock { $0.removeValue(forKey: handle) } ?? []
+        for continuation in ended { continuation.finish() }
     }
 
     /// A Service Changed indication on `handle` (§7.1): services overlapping `range` are
@@ -62,6 +82,7 @@ final class DiscoveredTrees: Sendable {
             tree.version += 1
             trees[handle] = tree
         }
+        for continuation in watchers.withLock({ $0[handle] ?? [] }) { continuation.yield(range) }
     }
 }
 

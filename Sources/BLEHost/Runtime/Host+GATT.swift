@@ -8,7 +8,8 @@ extension Host {
 
     /// Replaces our GATT server's services (Core 5.4, Vol 3, Part G, §3): the database is
     /// laid out again from `services` after the GAP and GATT services, and every client
-    /// that enabled Service Changed indications is told to rediscover everything (§7.1).
+    /// that enabled Service Changed indications is told which handles changed (§7.1;
+    /// ``GATTDatabase/changedHandles(since:)``).
     /// Per-client configurations are kept for handles that still exist.
     /// - Returns: the new database, with the handles assigned.
     /// - Throws: ``GATTDatabaseError`` when a definition cannot be laid out.
@@ -22,7 +23,8 @@ extension Host {
             if let record = old.clientRecord(for: handle) { gattServer.restore(record, for: handle) }
             gattServer.setMTU(attLinks[handle]?.bearer.mtu ?? ATTBearerConfiguration.defaultMTU, for: handle)
         }
-        for (connection, pdu) in gattServer.serviceChangedIndications(for: 0x0001 ... 0xFFFF) {
+        guard let changed = database.changedHandles(since: old.database) else { return database }
+        for (connection, pdu) in gattServer.serviceChangedIndications(for: changed) {
             Task { try? await self.sendIndication(pdu, on: connection) }
         }
         return database
