@@ -1,5 +1,4 @@
 import BLEHost
-import Synchronization
 
 /// The central role of a ``BLEDevice`` (Core 5.4, Vol 3, Part C, §2.2.2): scans for
 /// advertisers and connects to them, like Core Bluetooth's `CBCentralManager`.
@@ -104,9 +103,13 @@ public actor Central {
         var attempt = 1
         while true {
             let connection = try await attemptConnection(to: address, wanted, timeout: deadline - clock.now)
-            guard await failedToEstablish(connection, within: max(deadline - clock.now, .seconds(1))) else { return connection }
-            // The peer never answered on the link: its receiver missed the CONNECT_IND, as
-            // happens on a busy channel. Try again while the caller's time lasts.
+            // LE Connection Complete comes when the CONNECT_IND was sent; the feature exchange
+            // shows the peer got it (docs/decisions.md, "A new link is confirmed").
+            if await core.host.peerAnswered(on: connection.handle, within: max(deadline - clock.now, .seconds(1))) {
+                return connection
+            }
+            // The peer never answered on the link (0x3E): its receiver missed the
+            // CONNECT_IND, as happens on a busy channel. Try again while time lasts.
             attempt += 1
             guard attempt <= Self.establishmentAttempts, deadline - clock.now > .zero else {
                 throw .connectionFailed("the peer never answered on \(attempt - 1) new links (\(HCI.StatusCode.connectionFailedToBeEstablished))")
@@ -144,28 +147,6 @@ public actor Central {
             }
         }
         return await dispatcher.claim(link)
-    }
-
-    /// Whether a new link went down before the peer was ever heard (Vol 6, Part B, §4.5.2:
-    /// the central's controller ends it with Connection Failed to be Established, 0x3E, six
-    /// intervals after the first anchor). LE Connection Complete comes when the CONNECT_IND
-    /// is sent, not when the peer receives it, so the link is confirmed with the feature
-    /// exchange (Vol 6, Part B, §5.1.4), which needs the peer's answer. A controller that
-    /// refuses the exchange or does not finish it within `limit` leaves the link as it is.
-    private func failedToEstablish(_ connection: Connection, within limit: Duration) async -> Bool {
-        let host = core.host
-        let handle = connection.handle
-        let outcome = Mutex<Bool>(false)
-        await firstToFinish(within: limit) {
-            do {
-                _ = try await host.readRemoteFeatures(handle)
-            } catch HostError.gap(.controller(.connectionFailedToBeEstablished)) {
-                outcome.withLock { $0 = true }
-            } catch {
-                // Refused or failed otherwise: the link is whatever it is; its user sees.
-            }
-        }
-        return outcome.withLock { $0 }
     }
 
     /// Connects to the device that sent `advertisement`; see

@@ -78,12 +78,23 @@ struct GATTConnectionOptions: ParsableArguments {
             parameters: HCI.LEConnectionParameters(connectionIntervalMin: 6, connectionIntervalMax: 24, maxLatency: 0,
                                                    supervisionTimeout: 400),
             timeout: HostTime(timeout * 1_000_000), useRandomAddress: own != nil)
-        let link: GAPConnection
-        do {
-            link = try await host.connect(request)
-        } catch HostError.gap(.timeout) {
-            throw CommandFailure("No device answered at \(peer) within \(timeout.formatted(decimals: 1)) s: check that it is "
-                                 + "advertising connectably and that the address type is right.")
+        var link: GAPConnection
+        var attempt = 1
+        while true {
+            do {
+                link = try await host.connect(request)
+            } catch HostError.gap(.timeout) {
+                throw CommandFailure("No device answered at \(peer) within \(timeout.formatted(decimals: 1)) s: check that it is "
+                                     + "advertising connectably and that the address type is right.")
+            }
+            // The link is the peer's only once it answers (docs/decisions.md, "A new link is confirmed").
+            if await host.peerAnswered(on: link.handle, within: .seconds(timeout)) { break }
+            guard attempt < 3 else {
+                throw CommandFailure("\(peer) never answered on 3 new links (Connection Failed to be Established, 0x3E): "
+                                     + "it may not hear us; try again closer to it.")
+            }
+            attempt += 1
+            printError("\(peer) did not answer on the new link (0x3E); connecting again.")
         }
         do {
             if securing, security.isRequested {

@@ -139,7 +139,10 @@ extension Host {
 
     private func deliver(_ event: GAPEvent) {
         switch event {
+        case let .disconnected(handle, reason):
+            lastDisconnectionReasons[handle] = reason
         case let .connected(link) where links[link.handle] == nil:
+            lastDisconnectionReasons[link.handle] = nil
             links[link.handle] = L2CAPLink(
                 handle: link.handle, role: link.role == .central ? .central : .peripheral, configuration: l2capConfiguration)
             linkOpened(link.handle)

@@ -1,4 +1,5 @@
 import BLEWire
+import Synchronization
 
 extension Host {
     // MARK: Connection procedures
@@ -99,6 +100,40 @@ extension Host {
         }
         guard case let .remoteFeatures(_, features) = event else { throw HostError.gap(.unknownConnection(handle: handle)) }
         return features
+    }
+
+    /// Whether the peer is on the new link `handle`, for a central right after LE
+    /// Connection Complete, which comes when the CONNECT_IND was sent, not when the peer got
+    /// it. `false` when the link ended with Connection Failed to be Established (0x3E, Vol 6,
+    /// Part B, §4.5.2: the peer was never heard); `true` once the feature exchange
+    /// (``readRemoteFeatures(_:)``) completes, when the controller refuses it or the link
+    /// ends otherwise, and when `limit` passes first (nothing more can be learnt).
+    public nonisolated func peerAnswered(on handle: UInt16, within limit: Duration) async -> Bool {
+        let answered = Mutex(true)
+        // Whichever finishes the stream first ends the wait: the exchange or the time limit.
+        let (done, finish) = AsyncStream.makeStream(of: Never.self)
+        let exchange = Task {
+            do {
+                _ = try await self.readRemoteFeatures(handle)
+            } catch HostError.gap(.controller(.connectionFailedToBeEstablished)) {
+                answered.withLock { $0 = false }
+            } catch {
+                // Refused, or down already when the request came (Unknown Connection
+                // Identifier): the reason the link ended, if it did, still tells.
+                if await self.lastDisconnectionReasons[handle] == .connectionFailedToBeEstablished {
+                    answered.withLock { $0 = false }
+                }
+            }
+            finish.finish()
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            finish.finish()
+        }
+        for await _ in done {}
+        timer.cancel()
+        _ = exchange  // left running past the limit: its waiter ends with the link
+        return answered.withLock { $0 }
     }
 
     /// Cancels a pending or queued connection attempt to `peer` (Vol 4, Part E, §7.8.13);

@@ -73,6 +73,9 @@ public actor Host {
     /// Whether every advertising, scan and connection uses the random static address
     /// (``useRandomStaticAddress(_:)``).
     var randomStaticAddressInUse = false
+    /// Why each connection handle's last link ended, until the handle is used again: a
+    /// request that reaches GAP after the link went down still learns how it ended.
+    var lastDisconnectionReasons: [UInt16: HCI.StatusCode] = [:]
     /// A new private address waiting for GAP to be idle.
     var privateAddressDue: BluetoothAddress?
     /// Whether advertising is being stopped and restarted to change the address.
