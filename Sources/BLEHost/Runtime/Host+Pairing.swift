@@ -48,6 +48,10 @@ extension Host {
     // MARK: Routing
 
     /// An SMP PDU arrived on a link's fixed channel 0x0006.
+    /// SMP PDUs of a pairing step (anything but Pairing Request and Security Request) that
+    /// came when no pairing ran on their link, and were dropped.
+    public var strayPairingPDUsDropped: Int { strayPairingPDUs }
+
     func smpReceived(_ pdu: [UInt8], link handle: UInt16) {
         guard let link = gap.connections.first(where: { $0.handle == handle }) else { return }
         if smpSessions[handle]?.isInProgress != true {
@@ -61,6 +65,13 @@ extension Host {
                         await self?.beginPairing(handle, with: pdu)
                     }
                 }
+                return
+            }
+            if let code = pdu.first.flatMap(SMP.Code.init(rawValue:)), code != .pairingRequest, code != .securityRequest {
+                // A step of a pairing that is over: the peer sent it before our Pairing Failed
+                // (or the timeout) reached it, and §3.5.5 ended that procedure. It starts no
+                // new one and reports no second failure; BlueZ drops these too. Counted.
+                strayPairingPDUs += 1
                 return
             }
             if link.role == .peripheral, pdu.first == SMP.Code.pairingRequest.rawValue, pairingAttempts.isBlocked(link.peer, at: now) {

@@ -46,6 +46,8 @@ public actor Host {
     var heldUntilKeySize: [UInt16: [L2CAPOutput]] = [:]
     /// Each link's pairing, while it runs and after it ended (until the link goes down).
     var smpSessions: [UInt16: SMPPairing] = [:]
+    /// SMP PDUs of a pairing step that came when no pairing ran on their link (Host+Pairing.swift).
+    var strayPairingPDUs = 0
     /// ``pair(_:)`` calls by link.
     var pairingWaiters: [UInt16: [CheckedContinuation<SMPPairingResult, any Error>]] = [:]
     /// Our capabilities and keys for pairing.
