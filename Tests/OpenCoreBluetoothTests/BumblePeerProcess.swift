@@ -19,6 +19,8 @@ final class BumbleScript: Sendable {
     }
 
     private let output = Output()
+    /// Signalled once when the child exits (its termination handler).
+    private let exited = DispatchSemaphore(value: 0)
 
     /// Starts `script` with `arguments` on the Bumble venv's Python ($BUMBLE_VENV, else
     /// <root>/.venv-bumble).
@@ -44,6 +46,8 @@ final class BumbleScript: Sendable {
                 }
             }
         }
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
     }
 
@@ -66,13 +70,14 @@ final class BumbleScript: Sendable {
         try? input.write(contentsOf: Data((command + "\n").utf8))
     }
 
-    /// Ends the script: closes its lifeline, asks it to stop, and kills it after 5 s.
-    /// (Not `waitUntilExit`, which on Linux spins the run loop for as long as the child lives.)
+    /// Ends the script: closes its lifeline, asks it to stop, and kills it if it has not
+    /// exited 5 s later. It waits on the termination handler, not with `waitUntilExit`, which
+    /// on Linux spins the run loop for as long as the child lives.
     func stop() {
         try? input.close()
         if process.isRunning { process.terminate() }
-        let deadline = Date() + 5
-        while process.isRunning, Date() < deadline { usleep(50_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if exited.wait(timeout: .now() + 5) == .timedOut, process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
     }
 }
