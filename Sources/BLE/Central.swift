@@ -86,12 +86,17 @@ public actor Central {
     /// Connects to the device at `address` (Vol 3, Part C, §9.3.6, direct connection
     /// establishment), waiting at most `timeout` once the attempt reaches the controller.
     /// Cancelling the task cancels the attempt (LE Create Connection Cancel).
+    ///
+    /// The link is returned once the peer has answered on it (the LL feature exchange):
+    /// a link it never answered on, ended with Connection Failed to be Established (0x3E,
+    /// Vol 6, Part B, §4.5.2), is replaced by a new attempt, up to three within `timeout`.
     /// - Parameters:
     ///   - address: the peer, with its address type.
     ///   - parameters: the connection parameters to ask for.
-    ///   - timeout: how long the controller may try.
+    ///   - timeout: how long the controller may try, over all attempts.
     /// - Throws: ``BLEError/timeout``, ``BLEError/cancelled``,
-    ///   ``BLEError/connectionFailed(_:)``, ``BLEError/invalidParameters(_:)``.
+    ///   ``BLEError/connectionFailed(_:)`` (also when the peer never answered on three links),
+    ///   ``BLEError/invalidParameters(_:)``.
     public func connect(
         to address: BluetoothAddress, parameters: ConnectionParameterRequest = ConnectionParameterRequest(),
         timeout: Duration = .seconds(5)
