@@ -30,14 +30,18 @@ final class ChatRun {
     func run() async throws {
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
         engine.onEvent = { continuation.yield(.engine($0)) }
-        let ticker = Task {
-            while !Task.isCancelled {
-                // Pacing: how often a scripted run checks whether it is done.
-                try? await Task.sleep(for: .milliseconds(200))
-                continuation.yield(.tick)
-            }
+        // Timers, not polling: the run is re-checked at each engine event, at the overall
+        // timeout, and at the end of the linger once it has settled.
+        let timeoutSeconds = timeout
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(timeoutSeconds))
+            continuation.yield(.tick)
         }
-        defer { ticker.cancel() }
+        var linger: Task<Void, Never>?
+        defer {
+            deadline.cancel()
+            linger?.cancel()
+        }
         if script == nil { Self.readLines(into: continuation) }
         try await engine.begin()
         if let script {
@@ -69,14 +73,23 @@ final class ChatRun {
             if received >= receiveCount, engine.isSettled {
                 // Done; linger two heartbeats so that our last acknowledgement reaches the
                 // partner before the link goes.
+                let lingerFor = engine.session.configuration.heartbeatInterval * 2
                 let since = settledSince ?? ContinuousClock.now
-                settledSince = since
-                if ContinuousClock.now - since >= engine.session.configuration.heartbeatInterval * 2 {
+                if settledSince == nil {
+                    settledSince = since
+                    linger = Task {
+                        try? await Task.sleep(for: lingerFor)
+                        continuation.yield(.tick)
+                    }
+                }
+                if ContinuousClock.now - since >= lingerFor {
                     await finish(elapsed)
                     return
                 }
             } else {
                 settledSince = nil
+                linger?.cancel()
+                linger = nil
             }
         }
     }
