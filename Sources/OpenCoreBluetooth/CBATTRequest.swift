@@ -4,15 +4,14 @@ import Foundation
 /// `CBATTRequest`), handed to `CBPeripheralManagerDelegate`'s `didReceiveRead` /
 /// `didReceiveWrite` and answered once with `CBPeripheralManager.respond(to:withResult:)`
 /// (an ATT Read / Write Response or Error Response, Core 5.4, Vol 3, Part F, §3.4).
-@MainActor
-open class CBATTRequest: NSObject {
+open class CBATTRequest: NSObject, @unchecked Sendable {
     /// The central asking.
-    nonisolated public let central: CBCentral
+    public let central: CBCentral
     /// The characteristic read or written.
-    nonisolated public let characteristic: CBCharacteristic
+    public let characteristic: CBCharacteristic
     /// Where in the value the read or write starts (non-zero for long reads and writes,
     /// Vol 3, Part F, §3.4.4.5 and §3.4.6.1).
-    nonisolated public let offset: Int
+    public let offset: Int
     /// For a write, the value written; for a read, set it to the value (from ``offset``)
     /// before responding.
     open var value: Data?
@@ -21,7 +20,7 @@ open class CBATTRequest: NSObject {
     /// exchange, whether it was answered): the manager's business.
     var serverContext: (any Sendable)?
 
-    nonisolated init(central: CBCentral, characteristic: CBCharacteristic, offset: Int, value: Data?) {
+    init(central: CBCentral, characteristic: CBCharacteristic, offset: Int, value: Data?) {
         self.central = central
         self.characteristic = characteristic
         self.offset = offset

@@ -15,11 +15,13 @@ extension CBCentralManager {
         peripheral.state = .connecting
         peripheral.locallyCancelled = false
         known[peripheral.identifier] = peripheral
-        peripheral.connecting = Task { @MainActor [weak self, weak peripheral] in
+        peripheral.connecting = perform { [weak self, weak peripheral] _ in
             while let peripheral, peripheral.state == .connecting, !Task.isCancelled {
                 do throws(BLEError) {
                     // In slices, so the attempt has no overall limit (Apple's behaviour).
+                    dbg("connect start")
                     let connection = try await device.central.connect(to: peripheral.address, timeout: .seconds(30))
+                    dbg("connect done")
                     self?.connected(peripheral, connection)
                     return
                 } catch {
@@ -43,8 +45,10 @@ extension CBCentralManager {
             return
         }
         peripheral.attach(connection)
+        dbg("didConnect")
         delegate?.centralManager(self, didConnect: peripheral)
-        peripheral.watching = Task { @MainActor [weak self, weak peripheral] in
+        dbg("didConnect returned")
+        peripheral.watching = perform { [weak self, weak peripheral] _ in
             let reason = try? await connection.disconnected
             guard let peripheral, peripheral.connection === connection else { return }
             // The HCI reason (Vol 1, Part F) goes into the error's failure reason: Apple's
@@ -104,9 +108,11 @@ extension CBCentralManager {
     func learnBondedPeers(of device: BLEDevice) async {
         for bonded in await device.bondedPeers() {
             guard let identifier = UUID(uuidString: bonded.identifier), known[identifier] == nil else { continue }
-            let peripheral = CBPeripheral(identifier: identifier, address: bonded.identityAddress, name: nil)
+            let peripheral = CBPeripheral(identifier: identifier, address: bonded.identityAddress, name: nil, isolation: isolation)
             peripheral.manager = self
             known[identifier] = peripheral
         }
     }
 }
+
+func dbg(_ s: String) { FileHandle.standardError.write(Data("DBG \(s)\n".utf8)) }

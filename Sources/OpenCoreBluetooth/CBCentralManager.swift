@@ -25,12 +25,11 @@ import Foundation
 /// }
 /// ```
 ///
-/// **Threads.** The delegate is called on the main queue; a command-line program ends its
-/// top-level code with `dispatchMain()`, a test runs on the main actor and awaits. The
-/// `queue:` argument is accepted, but calls come on the main queue whatever it is (a
-/// departure: Swift 6 offers no safe way to hand a non-Sendable delegate to another
-/// queue). Unlike Apple's, the class is `@MainActor` (so Sendable); its initializers and
-/// ``CBManager/state`` are `nonisolated`.
+/// **Threads.** The delegate is called on the `queue:` given (a serial queue), or on the
+/// main queue when it is `nil`; call the manager and its peripherals from that queue too
+/// (see ``CBManager``). A command-line program using the main queue ends its top-level code
+/// with `dispatchMain()`; main-actor code (a test, a UI) may be the delegate of a manager on
+/// the main queue.
 ///
 /// **Controller.** All managers of a process share one device per controller: the one
 /// `$SWIFTBLE_HCI` names (default `sim`, the embedded neighbourhood), or the one given under
@@ -38,16 +37,15 @@ import Foundation
 /// ``CBManagerState/unknown`` to ``CBManagerState/poweredOn`` when it opens,
 /// ``CBManagerState/unsupported`` when it does not, ``CBManagerState/poweredOff`` when it
 /// goes away.
-@MainActor
-open class CBCentralManager: CBManager {
-    /// Who is told what happens; held weakly, called on the main queue.
+open class CBCentralManager: CBManager, @unchecked Sendable {
+    /// Who is told what happens; held weakly, called on the manager's queue.
     open weak var delegate: (any CBCentralManagerDelegate)?
 
     /// Whether a scan is running (`isScanning`).
     open internal(set) var isScanning = false
 
-    nonisolated let controller: String?
-    nonisolated let restoreIdentifier: String?
+    let controller: String?
+    let restoreIdentifier: String?
     /// The device, once open.
     var device: BLEDevice?
     /// The peripherals seen or retrieved this run, by identifier (for
@@ -58,14 +56,11 @@ open class CBCentralManager: CBManager {
     var scanNumber = 0
 
     /// A manager with no delegate on the main queue (`init`).
-    nonisolated public override init() {
-        controller = nil
-        restoreIdentifier = nil
-        super.init()
-        startPoweringUp()
+    public convenience init() {
+        self.init(delegate: nil, queue: nil, options: nil)
     }
 
-    /// A manager calling `delegate` (`initWithDelegate:queue:`); see the type's note on `queue`.
+    /// A manager calling `delegate` on `queue` (`initWithDelegate:queue:`); `nil` is the main queue.
     public convenience init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?) {
         self.init(delegate: delegate, queue: queue, options: nil)
     }
@@ -74,24 +69,15 @@ open class CBCentralManager: CBManager {
     /// ``CBCentralManagerOptionShowPowerAlertKey`` (ignored: no user to alert),
     /// ``CBCentralManagerOptionRestoreIdentifierKey`` (`centralManager(_:willRestoreState:)`
     /// is called first, with nothing to restore), and SwiftBLE's
-    /// ``OpenCoreBluetoothControllerOptionKey``. On the main actor, where the (main-actor)
-    /// delegate lives.
-    public convenience init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
-        self.init(controller: options?[OpenCoreBluetoothControllerOptionKey] as? String,
-                  restoreIdentifier: options?[CBCentralManagerOptionRestoreIdentifierKey] as? String)
+    /// ``OpenCoreBluetoothControllerOptionKey``. The delegate is called on `queue` (the main
+    /// queue when `nil`).
+    public init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
+        controller = options?[OpenCoreBluetoothControllerOptionKey] as? String
+        restoreIdentifier = options?[CBCentralManagerOptionRestoreIdentifierKey] as? String
         self.delegate = delegate
-    }
-
-    /// Starts opening the controller; the state is reported once this returns.
-    nonisolated init(controller: String?, restoreIdentifier: String?) {
-        self.controller = controller
-        self.restoreIdentifier = restoreIdentifier
-        super.init()
-        startPoweringUp()
-    }
-
-    nonisolated private func startPoweringUp() {
-        Task { @MainActor [weak self] in await self?.powerUp() }
+        super.init(queue: queue)
+        // The delegate is set before the first report can run.
+        perform { [weak self] _ in await self?.powerUp() }
     }
 
     deinit {
@@ -138,7 +124,7 @@ open class CBCentralManager: CBManager {
     }
 
     /// Whether the features are supported: none is (`supportsFeatures:`).
-    nonisolated open class func supports(_ features: Feature) -> Bool { features.isEmpty }
+    open class func supports(_ features: Feature) -> Bool { features.isEmpty }
 
     // MARK: Scanning
 
@@ -157,7 +143,7 @@ open class CBCentralManager: CBManager {
         scanNumber += 1
         let number = scanNumber
         isScanning = true
-        scanning = Task { @MainActor [weak self] in
+        scanning = perform { [weak self] _ in
             await previous?.value
             let results: ScanResults
             do {
@@ -211,7 +197,7 @@ open class CBCentralManager: CBManager {
             peripheral.address = address
             return peripheral
         }
-        let peripheral = CBPeripheral(identifier: identifier, address: address, name: nil)
+        let peripheral = CBPeripheral(identifier: identifier, address: address, name: nil, isolation: isolation)
         peripheral.manager = self
         known[identifier] = peripheral
         return peripheral

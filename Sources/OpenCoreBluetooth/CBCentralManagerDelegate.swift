@@ -1,16 +1,16 @@
 import Foundation
 
 /// What a ``CBCentralManager`` tells its delegate (Core Bluetooth's
-/// `CBCentralManagerDelegate`), always on the main queue.
+/// `CBCentralManagerDelegate`), on the manager's queue: the `queue:` it was made with, the
+/// main queue when that was `nil`.
 ///
 /// On Apple platforms all but ``centralManagerDidUpdateState(_:)`` are `@objc optional`;
 /// Linux has no Objective-C runtime, so each has a default that does nothing (in an
 /// extension) and a class implements the ones it wants with Apple's signatures. A
 /// misspelt method is then a new method that is never called, as with Apple's optional
-/// requirements. The protocol is `@MainActor`: the calls come on the main queue, and a
-/// class conforming to it is main-actor isolated, which Swift 6 needs to hand it the
-/// (main-actor) manager and peripherals.
-@MainActor
+/// requirements. As on Apple platforms the protocol has no actor: a main-actor class
+/// conforms with `@preconcurrency` (its manager on the main queue), a class of its own
+/// queue with `nonisolated` methods or as `@unchecked Sendable`.
 public protocol CBCentralManagerDelegate: NSObjectProtocol {
     /// The manager's ``CBManager/state`` changed: first from ``CBManagerState/unknown`` to
     /// ``CBManagerState/poweredOn`` (or ``CBManagerState/unsupported``) soon after creation.

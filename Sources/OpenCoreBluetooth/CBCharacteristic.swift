@@ -4,8 +4,7 @@ import Foundation
 /// A characteristic: one value of a service, with its properties and descriptors (Core
 /// Bluetooth's `CBCharacteristic`; Core 5.4, Vol 3, Part G, §3.3). A remote one is found by
 /// ``CBPeripheral/discoverCharacteristics(_:for:)``; a local one is a ``CBMutableCharacteristic``.
-@MainActor
-open class CBCharacteristic: CBAttribute {
+open class CBCharacteristic: CBAttribute, @unchecked Sendable {
     /// The service the characteristic belongs to.
     open internal(set) weak var service: CBService?
     /// What may be done with the value.
@@ -24,7 +23,7 @@ open class CBCharacteristic: CBAttribute {
     /// Where the characteristic lies on the peer's server, for a remote characteristic.
     var remote: RemoteCharacteristic?
 
-    nonisolated init(uuid: CBUUID, properties: CBCharacteristicProperties, value: Data?) {
+    init(uuid: CBUUID, properties: CBCharacteristicProperties, value: Data?) {
         self.properties = properties
         self.value = value
         super.init(uuid: uuid)
@@ -42,8 +41,7 @@ open class CBCharacteristic: CBAttribute {
 /// A characteristic this device publishes (Core Bluetooth's `CBMutableCharacteristic`).
 /// One made with a value is read-only and answered by the stack; one made without a value
 /// is answered by the app through `CBPeripheralManagerDelegate`'s read and write requests.
-@MainActor
-open class CBMutableCharacteristic: CBCharacteristic {
+open class CBMutableCharacteristic: CBCharacteristic, @unchecked Sendable {
     /// What a central needs to read or write the value.
     open var permissions: CBAttributePermissions
     /// The centrals subscribed to the value's notifications or indications, `nil` while none is.
@@ -52,7 +50,7 @@ open class CBMutableCharacteristic: CBCharacteristic {
     /// A characteristic of type `UUID`; `value`, when given, makes it a read-only
     /// characteristic whose value the stack serves (Core Bluetooth's rule: `properties`
     /// must then be `.read` only and `permissions` `.readable`).
-    nonisolated public init(type UUID: CBUUID, properties: CBCharacteristicProperties, value: Data?, permissions: CBAttributePermissions) {
+    public init(type UUID: CBUUID, properties: CBCharacteristicProperties, value: Data?, permissions: CBAttributePermissions) {
         self.permissions = permissions
         super.init(uuid: UUID, properties: properties, value: value)
     }

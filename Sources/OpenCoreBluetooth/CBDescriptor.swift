@@ -4,8 +4,7 @@ import Foundation
 /// A characteristic descriptor: more about a characteristic's value, e.g. its Client
 /// Characteristic Configuration or User Description (Core Bluetooth's `CBDescriptor`;
 /// Core 5.4, Vol 3, Part G, §3.3.3).
-@MainActor
-open class CBDescriptor: CBAttribute {
+open class CBDescriptor: CBAttribute, @unchecked Sendable {
     /// The characteristic the descriptor belongs to.
     open internal(set) weak var characteristic: CBCharacteristic?
     /// The last value read, typed as Core Bluetooth types it: `NSNumber` for the extended
@@ -33,8 +32,7 @@ open class CBDescriptor: CBAttribute {
 /// `CBMutableDescriptor`). As on Apple platforms only the User Description (a `String`)
 /// and Presentation Format (`Data`) descriptors may be made; the Client Characteristic
 /// Configuration descriptor is added by the stack.
-@MainActor
-open class CBMutableDescriptor: CBDescriptor {
+open class CBMutableDescriptor: CBDescriptor, @unchecked Sendable {
     /// A descriptor of type `UUID` with `value` (a `String` for the User Description,
     /// `Data` otherwise). On the main actor, as the value (`Any`) is not Sendable.
     public init(type UUID: CBUUID, value: Any?) {

@@ -8,8 +8,7 @@ public typealias CBL2CAPPSM = UInt16
 /// An open L2CAP connection-oriented channel (Core Bluetooth's `CBL2CAPChannel`; LE
 /// credit-based flow control mode, Core 5.4, Vol 3, Part A, §3.4 and §10.1): what the peer
 /// sends comes out of ``inputStream``, what is written to ``outputStream`` goes to the peer.
-@MainActor
-open class CBL2CAPChannel: NSObject {
+open class CBL2CAPChannel: NSObject, @unchecked Sendable {
     /// The device at the other end.
     open internal(set) var peer: CBPeer!
     /// The bytes the peer sends, in order (each SDU's bytes back to back).

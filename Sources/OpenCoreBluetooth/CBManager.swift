@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -32,35 +33,50 @@ public enum CBManagerAuthorization: Int, Sendable {
 }
 
 /// What the central and peripheral managers share (Core Bluetooth's `CBManager`): their
-/// ``state`` and authorization.
+/// ``state``, authorization, and the queue their delegate is called on.
 ///
 /// A manager starts ``CBManagerState/unknown`` and moves to ``CBManagerState/poweredOn``
-/// once its controller is open (the delegate's `…DidUpdateState` on the main queue), to
+/// once its controller is open (the delegate's `…DidUpdateState`), to
 /// ``CBManagerState/unsupported`` when none opens, to ``CBManagerState/poweredOff`` when
 /// it goes away.
-@MainActor
-open class CBManager: NSObject {
-    nonisolated let currentState = Mutex(CBManagerState.unknown)
+///
+/// **Threads.** A manager runs on the dispatch queue given to its initializer (the main
+/// queue when `nil`): its own work and every delegate call happen there, one at a time, and
+/// the manager, its peripherals, centrals and attributes are to be used from that queue,
+/// as on Apple platforms. So they are `@unchecked Sendable`: the queue, not the compiler,
+/// keeps them consistent. ``state`` is readable from any thread.
+open class CBManager: NSObject, @unchecked Sendable {
+    let currentState = Mutex(CBManagerState.unknown)
+    /// Where the manager's work and its delegate calls run: the main actor, or a
+    /// ``DelegateQueue`` on the queue the app gave.
+    let isolation: any Actor
 
-    nonisolated override init() {
+    init(queue: DispatchQueue?) {
+        isolation = DelegateQueue.isolation(for: queue)
         super.init()
     }
 
     /// Whether Bluetooth is usable now; readable from any thread.
-    nonisolated open var state: CBManagerState { currentState.withLock { $0 } }
+    open var state: CBManagerState { currentState.withLock { $0 } }
 
     /// ``CBManagerAuthorization/allowedAlways``: Linux asks no permission.
-    nonisolated open class var authorization: CBManagerAuthorization { .allowedAlways }
+    open class var authorization: CBManagerAuthorization { .allowedAlways }
 
     /// ``CBManagerAuthorization/allowedAlways`` (the instance form Core Bluetooth deprecates).
-    nonisolated open var authorization: CBManagerAuthorization { .allowedAlways }
+    open var authorization: CBManagerAuthorization { .allowedAlways }
 
     /// Sets the state, returning whether it changed (so the delegate is told only then).
-    nonisolated func changeState(to newState: CBManagerState) -> Bool {
+    func changeState(to newState: CBManagerState) -> Bool {
         currentState.withLock { state in
             guard state != newState else { return false }
             state = newState
             return true
         }
+    }
+
+    /// Starts `work` on the manager's queue; every suspension inside it resumes there.
+    @discardableResult
+    func perform(_ work: @escaping @Sendable (isolated any Actor) async -> Void) -> Task<Void, Never> {
+        startTask(on: isolation, work)
     }
 }

@@ -9,7 +9,7 @@ extension CBPeripheral {
     /// `peripheral(_:didDiscoverServices:)`. Services found before keep their objects.
     public func discoverServices(_ serviceUUIDs: [CBUUID]?) {
         let wanted = serviceUUIDs?.map(\.value)
-        enqueue { peripheral, connection in
+        enqueue { _, peripheral, connection in
             do throws(BLEError) {
                 let found = try await connection.services(wanted)
                 var merged = peripheral.services ?? []
@@ -31,7 +31,7 @@ extension CBPeripheral {
     public func discoverIncludedServices(_ includedServiceUUIDs: [CBUUID]?, for service: CBService) {
         guard let remote = service.remote else { return }
         let wanted = includedServiceUUIDs?.map(\.value)
-        enqueue { peripheral, connection in
+        enqueue { _, peripheral, connection in
             do throws(BLEError) {
                 let found = try await connection.includedServices(of: remote)
                 service.includedServices = found.filter { wanted?.contains($0.uuid) ?? true }
@@ -49,7 +49,7 @@ extension CBPeripheral {
     public func discoverCharacteristics(_ characteristicUUIDs: [CBUUID]?, for service: CBService) {
         guard let remote = service.remote else { return }
         let wanted = characteristicUUIDs?.map(\.value)
-        enqueue { peripheral, connection in
+        enqueue { _, peripheral, connection in
             do throws(BLEError) {
                 let found = try await connection.characteristics(of: remote)
                 var merged = service.characteristics ?? []
@@ -70,12 +70,23 @@ extension CBPeripheral {
     /// them with the characteristic, so this answers from what it found, in order.
     public func discoverDescriptors(for characteristic: CBCharacteristic) {
         guard let remote = characteristic.remote else { return }
-        enqueue { peripheral, _ in
-            characteristic.descriptors = remote.descriptors.map { descriptor in
-                characteristic.descriptors?.first { $0.remote?.handle == descriptor.handle }
-                    ?? CBDescriptor(remote: descriptor, characteristic: characteristic)
+        enqueue { isolation, peripheral, connection in
+            _ = connection; isolation.assertIsolated()
+            let known = characteristic.descriptors ?? []
+            var descriptors: [CBDescriptor] = []
+            for descriptor in remote.descriptors {
+                if let old = known.first(where: { $0.remote?.handle == descriptor.handle }) {
+                    descriptors.append(old)
+                } else {
+                    descriptors.append(CBDescriptor(remote: descriptor, characteristic: characteristic))
+                }
             }
+            characteristic.descriptors = descriptors
+            dbg("didDiscoverDescriptorsFor")
             peripheral.delegate?.peripheral(peripheral, didDiscoverDescriptorsFor: characteristic, error: nil)
+            dbg("didDiscoverDescriptorsFor returned")
+            await Task.yield()
+            dbg("yielded")
         }
     }
 
@@ -86,9 +97,10 @@ extension CBPeripheral {
     /// ``CBCharacteristic/value``, or a ``CBATTError`` such as ``CBATTError/Code/readNotPermitted``.
     public func readValue(for characteristic: CBCharacteristic) {
         guard let remote = characteristic.remote else { return }
-        enqueue { peripheral, connection in
+        enqueue { _, peripheral, connection in
             do throws(BLEError) {
-                characteristic.value = Data(try await connection.read(remote))
+                let bytes = try await connection.read(remote)
+                characteristic.value = Data(bytes)
                 peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
             } catch {
                 peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: CBErrorMapping.error(error))
@@ -101,9 +113,12 @@ extension CBPeripheral {
     /// types it (``CBDescriptor/value``).
     public func readValue(for descriptor: CBDescriptor) {
         guard let remote = descriptor.remote else { return }
-        enqueue { peripheral, connection in
+        dbg("readValue descriptor enqueue")
+        enqueue { _, peripheral, connection in
+            dbg("readValue descriptor runs")
             do throws(BLEError) {
-                descriptor.value = DescriptorValue.typed(try await connection.read(remote), uuid: remote.uuid)
+                let bytes = try await connection.read(remote)
+                descriptor.value = DescriptorValue.typed(bytes, uuid: remote.uuid)
                 peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: nil)
             } catch {
                 peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: CBErrorMapping.error(error))
@@ -123,7 +138,7 @@ extension CBPeripheral {
         let bytes = [UInt8](data)
         switch type {
         case .withResponse:
-            enqueue { peripheral, connection in
+            enqueue { _, peripheral, connection in
                 do throws(BLEError) {
                     try await connection.write(bytes, to: remote, type: .withResponse)
                     peripheral.delegate?.peripheral(peripheral, didWriteValueFor: characteristic, error: nil)
@@ -134,7 +149,7 @@ extension CBPeripheral {
         case .withoutResponse:
             pendingWrites += 1
             if pendingWrites >= CBPeripheral.pendingWritesLimit { canSendWriteWithoutResponse = false }
-            enqueue { peripheral, connection in
+            enqueue { _, peripheral, connection in
                 // No answer to report: a failed Write Command is lost, as over the air.
                 try? await connection.write(bytes, to: remote, type: .withoutResponse)
                 peripheral.pendingWrites -= 1
@@ -152,7 +167,7 @@ extension CBPeripheral {
     public func writeValue(_ data: Data, for descriptor: CBDescriptor) {
         guard let remote = descriptor.remote, remote.uuid != BluetoothUUID(0x2902) else { return }
         let bytes = [UInt8](data)
-        enqueue { peripheral, connection in
+        enqueue { _, peripheral, connection in
             do throws(BLEError) {
                 try await connection.write(bytes, to: remote)
                 peripheral.delegate?.peripheral(peripheral, didWriteValueFor: descriptor, error: nil)
@@ -170,7 +185,7 @@ extension CBPeripheral {
     /// `peripheral(_:didUpdateValueFor:error:)` per value received.
     public func setNotifyValue(_ enabled: Bool, for characteristic: CBCharacteristic) {
         guard let remote = characteristic.remote else { return }
-        enqueue { peripheral, connection in
+        enqueue { _, peripheral, connection in
             if !enabled {
                 if let subscription = peripheral.subscriptions.removeValue(forKey: remote.valueHandle) {
                     subscription.values.cancel()
@@ -191,7 +206,7 @@ extension CBPeripheral {
             }
             do throws(BLEError) {
                 let values = try await connection.notifications(for: remote)
-                let reader = Task { @MainActor [weak peripheral, weak characteristic] in
+                let reader = startTask(on: peripheral.isolation) { [weak peripheral, weak characteristic] _ in
                     for await value in values {
                         guard let peripheral, let characteristic, characteristic.isNotifying else { break }
                         characteristic.value = Data(value)

@@ -8,10 +8,13 @@ extension CBPeripheral {
     func watchServiceChanges(on connection: Connection) async {
         guard serviceChangeWatch == nil, self.connection === connection else { return }
         // Claimed before the wait, so a second discovery does not start another watch.
-        serviceChangeWatch = Task {}
+        serviceChangeWatch = Task.detached {}
         guard let changes = try? await connection.serviceChanges(), self.connection === connection else { return }
-        serviceChangeWatch = Task { @MainActor [weak self] in
+        dbg("watch starts")
+        serviceChangeWatch = startTask(on: isolation) { [weak self] _ in
+            dbg("watch loop")
             for await range in changes {
+                dbg("watch got")
                 self?.servicesChanged(in: range)
             }
         }

@@ -19,11 +19,10 @@ public enum CBPeripheralState: Int, Sendable {
 ///
 /// Requests (discoveries, reads, writes, subscriptions, RSSI, channels) are issued one at
 /// a time in the order they were made, and each is answered through the ``delegate`` on the
-/// main queue. Requests made while not connected are ignored, as Core Bluetooth does (it
+/// queue of the central manager that found it. Requests made while not connected are ignored, as Core Bluetooth does (it
 /// logs "API MISUSE").
-@MainActor
-open class CBPeripheral: CBPeer {
-    /// Who is told the answers; held weakly, called on the main queue.
+open class CBPeripheral: CBPeer, @unchecked Sendable {
+    /// Who is told the answers; held weakly, called on the central manager's queue.
     open weak var delegate: (any CBPeripheralDelegate)?
     /// The peripheral's name: the local name it advertised last.
     open internal(set) var name: String?
@@ -40,6 +39,8 @@ open class CBPeripheral: CBPeer {
 
     /// The peer's address (public or random), as last seen.
     var address: BluetoothAddress
+    /// The central manager's ``CBManager/isolation``: where requests run and are answered.
+    let isolation: any Actor
     weak var manager: CBCentralManager?
     var connection: Connection?
     var connecting: Task<Void, Never>?
@@ -60,8 +61,9 @@ open class CBPeripheral: CBPeer {
     /// turns false.
     static let pendingWritesLimit = 8
 
-    init(identifier: UUID, address: BluetoothAddress, name: String?) {
+    init(identifier: UUID, address: BluetoothAddress, name: String?, isolation: any Actor) {
         self.address = address
+        self.isolation = isolation
         self.name = name
         super.init(identifier: identifier)
     }
@@ -91,13 +93,19 @@ open class CBPeripheral: CBPeer {
     }
 
     /// Runs `work` on the connection after the requests made before it.
-    func enqueue(_ work: @escaping @MainActor (CBPeripheral, Connection) async -> Void) {
+    func enqueue(_ work: @escaping @Sendable (isolated any Actor, CBPeripheral, Connection) async -> Void) {
         guard state == .connected else { return }
         let previous = tail
-        tail = Task { @MainActor [weak self] in
+        tail = startTask(on: isolation) { [weak self] isolation in
+            dbg("enqueue start")
             await previous?.value
+            dbg("previous done")
             guard let self, let connection = self.connection else { return }
-            await work(self, connection)
+            dbg("enqueue work")
+            await work(isolation, self, connection)
+            dbg("enqueue work done")
+            self.writeWithoutResponseLength = await connection.maximumWriteLength(for: .withoutResponse)
+            dbg("length done")
             self.writeWithoutResponseLength = await connection.maximumWriteLength(for: .withoutResponse)
         }
     }
@@ -110,7 +118,7 @@ open class CBPeripheral: CBPeer {
 
     /// Reads the link's RSSI (`readRSSI`); the delegate gets `peripheral(_:didReadRSSI:error:)`.
     open func readRSSI() {
-        enqueue { peripheral, connection in
+        enqueue { _, peripheral, connection in
             do throws(BLEError) {
                 let rssi = try await connection.readRSSI()
                 peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: rssi ?? 127), error: nil)
@@ -123,7 +131,7 @@ open class CBPeripheral: CBPeer {
     /// Opens an L2CAP credit-based channel to `PSM` (`openL2CAPChannel:`; Core 5.4, Vol 3,
     /// Part A, §4.22); the delegate gets `peripheral(_:didOpen:error:)`.
     open func openL2CAPChannel(_ PSM: CBL2CAPPSM) {
-        enqueue { peripheral, connection in
+        enqueue { _, peripheral, connection in
             do throws(BLEError) {
                 let channel = try await connection.openL2CAPChannel(psm: PSM)
                 peripheral.delegate?.peripheral(peripheral, didOpen: CBL2CAPChannel(peer: peripheral, channel: channel), error: nil)

@@ -1,12 +1,11 @@
 import Foundation
 
 /// What a ``CBPeripheral`` tells its delegate (Core Bluetooth's `CBPeripheralDelegate`),
-/// always on the main queue, in the order the requests were made. Errors are ``CBATTError``
+/// on its central manager's queue, in the order the requests were made. Errors are ``CBATTError``
 /// (the peer's ATT Error Response, Core 5.4, Vol 3, Part F, §3.4.1.1) or ``CBError``.
 ///
 /// Every method is optional on Apple platforms; here each has a default that does nothing
-/// (see ``CBCentralManagerDelegate`` for why and for the `@MainActor`).
-@MainActor
+/// (see ``CBCentralManagerDelegate`` for why).
 public protocol CBPeripheralDelegate: NSObjectProtocol {
     /// The peripheral's GAP Device Name changed (`peripheralDidUpdateName:`).
     func peripheralDidUpdateName(_ peripheral: CBPeripheral)

@@ -9,7 +9,7 @@ extension CBPeripheralManager {
     /// - Parameter encryptionRequired: accepted; SwiftBLE's listener does not yet demand
     ///   an encrypted link for a channel (a departure: pair first if it matters).
     public func publishL2CAPChannel(withEncryption encryptionRequired: Bool) {
-        enqueue { [weak self] in
+        enqueue { [weak self] _ in
             guard let self else { return }
             guard let device = self.device, self.state == .poweredOn else {
                 self.delegate?.peripheralManager(self, didPublishL2CAPChannel: 0, error: CBError(.unknown, reason: "the peripheral manager is not powered on"))
@@ -22,7 +22,7 @@ extension CBPeripheralManager {
             do {
                 let listener = try await device.peripheral.publishL2CAPChannel(psm: psm)
                 self.listeners[psm] = listener
-                self.loops.append(Task { @MainActor [weak self] in
+                self.loops.append(self.perform { [weak self] _ in
                     for await channel in listener {
                         guard let self else { return }
                         self.opened(channel)
@@ -37,7 +37,7 @@ extension CBPeripheralManager {
 
     /// Stops accepting channels to `PSM`; channels open stay open.
     public func unpublishL2CAPChannel(_ PSM: CBL2CAPPSM) {
-        enqueue { [weak self] in
+        enqueue { [weak self] _ in
             guard let self else { return }
             guard let listener = self.listeners.removeValue(forKey: PSM) else {
                 self.delegate?.peripheralManager(self, didUnpublishL2CAPChannel: PSM, error: CBError(.invalidParameters, reason: "the PSM is not published"))

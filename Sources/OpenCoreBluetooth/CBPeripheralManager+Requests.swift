@@ -56,30 +56,30 @@ extension CBPeripheralManager {
     /// Reads the device's peripheral events until it closes or the manager goes.
     func startLoops(_ device: BLEDevice) {
         let peripheral = device.peripheral
-        loops.append(Task { @MainActor [weak self] in
+        loops.append(perform { [weak self] _ in
             for await request in peripheral.requests {
                 guard let self else { return }
                 await self.deliver(request)
             }
         })
-        loops.append(Task { @MainActor [weak self] in
+        loops.append(perform { [weak self] _ in
             for await change in peripheral.subscriptionChanges {
                 guard let self else { return }
                 await self.deliver(change)
             }
         })
-        loops.append(Task { @MainActor [weak self] in
+        loops.append(perform { [weak self] _ in
             for await _ in peripheral.readyToUpdate {
                 guard let self else { return }
                 self.delegate?.peripheralManagerIsReady(toUpdateSubscribers: self)
             }
         })
-        loops.append(Task { @MainActor [weak self] in
+        loops.append(perform { [weak self] _ in
             // The controller went away (its transport closed, or the device was closed).
             await device.stopped()
             self?.setState(.poweredOff)
         })
-        loops.append(Task { @MainActor [weak self] in
+        loops.append(perform { [weak self] _ in
             for await connection in peripheral.connections {
                 guard let self else { return }
                 self.centrals[connection.handle] = self.makeCentral(connection)

@@ -12,7 +12,7 @@ extension CBPeripheralManager {
     /// is answered by the app through `didReceiveRead` / `didReceiveWrite`.
     public func add(_ service: CBMutableService) {
         let definition: Result<Service, CBError> = Self.definition(of: service)
-        enqueue { [weak self] in
+        enqueue { [weak self] _ in
             guard let self else { return }
             guard let device = self.device, self.state == .poweredOn else {
                 self.delegate?.peripheralManager(self, didAdd: service, error: CBError(.unknown, reason: "the peripheral manager is not powered on"))
@@ -41,7 +41,7 @@ extension CBPeripheralManager {
     /// Removes `service` from the GATT server; services after it move down and connected
     /// centrals that asked for Service Changed are told (§7.1).
     public func remove(_ service: CBMutableService) {
-        enqueue { [weak self] in
+        enqueue { [weak self] _ in
             guard let self, let device = self.device,
                   let id = self.published.first(where: { $0.service === service })?.id else { return }
             self.published.removeAll { $0.service === service }
@@ -51,7 +51,7 @@ extension CBPeripheralManager {
 
     /// Removes every service added.
     public func removeAllServices() {
-        enqueue { [weak self] in
+        enqueue { [weak self] _ in
             guard let self, let device = self.device else { return }
             self.published = []
             if let layout = try? await device.peripheral.removeAllServices() { self.adopt(layout) }

@@ -14,10 +14,9 @@ import Foundation
 ///                           CBAdvertisementDataServiceUUIDsKey: [CBUUID(string: "1809")]])
 /// ```
 ///
-/// **Threads.** Like every OpenCoreBluetooth manager, a main-actor class whose delegate is
-/// called on the main queue; a `queue` other than the main queue is accepted but the calls
-/// still come on the main queue (Swift 6 offers no safe way to hand the delegate to another
-/// queue). Command-line programs run the main queue with `dispatchMain()`.
+/// **Threads.** Like every OpenCoreBluetooth manager, it calls its delegate on the `queue:`
+/// given (the main queue when `nil`) and is used from that queue (see ``CBManager``).
+/// Command-line programs using the main queue run it with `dispatchMain()`.
 ///
 /// **One GATT server.** The process's managers share one controller and so one GATT
 /// server: two peripheral managers of one process publish into the same database, and
@@ -28,16 +27,15 @@ import Foundation
 /// ``CBError/Code/invalidParameters`` through `didAdd` where Core Bluetooth raises an
 /// exception; advertising restarts after each connection while ``isAdvertising`` (a legacy
 /// advertising set stops at a connection, Core 5.4, Vol 6, Part B, §4.4.2).
-@MainActor
-open class CBPeripheralManager: CBManager {
-    /// Receives the manager's events on the main queue.
+open class CBPeripheralManager: CBManager, @unchecked Sendable {
+    /// Receives the manager's events on the manager's queue.
     open weak var delegate: (any CBPeripheralManagerDelegate)?
     /// Whether the manager is advertising (between a successful ``startAdvertising(_:)``
     /// and ``stopAdvertising()``).
     open internal(set) var isAdvertising = false
 
     /// The controller the options named (``OpenCoreBluetoothControllerOptionKey``).
-    nonisolated let controllerName: String?
+    let controllerName: String?
     /// The device, once opened.
     var device: BLEDevice?
     /// Service changes and advertising starts, one after another in call order.
@@ -57,17 +55,15 @@ open class CBPeripheralManager: CBManager {
     /// Background loops reading the device, ended when the manager goes.
     var loops: [Task<Void, Never>] = []
 
-    /// A manager without a delegate, on the default controller.
-    nonisolated public override init() {
-        controllerName = nil
-        super.init()
-        openDevice()
+    /// A manager without a delegate, on the default controller and the main queue.
+    public convenience init() {
+        self.init(delegate: nil, queue: nil, options: nil)
     }
 
     /// A manager whose events go to `delegate`.
     /// - Parameters:
     ///   - delegate: receives the events.
-    ///   - queue: where events are delivered; `nil` (the main queue) is the only one honoured.
+    ///   - queue: where events are delivered (a serial queue); `nil` is the main queue.
     public convenience init(delegate: (any CBPeripheralManagerDelegate)?, queue: DispatchQueue?) {
         self.init(delegate: delegate, queue: queue, options: nil)
     }
@@ -76,26 +72,18 @@ open class CBPeripheralManager: CBManager {
     /// (``CBPeripheralManagerOptionShowPowerAlertKey`` and
     /// ``CBPeripheralManagerOptionRestoreIdentifierKey`` are accepted and have no effect on
     /// Linux; ``OpenCoreBluetoothControllerOptionKey`` picks the controller).
-    public convenience init(delegate: (any CBPeripheralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
-        self.init(controllerName: options?[OpenCoreBluetoothControllerOptionKey] as? String)
+    public init(delegate: (any CBPeripheralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
+        controllerName = options?[OpenCoreBluetoothControllerOptionKey] as? String
         self.delegate = delegate
-    }
-
-    nonisolated init(controllerName: String?) {
-        self.controllerName = controllerName
-        super.init()
-        openDevice()
-    }
-
-    /// Opens (or shares) the controller; the state moves on when it is open.
-    nonisolated private func openDevice() {
-        Task { @MainActor [weak self] in
+        super.init(queue: queue)
+        // Opens (or shares) the controller; the delegate is set before the state moves on.
+        perform { [weak self] _ in
             guard let self else { return }
             await self.open(await CBDeviceHub.shared.device(for: self.controllerName))
         }
     }
 
-    isolated deinit {
+    deinit {
         for loop in loops { loop.cancel() }
     }
 
@@ -118,11 +106,11 @@ open class CBPeripheralManager: CBManager {
     }
 
     /// Runs `work` after every earlier service change or advertising start.
-    func enqueue(_ work: @escaping @MainActor () async -> Void) {
+    func enqueue(_ work: @escaping @Sendable (isolated any Actor) async -> Void) {
         let previous = pending
-        pending = Task { @MainActor in
+        pending = perform { isolation in
             await previous?.value
-            await work()
+            await work(isolation)
         }
     }
 
@@ -150,9 +138,10 @@ open class CBPeripheralManager: CBManager {
             refusal = CBError(.invalidParameters, reason: "the service UUIDs must be an array of CBUUID")
         }
         let services = (uuids ?? []).map(\.value)
-        enqueue { [weak self] in
+        let refused = refusal
+        enqueue { [weak self] _ in
             guard let self else { return }
-            if let refusal { return self.didStartAdvertising(refusal) }
+            if let refused { return self.didStartAdvertising(refused) }
             guard let device = self.device, self.state == .poweredOn else {
                 return self.didStartAdvertising(CBError(.unknown, reason: "the peripheral manager is not powered on"))
             }
@@ -176,7 +165,7 @@ open class CBPeripheralManager: CBManager {
     open func stopAdvertising() {
         isAdvertising = false
         // After any start still queued, which may have set these again.
-        enqueue { [weak self] in
+        enqueue { [weak self] _ in
             guard let self else { return }
             self.isAdvertising = false
             self.advertised = nil
@@ -189,7 +178,7 @@ open class CBPeripheralManager: CBManager {
     /// A central connected: the controller stopped advertising, so start again while the
     /// app wants to advertise.
     func restartAdvertising() {
-        enqueue { [weak self] in
+        enqueue { [weak self] _ in
             guard let self, self.isAdvertising, let advertised = self.advertised, let device = self.device else { return }
             try? await self.advertisingSession?.stop()
             self.advertisingSession = try? await device.peripheral.advertiseServices(name: advertised.name, serviceUUIDs: advertised.services).session

@@ -1,9 +1,8 @@
 import Foundation
 
 /// What a ``CBPeripheralManager`` tells its app (Core Bluetooth's
-/// `CBPeripheralManagerDelegate`), always on the main queue. Only
+/// `CBPeripheralManagerDelegate`), on the manager's queue (the main queue by default). Only
 /// ``peripheralManagerDidUpdateState(_:)`` is required; the others default to doing nothing.
-@MainActor
 public protocol CBPeripheralManagerDelegate: NSObjectProtocol {
     /// The manager's ``CBManager/state`` changed: wait for ``CBManagerState/poweredOn``
     /// before adding services or advertising.
@@ -91,5 +90,5 @@ public enum CBPeripheralManagerAuthorizationStatus: Int, Sendable {
 extension CBPeripheralManager {
     /// ``CBPeripheralManagerAuthorizationStatus/authorized``: Linux asks no permission.
     @available(*, deprecated, message: "use CBManager.authorization")
-    nonisolated public class func authorizationStatus() -> CBPeripheralManagerAuthorizationStatus { .authorized }
+    public class func authorizationStatus() -> CBPeripheralManagerAuthorizationStatus { .authorized }
 }

@@ -4,8 +4,7 @@ import Foundation
 /// A service: a group of characteristics serving one purpose (Core Bluetooth's
 /// `CBService`; Core 5.4, Vol 3, Part G, §3.1). A remote one is found by
 /// ``CBPeripheral/discoverServices(_:)``; a local one is a ``CBMutableService``.
-@MainActor
-open class CBService: CBAttribute {
+open class CBService: CBAttribute, @unchecked Sendable {
     /// The peripheral the service was discovered on; `nil` for a local service.
     open internal(set) weak var peripheral: CBPeripheral?
     /// Whether the service is primary (what a device is for) rather than secondary
@@ -21,7 +20,7 @@ open class CBService: CBAttribute {
     /// Where the service lies on the peer's server, for a remote service.
     var remote: RemoteService?
 
-    nonisolated init(uuid: CBUUID, primary: Bool) {
+    init(uuid: CBUUID, primary: Bool) {
         isPrimary = primary
         super.init(uuid: uuid)
     }
@@ -37,10 +36,9 @@ open class CBService: CBAttribute {
 
 /// A service this device publishes with `CBPeripheralManager.add(_:)`; its members can be
 /// changed until then (Core Bluetooth's `CBMutableService`).
-@MainActor
-open class CBMutableService: CBService {
+open class CBMutableService: CBService, @unchecked Sendable {
     /// A service of type `UUID`, primary or secondary.
-    nonisolated public init(type UUID: CBUUID, primary isPrimary: Bool) {
+    public init(type UUID: CBUUID, primary isPrimary: Bool) {
         super.init(uuid: UUID, primary: isPrimary)
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// A heart-rate sensor written as an Apple sample would be: a service 180D with a notified
 /// measurement (2A37) and a read-only body sensor location (2A38) served by the stack.
 @MainActor
-final class AppleStyleHeartRateSensor: NSObject, CBPeripheralManagerDelegate {
+final class AppleStyleHeartRateSensor: NSObject, @MainActor CBPeripheralManagerDelegate {
     static let service = CBUUID(string: "180D")
     static let measurement = CBUUID(string: "2A37")
     static let location = CBUUID(string: "2A38")
@@ -67,7 +67,7 @@ final class AppleStyleHeartRateSensor: NSObject, CBPeripheralManagerDelegate {
 
 /// A heart-rate monitor written as an Apple sample would be.
 @MainActor
-final class AppleStyleHeartRateMonitor: NSObject, CBCentralManagerDelegate, CBPeripheralDelegate {
+final class AppleStyleHeartRateMonitor: NSObject, @MainActor CBCentralManagerDelegate, @MainActor CBPeripheralDelegate {
     var central: CBCentralManager!
     var peripheral: CBPeripheral?
     var log: [String] = []

@@ -5,7 +5,7 @@ import Testing
 
 /// A delegate that records what the peripheral manager tells it, in order.
 @MainActor
-final class RecordingPeripheralDelegate: NSObject, CBPeripheralManagerDelegate {
+final class RecordingPeripheralDelegate: NSObject, @MainActor CBPeripheralManagerDelegate {
     var events: [String] = []
     var advertisingErrors: [(any Error)?] = []
     var readyCalls = 0
@@ -75,7 +75,7 @@ final class RecordingPeripheralDelegate: NSObject, CBPeripheralManagerDelegate {
 
 /// Records the advertisement dictionaries a scan discovers.
 @MainActor
-final class OverflowDiscoveryRecorder: NSObject, CBCentralManagerDelegate {
+final class OverflowDiscoveryRecorder: NSObject, @MainActor CBCentralManagerDelegate {
     var found: [[String: Any]] = []
 
     func centralManagerDidUpdateState(_ central: CBCentralManager) {}
@@ -267,7 +267,7 @@ struct PeripheralManagerTests {
 
 /// A delegate that records L2CAP publishing and channels.
 @MainActor
-final class ChannelRecordingDelegate: NSObject, CBPeripheralManagerDelegate {
+final class ChannelRecordingDelegate: NSObject, @MainActor CBPeripheralManagerDelegate {
     var published: [CBL2CAPPSM] = []
     var unpublished: [CBL2CAPPSM] = []
     var opened: [CBL2CAPChannel] = []
