@@ -48,10 +48,7 @@ let package = Package(
         .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLEWire"]),
         // Core Bluetooth's API on the front door, so Apple-platform code runs here with one import changed.
-        // Its async code runs on the caller's executor (SE-0461), so the manager's work stays on
-        // the dispatch queue its delegate is called on (docs/opencorebluetooth.md, "Queues").
-        .target(name: "OpenCoreBluetooth", dependencies: ["BLE"],
-                swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
+        .target(name: "OpenCoreBluetooth", dependencies: ["BLE"]),
         // Scenario runs with a timeline: the world composed with the beacon cores (apps & tools level).
         .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController"]),
         // The chat app's protocol (issue #7): framing, acknowledgements, heartbeats, roles. Foundation only,

@@ -15,23 +15,25 @@ extension CBCentralManager {
         peripheral.state = .connecting
         peripheral.locallyCancelled = false
         known[peripheral.identifier] = peripheral
-        peripheral.connecting = perform { [weak self, weak peripheral] _ in
-            while let peripheral, peripheral.state == .connecting, !Task.isCancelled {
+        let address = peripheral.address
+        peripheral.connecting = Task { [weak self, weak peripheral] in
+            while !Task.isCancelled {
+                guard let self, let peripheral, await self.onQueue({ peripheral.state == .connecting }) else { return }
                 do throws(BLEError) {
                     // In slices, so the attempt has no overall limit (Apple's behaviour).
-                    dbg("connect start")
-                    let connection = try await device.central.connect(to: peripheral.address, timeout: .seconds(30))
-                    dbg("connect done")
-                    self?.connected(peripheral, connection)
+                    let connection = try await device.central.connect(to: address, timeout: .seconds(30))
+                    await self.onQueue { self.connected(peripheral, connection) }
                     return
                 } catch {
                     switch error {
                     case .timeout: continue
                     case .cancelled: return
                     default:
-                        guard peripheral.state == .connecting else { return }
-                        peripheral.state = .disconnected
-                        if let self { self.delegate?.centralManager(self, didFailToConnect: peripheral, error: CBErrorMapping.error(error)) }
+                        await self.onQueue {
+                            guard peripheral.state == .connecting else { return }
+                            peripheral.state = .disconnected
+                            self.delegate?.centralManager(self, didFailToConnect: peripheral, error: CBErrorMapping.error(error))
+                        }
                         return
                     }
                 }
@@ -45,19 +47,20 @@ extension CBCentralManager {
             return
         }
         peripheral.attach(connection)
-        dbg("didConnect")
         delegate?.centralManager(self, didConnect: peripheral)
-        dbg("didConnect returned")
-        peripheral.watching = perform { [weak self, weak peripheral] _ in
+        peripheral.watching = Task { [weak self, weak peripheral] in
             let reason = try? await connection.disconnected
-            guard let peripheral, peripheral.connection === connection else { return }
-            // The HCI reason (Vol 1, Part F) goes into the error's failure reason: Apple's
-            // two codes alone cannot tell a peer's "remote user terminated" from our own host's.
-            let why = reason.map { "the link went down: \($0)" } ?? "the link went down"
-            let error: CBError? = peripheral.locallyCancelled ? nil
-                : reason == .connectionTimeout ? CBError(.connectionTimeout, reason: why) : CBError(.peripheralDisconnected, reason: why)
-            peripheral.linkWentDown(error: error)
-            self?.reportDisconnection(of: peripheral, error: error)
+            guard let self, let peripheral else { return }
+            await self.onQueue {
+                guard peripheral.connection === connection else { return }
+                // The HCI reason (Vol 1, Part F) goes into the error's failure reason: Apple's
+                // two codes alone cannot tell a peer's "remote user terminated" from our own host's.
+                let why = reason.map { "the link went down: \($0)" } ?? "the link went down"
+                let error: CBError? = peripheral.locallyCancelled ? nil
+                    : reason == .connectionTimeout ? CBError(.connectionTimeout, reason: why) : CBError(.peripheralDisconnected, reason: why)
+                peripheral.linkWentDown(error: error)
+                self.reportDisconnection(of: peripheral, error: error)
+            }
         }
     }
 
@@ -105,8 +108,8 @@ extension CBCentralManager {
 
     /// Adds the device's bonded peers to the known peripherals, so
     /// ``retrievePeripherals(withIdentifiers:)`` finds them.
-    func learnBondedPeers(of device: BLEDevice) async {
-        for bonded in await device.bondedPeers() {
+    func learn(_ bondedPeers: [BondedPeer]) {
+        for bonded in bondedPeers {
             guard let identifier = UUID(uuidString: bonded.identifier), known[identifier] == nil else { continue }
             let peripheral = CBPeripheral(identifier: identifier, address: bonded.identityAddress, name: nil, isolation: isolation)
             peripheral.manager = self
@@ -115,4 +118,3 @@ extension CBCentralManager {
     }
 }
 
-func dbg(_ s: String) { FileHandle.standardError.write(Data("DBG \(s)\n".utf8)) }

@@ -77,7 +77,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         self.delegate = delegate
         super.init(queue: queue)
         // The delegate is set before the first report can run.
-        perform { [weak self] _ in await self?.powerUp() }
+        Task { [weak self] in await self?.powerUp() }
     }
 
     deinit {
@@ -87,22 +87,29 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// Opens the controller (shared with the process's other managers) and reports the state.
     private func powerUp() async {
         if let restoreIdentifier {
-            delegate?.centralManager(self, willRestoreState: [CBCentralManagerOptionRestoreIdentifierKey: restoreIdentifier])
+            await onQueue {
+                self.delegate?.centralManager(self, willRestoreState: [CBCentralManagerOptionRestoreIdentifierKey: restoreIdentifier])
+            }
         }
         switch await CBDeviceHub.shared.device(for: controller) {
         case let .success(opened):
-            device = opened
-            await learnBondedPeers(of: opened)
-            report(.poweredOn)
-            await opened.stopped()
-            device = nil
-            stopScanTask()
-            for peripheral in known.values where peripheral.state != .disconnected {
-                peripheral.linkWentDown(error: CBError(.peripheralDisconnected, reason: "the controller went away"))
+            let bonded = await opened.bondedPeers()
+            await onQueue {
+                self.device = opened
+                self.learn(bonded)
+                self.report(.poweredOn)
             }
-            report(.poweredOff)
+            await opened.stopped()
+            await onQueue {
+                self.device = nil
+                self.stopScanTask()
+                for peripheral in self.known.values where peripheral.state != .disconnected {
+                    peripheral.linkWentDown(error: CBError(.peripheralDisconnected, reason: "the controller went away"))
+                }
+                self.report(.poweredOff)
+            }
         case .failure:
-            report(.unsupported)
+            await onQueue { self.report(.unsupported) }
         }
     }
 
@@ -143,21 +150,27 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         scanNumber += 1
         let number = scanNumber
         isScanning = true
-        scanning = perform { [weak self] _ in
+        scanning = Task { [weak self] in
             await previous?.value
             let results: ScanResults
             do {
                 // Every report comes up; the rule picks what the delegate sees.
                 results = try await device.central.scan(options: ScanOptions(allowDuplicates: true))
             } catch {
-                self?.scanFailed(number)
+                guard let self else { return }
+                await self.onQueue { self.scanFailed(number) }
                 return
             }
             var sieve = DiscoverySieve(rule: rule)
             for await advertisement in results {
-                guard let self, self.scanNumber == number, !Task.isCancelled else { break }
+                guard let self, !Task.isCancelled else { break }
                 guard let report = sieve.admit(advertisement) else { continue }
-                self.discovered(report, scannedFor: rule.services ?? [], on: device)
+                let current = await self.onQueue { () -> Bool in
+                    guard self.scanNumber == number else { return false }
+                    self.discovered(report, scannedFor: rule.services ?? [], on: device)
+                    return true
+                }
+                guard current else { break }
             }
         }
     }

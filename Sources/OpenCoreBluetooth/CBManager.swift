@@ -74,9 +74,8 @@ open class CBManager: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Starts `work` on the manager's queue; every suspension inside it resumes there.
-    @discardableResult
-    func perform(_ work: @escaping @Sendable (isolated any Actor) async -> Void) -> Task<Void, Never> {
-        startTask(on: isolation, work)
+    /// Runs `body` on the manager's queue (see ``runOnQueue(_:_:)``).
+    func onQueue<T: Sendable>(_ body: @Sendable () -> T) async -> T {
+        await runOnQueue(isolation, body)
     }
 }

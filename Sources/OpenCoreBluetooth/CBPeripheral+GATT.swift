@@ -9,19 +9,22 @@ extension CBPeripheral {
     /// `peripheral(_:didDiscoverServices:)`. Services found before keep their objects.
     public func discoverServices(_ serviceUUIDs: [CBUUID]?) {
         let wanted = serviceUUIDs?.map(\.value)
-        enqueue { _, peripheral, connection in
-            do throws(BLEError) {
-                let found = try await connection.services(wanted)
-                var merged = peripheral.services ?? []
-                for remote in found where !merged.contains(where: { $0.remote?.handles == remote.handles }) {
-                    merged.append(CBService(remote: remote, peripheral: peripheral))
+        enqueue { peripheral, connection in
+            let result = await CBPeripheral.outcome { () async throws(BLEError) in try await connection.services(wanted) }
+            await peripheral.onQueue {
+                switch result {
+                case let .success(found):
+                    var merged = peripheral.services ?? []
+                    for remote in found where !merged.contains(where: { $0.remote?.handles == remote.handles }) {
+                        merged.append(CBService(remote: remote, peripheral: peripheral))
+                    }
+                    peripheral.services = merged
+                    peripheral.delegate?.peripheral(peripheral, didDiscoverServices: nil)
+                case let .failure(error):
+                    peripheral.delegate?.peripheral(peripheral, didDiscoverServices: CBErrorMapping.error(error))
                 }
-                peripheral.services = merged
-                peripheral.delegate?.peripheral(peripheral, didDiscoverServices: nil)
-                await peripheral.watchServiceChanges(on: connection)
-            } catch {
-                peripheral.delegate?.peripheral(peripheral, didDiscoverServices: CBErrorMapping.error(error))
             }
+            if case .success = result { await peripheral.watchServiceChanges(on: connection) }
         }
     }
 
@@ -31,14 +34,17 @@ extension CBPeripheral {
     public func discoverIncludedServices(_ includedServiceUUIDs: [CBUUID]?, for service: CBService) {
         guard let remote = service.remote else { return }
         let wanted = includedServiceUUIDs?.map(\.value)
-        enqueue { _, peripheral, connection in
-            do throws(BLEError) {
-                let found = try await connection.includedServices(of: remote)
-                service.includedServices = found.filter { wanted?.contains($0.uuid) ?? true }
-                    .map { CBService(remote: $0, peripheral: peripheral) }
-                peripheral.delegate?.peripheral(peripheral, didDiscoverIncludedServicesFor: service, error: nil)
-            } catch {
-                peripheral.delegate?.peripheral(peripheral, didDiscoverIncludedServicesFor: service, error: CBErrorMapping.error(error))
+        enqueue { peripheral, connection in
+            let result = await CBPeripheral.outcome { () async throws(BLEError) in try await connection.includedServices(of: remote) }
+            await peripheral.onQueue {
+                switch result {
+                case let .success(found):
+                    service.includedServices = found.filter { wanted?.contains($0.uuid) ?? true }
+                        .map { CBService(remote: $0, peripheral: peripheral) }
+                    peripheral.delegate?.peripheral(peripheral, didDiscoverIncludedServicesFor: service, error: nil)
+                case let .failure(error):
+                    peripheral.delegate?.peripheral(peripheral, didDiscoverIncludedServicesFor: service, error: CBErrorMapping.error(error))
+                }
             }
         }
     }
@@ -49,18 +55,21 @@ extension CBPeripheral {
     public func discoverCharacteristics(_ characteristicUUIDs: [CBUUID]?, for service: CBService) {
         guard let remote = service.remote else { return }
         let wanted = characteristicUUIDs?.map(\.value)
-        enqueue { _, peripheral, connection in
-            do throws(BLEError) {
-                let found = try await connection.characteristics(of: remote)
-                var merged = service.characteristics ?? []
-                for characteristic in found where wanted?.contains(characteristic.uuid) ?? true {
-                    guard !merged.contains(where: { $0.remote?.valueHandle == characteristic.valueHandle }) else { continue }
-                    merged.append(CBCharacteristic(remote: characteristic, service: service))
+        enqueue { peripheral, connection in
+            let result = await CBPeripheral.outcome { () async throws(BLEError) in try await connection.characteristics(of: remote) }
+            await peripheral.onQueue {
+                switch result {
+                case let .success(found):
+                    var merged = service.characteristics ?? []
+                    for characteristic in found where wanted?.contains(characteristic.uuid) ?? true {
+                        guard !merged.contains(where: { $0.remote?.valueHandle == characteristic.valueHandle }) else { continue }
+                        merged.append(CBCharacteristic(remote: characteristic, service: service))
+                    }
+                    service.characteristics = merged
+                    peripheral.delegate?.peripheral(peripheral, didDiscoverCharacteristicsFor: service, error: nil)
+                case let .failure(error):
+                    peripheral.delegate?.peripheral(peripheral, didDiscoverCharacteristicsFor: service, error: CBErrorMapping.error(error))
                 }
-                service.characteristics = merged
-                peripheral.delegate?.peripheral(peripheral, didDiscoverCharacteristicsFor: service, error: nil)
-            } catch {
-                peripheral.delegate?.peripheral(peripheral, didDiscoverCharacteristicsFor: service, error: CBErrorMapping.error(error))
             }
         }
     }
@@ -70,23 +79,14 @@ extension CBPeripheral {
     /// them with the characteristic, so this answers from what it found, in order.
     public func discoverDescriptors(for characteristic: CBCharacteristic) {
         guard let remote = characteristic.remote else { return }
-        enqueue { isolation, peripheral, connection in
-            _ = connection; isolation.assertIsolated()
-            let known = characteristic.descriptors ?? []
-            var descriptors: [CBDescriptor] = []
-            for descriptor in remote.descriptors {
-                if let old = known.first(where: { $0.remote?.handle == descriptor.handle }) {
-                    descriptors.append(old)
-                } else {
-                    descriptors.append(CBDescriptor(remote: descriptor, characteristic: characteristic))
+        enqueue { peripheral, _ in
+            await peripheral.onQueue {
+                characteristic.descriptors = remote.descriptors.map { descriptor in
+                    characteristic.descriptors?.first { $0.remote?.handle == descriptor.handle }
+                        ?? CBDescriptor(remote: descriptor, characteristic: characteristic)
                 }
+                peripheral.delegate?.peripheral(peripheral, didDiscoverDescriptorsFor: characteristic, error: nil)
             }
-            characteristic.descriptors = descriptors
-            dbg("didDiscoverDescriptorsFor")
-            peripheral.delegate?.peripheral(peripheral, didDiscoverDescriptorsFor: characteristic, error: nil)
-            dbg("didDiscoverDescriptorsFor returned")
-            await Task.yield()
-            dbg("yielded")
         }
     }
 
@@ -97,13 +97,16 @@ extension CBPeripheral {
     /// ``CBCharacteristic/value``, or a ``CBATTError`` such as ``CBATTError/Code/readNotPermitted``.
     public func readValue(for characteristic: CBCharacteristic) {
         guard let remote = characteristic.remote else { return }
-        enqueue { _, peripheral, connection in
-            do throws(BLEError) {
-                let bytes = try await connection.read(remote)
-                characteristic.value = Data(bytes)
-                peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
-            } catch {
-                peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: CBErrorMapping.error(error))
+        enqueue { peripheral, connection in
+            let result = await CBPeripheral.outcome { () async throws(BLEError) in try await connection.read(remote) }
+            await peripheral.onQueue {
+                switch result {
+                case let .success(bytes):
+                    characteristic.value = Data(bytes)
+                    peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
+                case let .failure(error):
+                    peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: CBErrorMapping.error(error))
+                }
             }
         }
     }
@@ -113,15 +116,16 @@ extension CBPeripheral {
     /// types it (``CBDescriptor/value``).
     public func readValue(for descriptor: CBDescriptor) {
         guard let remote = descriptor.remote else { return }
-        dbg("readValue descriptor enqueue")
-        enqueue { _, peripheral, connection in
-            dbg("readValue descriptor runs")
-            do throws(BLEError) {
-                let bytes = try await connection.read(remote)
-                descriptor.value = DescriptorValue.typed(bytes, uuid: remote.uuid)
-                peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: nil)
-            } catch {
-                peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: CBErrorMapping.error(error))
+        enqueue { peripheral, connection in
+            let result = await CBPeripheral.outcome { () async throws(BLEError) in try await connection.read(remote) }
+            await peripheral.onQueue {
+                switch result {
+                case let .success(bytes):
+                    descriptor.value = DescriptorValue.typed(bytes, uuid: remote.uuid)
+                    peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: nil)
+                case let .failure(error):
+                    peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: CBErrorMapping.error(error))
+                }
             }
         }
     }
@@ -138,24 +142,25 @@ extension CBPeripheral {
         let bytes = [UInt8](data)
         switch type {
         case .withResponse:
-            enqueue { _, peripheral, connection in
-                do throws(BLEError) {
-                    try await connection.write(bytes, to: remote, type: .withResponse)
-                    peripheral.delegate?.peripheral(peripheral, didWriteValueFor: characteristic, error: nil)
-                } catch {
-                    peripheral.delegate?.peripheral(peripheral, didWriteValueFor: characteristic, error: CBErrorMapping.error(error))
+            enqueue { peripheral, connection in
+                let result = await CBPeripheral.outcome { () async throws(BLEError) in try await connection.write(bytes, to: remote, type: .withResponse) }
+                await peripheral.onQueue {
+                    let error = result.failure.map(CBErrorMapping.error)
+                    peripheral.delegate?.peripheral(peripheral, didWriteValueFor: characteristic, error: error)
                 }
             }
         case .withoutResponse:
             pendingWrites += 1
             if pendingWrites >= CBPeripheral.pendingWritesLimit { canSendWriteWithoutResponse = false }
-            enqueue { _, peripheral, connection in
+            enqueue { peripheral, connection in
                 // No answer to report: a failed Write Command is lost, as over the air.
                 try? await connection.write(bytes, to: remote, type: .withoutResponse)
-                peripheral.pendingWrites -= 1
-                if !peripheral.canSendWriteWithoutResponse, peripheral.pendingWrites < CBPeripheral.pendingWritesLimit {
-                    peripheral.canSendWriteWithoutResponse = true
-                    peripheral.delegate?.peripheralIsReady(toSendWriteWithoutResponse: peripheral)
+                await peripheral.onQueue {
+                    peripheral.pendingWrites -= 1
+                    if !peripheral.canSendWriteWithoutResponse, peripheral.pendingWrites < CBPeripheral.pendingWritesLimit {
+                        peripheral.canSendWriteWithoutResponse = true
+                        peripheral.delegate?.peripheralIsReady(toSendWriteWithoutResponse: peripheral)
+                    }
                 }
             }
         }
@@ -167,12 +172,10 @@ extension CBPeripheral {
     public func writeValue(_ data: Data, for descriptor: CBDescriptor) {
         guard let remote = descriptor.remote, remote.uuid != BluetoothUUID(0x2902) else { return }
         let bytes = [UInt8](data)
-        enqueue { _, peripheral, connection in
-            do throws(BLEError) {
-                try await connection.write(bytes, to: remote)
-                peripheral.delegate?.peripheral(peripheral, didWriteValueFor: descriptor, error: nil)
-            } catch {
-                peripheral.delegate?.peripheral(peripheral, didWriteValueFor: descriptor, error: CBErrorMapping.error(error))
+        enqueue { peripheral, connection in
+            let result = await CBPeripheral.outcome { () async throws(BLEError) in try await connection.write(bytes, to: remote) }
+            await peripheral.onQueue {
+                peripheral.delegate?.peripheral(peripheral, didWriteValueFor: descriptor, error: result.failure.map(CBErrorMapping.error))
             }
         }
     }
@@ -185,41 +188,71 @@ extension CBPeripheral {
     /// `peripheral(_:didUpdateValueFor:error:)` per value received.
     public func setNotifyValue(_ enabled: Bool, for characteristic: CBCharacteristic) {
         guard let remote = characteristic.remote else { return }
-        enqueue { _, peripheral, connection in
-            if !enabled {
-                if let subscription = peripheral.subscriptions.removeValue(forKey: remote.valueHandle) {
-                    subscription.values.cancel()
-                    subscription.reader.cancel()
-                }
-                characteristic.isNotifying = false
-                peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
-                return
-            }
-            guard peripheral.subscriptions[remote.valueHandle] == nil else {
-                peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
-                return
-            }
-            guard !remote.properties.isDisjoint(with: [.notify, .indicate]) else {
-                peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic,
-                                                error: CBATTError(.requestNotSupported, reason: "the characteristic neither notifies nor indicates"))
-                return
-            }
-            do throws(BLEError) {
-                let values = try await connection.notifications(for: remote)
-                let reader = startTask(on: peripheral.isolation) { [weak peripheral, weak characteristic] _ in
-                    for await value in values {
-                        guard let peripheral, let characteristic, characteristic.isNotifying else { break }
-                        characteristic.value = Data(value)
-                        peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
+        enqueue { peripheral, connection in
+            /// Whether to subscribe: not when turning off, already subscribed, or unable.
+            let subscribe = await peripheral.onQueue { () -> Bool in
+                if !enabled {
+                    if let subscription = peripheral.subscriptions.removeValue(forKey: remote.valueHandle) {
+                        subscription.values.cancel()
+                        subscription.reader.cancel()
                     }
+                    characteristic.isNotifying = false
+                    peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+                    return false
                 }
-                peripheral.subscriptions[remote.valueHandle] = (values, reader)
-                characteristic.isNotifying = true
-                peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
-            } catch {
-                peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: CBErrorMapping.error(error))
+                guard peripheral.subscriptions[remote.valueHandle] == nil else {
+                    peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+                    return false
+                }
+                guard !remote.properties.isDisjoint(with: [.notify, .indicate]) else {
+                    peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic,
+                                                    error: CBATTError(.requestNotSupported, reason: "the characteristic neither notifies nor indicates"))
+                    return false
+                }
+                return true
+            }
+            guard subscribe else { return }
+            let result = await CBPeripheral.outcome { () async throws(BLEError) in try await connection.notifications(for: remote) }
+            await peripheral.onQueue {
+                switch result {
+                case let .success(values):
+                    let reader = Task { [weak peripheral, weak characteristic] in
+                        for await value in values {
+                            guard let peripheral, let characteristic else { break }
+                            let delivered = await peripheral.onQueue { () -> Bool in
+                                guard characteristic.isNotifying else { return false }
+                                characteristic.value = Data(value)
+                                peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
+                                return true
+                            }
+                            guard delivered else { break }
+                        }
+                    }
+                    peripheral.subscriptions[remote.valueHandle] = (values, reader)
+                    characteristic.isNotifying = true
+                    peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+                case let .failure(error):
+                    peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: CBErrorMapping.error(error))
+                }
             }
         }
+    }
+
+    /// What a throwing call of the front door gave, as a value to take onto the queue.
+    static func outcome<T: Sendable>(_ call: () async throws(BLEError) -> T) async -> Result<T, BLEError> {
+        do throws(BLEError) {
+            return .success(try await call())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension Result {
+    /// The error, when this is a failure.
+    var failure: Failure? {
+        if case let .failure(error) = self { return error }
+        return nil
     }
 }
 

@@ -6,17 +6,22 @@ extension CBPeripheral {
     /// `peripheral(_:didModifyServices:)` (Core 5.4, Vol 3, Part G, §7.1). A peer without
     /// Service Changed, or one that refuses it, leaves the delegate method uncalled.
     func watchServiceChanges(on connection: Connection) async {
-        guard serviceChangeWatch == nil, self.connection === connection else { return }
         // Claimed before the wait, so a second discovery does not start another watch.
-        serviceChangeWatch = Task.detached {}
-        guard let changes = try? await connection.serviceChanges(), self.connection === connection else { return }
-        dbg("watch starts")
-        serviceChangeWatch = startTask(on: isolation) { [weak self] _ in
-            dbg("watch loop")
+        let claimed = await onQueue { () -> Bool in
+            guard !self.watchesServiceChanges, self.connection === connection else { return false }
+            self.watchesServiceChanges = true
+            return true
+        }
+        guard claimed, let changes = try? await connection.serviceChanges() else { return }
+        let watch = Task { [weak self] in
             for await range in changes {
-                dbg("watch got")
-                self?.servicesChanged(in: range)
+                guard let self else { return }
+                await self.onQueue { self.servicesChanged(in: range) }
             }
+        }
+        await onQueue {
+            guard self.connection === connection else { return watch.cancel() }
+            self.serviceChangeWatch = watch
         }
     }
 

@@ -47,6 +47,8 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     var watching: Task<Void, Never>?
     /// Reads the link's Service Changed ranges once services were discovered on it.
     var serviceChangeWatch: Task<Void, Never>?
+    /// Whether Service Changed is watched (or being turned on) on the current link.
+    var watchesServiceChanges = false
     var locallyCancelled = false
     /// The last request issued; the next one waits for it.
     var tail: Task<Void, Never>?
@@ -82,6 +84,7 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
         state = .disconnected
         serviceChangeWatch?.cancel()
         serviceChangeWatch = nil
+        watchesServiceChanges = false
         for (_, subscription) in subscriptions {
             subscription.values.cancel()
             subscription.reader.cancel()
@@ -92,22 +95,24 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
         }
     }
 
-    /// Runs `work` on the connection after the requests made before it.
-    func enqueue(_ work: @escaping @Sendable (isolated any Actor, CBPeripheral, Connection) async -> Void) {
+    /// Runs `work` on the connection after the requests made before it. `work` runs on
+    /// Swift's global executor: it reaches the peripheral's state and delegate through
+    /// ``onQueue(_:)``.
+    func enqueue(_ work: @escaping @Sendable (CBPeripheral, Connection) async -> Void) {
         guard state == .connected else { return }
         let previous = tail
-        tail = startTask(on: isolation) { [weak self] isolation in
-            dbg("enqueue start")
+        tail = Task { [weak self] in
             await previous?.value
-            dbg("previous done")
-            guard let self, let connection = self.connection else { return }
-            dbg("enqueue work")
-            await work(isolation, self, connection)
-            dbg("enqueue work done")
-            self.writeWithoutResponseLength = await connection.maximumWriteLength(for: .withoutResponse)
-            dbg("length done")
-            self.writeWithoutResponseLength = await connection.maximumWriteLength(for: .withoutResponse)
+            guard let self, let connection = await self.onQueue({ self.connection }) else { return }
+            await work(self, connection)
+            let length = await connection.maximumWriteLength(for: .withoutResponse)
+            await self.onQueue { self.writeWithoutResponseLength = length }
         }
+    }
+
+    /// Runs `body` on the central manager's queue (see `runOnQueue`).
+    func onQueue<T: Sendable>(_ body: @Sendable () -> T) async -> T {
+        await runOnQueue(isolation, body)
     }
 
     /// The longest value one write of `type` carries (`maximumWriteValueLengthForType:`):
@@ -118,12 +123,20 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
 
     /// Reads the link's RSSI (`readRSSI`); the delegate gets `peripheral(_:didReadRSSI:error:)`.
     open func readRSSI() {
-        enqueue { _, peripheral, connection in
+        enqueue { peripheral, connection in
+            let result: Result<Int?, BLEError>
             do throws(BLEError) {
-                let rssi = try await connection.readRSSI()
-                peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: rssi ?? 127), error: nil)
+                result = .success(try await connection.readRSSI())
             } catch {
-                peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: 127), error: CBErrorMapping.error(error))
+                result = .failure(error)
+            }
+            await peripheral.onQueue {
+                switch result {
+                case let .success(rssi):
+                    peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: rssi ?? 127), error: nil)
+                case let .failure(error):
+                    peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: 127), error: CBErrorMapping.error(error))
+                }
             }
         }
     }
@@ -131,12 +144,20 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     /// Opens an L2CAP credit-based channel to `PSM` (`openL2CAPChannel:`; Core 5.4, Vol 3,
     /// Part A, §4.22); the delegate gets `peripheral(_:didOpen:error:)`.
     open func openL2CAPChannel(_ PSM: CBL2CAPPSM) {
-        enqueue { _, peripheral, connection in
+        enqueue { peripheral, connection in
+            let result: Result<L2CAPChannel, BLEError>
             do throws(BLEError) {
-                let channel = try await connection.openL2CAPChannel(psm: PSM)
-                peripheral.delegate?.peripheral(peripheral, didOpen: CBL2CAPChannel(peer: peripheral, channel: channel), error: nil)
+                result = .success(try await connection.openL2CAPChannel(psm: PSM))
             } catch {
-                peripheral.delegate?.peripheral(peripheral, didOpen: nil, error: CBErrorMapping.error(error))
+                result = .failure(error)
+            }
+            await peripheral.onQueue {
+                switch result {
+                case let .success(channel):
+                    peripheral.delegate?.peripheral(peripheral, didOpen: CBL2CAPChannel(peer: peripheral, channel: channel), error: nil)
+                case let .failure(error):
+                    peripheral.delegate?.peripheral(peripheral, didOpen: nil, error: CBErrorMapping.error(error))
+                }
             }
         }
     }

@@ -9,42 +9,57 @@ extension CBPeripheralManager {
     /// - Parameter encryptionRequired: accepted; SwiftBLE's listener does not yet demand
     ///   an encrypted link for a channel (a departure: pair first if it matters).
     public func publishL2CAPChannel(withEncryption encryptionRequired: Bool) {
-        enqueue { [weak self] _ in
+        enqueue { [weak self] in
             guard let self else { return }
-            guard let device = self.device, self.state == .poweredOn else {
-                self.delegate?.peripheralManager(self, didPublishL2CAPChannel: 0, error: CBError(.unknown, reason: "the peripheral manager is not powered on"))
-                return
+            let free = await self.onQueue { () -> (device: BLEDevice, psm: CBL2CAPPSM)? in
+                guard let device = self.device, self.state == .poweredOn else {
+                    self.delegate?.peripheralManager(self, didPublishL2CAPChannel: 0, error: CBError(.unknown, reason: "the peripheral manager is not powered on"))
+                    return nil
+                }
+                guard let psm = (CBL2CAPPSM(0x0080) ... 0x00FF).first(where: { self.listeners[$0] == nil }) else {
+                    self.delegate?.peripheralManager(self, didPublishL2CAPChannel: 0, error: CBError(.outOfSpace))
+                    return nil
+                }
+                return (device, psm)
             }
-            guard let psm = (CBL2CAPPSM(0x0080) ... 0x00FF).first(where: { self.listeners[$0] == nil }) else {
-                self.delegate?.peripheralManager(self, didPublishL2CAPChannel: 0, error: CBError(.outOfSpace))
-                return
-            }
+            guard let free else { return }
+            let psm = free.psm
             do {
-                let listener = try await device.peripheral.publishL2CAPChannel(psm: psm)
-                self.listeners[psm] = listener
-                self.loops.append(self.perform { [weak self] _ in
+                let listener = try await free.device.peripheral.publishL2CAPChannel(psm: psm)
+                let loop = Task { [weak self] in
                     for await channel in listener {
                         guard let self else { return }
-                        self.opened(channel)
+                        await self.onQueue { self.opened(channel) }
                     }
-                })
-                self.delegate?.peripheralManager(self, didPublishL2CAPChannel: psm, error: nil)
+                }
+                await self.onQueue {
+                    self.listeners[psm] = listener
+                    self.loops.append(loop)
+                    self.delegate?.peripheralManager(self, didPublishL2CAPChannel: psm, error: nil)
+                }
             } catch {
-                self.delegate?.peripheralManager(self, didPublishL2CAPChannel: psm, error: CBError(.unknown, reason: "\(error)"))
+                let reason = "\(error)"
+                await self.onQueue {
+                    self.delegate?.peripheralManager(self, didPublishL2CAPChannel: psm, error: CBError(.unknown, reason: reason))
+                }
             }
         }
     }
 
     /// Stops accepting channels to `PSM`; channels open stay open.
     public func unpublishL2CAPChannel(_ PSM: CBL2CAPPSM) {
-        enqueue { [weak self] _ in
+        enqueue { [weak self] in
             guard let self else { return }
-            guard let listener = self.listeners.removeValue(forKey: PSM) else {
-                self.delegate?.peripheralManager(self, didUnpublishL2CAPChannel: PSM, error: CBError(.invalidParameters, reason: "the PSM is not published"))
-                return
+            let listener = await self.onQueue { () -> L2CAPListener? in
+                guard let listener = self.listeners.removeValue(forKey: PSM) else {
+                    self.delegate?.peripheralManager(self, didUnpublishL2CAPChannel: PSM, error: CBError(.invalidParameters, reason: "the PSM is not published"))
+                    return nil
+                }
+                return listener
             }
+            guard let listener else { return }
             await listener.unpublish()
-            self.delegate?.peripheralManager(self, didUnpublishL2CAPChannel: PSM, error: nil)
+            await self.onQueue { self.delegate?.peripheralManager(self, didUnpublishL2CAPChannel: PSM, error: nil) }
         }
     }
 

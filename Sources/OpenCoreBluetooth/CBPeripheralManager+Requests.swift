@@ -53,47 +53,58 @@ extension CBPeripheralManager {
 
     // MARK: Loops
 
-    /// Reads the device's peripheral events until it closes or the manager goes.
+    /// Reads the device's peripheral events until it closes or the manager goes; each is
+    /// handled on the manager's queue.
     func startLoops(_ device: BLEDevice) {
         let peripheral = device.peripheral
-        loops.append(perform { [weak self] _ in
+        loops.append(Task { [weak self] in
             for await request in peripheral.requests {
                 guard let self else { return }
-                await self.deliver(request)
+                await self.deliver(request, device: device)
             }
         })
-        loops.append(perform { [weak self] _ in
+        loops.append(Task { [weak self] in
             for await change in peripheral.subscriptionChanges {
                 guard let self else { return }
-                await self.deliver(change)
+                await self.deliver(change, device: device)
             }
         })
-        loops.append(perform { [weak self] _ in
+        loops.append(Task { [weak self] in
             for await _ in peripheral.readyToUpdate {
                 guard let self else { return }
-                self.delegate?.peripheralManagerIsReady(toUpdateSubscribers: self)
+                await self.onQueue { self.delegate?.peripheralManagerIsReady(toUpdateSubscribers: self) }
             }
         })
-        loops.append(perform { [weak self] _ in
+        loops.append(Task { [weak self] in
             // The controller went away (its transport closed, or the device was closed).
             await device.stopped()
-            self?.setState(.poweredOff)
+            guard let self else { return }
+            await self.onQueue { self.setState(.poweredOff) }
         })
-        loops.append(perform { [weak self] _ in
+        loops.append(Task { [weak self] in
             for await connection in peripheral.connections {
                 guard let self else { return }
-                self.centrals[connection.handle] = self.makeCentral(connection)
-                self.restartAdvertising()
+                await self.onQueue {
+                    self.centrals[connection.handle] = self.makeCentral(connection)
+                    self.restartAdvertising()
+                }
             }
         })
     }
 
+    /// The longest value one update to the central on `handle` carries (ATT_MTU − 3), when
+    /// the link is up; asked of the host, off the queue.
+    func updateLength(on handle: UInt16, of device: BLEDevice) async -> Int? {
+        guard let connection = device.connections.first(where: { $0.handle == handle }) else { return nil }
+        return await connection.maximumWriteLength(for: .withoutResponse)
+    }
+
     /// The central on `handle`, made from the link if not known yet, with its update length.
-    func central(on handle: UInt16) async -> CBCentral? {
+    func central(on handle: UInt16, updateLength: Int?) -> CBCentral? {
         let connection = device?.connections.first { $0.handle == handle }
         if centrals[handle] == nil, let connection { centrals[handle] = makeCentral(connection) }
         guard let central = centrals[handle] else { return nil }
-        if let connection { central.setMaximumUpdateValueLength(await connection.maximumWriteLength(for: .withoutResponse)) }
+        if let updateLength { central.setMaximumUpdateValueLength(updateLength) }
         return central
     }
 
@@ -104,37 +115,52 @@ extension CBPeripheralManager {
         return CBCentral(identifier: text.flatMap(UUID.init(uuidString:)) ?? UUID())
     }
 
-    private func deliver(_ request: GATTServerRequest) async {
+    private func deliver(_ request: GATTServerRequest, device: BLEDevice) async {
         switch request {
         case let .read(read):
-            guard let characteristic = characteristicsByHandle[read.valueHandle],
-                  let central = await central(on: read.request.connection) else {
-                read.respondNow(.failure(.invalidHandle))
-                return
-            }
-            let attRequest = CBATTRequest(central: central, characteristic: characteristic, offset: read.request.offset, value: nil)
-            attRequest.serverContext = read
-            delegate?.peripheralManager(self, didReceiveRead: attRequest)
-        case let .write(writes):
-            var requests: [CBATTRequest] = []
-            for write in writes.writes {
-                guard let characteristic = characteristicsByHandle[write.valueHandle],
-                      let central = await central(on: write.request.connection) else {
-                    writes.respondNow(.failure(.invalidHandle))
+            let length = await updateLength(on: read.request.connection, of: device)
+            await onQueue {
+                guard let characteristic = self.characteristicsByHandle[read.valueHandle],
+                      let central = self.central(on: read.request.connection, updateLength: length) else {
+                    read.respondNow(.failure(.invalidHandle))
                     return
                 }
-                let attRequest = CBATTRequest(central: central, characteristic: characteristic, offset: write.request.offset,
-                                              value: Data(write.request.value))
-                attRequest.serverContext = writes
-                requests.append(attRequest)
+                let attRequest = CBATTRequest(central: central, characteristic: characteristic, offset: read.request.offset, value: nil)
+                attRequest.serverContext = read
+                self.delegate?.peripheralManager(self, didReceiveRead: attRequest)
             }
-            delegate?.peripheralManager(self, didReceiveWrite: requests)
+        case let .write(writes):
+            var lengths: [UInt16: Int?] = [:]
+            for write in writes.writes where lengths[write.request.connection] == nil {
+                lengths[write.request.connection] = await updateLength(on: write.request.connection, of: device)
+            }
+            let known = lengths
+            await onQueue {
+                var requests: [CBATTRequest] = []
+                for write in writes.writes {
+                    guard let characteristic = self.characteristicsByHandle[write.valueHandle],
+                          let central = self.central(on: write.request.connection, updateLength: known[write.request.connection] ?? nil) else {
+                        writes.respondNow(.failure(.invalidHandle))
+                        return
+                    }
+                    let attRequest = CBATTRequest(central: central, characteristic: characteristic, offset: write.request.offset,
+                                                  value: Data(write.request.value))
+                    attRequest.serverContext = writes
+                    requests.append(attRequest)
+                }
+                self.delegate?.peripheralManager(self, didReceiveWrite: requests)
+            }
         }
     }
 
-    private func deliver(_ change: GATTSubscriptionChange) async {
+    private func deliver(_ change: GATTSubscriptionChange, device: BLEDevice) async {
+        let length = await updateLength(on: change.connection, of: device)
+        await onQueue { self.subscriptionChanged(change, updateLength: length) }
+    }
+
+    private func subscriptionChanged(_ change: GATTSubscriptionChange, updateLength: Int?) {
         guard let characteristic = characteristicsByHandle[change.valueHandle],
-              let central = await central(on: change.connection) else { return }
+              let central = central(on: change.connection, updateLength: updateLength) else { return }
         var subscribed = characteristic.subscribedCentrals ?? []
         if change.isSubscribed {
             guard !subscribed.contains(where: { $0 === central }) else { return }

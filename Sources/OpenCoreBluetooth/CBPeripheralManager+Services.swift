@@ -12,49 +12,66 @@ extension CBPeripheralManager {
     /// is answered by the app through `didReceiveRead` / `didReceiveWrite`.
     public func add(_ service: CBMutableService) {
         let definition: Result<Service, CBError> = Self.definition(of: service)
-        enqueue { [weak self] _ in
+        enqueue { [weak self] in
             guard let self else { return }
-            guard let device = self.device, self.state == .poweredOn else {
-                self.delegate?.peripheralManager(self, didAdd: service, error: CBError(.unknown, reason: "the peripheral manager is not powered on"))
-                return
+            let device = await self.onQueue { () -> BLEDevice? in
+                guard let device = self.device, self.state == .poweredOn else {
+                    self.delegate?.peripheralManager(self, didAdd: service, error: CBError(.unknown, reason: "the peripheral manager is not powered on"))
+                    return nil
+                }
+                guard !self.published.contains(where: { $0.service === service }) else {
+                    self.delegate?.peripheralManager(self, didAdd: service, error: CBError(.invalidParameters, reason: "the service is already added"))
+                    return nil
+                }
+                return device
             }
-            guard !self.published.contains(where: { $0.service === service }) else {
-                self.delegate?.peripheralManager(self, didAdd: service, error: CBError(.invalidParameters, reason: "the service is already added"))
-                return
-            }
-            let layout: PublishedServices
+            guard let device else { return }
+            let result: Result<PublishedServices, CBError>
             do {
-                layout = try await device.peripheral.add(try definition.get())
+                result = .success(try await device.peripheral.add(try definition.get()))
             } catch let error as CBError {
-                self.delegate?.peripheralManager(self, didAdd: service, error: error)
-                return
+                result = .failure(error)
             } catch {
-                self.delegate?.peripheralManager(self, didAdd: service, error: CBError(.invalidParameters, reason: "\(error)"))
-                return
+                result = .failure(CBError(.invalidParameters, reason: "\(error)"))
             }
-            if let id = layout.services.last?.id { self.published.append((service, id)) }
-            self.adopt(layout)
-            self.delegate?.peripheralManager(self, didAdd: service, error: nil)
+            await self.onQueue {
+                switch result {
+                case let .success(layout):
+                    if let id = layout.services.last?.id { self.published.append((service, id)) }
+                    self.adopt(layout)
+                    self.delegate?.peripheralManager(self, didAdd: service, error: nil)
+                case let .failure(error):
+                    self.delegate?.peripheralManager(self, didAdd: service, error: error)
+                }
+            }
         }
     }
 
     /// Removes `service` from the GATT server; services after it move down and connected
     /// centrals that asked for Service Changed are told (§7.1).
     public func remove(_ service: CBMutableService) {
-        enqueue { [weak self] _ in
-            guard let self, let device = self.device,
-                  let id = self.published.first(where: { $0.service === service })?.id else { return }
-            self.published.removeAll { $0.service === service }
-            if let layout = try? await device.peripheral.remove(id) { self.adopt(layout) }
+        enqueue { [weak self] in
+            guard let self else { return }
+            let found = await self.onQueue { () -> (device: BLEDevice, id: LocalService.ID)? in
+                guard let device = self.device, let id = self.published.first(where: { $0.service === service })?.id else { return nil }
+                self.published.removeAll { $0.service === service }
+                return (device, id)
+            }
+            guard let found, let layout = try? await found.device.peripheral.remove(found.id) else { return }
+            await self.onQueue { self.adopt(layout) }
         }
     }
 
     /// Removes every service added.
     public func removeAllServices() {
-        enqueue { [weak self] _ in
-            guard let self, let device = self.device else { return }
-            self.published = []
-            if let layout = try? await device.peripheral.removeAllServices() { self.adopt(layout) }
+        enqueue { [weak self] in
+            guard let self else { return }
+            let device = await self.onQueue { () -> BLEDevice? in
+                self.published = []
+                return self.device
+            }
+            guard let device, let layout = try? await device.peripheral.removeAllServices() else { return }
+            await self.onQueue { self.adopt(layout) }
         }
     }
 

@@ -77,9 +77,11 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
         self.delegate = delegate
         super.init(queue: queue)
         // Opens (or shares) the controller; the delegate is set before the state moves on.
-        perform { [weak self] _ in
+        let controllerName = controllerName
+        Task { [weak self] in
+            let result = await CBDeviceHub.shared.device(for: controllerName)
             guard let self else { return }
-            await self.open(await CBDeviceHub.shared.device(for: self.controllerName))
+            await self.onQueue { self.open(result) }
         }
     }
 
@@ -88,7 +90,7 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     }
 
     /// The controller opened, or not: the state moves on and the loops start.
-    func open(_ result: Result<BLEDevice, BLEError>) async {
+    func open(_ result: Result<BLEDevice, BLEError>) {
         switch result {
         case let .success(device):
             self.device = device
@@ -105,12 +107,14 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
         delegate?.peripheralManagerDidUpdateState(self)
     }
 
-    /// Runs `work` after every earlier service change or advertising start.
-    func enqueue(_ work: @escaping @Sendable (isolated any Actor) async -> Void) {
+    /// Runs `work` after every earlier service change or advertising start. `work` runs on
+    /// Swift's global executor and reaches the manager's state and delegate through
+    /// ``CBManager/onQueue(_:)``.
+    func enqueue(_ work: @escaping @Sendable () async -> Void) {
         let previous = pending
-        pending = perform { isolation in
+        pending = Task {
             await previous?.value
-            await work(isolation)
+            await work()
         }
     }
 
@@ -139,20 +143,29 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
         }
         let services = (uuids ?? []).map(\.value)
         let refused = refusal
-        enqueue { [weak self] _ in
+        enqueue { [weak self] in
             guard let self else { return }
-            if let refused { return self.didStartAdvertising(refused) }
-            guard let device = self.device, self.state == .poweredOn else {
-                return self.didStartAdvertising(CBError(.unknown, reason: "the peripheral manager is not powered on"))
+            let device = await self.onQueue { () -> BLEDevice? in
+                if let refused { self.didStartAdvertising(refused); return nil }
+                guard let device = self.device, self.state == .poweredOn else {
+                    self.didStartAdvertising(CBError(.unknown, reason: "the peripheral manager is not powered on"))
+                    return nil
+                }
+                guard !self.isAdvertising else { self.didStartAdvertising(CBError(.alreadyAdvertising)); return nil }
+                return device
             }
-            guard !self.isAdvertising else { return self.didStartAdvertising(CBError(.alreadyAdvertising)) }
+            guard let device else { return }
             do {
-                self.advertisingSession = try await device.peripheral.advertiseServices(name: name, serviceUUIDs: services).session
-                self.advertised = (name, services)
-                self.isAdvertising = true
-                self.didStartAdvertising(nil)
+                let session = try await device.peripheral.advertiseServices(name: name, serviceUUIDs: services).session
+                await self.onQueue {
+                    self.advertisingSession = session
+                    self.advertised = (name, services)
+                    self.isAdvertising = true
+                    self.didStartAdvertising(nil)
+                }
             } catch {
-                self.didStartAdvertising(CBError(.unknown, reason: "\(error)"))
+                let reason = "\(error)"
+                await self.onQueue { self.didStartAdvertising(CBError(.unknown, reason: reason)) }
             }
         }
     }
@@ -165,12 +178,14 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     open func stopAdvertising() {
         isAdvertising = false
         // After any start still queued, which may have set these again.
-        enqueue { [weak self] _ in
+        enqueue { [weak self] in
             guard let self else { return }
-            self.isAdvertising = false
-            self.advertised = nil
-            let session = self.advertisingSession
-            self.advertisingSession = nil
+            let session = await self.onQueue { () -> AdvertisingSession? in
+                self.isAdvertising = false
+                self.advertised = nil
+                defer { self.advertisingSession = nil }
+                return self.advertisingSession
+            }
             try? await session?.stop()
         }
     }
@@ -178,10 +193,16 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     /// A central connected: the controller stopped advertising, so start again while the
     /// app wants to advertise.
     func restartAdvertising() {
-        enqueue { [weak self] _ in
-            guard let self, self.isAdvertising, let advertised = self.advertised, let device = self.device else { return }
-            try? await self.advertisingSession?.stop()
-            self.advertisingSession = try? await device.peripheral.advertiseServices(name: advertised.name, serviceUUIDs: advertised.services).session
+        enqueue { [weak self] in
+            guard let self else { return }
+            let running = await self.onQueue { () -> (session: AdvertisingSession?, name: String?, services: [BluetoothUUID], device: BLEDevice)? in
+                guard self.isAdvertising, let advertised = self.advertised, let device = self.device else { return nil }
+                return (self.advertisingSession, advertised.name, advertised.services, device)
+            }
+            guard let running else { return }
+            try? await running.session?.stop()
+            let session = try? await running.device.peripheral.advertiseServices(name: running.name, serviceUUIDs: running.services).session
+            await self.onQueue { self.advertisingSession = session }
         }
     }
 }

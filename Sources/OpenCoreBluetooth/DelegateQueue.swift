@@ -41,15 +41,17 @@ actor DelegateQueue {
     /// queue (so main-actor code may be the delegate), else a ``DelegateQueue`` on `queue`.
     static func isolation(for queue: DispatchQueue?) -> any Actor {
         // `DispatchQueue.main` is a new wrapper object at each use, so the label tells.
-        return DelegateQueue(queue ?? DispatchQueue.main)
+        guard let queue, queue.label != DispatchQueue.main.label else { return MainActor.shared }
+        return DelegateQueue(queue)
     }
 }
 
-/// Starts `work` isolated to `isolation` (a manager's ``CBManager/isolation``): it and every
-/// async call it makes in this module run on the manager's queue, each suspension resuming
-/// there (the module runs nonisolated async code on its caller's executor, SE-0461).
-@discardableResult
-func startTask(on isolation: any Actor, _ work: @escaping @Sendable (isolated any Actor) async -> Void) -> Task<Void, Never> {
-    dbg("startTask")
-    return Task { dbg("task body"); await work(isolation) }
+/// Runs `body` on `isolation`'s executor (a manager's queue) and returns what it returns.
+///
+/// The managers' async work (waiting on the controller, the link, a scan) runs on Swift's
+/// global executor; each step that reads or changes a manager's, peripheral's or
+/// attribute's state, or calls a delegate, is a synchronous body hopped onto the queue this
+/// way, so all of that happens on the queue, one body at a time.
+func runOnQueue<T: Sendable>(_ isolation: isolated any Actor, _ body: @Sendable () -> T) -> T {
+    body()
 }
