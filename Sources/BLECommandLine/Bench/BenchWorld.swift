@@ -10,7 +10,18 @@ import BLEWorld
 struct WorldHostTransport: HostTransport {
     let runner: any WorldDriver
     let device: DeviceID
-    let packets: AsyncThrowingStream<H4.Packet, any Error>
+    /// The world's packets for the host, taken in batches (``HostPacketInbox``).
+    let packetInbox: HostPacketInbox
+
+    var inbox: HostPacketInbox? { packetInbox }
+
+    /// Unused: the host reads ``inbox``.
+    var packets: AsyncThrowingStream<H4.Packet, any Error> { AsyncThrowingStream { $0.finish() } }
+
+    /// Ends the host's inbox.
+    func close() async {
+        packetInbox.finish()
+    }
 
     func send(_ packet: H4.Packet) async throws {
         runner.submit(packet, to: device)
@@ -69,13 +80,13 @@ final class BenchWorld: Sendable {
         } catch {
             throw CommandFailure(error.description)
         }
-        var sinks: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
-        var streams: [(DeviceID, AsyncThrowingStream<H4.Packet, any Error>)] = []
+        var sinks: [DeviceID: HostPacketInbox] = [:]
+        var streams: [(DeviceID, HostPacketInbox)] = []
         var addresses: [BluetoothAddress] = []
         for id in built.externalDevices {
-            let (stream, continuation) = AsyncThrowingStream.makeStream(of: H4.Packet.self, bufferingPolicy: .unbounded)
-            sinks[id] = continuation
-            streams.append((id, stream))
+            let inbox = HostPacketInbox()
+            sinks[id] = inbox
+            streams.append((id, inbox))
             if let index = built.deviceIDs.firstIndex(of: id) { addresses.append(scenario.controllerPublicAddress(index: index)) }
         }
         guard streams.count == 2, addresses.count == 2 else { throw CommandFailure("The bench world did not build two devices.") }
@@ -83,7 +94,7 @@ final class BenchWorld: Sendable {
         let devices = streams.map(\.0)
         let mailbox = speed.isInfinite ? LockstepMailbox(devices: devices) : nil
         built.onExternalHostPacket = { id, packet in
-            outputs[id]?.yield(packet)
+            outputs[id]?.append(packet)
             mailbox?.deliveredToHost(id)
         }
         var snoops: [SnoopFile] = []
@@ -122,7 +133,7 @@ final class BenchWorld: Sendable {
             } else if let file {
                 onPacket = { record in file.write(record) }
             }
-            hosts.append(BLEHost.Host(transport: WorldHostTransport(runner: runner, device: stream.0, packets: stream.1),
+            hosts.append(BLEHost.Host(transport: WorldHostTransport(runner: runner, device: stream.0, packetInbox: stream.1),
                                       configuration: configuration, onPacket: onPacket))
         }
         self.hosts = hosts

@@ -40,6 +40,16 @@ extension Host {
         wakeACLRoomWaiters()
     }
 
+    /// Packets from an inbox (``HostPacketInbox``), in order, in one turn of the actor.
+    func received(_ packets: [H4.Packet]) {
+        for packet in packets {
+            guard closed == nil else { return }
+            record(packet, outgoing: false)
+            carryOut(driver.receive(packet, at: now))
+        }
+        wakeACLRoomWaiters()
+    }
+
     /// The transport is gone: every waiting request fails and the streams end.
     func transportEnded(_ why: String) {
         guard closed == nil else { return }

@@ -179,6 +179,17 @@ public actor Host {
             }
         }
         reader = Task { [weak self] in
+            if let inbox = transport.inbox {
+                while true {
+                    let batch = await inbox.take()
+                    guard let self else { return }
+                    guard !batch.isEmpty else {
+                        await self.transportEnded(inbox.failure ?? "the controller's side closed")
+                        return
+                    }
+                    await self.received(batch)
+                }
+            }
             do {
                 for try await packet in transport.packets {
                     guard let self else { return }

@@ -16,6 +16,9 @@ public protocol HostTransport: Sendable {
     /// Every packet from the controller, in order; finishes (or throws) when the transport
     /// closes. It is iterated once, by the ``Host``.
     var packets: AsyncThrowingStream<H4.Packet, any Error> { get }
+    /// Packets in batches, for an in-process transport; when it is not `nil` the host reads
+    /// this instead of ``packets`` (see ``HostPacketInbox``).
+    var inbox: HostPacketInbox? { get }
     /// Closes the pipe; ``packets`` then finishes. Called once, by ``Host/close()``.
     func close() async
 }
@@ -25,6 +28,8 @@ extension HostTransport {
     public func close() async {}
     /// Most transports write from a task of their own: everything goes through ``send(_:)``.
     public func sendImmediately(_ packet: H4.Packet) -> Bool { false }
+    /// Most transports deliver through ``packets``.
+    public var inbox: HostPacketInbox? { nil }
 }
 
 /// Why a ``Host`` request failed beyond what GAP or the driver report.

@@ -13,10 +13,10 @@ struct ConnectedHosts {
     let centralHandle: UInt16
     let peripheralHandle: UInt16
 
-    static func make(speed: Double = 1, timing: String? = nil) async throws -> ConnectedHosts {
+    static func make(speed: Double = 1, timing: String? = nil, inboxes: Bool = false) async throws -> ConnectedHosts {
         var scenario = Scenario(name: "empty").addingExternalDevices(2)
         if timing == "ideal" { scenario.timing = .ideal }
-        let running = try RunningWorld(scenario, speed: speed)
+        let running = try RunningWorld(scenario, speed: speed, inboxes: inboxes)
         let peripheral = Host(transport: running.transports[0], configuration: .patient)
         let central = Host(transport: running.transports[1], configuration: .patient)
         _ = try await peripheral.start()

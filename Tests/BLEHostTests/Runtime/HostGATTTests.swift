@@ -18,9 +18,10 @@ struct HostGATTTests {
         GATTCharacteristicDefinition(uuid: notifyUUID, properties: [.notify, .indicate], permissions: [], value: .stored([])),
     ])]
 
-    @Test("discovery, a long read, a long write, an app-answered read, notifications and indications")
-    func clientAgainstServer() async throws {
-        let hosts = try await ConnectedHosts.make(speed: 20, timing: "ideal")
+    @Test("discovery, a long read, a long write, an app-answered read, notifications and indications (packets from streams; from inboxes)",
+          arguments: [false, true])
+    func clientAgainstServer(inboxes: Bool) async throws {
+        let hosts = try await ConnectedHosts.make(speed: 20, timing: "ideal", inboxes: inboxes)
         let database = try await hosts.peripheral.publishGATT(Self.services)
         let serverEvents = hosts.peripheral.gattEvents
         let answering = Task {

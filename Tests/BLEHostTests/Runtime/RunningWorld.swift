@@ -5,11 +5,18 @@ import BLEWorld
 
 /// A ``HostTransport`` straight into one device of a world run by a ``WorldRunner``: what
 /// the host sends is submitted to the device's controller, what the controller sends the
-/// host comes out of ``packets``.
+/// host comes out of ``packets``, or of ``inbox`` when the world was made with inboxes.
 struct WorldDeviceTransport: HostTransport {
     let runner: WorldRunner
     let device: DeviceID
     let packets: AsyncThrowingStream<H4.Packet, any Error>
+    let packetInbox: HostPacketInbox?
+
+    var inbox: HostPacketInbox? { packetInbox }
+
+    func close() async {
+        packetInbox?.finish()
+    }
 
     func send(_ packet: H4.Packet) async throws {
         runner.submit(packet, to: device)
@@ -25,7 +32,9 @@ struct RunningWorld {
     let addresses: [BluetoothAddress]
     let task: Task<Void, Never>
 
-    init(_ scenario: Scenario, speed: Double = 1) throws {
+    /// - Parameter inboxes: hand the hosts their packets through ``HostPacketInbox``es
+    ///   (in batches) rather than through their transports' streams.
+    init(_ scenario: Scenario, speed: Double = 1, inboxes: Bool = false) throws {
         let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
         let built = try scenario.build(into: world)
         var outputs: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
@@ -38,11 +47,14 @@ struct RunningWorld {
             if let index = built.deviceIDs.firstIndex(of: id) { addresses.append(scenario.controllerPublicAddress(index: index)) }
         }
         let sinks = outputs
-        built.onExternalHostPacket = { id, packet in sinks[id]?.yield(packet) }
+        let boxes = inboxes ? Dictionary(uniqueKeysWithValues: streams.map { ($0.0, HostPacketInbox()) }) : [:]
+        built.onExternalHostPacket = { id, packet in
+            if let inbox = boxes[id] { inbox.append(packet) } else { sinks[id]?.yield(packet) }
+        }
         let runner = WorldRunner(world: world, speed: speed)
         self.runner = runner
         self.addresses = addresses
-        transports = streams.map { WorldDeviceTransport(runner: runner, device: $0.0, packets: $0.1) }
+        transports = streams.map { WorldDeviceTransport(runner: runner, device: $0.0, packets: $0.1, packetInbox: boxes[$0.0]) }
         task = Task { await runner.run() }
     }
 

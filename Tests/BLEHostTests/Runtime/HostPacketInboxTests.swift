@@ -1,0 +1,44 @@
+import BLEHost
+import BLEWire
+import Testing
+
+@Suite("The host's packet inbox")
+struct HostPacketInboxTests {
+    static func event(_ code: UInt8) -> H4.Packet {
+        .event(HCI.EventPacket(eventCode: HCI.EventCode(rawValue: code), parameters: []))
+    }
+
+    @Test("packets appended before a take come out together, in order; later ones in the next take")
+    func batches() async {
+        let inbox = HostPacketInbox()
+        for code in UInt8(1) ... 5 { inbox.append(Self.event(code)) }
+        let first = await inbox.take()
+        #expect(first == (UInt8(1) ... 5).map(Self.event))
+        inbox.append(Self.event(6))
+        #expect(await inbox.take() == [Self.event(6)])
+    }
+
+    @Test("a take waits for the next packet; finishing hands over what is left, then nothing")
+    func waitsAndFinishes() async {
+        let inbox = HostPacketInbox()
+        let waiting = Task { await inbox.take() }
+        try? await Task.sleep(for: .milliseconds(20))
+        inbox.append(Self.event(7))
+        #expect(await waiting.value == [Self.event(7)])
+        inbox.append(Self.event(8))
+        inbox.finish(failure: "unplugged")
+        inbox.append(Self.event(9))
+        #expect(await inbox.take() == [Self.event(8)])
+        #expect(await inbox.take() == [])
+        #expect(inbox.failure == "unplugged")
+    }
+
+    @Test("cancelling a waiting take ends it with nothing")
+    func cancelled() async {
+        let inbox = HostPacketInbox()
+        let waiting = Task { await inbox.take() }
+        try? await Task.sleep(for: .milliseconds(20))
+        waiting.cancel()
+        #expect(await waiting.value == [])
+    }
+}
