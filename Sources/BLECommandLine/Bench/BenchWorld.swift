@@ -10,17 +10,17 @@ import BLEWorld
 struct WorldHostTransport: HostTransport {
     let runner: any WorldDriver
     let device: DeviceID
-    /// The world's packets for the host, taken in batches (``HostPacketInbox``).
-    let packetInbox: HostPacketInbox
+    /// The world's packets for the host, one at a time (when there is no inbox).
+    let packets: AsyncThrowingStream<H4.Packet, any Error>
+    /// The world's packets for the host, taken in batches (``HostPacketInbox``): only on
+    /// the airtime-free link, where nothing waits for a connection event.
+    let packetInbox: HostPacketInbox?
 
     var inbox: HostPacketInbox? { packetInbox }
 
-    /// Unused: the host reads ``inbox``.
-    var packets: AsyncThrowingStream<H4.Packet, any Error> { AsyncThrowingStream { $0.finish() } }
-
     /// Ends the host's inbox.
     func close() async {
-        packetInbox.finish()
+        packetInbox?.finish()
     }
 
     func send(_ packet: H4.Packet) async throws {
@@ -80,21 +80,28 @@ final class BenchWorld: Sendable {
         } catch {
             throw CommandFailure(error.description)
         }
-        var sinks: [DeviceID: HostPacketInbox] = [:]
-        var streams: [(DeviceID, HostPacketInbox)] = []
+        // Batches only on the airtime-free link: in the lock-stepped world with air, a host
+        // that handles a whole batch in one turn keeps its sender from the controller's freed
+        // buffers until the world has moved on, and the realistic figure halves under load.
+        let batched = airtimeFree && speed.isInfinite
+        var sinks: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
+        var inboxes: [DeviceID: HostPacketInbox] = [:]
+        var streams: [(DeviceID, AsyncThrowingStream<H4.Packet, any Error>)] = []
         var addresses: [BluetoothAddress] = []
         for id in built.externalDevices {
-            let inbox = HostPacketInbox()
-            sinks[id] = inbox
-            streams.append((id, inbox))
+            let (stream, continuation) = AsyncThrowingStream.makeStream(of: H4.Packet.self, bufferingPolicy: .unbounded)
+            sinks[id] = continuation
+            if batched { inboxes[id] = HostPacketInbox() }
+            streams.append((id, stream))
             if let index = built.deviceIDs.firstIndex(of: id) { addresses.append(scenario.controllerPublicAddress(index: index)) }
         }
         guard streams.count == 2, addresses.count == 2 else { throw CommandFailure("The bench world did not build two devices.") }
         let outputs = sinks
+        let boxes = inboxes
         let devices = streams.map(\.0)
         let mailbox = speed.isInfinite ? LockstepMailbox(devices: devices) : nil
         built.onExternalHostPacket = { id, packet in
-            outputs[id]?.append(packet)
+            if let inbox = boxes[id] { inbox.append(packet) } else { outputs[id]?.yield(packet) }
             mailbox?.deliveredToHost(id)
         }
         var snoops: [SnoopFile] = []
@@ -133,7 +140,8 @@ final class BenchWorld: Sendable {
             } else if let file {
                 onPacket = { record in file.write(record) }
             }
-            hosts.append(BLEHost.Host(transport: WorldHostTransport(runner: runner, device: stream.0, packetInbox: stream.1),
+            hosts.append(BLEHost.Host(transport: WorldHostTransport(runner: runner, device: stream.0, packets: stream.1,
+                                                                         packetInbox: boxes[stream.0]),
                                       configuration: configuration, onPacket: onPacket))
         }
         self.hosts = hosts
