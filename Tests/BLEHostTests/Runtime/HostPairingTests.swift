@@ -52,6 +52,20 @@ struct HostPairingTests {
         }
     }
 
+    /// The peripheral's security level once it is `expected`, or what it is after 60 s.
+    ///
+    /// The peripheral settles its level when its own Encryption Change (and key size read)
+    /// arrives, which may come after the central's `pair()` returned on a loaded machine: a
+    /// bounded wait for that state, not a timing assertion.
+    static func peripheralLevel(of hosts: ConnectedHosts, reaching expected: LinkSecurityLevel) async throws -> LinkSecurityLevel {
+        var level = await hosts.peripheral.linkSecurity(hosts.peripheralHandle).level
+        for _ in 0 ..< 6_000 where level != expected {
+            try await Task.sleep(for: .milliseconds(10))
+            level = await hosts.peripheral.linkSecurity(hosts.peripheralHandle).level
+        }
+        return level
+    }
+
     @Test("Secure Connections Just Works pairs, encrypts both ends, and the encryption-required value reads",
           arguments: [true, false])
     func justWorks(secureConnections: Bool) async throws {
@@ -62,15 +76,7 @@ struct HostPairingTests {
         #expect(result.secureConnections == secureConnections)
         #expect(result.bonded)
         #expect(await hosts.central.linkSecurity(hosts.centralHandle).level == .unauthenticated)
-        // The peripheral settles its level when its own Encryption Change (and key size read)
-        // arrives, which may come after the central's pair() returned on a loaded machine:
-        // bounded wait (60 s) for that state, not a timing assertion.
-        var peripheralLevel = await hosts.peripheral.linkSecurity(hosts.peripheralHandle).level
-        for _ in 0 ..< 6_000 where peripheralLevel != .unauthenticated {
-            try await Task.sleep(for: .milliseconds(10))
-            peripheralLevel = await hosts.peripheral.linkSecurity(hosts.peripheralHandle).level
-        }
-        #expect(peripheralLevel == .unauthenticated)
+        #expect(try await Self.peripheralLevel(of: hosts, reaching: .unauthenticated) == .unauthenticated)
         let database = try await hosts.peripheral.publishGATT(Self.protectedService())
         let handle = try #require(database.valueHandle(of: BluetoothUUID(0xFFF1), inService: BluetoothUUID(0xFFF0)))
         guard case let .value(value) = try await hosts.central.gatt(.read(handle), on: hosts.centralHandle) else { throw TimedOut() }
@@ -85,7 +91,7 @@ struct HostPairingTests {
             peripheral: SMPConfiguration(ioCapability: .displayOnly, mitmRequired: true))
         let result = try outcome.get()
         #expect(result.level == .authenticatedSecureConnections)
-        #expect(await hosts.peripheral.linkSecurity(hosts.peripheralHandle).level == .authenticatedSecureConnections)
+        #expect(try await Self.peripheralLevel(of: hosts, reaching: .authenticatedSecureConnections) == .authenticatedSecureConnections)
         await hosts.close()
     }
 
