@@ -5,6 +5,7 @@ import Foundation
 /// `didReceiveWrite` and answered once with `CBPeripheralManager.respond(to:withResult:)`
 /// (an ATT Read / Write Response or Error Response, Core 5.4, Vol 3, Part F, §3.4).
 open class CBATTRequest: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// The central asking.
     public let central: CBCentral
     /// The characteristic read or written.

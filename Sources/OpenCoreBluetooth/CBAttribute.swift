@@ -7,6 +7,7 @@ import Foundation
 /// ``CBManager``): they are handed to the delegate there and changed there. Their ``uuid``
 /// is readable anywhere.
 open class CBAttribute: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     private let attributeType: CBUUID
 
     /// The attribute's type, e.g. `180D` for a Heart Rate service.

@@ -38,6 +38,7 @@ import Foundation
 /// ``CBManagerState/unsupported`` when it does not, ``CBManagerState/poweredOff`` when it
 /// goes away.
 open class CBCentralManager: CBManager, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// Who is told what happens; held weakly, called on the manager's queue.
     open weak var delegate: (any CBCentralManagerDelegate)?
 

@@ -5,6 +5,7 @@ import Foundation
 /// Bluetooth's `CBCharacteristic`; Core 5.4, Vol 3, Part G, §3.3). A remote one is found by
 /// ``CBPeripheral/discoverCharacteristics(_:for:)``; a local one is a ``CBMutableCharacteristic``.
 open class CBCharacteristic: CBAttribute, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// The service the characteristic belongs to.
     open internal(set) weak var service: CBService?
     /// What may be done with the value.
@@ -42,6 +43,7 @@ open class CBCharacteristic: CBAttribute, @unchecked Sendable {
 /// One made with a value is read-only and answered by the stack; one made without a value
 /// is answered by the app through `CBPeripheralManagerDelegate`'s read and write requests.
 open class CBMutableCharacteristic: CBCharacteristic, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// What a central needs to read or write the value.
     open var permissions: CBAttributePermissions
     /// The centrals subscribed to the value's notifications or indications, `nil` while none is.

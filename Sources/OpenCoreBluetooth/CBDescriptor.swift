@@ -5,6 +5,7 @@ import Foundation
 /// Characteristic Configuration or User Description (Core Bluetooth's `CBDescriptor`;
 /// Core 5.4, Vol 3, Part G, §3.3.3).
 open class CBDescriptor: CBAttribute, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// The characteristic the descriptor belongs to.
     open internal(set) weak var characteristic: CBCharacteristic?
     /// The last value read, typed as Core Bluetooth types it: `NSNumber` for the extended
@@ -33,6 +34,7 @@ open class CBDescriptor: CBAttribute, @unchecked Sendable {
 /// and Presentation Format (`Data`) descriptors may be made; the Client Characteristic
 /// Configuration descriptor is added by the stack.
 open class CBMutableDescriptor: CBDescriptor, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// A descriptor of type `UUID` with `value` (a `String` for the User Description,
     /// `Data` otherwise). On the main actor, as the value (`Any`) is not Sendable.
     public init(type UUID: CBUUID, value: Any?) {

@@ -9,6 +9,7 @@ public typealias CBL2CAPPSM = UInt16
 /// credit-based flow control mode, Core 5.4, Vol 3, Part A, §3.4 and §10.1): what the peer
 /// sends comes out of ``inputStream``, what is written to ``outputStream`` goes to the peer.
 open class CBL2CAPChannel: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// The device at the other end.
     open internal(set) var peer: CBPeer!
     /// The bytes the peer sends, in order (each SDU's bytes back to back).

@@ -46,6 +46,7 @@ public enum CBManagerAuthorization: Int, Sendable {
 /// as on Apple platforms. So they are `@unchecked Sendable`: the queue, not the compiler,
 /// keeps them consistent. ``state`` is readable from any thread.
 open class CBManager: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     let currentState = Mutex(CBManagerState.unknown)
     /// Where the manager's work and its delegate calls run: the main actor, or a
     /// ``DelegateQueue`` on the queue the app gave.

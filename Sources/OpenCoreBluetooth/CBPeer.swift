@@ -4,6 +4,7 @@ import Synchronization
 /// A remote device (Core Bluetooth's `CBPeer`): a ``CBPeripheral`` seen by a central
 /// manager or a ``CBCentral`` connected to a peripheral manager.
 open class CBPeer: NSObject, NSCopying, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     private let peerIdentifier: UUID
 
     /// The peer's identifier: stable across runs for the same peer seen from the same
@@ -22,6 +23,7 @@ open class CBPeer: NSObject, NSCopying, @unchecked Sendable {
 
 /// A central connected to this device's peripheral manager (Core Bluetooth's `CBCentral`).
 open class CBCentral: CBPeer, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     let updateLength: Mutex<Int>
 
     init(identifier: UUID, maximumUpdateValueLength: Int = 20) {

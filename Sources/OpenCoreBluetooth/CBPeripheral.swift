@@ -19,9 +19,10 @@ public enum CBPeripheralState: Int, Sendable {
 ///
 /// Requests (discoveries, reads, writes, subscriptions, RSSI, channels) are issued one at
 /// a time in the order they were made, and each is answered through the ``delegate`` on the
-/// queue of the central manager that found it. Requests made while not connected are ignored, as Core Bluetooth does (it
-/// logs "API MISUSE").
+/// queue of the central manager that found it. Requests made while not connected are
+/// ignored, as Core Bluetooth does (it logs "API MISUSE").
 open class CBPeripheral: CBPeer, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// Who is told the answers; held weakly, called on the central manager's queue.
     open weak var delegate: (any CBPeripheralDelegate)?
     /// The peripheral's name: the local name it advertised last.

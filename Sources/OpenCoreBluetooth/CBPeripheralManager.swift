@@ -28,6 +28,7 @@ import Foundation
 /// exception; advertising restarts after each connection while ``isAdvertising`` (a legacy
 /// advertising set stops at a connection, Core 5.4, Vol 6, Part B, §4.4.2).
 open class CBPeripheralManager: CBManager, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// Receives the manager's events on the manager's queue.
     open weak var delegate: (any CBPeripheralManagerDelegate)?
     /// Whether the manager is advertising (between a successful ``startAdvertising(_:)``

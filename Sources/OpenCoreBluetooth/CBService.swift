@@ -5,6 +5,7 @@ import Foundation
 /// `CBService`; Core 5.4, Vol 3, Part G, §3.1). A remote one is found by
 /// ``CBPeripheral/discoverServices(_:)``; a local one is a ``CBMutableService``.
 open class CBService: CBAttribute, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// The peripheral the service was discovered on; `nil` for a local service.
     open internal(set) weak var peripheral: CBPeripheral?
     /// Whether the service is primary (what a device is for) rather than secondary
@@ -37,6 +38,7 @@ open class CBService: CBAttribute, @unchecked Sendable {
 /// A service this device publishes with `CBPeripheralManager.add(_:)`; its members can be
 /// changed until then (Core Bluetooth's `CBMutableService`).
 open class CBMutableService: CBService, @unchecked Sendable {
+    // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// A service of type `UUID`, primary or secondary.
     public init(type UUID: CBUUID, primary isPrimary: Bool) {
         super.init(uuid: UUID, primary: isPrimary)

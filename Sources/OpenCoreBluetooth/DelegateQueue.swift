@@ -4,6 +4,7 @@ import Dispatch
 /// behind ``DelegateQueue``. The queue should be serial (Core Bluetooth asks the same of
 /// the queue given to a manager); a concurrent queue would run two jobs of one actor at once.
 final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
+    // @unchecked Sendable: its one stored property, a DispatchQueue, is thread-safe.
     /// Where the jobs run.
     let queue: DispatchQueue
 

@@ -26,6 +26,7 @@ final class NamedQueue: Sendable {
 /// every delegate call and every call of the manager happen on that queue. It sends `beats`
 /// once a central subscribes, pausing when `updateValue` says the queue is full.
 final class QueuedHeartRateSensor: NSObject, CBPeripheralManagerDelegate, @unchecked Sendable {
+    // @unchecked Sendable: its state is touched only on `home`, where its managers call it and the test reads it.
     let home: NamedQueue
     let beats: [UInt8]
     var manager: CBPeripheralManager!
@@ -84,6 +85,7 @@ final class QueuedHeartRateSensor: NSObject, CBPeripheralManagerDelegate, @unche
 
 /// A heart-rate monitor on its own queue: scan, connect, discover, subscribe, collect rates.
 final class QueuedHeartRateMonitor: NSObject, CBCentralManagerDelegate, CBPeripheralDelegate, @unchecked Sendable {
+    // @unchecked Sendable: its state is touched only on `home`, where its managers call it and the test reads it.
     let home: NamedQueue
     var central: CBCentralManager!
     var peripheral: CBPeripheral?

@@ -52,18 +52,14 @@ struct HostPairingTests {
         }
     }
 
-    /// The peripheral's security level once it is `expected`, or what it is after 60 s.
-    ///
-    /// The peripheral settles its level when its own Encryption Change (and key size read)
-    /// arrives, which may come after the central's `pair()` returned on a loaded machine: a
-    /// bounded wait for that state, not a timing assertion.
-    static func peripheralLevel(of hosts: ConnectedHosts, reaching expected: LinkSecurityLevel) async throws -> LinkSecurityLevel {
-        var level = await hosts.peripheral.linkSecurity(hosts.peripheralHandle).level
-        for _ in 0 ..< 6_000 where level != expected {
-            try await Task.sleep(for: .milliseconds(10))
-            level = await hosts.peripheral.linkSecurity(hosts.peripheralHandle).level
+    /// The peripheral's security level once its own Encryption Change has come: that may be
+    /// after the central's `pair()` returned, on a loaded machine.
+    static func peripheralLevelOnceEncrypted(_ hosts: ConnectedHosts) async throws -> LinkSecurityLevel {
+        let handle = hosts.peripheralHandle
+        _ = try await firstElement(of: hosts.peripheral.events, within: patience) {
+            if case .encryptionChanged(handle, _) = $0 { return true } else { return false }
         }
-        return level
+        return await hosts.peripheral.linkSecurity(handle).level
     }
 
     @Test("Secure Connections Just Works pairs, encrypts both ends, and the encryption-required value reads",
@@ -76,7 +72,7 @@ struct HostPairingTests {
         #expect(result.secureConnections == secureConnections)
         #expect(result.bonded)
         #expect(await hosts.central.linkSecurity(hosts.centralHandle).level == .unauthenticated)
-        #expect(try await Self.peripheralLevel(of: hosts, reaching: .unauthenticated) == .unauthenticated)
+        #expect(try await Self.peripheralLevelOnceEncrypted(hosts) == .unauthenticated)
         let database = try await hosts.peripheral.publishGATT(Self.protectedService())
         let handle = try #require(database.valueHandle(of: BluetoothUUID(0xFFF1), inService: BluetoothUUID(0xFFF0)))
         guard case let .value(value) = try await hosts.central.gatt(.read(handle), on: hosts.centralHandle) else { throw TimedOut() }
@@ -91,7 +87,7 @@ struct HostPairingTests {
             peripheral: SMPConfiguration(ioCapability: .displayOnly, mitmRequired: true))
         let result = try outcome.get()
         #expect(result.level == .authenticatedSecureConnections)
-        #expect(try await Self.peripheralLevel(of: hosts, reaching: .authenticatedSecureConnections) == .authenticatedSecureConnections)
+        #expect(try await Self.peripheralLevelOnceEncrypted(hosts) == .authenticatedSecureConnections)
         await hosts.close()
     }
 
