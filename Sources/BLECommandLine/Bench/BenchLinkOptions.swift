@@ -77,7 +77,7 @@ struct BenchLinkOptions: ParsableArguments {
     }
 
     /// The bench world these options describe (hosts not started).
-    func makeWorld() throws -> BenchWorld {
+    func makeWorld(threads: BenchThreads = .perHost) throws -> BenchWorld {
         guard let timing = TimingMode(rawValue: world), let speed = worldSpeed else {
             throw CommandFailure("Invalid options; see ble bench --help.")
         }
@@ -89,7 +89,7 @@ struct BenchLinkOptions: ParsableArguments {
             }
         }
         return try BenchWorld(timing: timing, speed: speed, seed: seed, snoopDirectory: snoop, dataLength: dataLength,
-                              airtimeFreeIdeal: true)
+                              airtimeFreeIdeal: true, threads: threads)
     }
 
     /// `speed` for JSON: "max" or the number.

@@ -48,6 +48,10 @@ final class BenchWorld: Sendable {
     /// The public address of each host's controller, in the same order.
     let addresses: [BluetoothAddress]
     private let run: Task<Void, Never>
+    /// Where each host's tasks and the bench's tasks on its side run on the airtime-free
+    /// link, in the order of ``hosts`` (see ``SingleThreadExecutor`` and ``BenchThreads``);
+    /// empty elsewhere, where everything runs on Swift's global executor.
+    let executors: [SingleThreadExecutor]
     private let snoops: [SnoopFile]
 
     /// Builds the world and the hosts (not started).
@@ -60,8 +64,10 @@ final class BenchWorld: Sendable {
     ///   - airtimeFreeIdeal: whether an ideal world's controllers hand connection data
     ///     straight to each other (``ControllerConfiguration/airtimeFreeData``), as the GATT
     ///     benches compare with Bumble's LocalLink; the L2CAP bench keeps the air's limit.
+    ///   - threads: on the airtime-free link, whether the hosts share one thread or have one
+    ///     each.
     init(timing: TimingMode, speed: Double, seed: UInt64, snoopDirectory: String?, dataLength: Int = 251,
-         airtimeFreeIdeal: Bool = false) throws {
+         airtimeFreeIdeal: Bool = false, threads: BenchThreads = .perHost) throws {
         let airtimeFree = airtimeFreeIdeal && timing == .ideal
         var scenario = Scenario(name: "bench", seed: seed, timing: timing).addingExternalDevices(2)
         scenario.timing = timing
@@ -112,6 +118,15 @@ final class BenchWorld: Sendable {
                 throw CommandFailure(error.description)
             }
         }
+        let executors: [SingleThreadExecutor]
+        switch (batched, threads) {
+        case (false, _): executors = []
+        case (true, .shared):
+            let both = SingleThreadExecutor(name: "bench")
+            executors = [both, both]
+        case (true, .perHost): executors = [SingleThreadExecutor(name: "peripheral"), SingleThreadExecutor(name: "central")]
+        }
+        self.executors = executors
         let runner: any WorldDriver
         let attach: (@Sendable ([BLEHost.Host]) async -> Void)?
         if let mailbox, airtimeFree {
@@ -142,10 +157,10 @@ final class BenchWorld: Sendable {
             }
             hosts.append(BLEHost.Host(transport: WorldHostTransport(runner: runner, device: stream.0, packets: stream.1,
                                                                          packetInbox: boxes[stream.0]),
-                                      configuration: configuration, onPacket: onPacket))
+                                      configuration: configuration, onPacket: onPacket, executor: executors.isEmpty ? nil : executors[index]))
         }
         self.hosts = hosts
-        run = Task {
+        run = Task(executorPreference: executors.first) {
             await attach?(hosts)
             await runner.runUntilStopped()
         }
@@ -158,4 +173,18 @@ final class BenchWorld: Sendable {
         run.cancel()
         for snoop in snoops { snoop.close() }
     }
+
+    deinit { for executor in executors { executor.shutdown() } }
+}
+
+/// How the airtime-free bench world's hosts share threads. A one-way stream
+/// (notifications) is a pipeline: each host on a thread of its own, the two work at once,
+/// and a batch of packets crosses between them with one wake-up. A request and its
+/// response (writes) go back and forth one at a time: on one thread each turn follows
+/// the last with no wake-up at all, where two threads would wake each other twice a write.
+enum BenchThreads: Sendable {
+    /// One ``SingleThreadExecutor`` per host.
+    case perHost
+    /// One ``SingleThreadExecutor`` for both hosts.
+    case shared
 }

@@ -81,7 +81,7 @@ struct GATTNotifyThroughput {
             guard now.inside else { return false }
             return !(await peripheral.canSendWithoutWaiting(on: connection))
         }
-        let sender = Task {
+        let sender = Task(executorPreference: world.executors.first) {
             defer { state.finish() }
             for sequence in 0 ..< count {
                 let value = BenchGATTService.value(sequence, size: size, filler: filler)
@@ -90,7 +90,7 @@ struct GATTNotifyThroughput {
                 try await peripheral.notify(value, valueHandle: serverHandle, on: connection)
             }
         }
-        let receiver = Task { () -> (received: Int, inOrder: Int, span: BenchSpan) in
+        let receiver = Task(executorPreference: world.executors.last) { () -> (received: Int, inOrder: Int, span: BenchSpan) in
             var received = 0, inOrder = 0, expected = 0
             for await event in events {
                 guard case let .notification(_, handle, value) = event, handle == clientHandle else { continue }

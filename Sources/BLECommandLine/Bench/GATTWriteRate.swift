@@ -45,7 +45,7 @@ struct GATTWriteRate {
         let size = self.size
         let count = self.count
         let serverEvents = peripheral.gattEvents
-        let watcher = Task { () -> (stored: Int, inOrder: Int) in
+        let watcher = Task(executorPreference: world.executors.first) { () -> (stored: Int, inOrder: Int) in
             var stored = 0, inOrder = 0, expected = 0
             for await event in serverEvents {
                 guard case let .valueWritten(_, handle, value) = event, handle == serverHandle else { continue }
@@ -62,17 +62,22 @@ struct GATTWriteRate {
         let runner = world.runner
         let simulatedStart = await runner.now
         let start = ContinuousClock.now
-        var acknowledged = 0
-        var failure: (any Error)?
-        do {
-            for sequence in 0 ..< count {
-                let result = try await central.gatt(.write(remote.writtenValue, BenchGATTService.value(sequence, size: size, filler: filler)),
-                                                    on: link.centralHandle)
-                guard case .written = result else { break }
-                acknowledged += 1
+        let written = remote.writtenValue
+        let connection = link.centralHandle
+        // The writes run on the central's thread, as its host's tasks do.
+        let (acknowledged, failure) = await withTaskExecutorPreference(world.executors.last) { () async -> (Int, (any Error)?) in
+            var acknowledged = 0
+            do {
+                for sequence in 0 ..< count {
+                    let result = try await central.gatt(.write(written, BenchGATTService.value(sequence, size: size, filler: filler)),
+                                                        on: connection)
+                    guard case .written = result else { break }
+                    acknowledged += 1
+                }
+            } catch {
+                return (acknowledged, error)
             }
-        } catch {
-            failure = error
+            return (acknowledged, nil)
         }
         let span = await BenchSpan.since(start, simulated: simulatedStart, on: runner)
         let watchdog = BenchWatchdog.start(cancelling: watcher, on: runner, after: {})

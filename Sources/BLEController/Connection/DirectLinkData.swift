@@ -8,6 +8,12 @@ import BLEWire
 /// into an LE ACL buffer and reports it in Number Of Completed Packets (Vol 4, Part E,
 /// §7.7.19) once the peer has it; the receiving controller hands it to its host as ACL data
 /// of at most its LE ACL buffer size (§5.4.2). Only the air is left out.
+///
+/// Completions are reported as a controller on the air reports them, several to an event
+/// (§7.7.19 leaves the timing to the controller): once half the LE ACL buffers are
+/// completed and unreported, or 1 µs of the world's time after the first of them, whichever
+/// comes first. A sender that keeps the buffers busy is never held up by it, and a burst
+/// costs its host one event per half a buffer pool, not one per packet.
 public struct DirectLinkData: Hashable, Sendable {
     /// One LL data PDU's payload: `startsMessage` is LLID 0b10 (start of an L2CAP message),
     /// else 0b01 (continuation), Vol 6, Part B, §2.4.
@@ -45,12 +51,32 @@ extension LinkLayerConnection {
 }
 
 extension Controller {
-    /// Hands `data` (one host ACL packet of `handle`) to the peer and completes the packet:
-    /// on an ideal link the peer has it as soon as it is sent.
-    mutating func sendDirectly(_ data: DirectLinkData, handle: UInt16, into outputs: inout [ControllerOutput]) {
+    /// Hands `data` (one host ACL packet of the connection at `index`) to the peer and
+    /// completes the packet: on an ideal link the peer has it as soon as it is sent. The
+    /// completion is reported with others (see ``DirectLinkData``).
+    mutating func sendDirectly(_ data: DirectLinkData, connectionAt index: Int, into outputs: inout [ControllerOutput]) {
         outputs.append(.linkData(data))
-        let entry = HCI.NumberOfCompletedPackets.Entry(connectionHandle: handle, numCompletedPackets: 1)
-        emit(.numberOfCompletedPackets(HCI.NumberOfCompletedPackets(entries: [entry])), into: &outputs)
+        connections[index].directCompletions += 1
+        if connections[index].directCompletions >= max(1, configuration.leACLBufferCount / 2) {
+            reportDirectCompletions(into: &outputs)
+        } else if directCompletionsDue == nil {
+            directCompletionsDue = now + 1
+        }
+    }
+
+    /// Reports every connection's unreported direct completions in one Number Of Completed
+    /// Packets event (§7.7.19: one entry per handle).
+    mutating func reportDirectCompletions(into outputs: inout [ControllerOutput]) {
+        directCompletionsDue = nil
+        var entries: [HCI.NumberOfCompletedPackets.Entry] = []
+        for index in connections.indices where connections[index].directCompletions > 0 {
+            entries.append(HCI.NumberOfCompletedPackets.Entry(
+                connectionHandle: connections[index].link.handleValue,
+                numCompletedPackets: UInt16(clamping: connections[index].directCompletions)))
+            connections[index].directCompletions = 0
+        }
+        guard !entries.isEmpty else { return }
+        emit(.numberOfCompletedPackets(HCI.NumberOfCompletedPackets(entries: entries)), into: &outputs)
     }
 
     /// Data from the peer of one of this controller's connections over an airtime-free

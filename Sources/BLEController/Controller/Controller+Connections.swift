@@ -148,14 +148,14 @@ extension Controller {
             return
         }
         var outstanding = 0
-        for slot in connections.indices { outstanding += connections[slot].outstandingACLPackets }
+        for slot in connections.indices { outstanding += connections[slot].outstandingACLPackets + connections[slot].directCompletions }
         guard packet.data.count <= configuration.leACLBufferSize, outstanding < configuration.leACLBufferCount else {
             counters.aclOverflow += 1
             return
         }
         if configuration.airtimeFreeData, connections[index].outstandingACLPackets == 0,
            let data = connections[index].link.directLinkData(for: packet) {
-            sendDirectly(data, handle: packet.connectionHandle, into: &outputs)
+            sendDirectly(data, connectionAt: index, into: &outputs)
             return
         }
         connections[index].outstandingACLPackets += 1

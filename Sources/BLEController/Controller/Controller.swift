@@ -41,6 +41,9 @@ public struct Controller: SimulatedController {
         var authenticatedPayloadTimeout: UInt16 = 3000
         /// Host ACL packets handed to the link layer and not yet reported completed.
         var outstandingACLPackets = 0
+        /// Host ACL packets handed straight to the peer (``DirectLinkData``) and not yet
+        /// reported in Number Of Completed Packets; they hold their buffers until then.
+        var directCompletions = 0
         /// The receiver window the link last asked for; it reaches the radio while the link
         /// holds it.
         var window: ReceiverWindow?
@@ -78,6 +81,9 @@ public struct Controller: SimulatedController {
     var controllerToHostFlowControl = HCI.SetControllerToHostFlowControl.FlowControl.off
     var connections: [ConnectionSlot] = []
     var pendingEvents: [(due: Microseconds, event: HCI.Event)] = []
+    /// When the direct completions not yet reported are reported, whatever their number
+    /// (``DirectLinkData``).
+    var directCompletionsDue: Microseconds?
     var currentWindow: ReceiverWindow?
     /// The connection whose event holds the radio, from its start until it closes.
     var radioOwner: UInt16?
@@ -116,6 +122,7 @@ public struct Controller: SimulatedController {
         if let initiator { consider(initiator.nextDeadline(after: now)) }
         if let scanner { consider(scanner.nextDeadline(after: now)) }
         consider(privateAddressDeadline)
+        consider(directCompletionsDue)
         return earliest
     }
 
@@ -224,6 +231,7 @@ public struct Controller: SimulatedController {
 
     private mutating func handleTimer(into outputs: inout [ControllerOutput]) {
         privateAddressTimerFired()
+        if let due = directCompletionsDue, due <= now { reportDirectCompletions(into: &outputs) }
         let due = pendingEvents.filter { $0.due <= now }
         pendingEvents.removeAll { $0.due <= now }
         for item in due { emit(item.event, into: &outputs) }

@@ -13,6 +13,8 @@ public actor Host {
     private let transport: any HostTransport
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
+    /// ``origin`` as ``continuousMicroseconds()``, which ``now`` reads.
+    private let originMicroseconds: HostTime
     private let snoop: (@Sendable (HostPacketRecord) -> Void)?
 
     var driver: HCIDriver
@@ -94,6 +96,8 @@ public actor Host {
     private var writer: Task<Void, Never>?
     private var timer: Task<Void, Never>?
     private var timerDeadline: HostTime?
+    /// Where the host's own tasks prefer to run; `nil` is the global concurrent executor.
+    public nonisolated let executor: (any TaskExecutor)?
 
     /// Every GAP event but advertisement reports (those come from ``startScanning(_:)``),
     /// in order, for one consumer; the newest 1024 are kept if nobody reads.
@@ -125,16 +129,22 @@ public actor Host {
     ///   - att: every bearer's receive MTU (default 517) and transaction timeout (30 s).
     ///   - onPacket: sees every packet in both directions with its time, e.g. for a btsnoop
     ///     file; called on the host's isolation, so it must be quick.
+    ///   - executor: where the host's own tasks (reading and writing the transport, its
+    ///     timer) prefer to run, e.g. a ``SingleThreadExecutor`` shared with the app; `nil`,
+    ///     the default, is Swift's global concurrent executor.
     public init(
         transport: any HostTransport, configuration: HCIDriverConfiguration = .init(),
         l2cap: L2CAPConfiguration = .init(receiveHoldLimit: 32),
         parameterUpdates: ConnectionParameterUpdatePolicy = .acceptValid,
         att: ATTBearerConfiguration = .init(),
-        onPacket: (@Sendable (HostPacketRecord) -> Void)? = nil
+        onPacket: (@Sendable (HostPacketRecord) -> Void)? = nil,
+        executor: (any TaskExecutor)? = nil
     ) {
+        self.executor = executor
         self.transport = transport
         parameterUpdatePolicy = parameterUpdates
         origin = clock.now
+        originMicroseconds = continuousMicroseconds()
         snoop = onPacket
         driver = HCIDriver(configuration: configuration)
         l2capConfiguration = l2cap
@@ -153,8 +163,7 @@ public actor Host {
     /// clock of ``GAPAdvertisement/time``, so a caller can measure a report from a moment of
     /// its own (e.g. the start of its scan).
     public nonisolated var now: HostTime {
-        let elapsed = clock.now - origin
-        return elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        continuousMicroseconds() - originMicroseconds
     }
 
     // MARK: Life
@@ -167,7 +176,7 @@ public actor Host {
         started = true
         let transport = self.transport
         let packets = outgoingPackets
-        writer = Task { [weak self] in
+        writer = Task(executorPreference: executor) { [weak self] in
             for await packet in packets {
                 do {
                     try await transport.send(packet)
@@ -178,7 +187,7 @@ public actor Host {
                 }
             }
         }
-        reader = Task { [weak self] in
+        reader = Task(executorPreference: executor) { [weak self] in
             if let inbox = transport.inbox {
                 while true {
                     let batch = await inbox.take()
@@ -360,7 +369,7 @@ public actor Host {
         }
         let wake = origin + .microseconds(deadline)
         let clock = self.clock
-        timer = Task { [weak self] in
+        timer = Task(executorPreference: executor) { [weak self] in
             do {
                 try await clock.sleep(until: wake, tolerance: .microseconds(500))
             } catch {

@@ -12,13 +12,28 @@ struct ConnectedHosts {
     let central: Host
     let centralHandle: UInt16
     let peripheralHandle: UInt16
+    /// Each host's ``SingleThreadExecutor`` (peripheral, central), when made with them.
+    let executors: [SingleThreadExecutor]
+    /// Packets from the controllers the hosts handled on their executors' threads and off them.
+    let incomingThreads: IncomingPacketThreads
 
-    static func make(speed: Double = 1, timing: String? = nil, inboxes: Bool = false) async throws -> ConnectedHosts {
+    /// - Parameter executors: give each host a ``SingleThreadExecutor`` of its own.
+    static func make(speed: Double = 1, timing: String? = nil, inboxes: Bool = false,
+                     executors withExecutors: Bool = false) async throws -> ConnectedHosts {
         var scenario = Scenario(name: "empty").addingExternalDevices(2)
         if timing == "ideal" { scenario.timing = .ideal }
         let running = try RunningWorld(scenario, speed: speed, inboxes: inboxes)
-        let peripheral = Host(transport: running.transports[0], configuration: .patient)
-        let central = Host(transport: running.transports[1], configuration: .patient)
+        let executors = withExecutors ? [SingleThreadExecutor(name: "peripheral"), SingleThreadExecutor(name: "central")] : []
+        let threads = IncomingPacketThreads()
+        func host(_ index: Int) -> Host {
+            let executor = executors.isEmpty ? nil : executors[index]
+            return Host(transport: running.transports[index], configuration: .patient, onPacket: { record in
+                guard !record.outgoing, let executor else { return }
+                threads.count(onExecutor: executor.isCurrentThread)
+            }, executor: executor)
+        }
+        let peripheral = host(0)
+        let central = host(1)
         _ = try await peripheral.start()
         _ = try await central.start()
         let events = peripheral.events
@@ -31,14 +46,27 @@ struct ConnectedHosts {
         }
         guard case let .connected(peripheralLink) = up else { throw TimedOut() }
         return ConnectedHosts(running: running, peripheral: peripheral, central: central,
-                              centralHandle: link.handle, peripheralHandle: peripheralLink.handle)
+                              centralHandle: link.handle, peripheralHandle: peripheralLink.handle,
+                              executors: executors, incomingThreads: threads)
     }
 
     func close() async {
         await central.close()
         await peripheral.close()
         await running.stop()
+        for executor in executors { executor.shutdown() }
     }
+}
+
+/// Counts the packets from the controller a host handled on its executor's thread and off it.
+final class IncomingPacketThreads: Sendable {
+    private let counts = Mutex((on: 0, off: 0))
+
+    func count(onExecutor: Bool) {
+        counts.withLock { if onExecutor { $0.on += 1 } else { $0.off += 1 } }
+    }
+
+    var snapshot: (on: Int, off: Int) { counts.withLock { $0 } }
 }
 
 @Suite("Host channels and link procedures over a simulated world", .timeLimit(.minutes(3)))

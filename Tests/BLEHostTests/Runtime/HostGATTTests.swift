@@ -18,10 +18,10 @@ struct HostGATTTests {
         GATTCharacteristicDefinition(uuid: notifyUUID, properties: [.notify, .indicate], permissions: [], value: .stored([])),
     ])]
 
-    @Test("discovery, a long read, a long write, an app-answered read, notifications and indications (packets from streams; from inboxes)",
-          arguments: [false, true])
-    func clientAgainstServer(inboxes: Bool) async throws {
-        let hosts = try await ConnectedHosts.make(speed: 20, timing: "ideal", inboxes: inboxes)
+    @Test("discovery, a long read, a long write, an app-answered read, notifications and indications (packets from streams; from inboxes; from inboxes, each host on a thread of its own)",
+          arguments: [(false, false), (true, false), (true, true)])
+    func clientAgainstServer(inboxes: Bool, executors: Bool) async throws {
+        let hosts = try await ConnectedHosts.make(speed: 20, timing: "ideal", inboxes: inboxes, executors: executors)
         let database = try await hosts.peripheral.publishGATT(Self.services)
         let serverEvents = hosts.peripheral.gattEvents
         let answering = Task {
@@ -89,6 +89,12 @@ struct HostGATTTests {
         try await sender.value
         #expect(received == Array(0 ..< count), "every notification arrives, in order")
         #expect(indicated == [0x01, 0x02])
+        if executors {
+            let threads = hosts.incomingThreads.snapshot
+            // A turn the host takes while a caller without the preference (this test) holds
+            // it runs on that caller's thread, so only most packets are handled on the host's.
+            #expect(threads.on > count, "on the host's thread \(threads.on), off it \(threads.off)")
+        }
         await hosts.close()
     }
 

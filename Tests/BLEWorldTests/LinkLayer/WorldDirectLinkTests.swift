@@ -35,7 +35,7 @@ struct WorldDirectLinkTests {
         }
     }
 
-    @Test("a host keeping its 8 buffers full gets 40 packets to the peer's host in order, at the moment it sends, one completed packet each")
+    @Test("a host keeping its 8 buffers full gets 40 packets to the peer's host in order, at the moment it sends, completed four (half the buffers) to an event")
     func inOrderNoneLostNoAirtime() throws {
         let (hosted, central, peripheral, handles) = try Self.connected(airtimeFree: true, peripheralTxOctets: 251)
         let start = hosted.world.now
@@ -69,7 +69,7 @@ struct WorldDirectLinkTests {
         #expect(received.allSatisfy { $0.at == start && $0.packet.connectionHandle == handles.central })
         #expect(received.allSatisfy { $0.packet.packetBoundary == .firstAutomaticallyFlushable })
         let completions = Self.completed(hosted, peripheral, handle: handles.peripheral, since: eventsBefore)
-        #expect(completions.reduce(0, +) == total)
+        #expect(completions == Array(repeating: 4, count: total / 4))
         #expect(credits == 8)
     }
 
@@ -87,7 +87,32 @@ struct WorldDirectLinkTests {
         #expect(received.map(\.data.count) == [27, 27, 27, 19])
         #expect(received.map(\.packetBoundary) == [.firstAutomaticallyFlushable, .continuing, .continuing, .continuing])
         #expect(received.flatMap(\.data) == payload)
+        // Fewer than half the buffers completed: reported 1 µs later, not at once.
+        #expect(Self.completed(hosted, central, handle: handles.central, since: eventsBefore).isEmpty)
+        hosted.world.run(until: start + 1)
         #expect(Self.completed(hosted, central, handle: handles.central, since: eventsBefore) == [1])
+    }
+
+    @Test("three packets then a pause: their completions come in one event 1 µs after the first, and the next burst starts a new count")
+    func lateCompletionsAreReported() throws {
+        let (hosted, central, _, handles) = try Self.connected(airtimeFree: true)
+        let eventsBefore = hosted.events[central.rawValue].count
+        func send(_ count: Int) {
+            for index in 0 ..< count {
+                let payload = [UInt8](repeating: UInt8(index), count: 20)
+                hosted.world.sendToController(.acl(HCI.ACLPacket(
+                    connectionHandle: handles.central, packetBoundary: .firstNonAutomaticallyFlushable, data: payload[...])), device: central)
+            }
+        }
+        let start = hosted.world.now
+        send(3)
+        hosted.world.run(until: start)
+        #expect(Self.completed(hosted, central, handle: handles.central, since: eventsBefore).isEmpty)
+        hosted.world.run(until: start + 1)
+        #expect(Self.completed(hosted, central, handle: handles.central, since: eventsBefore) == [3])
+        send(5)
+        hosted.world.run(until: hosted.world.now + 1)
+        #expect(Self.completed(hosted, central, handle: handles.central, since: eventsBefore) == [3, 4, 1])
     }
 
     @Test("without the setting, an ideal world's data still waits for a connection event")
