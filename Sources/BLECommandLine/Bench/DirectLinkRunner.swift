@@ -19,6 +19,10 @@ actor DirectLinkRunner: WorldDriver {
     /// Executor turns given to app tasks once the hosts have taken every packet, before
     /// the world's clock may move (as ``LockstepRunner/appTurns``).
     static let appTurns = 8
+    /// Failed checks in a row that mean the hosts are streaming data.
+    static let checksBeforePause = 3
+    /// How long the runner leaves streaming hosts alone before it checks again.
+    static let pauseWhileStreaming = Duration.milliseconds(1)
 
     /// The world, shared by the submitting hosts and the runner's clock.
     private let world: Mutex<World>
@@ -62,6 +66,7 @@ actor DirectLinkRunner: WorldDriver {
     }
 
     func runUntilStopped() async {
+        var unsettledInARow = 0
         while !stopped, !Task.isCancelled {
             let version = mailbox.version
             let started = ContinuousClock.now
@@ -71,8 +76,17 @@ actor DirectLinkRunner: WorldDriver {
                 // A host or its app still works towards a packet: wait until it has been
                 // written and taken (not woken by every packet on the way).
                 await mailbox.wait(for: .balancedAfter(since: version))
+                unsettledInARow += 1
+                if unsettledInARow >= Self.checksBeforePause {
+                    // Data streams between the hosts, and data needs no clock: check again
+                    // after a pause rather than after every packet, which would take the
+                    // hosts' turns (and their threads) from the stream. The clock still
+                    // moves only once they are settled, so simulated time is unchanged.
+                    try? await Task.sleep(for: Self.pauseWhileStreaming)
+                }
                 continue
             }
+            unsettledInARow = 0
             counted.settles += 1
             let moved = ContinuousClock.now
             // The clock moves on to the next scheduled event and whatever is due with it.
