@@ -29,7 +29,7 @@ extension Controller {
     /// controller's bookkeeping; an unknown handle gets Unknown Connection Identifier (0x02).
     mutating func routeConnectionCommand(_ command: any HCICommand, handle: UInt16, into outputs: inout [ControllerOutput]) {
         let opcode = type(of: command).opcode
-        guard let index = connections.firstIndex(where: { $0.link.handleValue == handle }) else {
+        guard let index = slotIndex(handle: handle) else {
             switch type(of: command).completion {
             case .commandStatus: respond(opcode, status: .unknownConnectionIdentifier, into: &outputs)
             case .commandComplete:
@@ -143,12 +143,14 @@ extension Controller {
     /// a packet longer than the LE ACL buffer, or one beyond the host's credits is dropped
     /// and counted; anything else goes to its connection.
     mutating func handleHostACL(_ packet: HCI.ACLPacket, into outputs: inout [ControllerOutput]) {
-        guard let index = connections.firstIndex(where: { $0.link.handleValue == packet.connectionHandle }) else {
+        guard let index = slotIndex(handle: packet.connectionHandle) else {
             counters.aclUnknownHandle += 1
             return
         }
         var outstanding = 0
-        for slot in connections.indices { outstanding += connections[slot].outstandingACLPackets + connections[slot].directCompletions }
+        connections.withUnsafeBufferPointer { slots in
+            for slot in slots.indices { outstanding += slots[slot].outstandingACLPackets + slots[slot].directCompletions }
+        }
         guard packet.data.count <= configuration.leACLBufferSize, outstanding < configuration.leACLBufferCount else {
             counters.aclOverflow += 1
             return
@@ -168,7 +170,7 @@ extension Controller {
         let handle = connections[index].link.handleValue
         let results = connections[index].link.handle(input, at: now)
         for result in results {
-            guard let position = connections.firstIndex(where: { $0.link.handleValue == handle }) else { break }
+            guard let position = slotIndex(handle: handle) else { break }
             switch result {
             case let .radio(output):
                 // A link's listen and stop-listening wait for the arbitration of the one receiver.

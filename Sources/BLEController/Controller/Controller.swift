@@ -51,6 +51,13 @@ public struct Controller: SimulatedController {
         var skippedEvents = 0
     }
 
+    /// The index of the connection with `handle`, if open. The slots are read in place
+    /// (``connections``' subscript would copy each slot it looks at, and this runs for
+    /// every ACL packet); the same goes for the other loops over the slots.
+    func slotIndex(handle: UInt16) -> Int? {
+        connections.withUnsafeBufferPointer { slots in slots.firstIndex { $0.link.handleValue == handle } }
+    }
+
     /// The configuration the controller was built with.
     public let configuration: ControllerConfiguration
     /// What the controller has dropped so far.
@@ -113,10 +120,12 @@ public struct Controller: SimulatedController {
             earliest = deadline
         }
         for item in pendingEvents { consider(item.due) }
-        for index in connections.indices {
-            consider(connections[index].link.nextDeadline)
-            // Every link's next event start, to grant or skip it then (the radio's holder is in its event).
-            if connections[index].link.handleValue != radioOwner { consider(connections[index].link.nextEventStart) }
+        connections.withUnsafeBufferPointer { slots in
+            for index in slots.indices {
+                consider(slots[index].link.nextDeadline)
+                // Every link's next event start, to grant or skip it then (the radio's holder is in its event).
+                if slots[index].link.handleValue != radioOwner { consider(slots[index].link.nextEventStart) }
+            }
         }
         if let advertiser { consider(advertiser.nextDeadline) }
         if let initiator { consider(initiator.nextDeadline(after: now)) }

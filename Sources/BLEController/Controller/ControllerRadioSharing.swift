@@ -49,11 +49,13 @@ extension Controller {
     /// skipped most, then the earliest, then the lowest handle.
     private func mostStarvedDueConnection() -> Int? {
         var best: (index: Int, skipped: Int, start: Microseconds)?
-        for (index, slot) in connections.enumerated() where slot.link.handleValue != radioOwner {
-            guard let start = slot.link.nextEventStart, start <= now else { continue }
-            if let current = best, current.skipped > slot.skippedEvents
-                || (current.skipped == slot.skippedEvents && current.start <= start) { continue }
-            best = (index, slot.skippedEvents, start)
+        connections.withUnsafeBufferPointer { slots in
+            for index in slots.indices where slots[index].link.handleValue != radioOwner {
+                guard let start = slots[index].link.nextEventStart, start <= now else { continue }
+                let skipped = slots[index].skippedEvents
+                if let current = best, current.skipped > skipped || (current.skipped == skipped && current.start <= start) { continue }
+                best = (index, skipped, start)
+            }
         }
         return best?.index
     }
@@ -61,11 +63,11 @@ extension Controller {
     /// Frees the radio once the link holding it has closed its event (its next one lies ahead).
     mutating func releaseFinishedOwner() {
         guard let owner = radioOwner else { return }
-        guard let slot = connections.first(where: { $0.link.handleValue == owner }) else {
+        guard let index = slotIndex(handle: owner) else {
             radioOwner = nil
             return
         }
-        if let start = slot.link.nextEventStart, start > now { radioOwner = nil }
+        if let start = connections[index].link.nextEventStart, start > now { radioOwner = nil }
     }
 
     /// The event timing of every open link, for an initiator to place a new link between.
