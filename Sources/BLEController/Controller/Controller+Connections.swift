@@ -148,15 +148,15 @@ extension Controller {
             return
         }
         var outstanding = 0
-        connections.withUnsafeBufferPointer { slots in
-            for slot in slots.indices { outstanding += slots[slot].outstandingACLPackets + slots[slot].directCompletions }
+        readingSlots { slots in
+            for index in slots.indices { outstanding += slots.inPlace(index).pointee.outstandingACLPackets + slots.inPlace(index).pointee.directCompletions }
         }
         guard packet.data.count <= configuration.leACLBufferSize, outstanding < configuration.leACLBufferCount else {
             counters.aclOverflow += 1
             return
         }
         if configuration.airtimeFreeData, connections[index].outstandingACLPackets == 0,
-           let data = connections[index].link.directLinkData(for: packet) {
+           let data = readingSlots({ $0.inPlace(index).pointee.link.directLinkData(for: packet) }) {
             sendDirectly(data, connectionAt: index, into: &outputs)
             return
         }

@@ -51,11 +51,17 @@ public struct Controller: SimulatedController {
         var skippedEvents = 0
     }
 
-    /// The index of the connection with `handle`, if open. The slots are read in place
-    /// (``connections``' subscript would copy each slot it looks at, and this runs for
-    /// every ACL packet); the same goes for the other loops over the slots.
+    /// The index of the connection with `handle`, if open.
     func slotIndex(handle: UInt16) -> Int? {
-        connections.withUnsafeBufferPointer { slots in slots.firstIndex { $0.link.handleValue == handle } }
+        readingSlots { slots in slots.indices.first { slots.inPlace($0).pointee.link.handleValue == handle } }
+    }
+
+    /// Runs `body` with the slots, to be read through ``UnsafeBufferPointer/inPlace(_:)``.
+    /// A read through ``connections``' subscript (or a buffer pointer's) copies the whole
+    /// slot before it reads a computed property of it, and the controller reads them
+    /// several times for every packet; a pointer's `pointee` reads in place.
+    func readingSlots<T>(_ body: (UnsafeBufferPointer<ConnectionSlot>) -> T) -> T {
+        connections.withUnsafeBufferPointer(body)
     }
 
     /// The configuration the controller was built with.
@@ -120,11 +126,12 @@ public struct Controller: SimulatedController {
             earliest = deadline
         }
         for item in pendingEvents { consider(item.due) }
-        connections.withUnsafeBufferPointer { slots in
+        readingSlots { slots in
             for index in slots.indices {
-                consider(slots[index].link.nextDeadline)
+                let slot = slots.inPlace(index)
+                consider(slot.pointee.link.nextDeadline)
                 // Every link's next event start, to grant or skip it then (the radio's holder is in its event).
-                if slots[index].link.handleValue != radioOwner { consider(slots[index].link.nextEventStart) }
+                if slot.pointee.link.handleValue != radioOwner { consider(slot.pointee.link.nextEventStart) }
             }
         }
         if let advertiser { consider(advertiser.nextDeadline) }
@@ -396,5 +403,13 @@ public struct Controller: SimulatedController {
         guard desired != currentWindow else { return }
         currentWindow = desired
         outputs.append(desired.map(ControllerOutput.listen) ?? .stopListening)
+    }
+}
+
+extension UnsafeBufferPointer {
+    /// The element at `index` (which must be in bounds), to read in place through `pointee`.
+    func inPlace(_ index: Int) -> UnsafePointer<Element> {
+        precondition(indices.contains(index), "slot index out of range")
+        return baseAddress.unsafelyUnwrapped + index
     }
 }

@@ -49,10 +49,11 @@ extension Controller {
     /// skipped most, then the earliest, then the lowest handle.
     private func mostStarvedDueConnection() -> Int? {
         var best: (index: Int, skipped: Int, start: Microseconds)?
-        connections.withUnsafeBufferPointer { slots in
-            for index in slots.indices where slots[index].link.handleValue != radioOwner {
-                guard let start = slots[index].link.nextEventStart, start <= now else { continue }
-                let skipped = slots[index].skippedEvents
+        readingSlots { slots in
+            for index in slots.indices where slots.inPlace(index).pointee.link.handleValue != radioOwner {
+                let slot = slots.inPlace(index)
+                guard let start = slot.pointee.link.nextEventStart, start <= now else { continue }
+                let skipped = slot.pointee.skippedEvents
                 if let current = best, current.skipped > skipped || (current.skipped == skipped && current.start <= start) { continue }
                 best = (index, skipped, start)
             }
@@ -67,7 +68,8 @@ extension Controller {
             radioOwner = nil
             return
         }
-        if let start = connections[index].link.nextEventStart, start > now { radioOwner = nil }
+        let start = readingSlots { $0.inPlace(index).pointee.link.nextEventStart }
+        if let start, start > now { radioOwner = nil }
     }
 
     /// The event timing of every open link, for an initiator to place a new link between.
