@@ -122,9 +122,9 @@ final class BenchWorld: Sendable {
         switch (batched, threads) {
         case (false, _): executors = []
         case (true, .shared):
-            let both = SingleThreadExecutor(name: "bench")
+            let both = SingleThreadExecutor(name: "bench", spinsBeforeSleeping: BenchWorld.spins)
             executors = [both, both]
-        case (true, .perHost): executors = [SingleThreadExecutor(name: "peripheral"), SingleThreadExecutor(name: "central")]
+        case (true, .perHost): executors = [SingleThreadExecutor(name: "peripheral", spinsBeforeSleeping: BenchWorld.spins), SingleThreadExecutor(name: "central", spinsBeforeSleeping: BenchWorld.spins)]
         }
         self.executors = executors
         let runner: any WorldDriver
@@ -174,6 +174,10 @@ final class BenchWorld: Sendable {
         for snoop in snoops { snoop.close() }
     }
 
+    /// How long an idle bench thread looks for work before it sleeps: on a busy link the
+    /// next batch is microseconds away, and a sleeping thread costs the one that wakes it
+    /// a system call on its own critical path.
+    static let spins = 2_000
     deinit { for executor in executors { executor.shutdown() } }
 }
 

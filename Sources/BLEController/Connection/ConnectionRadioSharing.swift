@@ -9,7 +9,7 @@ extension LinkLayerConnection {
     /// When the next connection event needs the radio: a central's anchor, or when a
     /// peripheral opens its receive window (the anchor less the window widening). `nil`
     /// while an exchange is under way (the event has begun) and once closed.
-    public var nextEventStart: Microseconds? {
+    @inline(__always) public var nextEventStart: Microseconds? {
         switch phase {
         case .closed, .awaitingPeer: return nil
         case .starting, .waitingForAnchor: return role == .central ? anchor : anchor - windowWidening

@@ -212,7 +212,7 @@ public struct LinkLayerConnection: Sendable {
     /// When the connection next needs a ``ConnectionInput/timer`` input; `nil` once closed.
     /// A new peripheral asks for one at `connectIndicationEnd`, to open its first receive
     /// window; a new central at its first anchor.
-    public var nextDeadline: Microseconds? {
+    @inline(__always) public var nextDeadline: Microseconds? {
         let eventDeadline: Microseconds
         switch phase {
         case .closed: return nil
