@@ -77,7 +77,7 @@ struct BenchLinkOptions: ParsableArguments {
     }
 
     /// The bench world these options describe (hosts not started).
-    func makeWorld(threads: BenchThreads = .perHost) throws -> BenchWorld {
+    func makeWorld() throws -> BenchWorld {
         guard let timing = TimingMode(rawValue: world), let speed = worldSpeed else {
             throw CommandFailure("Invalid options; see ble bench --help.")
         }
@@ -89,7 +89,7 @@ struct BenchLinkOptions: ParsableArguments {
             }
         }
         return try BenchWorld(timing: timing, speed: speed, seed: seed, snoopDirectory: snoop, dataLength: dataLength,
-                              airtimeFreeIdeal: true, threads: threads)
+                              airtimeFreeIdeal: true)
     }
 
     /// `speed` for JSON: "max" or the number.

@@ -33,7 +33,7 @@ struct BenchWriteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let bench = try link.makeWorld(threads: .shared)
+        let bench = try link.makeWorld()
         let result: GATTWriteResult
         do {
             result = try await GATTWriteRate(size: size, count: count, request: link.linkRequest(dataFromPeripheral: false)).run(in: bench)

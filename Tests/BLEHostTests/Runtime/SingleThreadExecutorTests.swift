@@ -27,9 +27,10 @@ struct SingleThreadExecutorTests {
         }
     }
 
-    @Test("200 tasks that prefer it run on its thread, in the order they were made")
-    func tasksRunInOrderOnTheThread() async {
-        let executor = SingleThreadExecutor(name: "order")
+    @Test("200 tasks that prefer it run on its thread, in the order they were made (sleeping when idle; looking 1,000 times first)",
+          arguments: [0, 1_000])
+    func tasksRunInOrderOnTheThread(spins: Int) async {
+        let executor = SingleThreadExecutor(name: "order", spinsBeforeSleeping: spins)
         let record = Record()
         var tasks: [Task<Void, Never>] = []
         for index in 0 ..< 200 {
