@@ -81,13 +81,17 @@ struct GATTNotifyThroughput {
             guard now.inside else { return false }
             return !(await peripheral.canSendWithoutWaiting(on: connection))
         }
+        // The loop runs on the peripheral host's isolation (``Host/run(_:)``), as an app's
+        // burst would: each notify is a call within the actor, not a hop onto it and back.
         let sender = Task(executorPreference: world.executors.first) {
             defer { state.finish() }
-            for sequence in 0 ..< count {
-                let value = BenchGATTService.value(sequence, size: size, filler: filler)
-                state.enter()
-                defer { state.leave() }
-                try await peripheral.notify(value, valueHandle: serverHandle, on: connection)
+            try await peripheral.run { host in
+                for sequence in 0 ..< count {
+                    let value = BenchGATTService.value(sequence, size: size, filler: filler)
+                    state.enter()
+                    defer { state.leave() }
+                    try await host.notify(value, valueHandle: serverHandle, on: connection)
+                }
             }
         }
         let receiver = Task(executorPreference: world.executors.last) { () -> (received: Int, inOrder: Int, span: BenchSpan) in

@@ -65,19 +65,23 @@ struct GATTWriteRate {
         let written = remote.writtenValue
         let connection = link.centralHandle
         // The writes run on the central's thread, as its host's tasks do.
-        let (acknowledged, failure) = await withTaskExecutorPreference(world.executors.last) { () async -> (Int, (any Error)?) in
-            var acknowledged = 0
-            do {
-                for sequence in 0 ..< count {
-                    let result = try await central.gatt(.write(written, BenchGATTService.value(sequence, size: size, filler: filler)),
-                                                        on: connection)
-                    guard case .written = result else { break }
-                    acknowledged += 1
+        // The loop runs on the central host's isolation (``Host/run(_:)``): each write is a
+        // call within the actor, not a hop onto it and back.
+        let (acknowledged, failure) = await withTaskExecutorPreference(world.executors.last) { () async -> (Int, String?) in
+            await central.run { host -> (Int, String?) in
+                var acknowledged = 0
+                do {
+                    for sequence in 0 ..< count {
+                        let result = try await host.gatt(.write(written, BenchGATTService.value(sequence, size: size, filler: filler)),
+                                                         on: connection)
+                        guard case .written = result else { break }
+                        acknowledged += 1
+                    }
+                } catch {
+                    return (acknowledged, "\(error)")
                 }
-            } catch {
-                return (acknowledged, error)
+                return (acknowledged, nil)
             }
-            return (acknowledged, nil)
         }
         let span = await BenchSpan.since(start, simulated: simulatedStart, on: runner)
         let watchdog = BenchWatchdog.start(cancelling: watcher, on: runner, after: {})
@@ -85,6 +89,6 @@ struct GATTWriteRate {
         watchdog.cancel()
         if let failure, acknowledged == 0 { throw CommandFailure("The first write failed: \(failure).") }
         return GATTWriteResult(acknowledged: acknowledged, stored: seen.stored, storedInOrder: seen.inOrder, span: span,
-                               mtu: remote.mtu, link: link, failure: failure.map { "\($0)" })
+                               mtu: remote.mtu, link: link, failure: failure)
     }
 }
