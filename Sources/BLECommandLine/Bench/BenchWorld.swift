@@ -104,8 +104,10 @@ final class BenchWorld: Sendable {
         let boxes = inboxes
         let devices = streams.map(\.0)
         let mailbox = speed.isInfinite ? LockstepMailbox(devices: devices) : nil
+        // Searched, not hashed: two devices, and this runs for every packet to a host.
+        let inboxList = boxes.map { (device: $0.key, inbox: $0.value) }
         built.onExternalHostPacket = { id, packet in
-            if let inbox = boxes[id] { inbox.append(packet) } else { outputs[id]?.yield(packet) }
+            if let inbox = inboxList.first(where: { $0.device == id })?.inbox { inbox.append(packet) } else { outputs[id]?.yield(packet) }
             mailbox?.deliveredToHost(id)
         }
         var snoops: [SnoopFile] = []

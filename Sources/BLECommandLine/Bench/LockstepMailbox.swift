@@ -47,32 +47,33 @@ final class LockstepMailbox: Sendable {
 
     private let state: Mutex<State>
     /// Each served device's host index.
-    private let indices: [DeviceID: Int]
+    /// The served devices, in host order: searched, not hashed (two of them, every packet).
+    private let devices: [DeviceID]
 
     /// A mailbox for hosts on `devices`, in host order.
     init(devices: [DeviceID]) {
         let zeros = [Int](repeating: 0, count: devices.count)
         state = Mutex(State(toHost: zeros, seenByHost: zeros, writtenByHost: zeros, toWorld: zeros))
-        indices = Dictionary(uniqueKeysWithValues: devices.enumerated().map { ($0.element, $0.offset) })
+        self.devices = devices
     }
 
     /// A host's transport hands over a packet for its controller.
     func submit(_ packet: H4.Packet, to device: DeviceID) {
         change { state in
             state.pending.append(Submission(packet: packet, device: device))
-            if let index = indices[device] { state.toWorld[index] += 1 }
+            if let index = devices.firstIndex(of: device) { state.toWorld[index] += 1 }
         }
     }
 
     /// A host's transport handed a packet straight to the world (``DirectLinkRunner``).
     func countSubmission(to device: DeviceID) {
-        guard let index = indices[device] else { return }
+        guard let index = devices.firstIndex(of: device) else { return }
         change { $0.toWorld[index] += 1 }
     }
 
     /// The world put a packet in `device`'s host stream.
     func deliveredToHost(_ device: DeviceID) {
-        guard let index = indices[device] else { return }
+        guard let index = devices.firstIndex(of: device) else { return }
         change { $0.toHost[index] += 1 }
     }
 
