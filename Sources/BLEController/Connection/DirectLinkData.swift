@@ -57,17 +57,18 @@ extension Controller {
     mutating func sendDirectly(_ data: DirectLinkData, connectionAt index: Int, into outputs: inout [ControllerOutput]) {
         outputs.append(.linkData(data))
         connections[index].directCompletions += 1
+        // The deadline stays put while a burst goes on (a report at half the buffers leaves
+        // it): a deadline that moved with every packet would reschedule the world's timer
+        // for this controller every time. When it comes, it reports whatever is left.
+        if directCompletionsDue == nil { directCompletionsDue = now + 1 }
         if connections[index].directCompletions >= max(1, configuration.leACLBufferCount / 2) {
             reportDirectCompletions(into: &outputs)
-        } else if directCompletionsDue == nil {
-            directCompletionsDue = now + 1
         }
     }
 
     /// Reports every connection's unreported direct completions in one Number Of Completed
-    /// Packets event (§7.7.19: one entry per handle).
+    /// Packets event (§7.7.19: one entry per handle); nothing when none are waiting.
     mutating func reportDirectCompletions(into outputs: inout [ControllerOutput]) {
-        directCompletionsDue = nil
         var entries: [HCI.NumberOfCompletedPackets.Entry] = []
         for index in connections.indices where connections[index].directCompletions > 0 {
             entries.append(HCI.NumberOfCompletedPackets.Entry(

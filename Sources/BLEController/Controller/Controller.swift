@@ -247,7 +247,10 @@ public struct Controller: SimulatedController {
 
     private mutating func handleTimer(into outputs: inout [ControllerOutput]) {
         privateAddressTimerFired()
-        if let due = directCompletionsDue, due <= now { reportDirectCompletions(into: &outputs) }
+        if let due = directCompletionsDue, due <= now {
+            directCompletionsDue = nil
+            reportDirectCompletions(into: &outputs)
+        }
         let due = pendingEvents.filter { $0.due <= now }
         pendingEvents.removeAll { $0.due <= now }
         for item in due { emit(item.event, into: &outputs) }

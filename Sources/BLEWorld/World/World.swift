@@ -275,13 +275,13 @@ public final class World {
         }
     }
 
-    /// Keeps exactly one wake-up scheduled per device, at its controller's deadline.
     /// The controller's next deadline, read in place: reading it through the class's
     /// property would copy the whole controller first (the world asks after every input).
     private static func nextDeadline(of controller: inout any SimulatedController) -> Microseconds? {
         controller.nextDeadline
     }
 
+    /// Keeps exactly one wake-up scheduled per device, at its controller's deadline.
     func refreshTimer(_ device: Int) {
         let state = deviceStates[device]
         let deadline = state.powered ? Self.nextDeadline(of: &state.controller) : nil
