@@ -46,7 +46,6 @@ final class LockstepMailbox: Sendable {
     }
 
     private let state: Mutex<State>
-    /// Each served device's host index.
     /// The served devices, in host order: searched, not hashed (two of them, every packet).
     private let devices: [DeviceID]
 
