@@ -18,9 +18,8 @@ extension LinkLayerConnection {
     /// How much earlier (and later) than the anchor a peripheral listens (§4.5.7): the two
     /// sleep clock accuracies over the time since it last synchronised, plus 16 µs.
     var windowWidening: Microseconds {
-        let elapsed = max(anchor - lastSynchronisedAnchor, 0)
-        let widening = (centralClockAccuracyPPM + 50) * elapsed / 1_000_000 + 16
-        return min(widening, max(interval / 2 - Airtime.interFrameSpace, 16))
+        Self.windowWidening(anchor: anchor, lastSynchronisedAnchor: lastSynchronisedAnchor,
+                            accuracyPPM: centralClockAccuracyPPM, intervalUnits: intervalUnits)
     }
 
     mutating func timerFired(at now: Microseconds, into outputs: inout [ConnectionOutput]) {

@@ -9,11 +9,8 @@ extension LinkLayerConnection {
     /// When the next connection event needs the radio: a central's anchor, or when a
     /// peripheral opens its receive window (the anchor less the window widening). `nil`
     /// while an exchange is under way (the event has begun) and once closed.
-    @inline(__always) public var nextEventStart: Microseconds? {
-        switch phase {
-        case .closed, .awaitingPeer: return nil
-        case .starting, .waitingForAnchor: return role == .central ? anchor : anchor - windowWidening
-        }
+    public var nextEventStart: Microseconds? {
+        Self.eventStart(phase: phase, role: role, anchor: anchor, windowWidening: role == .central ? Microseconds(0) : windowWidening)
     }
 
     /// The airtime of the longest packet the peer may send now: its effective maximum

@@ -212,17 +212,9 @@ public struct LinkLayerConnection: Sendable {
     /// When the connection next needs a ``ConnectionInput/timer`` input; `nil` once closed.
     /// A new peripheral asks for one at `connectIndicationEnd`, to open its first receive
     /// window; a new central at its first anchor.
-    @inline(__always) public var nextDeadline: Microseconds? {
-        let eventDeadline: Microseconds
-        switch phase {
-        case .closed: return nil
-        case .starting: eventDeadline = connectIndicationEnd
-        case let .waitingForAnchor(missDeadline): eventDeadline = role == .central ? anchor : missDeadline
-        case let .awaitingPeer(missDeadline): eventDeadline = missDeadline
-        }
-        var deadline = min(eventDeadline, supervisionDeadline)
-        if let procedureDeadline { deadline = min(deadline, procedureDeadline) }
-        return deadline
+    public var nextDeadline: Microseconds? {
+        Self.deadline(phase: phase, role: role, anchor: anchor, connectIndicationEnd: connectIndicationEnd,
+                      supervision: supervisionDeadline, procedure: procedureDeadline)
     }
 
     /// Whether the connection is over.
@@ -243,7 +235,8 @@ public struct LinkLayerConnection: Sendable {
     /// When the connection is lost for silence: connSupervisionTimeout after the last
     /// valid packet, or six intervals after the first anchor before any (§4.5.2).
     var supervisionDeadline: Microseconds {
-        established ? lastValidReception + supervisionTimeout : lastValidReception + 6 * interval
+        Self.supervisionDeadline(established: established, lastValidReception: lastValidReception,
+                                 timeoutUnits: timeoutUnits, intervalUnits: intervalUnits)
     }
 
     /// Handles one input at virtual time `now` and returns what to do.

@@ -129,9 +129,10 @@ public struct Controller: SimulatedController {
         readingSlots { slots in
             for index in slots.indices {
                 let slot = slots.inPlace(index)
-                consider(slot.pointee.link.nextDeadline)
+                let timing = LinkLayerConnection.timing(at: slot)
+                consider(timing.deadline)
                 // Every link's next event start, to grant or skip it then (the radio's holder is in its event).
-                if slot.pointee.link.handleValue != radioOwner { consider(slot.pointee.link.nextEventStart) }
+                if slot.pointee.link.handleValue != radioOwner { consider(timing.eventStart) }
             }
         }
         if let advertiser { consider(advertiser.nextDeadline) }

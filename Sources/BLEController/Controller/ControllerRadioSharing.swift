@@ -52,7 +52,7 @@ extension Controller {
         readingSlots { slots in
             for index in slots.indices where slots.inPlace(index).pointee.link.handleValue != radioOwner {
                 let slot = slots.inPlace(index)
-                guard let start = slot.pointee.link.nextEventStart, start <= now else { continue }
+                guard let start = LinkLayerConnection.timing(at: slot).eventStart, start <= now else { continue }
                 let skipped = slot.pointee.skippedEvents
                 if let current = best, current.skipped > skipped || (current.skipped == skipped && current.start <= start) { continue }
                 best = (index, skipped, start)
@@ -68,7 +68,7 @@ extension Controller {
             radioOwner = nil
             return
         }
-        let start = readingSlots { $0.inPlace(index).pointee.link.nextEventStart }
+        let start = readingSlots { LinkLayerConnection.timing(at: $0.inPlace(index)).eventStart }
         if let start, start > now { radioOwner = nil }
     }
 
