@@ -57,10 +57,16 @@ extension Host {
     /// The earliest bearer deadline, for the host's one timer.
     var attNextDeadline: HostTime? {
         var earliest: HostTime?
-        for index in attLinks.values.indices {
-            guard let deadline = attLinks.values[index].bearer.nextDeadline else { continue }
-            if let current = earliest, current <= deadline { continue }
-            earliest = deadline
+        // Read in place through inout accesses, walking plain indices (a `values.indices`
+        // collection would hold the storage and make each access copy the dictionary); a
+        // plain read copied each link, queues included, after every packet.
+        var index = attLinks.values.startIndex
+        while index != attLinks.values.endIndex {
+            if let deadline = Self.inPlace(&attLinks.values[index], { $0.bearer.nextDeadline }),
+               earliest.map({ deadline < $0 }) ?? true {
+                earliest = deadline
+            }
+            attLinks.values.formIndex(after: &index)
         }
         return earliest
     }
@@ -147,12 +153,13 @@ extension Host {
     /// Suspends while more than ``aclQueueLimit`` fragments of `handle` wait for the
     /// controller's buffers; Number Of Completed Packets wakes it.
     func waitForACLRoom(_ handle: UInt16) async throws {
-        while attLinks[handle] != nil, driver.queuedACLFragments(handle: handle) >= Self.aclQueueLimit {
+        // `index(forKey:)`, not `attLinks[handle] != nil`: the subscript copies the link out.
+        while attLinks.index(forKey: handle) != nil, driver.queuedACLFragments(handle: handle) >= Self.aclQueueLimit {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 aclRoomWaiters[handle, default: []].append(continuation)
             }
         }
-        guard attLinks[handle] != nil else { throw HostError.gap(.unknownConnection(handle: handle)) }
+        guard attLinks.index(forKey: handle) != nil else { throw HostError.gap(.unknownConnection(handle: handle)) }
         if let closed { throw closed }
     }
 

@@ -19,7 +19,7 @@ extension Host {
     /// Gives the client on `connection` the server state a bond kept for it, e.g. its
     /// subscriptions (Vol 3, Part G, §3.3.3.3). Nothing happens if the link is gone.
     public func restoreGATTClient(_ record: GATTServerClientRecord, for connection: UInt16) {
-        guard attLinks[connection] != nil else { return }
+        guard attLinks.index(forKey: connection) != nil else { return }
         gattServer.restore(record, for: connection)
     }
 }

@@ -52,7 +52,7 @@ extension Host {
     /// §4.9.2); `counter` is the next SignCounter accepted. Nothing happens if the link is
     /// gone: the key must not wait there for the next link that reuses the handle.
     public func setSigningKey(_ csrk: UInt128, counter: UInt32, for connection: UInt16) {
-        guard attLinks[connection] != nil else { return }
+        guard attLinks.index(forKey: connection) != nil else { return }
         gattServer.setSigningKey(csrk, counter: counter, for: connection)
     }
 
@@ -69,7 +69,8 @@ extension Host {
     ///   closed.
     public func notify(_ value: [UInt8], valueHandle: ATT.Handle, on connection: UInt16) async throws {
         try await waitForACLRoom(connection)
-        guard let pdu = gattServer.notification(of: valueHandle, value: value, for: connection),
+        // Through an inout access: a plain call on the stored server copied all of it first.
+        guard let pdu = Self.inPlace(&gattServer, { $0.notification(of: valueHandle, value: value, for: connection) }),
               let outputs = try attLinks[connection]?.update({ try $0.bearer.sendNotification(pdu) })
         else { throw HostError.gap(.unknownConnection(handle: connection)) }
         carryOut(outputs, attLink: connection)
@@ -87,7 +88,7 @@ extension Host {
     }
 
     private func sendIndication(_ pdu: [UInt8], on connection: UInt16) async throws {
-        guard attLinks[connection] != nil else { throw HostError.gap(.unknownConnection(handle: connection)) }
+        guard attLinks.index(forKey: connection) != nil else { throw HostError.gap(.unknownConnection(handle: connection)) }
         let time = now
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             guard var att = attLinks[connection] else {
@@ -127,7 +128,7 @@ extension Host {
 
     /// One run of `procedure`, without the security retry.
     private func runGATT(_ procedure: GATTProcedure, on connection: UInt16) async throws -> GATTClientResult {
-        guard attLinks[connection] != nil else { throw HostError.gap(.unknownConnection(handle: connection)) }
+        guard attLinks.index(forKey: connection) != nil else { throw HostError.gap(.unknownConnection(handle: connection)) }
         let time = now
         return try await withCheckedThrowingContinuation { continuation in
             guard let step = attLinks[connection]?.update({ att in
@@ -184,7 +185,7 @@ extension Host {
     /// Whether a write without response or a notification on `connection` would go to the
     /// controller at once rather than wait for its buffers.
     public func canSendWithoutWaiting(on connection: UInt16) -> Bool {
-        attLinks[connection] != nil && driver.queuedACLFragments(handle: connection) < Self.aclQueueLimit
+        attLinks.index(forKey: connection) != nil && driver.queuedACLFragments(handle: connection) < Self.aclQueueLimit
     }
 
     /// The bearer's counters (unmatched responses, malformed PDUs, protocol violations).

@@ -387,6 +387,13 @@ public actor Host {
         }
     }
 
+    /// Runs `read` on `value` through an inout access, in place: a plain call on a stored
+    /// struct of the actor (the server, a link in a dictionary) copies the whole value first,
+    /// and the host makes such calls for every packet.
+    static func inPlace<Value, Result>(_ value: inout Value, _ read: (inout Value) -> Result) -> Result {
+        read(&value)
+    }
+
     private func timerFired() {
         timerDeadline = nil
         timer = nil
