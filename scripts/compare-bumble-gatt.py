@@ -259,6 +259,8 @@ def main():
         print(f'  {figure["label"]:44} {figure["bumble"]:10,.0f} {swift:>12} {ratio:>8}')
     runs = ', '.join(f'{name} {results[name]["bumbleRuns"]}' for name, *_ in FIGURES)
     print(f'  Bumble runs: {runs}')
+    ours_listed = ', '.join(f'{name} {results[name]["swiftRuns"]}' for name, *_ in FIGURES)
+    print(f'  SwiftBLE runs: {ours_listed}')
     for name, *_ in FIGURES:
         if results[name]['swiftMissing']:
             print(f'  SwiftBLE {name}: missing — {results[name]["swiftMissing"]}')
