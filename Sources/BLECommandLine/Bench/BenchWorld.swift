@@ -122,8 +122,13 @@ final class BenchWorld: Sendable {
         // once and a batch crosses between them with one hand-over; a write and its response
         // go back and forth, and the threads' looking before sleeping spares each exchange
         // two wake-ups. (One thread for both measured 40,000 writes/s against 50,000.)
-        let executors = batched ? [SingleThreadExecutor(name: "peripheral", spinsBeforeSleeping: BenchWorld.spins),
-                                   SingleThreadExecutor(name: "central", spinsBeforeSleeping: BenchWorld.spins)] : []
+        let executors: [SingleThreadExecutor]
+        do {
+            executors = batched ? [try SingleThreadExecutor(name: "peripheral", spinsBeforeSleeping: BenchWorld.spins),
+                                   try SingleThreadExecutor(name: "central", spinsBeforeSleeping: BenchWorld.spins)] : []
+        } catch {
+            throw CommandFailure(error.description)
+        }
         self.executors = executors
         let runner: any WorldDriver
         let attach: (@Sendable ([BLEHost.Host]) async -> Void)?

@@ -17,6 +17,8 @@ extension Controller {
 
 extension UnsafeBufferPointer {
     /// The element at `index` (which must be in bounds), to read in place through `pointee`.
+    /// Callers pass indices of the same buffer, never a number from a packet: the check
+    /// guards the controller's own loops.
     func inPlace(_ index: Int) -> UnsafePointer<Element> {
         precondition(indices.contains(index), "slot index out of range")
         return baseAddress.unsafelyUnwrapped + index

@@ -51,7 +51,8 @@ public final class SingleThreadExecutor: TaskExecutor, @unchecked Sendable {
 
     /// Starts the thread. It holds the executor until ``shutdown()``. `name` says what
     /// the executor is for, in logs and the bench's figures.
-    public init(name: String = "ble-executor", spinsBeforeSleeping: Int = 0) {
+    /// - Throws: ``SingleThreadExecutorError`` when the system refuses a new thread.
+    public init(name: String = "ble-executor", spinsBeforeSleeping: Int = 0) throws(SingleThreadExecutorError) {
         self.name = name
         self.spinsBeforeSleeping = spinsBeforeSleeping
         let context = Unmanaged.passRetained(self).toOpaque()
@@ -61,7 +62,10 @@ public final class SingleThreadExecutor: TaskExecutor, @unchecked Sendable {
             executor.run()
             return nil
         }, context)
-        precondition(created == 0, "pthread_create failed (\(created)): the process is out of threads")
+        guard created == 0 else {
+            Unmanaged<SingleThreadExecutor>.fromOpaque(context).release()
+            throw SingleThreadExecutorError(name: name, code: created)
+        }
         pthread_detach(thread)
         self.thread.withLock { $0 = thread }
     }
@@ -128,5 +132,18 @@ public final class SingleThreadExecutor: TaskExecutor, @unchecked Sendable {
         guard spins > 0 else { return false }
         for _ in 0 ..< spins where queue.withLock({ !$0.jobs.isEmpty }) { return true }
         return false
+    }
+}
+
+/// The system refused the thread of a ``SingleThreadExecutor`` (`pthread_create` failed,
+/// e.g. EAGAIN when the process is at its thread limit).
+public struct SingleThreadExecutorError: Error, CustomStringConvertible {
+    /// The executor's name.
+    public var name: String
+    /// The error number `pthread_create` returned.
+    public var code: Int32
+
+    public var description: String {
+        "cannot start the thread of executor \(name): pthread_create returned \(code) (EAGAIN = too many threads)"
     }
 }

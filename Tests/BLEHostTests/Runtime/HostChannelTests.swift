@@ -23,7 +23,7 @@ struct ConnectedHosts {
         var scenario = Scenario(name: "empty").addingExternalDevices(2)
         if timing == "ideal" { scenario.timing = .ideal }
         let running = try RunningWorld(scenario, speed: speed, inboxes: inboxes)
-        let executors = withExecutors ? [SingleThreadExecutor(name: "peripheral"), SingleThreadExecutor(name: "central")] : []
+        let executors = withExecutors ? [try SingleThreadExecutor(name: "peripheral"), try SingleThreadExecutor(name: "central")] : []
         let threads = IncomingPacketThreads()
         func host(_ index: Int) -> Host {
             let executor = executors.isEmpty ? nil : executors[index]

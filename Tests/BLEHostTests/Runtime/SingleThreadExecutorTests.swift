@@ -29,8 +29,8 @@ struct SingleThreadExecutorTests {
 
     @Test("200 tasks that prefer it run on its thread, in the order they were made (sleeping when idle; looking 1,000 times first)",
           arguments: [0, 1_000])
-    func tasksRunInOrderOnTheThread(spins: Int) async {
-        let executor = SingleThreadExecutor(name: "order", spinsBeforeSleeping: spins)
+    func tasksRunInOrderOnTheThread(spins: Int) async throws {
+        let executor = try SingleThreadExecutor(name: "order", spinsBeforeSleeping: spins)
         let record = Record()
         var tasks: [Task<Void, Never>] = []
         for index in 0 ..< 200 {
@@ -44,8 +44,8 @@ struct SingleThreadExecutorTests {
     }
 
     @Test("a default actor called from a task that prefers it runs on its thread, across suspensions")
-    func defaultActorRunsOnTheThread() async {
-        let executor = SingleThreadExecutor(name: "actor")
+    func defaultActorRunsOnTheThread() async throws {
+        let executor = try SingleThreadExecutor(name: "actor")
         let record = Record()
         let counter = Counter()
         await withTaskExecutorPreference(executor) {
@@ -60,8 +60,8 @@ struct SingleThreadExecutorTests {
     }
 
     @Test("shutdown waits for the jobs already queued and may be called twice, from any thread")
-    func shutdownDrainsAndRepeats() async {
-        let executor = SingleThreadExecutor(name: "drain")
+    func shutdownDrainsAndRepeats() async throws {
+        let executor = try SingleThreadExecutor(name: "drain")
         let record = Record()
         let tasks = (0 ..< 50).map { index in
             Task(executorPreference: executor) { record.note(index, onThread: executor.isCurrentThread) }
@@ -74,9 +74,9 @@ struct SingleThreadExecutorTests {
 
     @Test("a task sleeping on the thread is woken there by the timer")
     func sleeperWakesOnTheThread() async throws {
-        let executor = SingleThreadExecutor(name: "sleeper")
+        let executor = try SingleThreadExecutor(name: "sleeper")
         let onThread = try await Task(executorPreference: executor) { () async throws -> Bool in
-            try await Task.sleep(for: .milliseconds(5))
+            try await Task.sleep(for: .milliseconds(5))  // the timer's wake-up is what is tested
             return executor.isCurrentThread
         }.value
         #expect(onThread)
