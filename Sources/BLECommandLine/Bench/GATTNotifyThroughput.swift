@@ -66,8 +66,12 @@ struct GATTNotifyThroughput {
         let connection = link.peripheralHandle
         let clientHandle = remote.notifiedValue
         let filler = BenchGATTService.filler(size: size)
-        let events = central.gattEvents
         let runner = world.runner
+        // The central's host hands each notification to the tally within its own turn, as
+        // Core Bluetooth calls its delegate: no task is woken per notification.
+        // Set before the sender starts, or the first notifications would go to the stream.
+        let tally = NotificationTally(handle: clientHandle, size: size, count: count)
+        await central.handleGATTEvents(with: { tally.record($0) })
         await runner.resetPhases()
         let simulatedStart = await runner.now
         let start = ContinuousClock.now
@@ -95,21 +99,18 @@ struct GATTNotifyThroughput {
             }
         }
         let receiver = Task(executorPreference: world.executors.last) { () -> (received: Int, inOrder: Int, span: BenchSpan) in
-            var received = 0, inOrder = 0, expected = 0
-            for await event in events {
-                guard case let .notification(_, handle, value) = event, handle == clientHandle else { continue }
-                received += 1
-                if let sequence = BenchGATTService.sequence(of: value, size: size) {
-                    if sequence == expected { inOrder += 1 }
-                    expected = sequence + 1
-                }
-                if received == count { break }
+            await withTaskCancellationHandler {
+                await tally.waitUntilDone()
+            } onCancel: {
+                tally.stop()
             }
-            return (received, inOrder, await BenchSpan.since(start, simulated: simulatedStart, on: runner))
+            let counts = tally.counts
+            return (counts.received, counts.inOrder, await BenchSpan.since(start, simulated: simulatedStart, on: runner))
         }
         let watchdog = BenchWatchdog.start(cancelling: receiver, on: runner, after: { _ = await sender.result })
         let arrivals = await receiver.value
         watchdog.cancel()
+        await central.handleGATTEvents(with: nil)
         await runner.setAppSettled(nil)
         let phases = await runner.phases
         if case let .failure(error) = await sender.result {

@@ -83,11 +83,11 @@ extension Host {
                 case let .failure(error): waiter?.resume(throwing: error)
                 }
             case let .notification(attribute, value):
-                gattOutput.yield(.notification(connection: handle, handle: attribute, value: value))
+                emitGATT(.notification(connection: handle, handle: attribute, value: value))
             case let .indication(attribute, value):
-                gattOutput.yield(.indication(connection: handle, handle: attribute, value: value))
+                emitGATT(.indication(connection: handle, handle: attribute, value: value))
             case let .serviceChanged(range):
-                gattOutput.yield(.serviceChanged(connection: handle, handles: range))
+                emitGATT(.serviceChanged(connection: handle, handles: range))
             }
         }
     }
@@ -102,7 +102,7 @@ extension Host {
                 serve(gattServer.handle(pdu, from: handle, security: linkSecurity(handle)))
             case let .mtuChanged(mtu):
                 gattServer.setMTU(mtu, for: handle)
-                gattOutput.yield(.mtuChanged(connection: handle, mtu: mtu))
+                emitGATT(.mtuChanged(connection: handle, mtu: mtu))
             case let .indicationConfirmed(id):
                 attLinks[handle]?.indications.removeValue(forKey: id)?.resume()
             case let .indicationFailed(id, error):
@@ -111,7 +111,7 @@ extension Host {
                 let indications = attLinks[handle]?.indications ?? [:]
                 attLinks[handle]?.indications = [:]
                 for waiter in indications.values { waiter.resume(throwing: reason) }
-                gattOutput.yield(.bearerClosed(connection: handle, reason: reason))
+                emitGATT(.bearerClosed(connection: handle, reason: reason))
             case .response, .requestFailed, .notification, .multipleNotification, .indication:
                 break  // the client consumed these; they come back only when no procedure matched
             }
@@ -126,16 +126,16 @@ extension Host {
                 guard let sent = attLinks[connection]?.update({ $0.bearer.sendResponse(pdu) }) else { continue }
                 carryOut(sent, attLink: connection)
             case let .appRead(request):
-                gattOutput.yield(.readRequest(request))
+                emitGATT(.readRequest(request))
             case let .appWrite(request):
-                gattOutput.yield(.writeRequest(request))
+                emitGATT(.writeRequest(request))
             case let .subscriptionChanged(connection, valueHandle, notify, indicate):
-                gattOutput.yield(.subscriptionChanged(GATTSubscription(
+                emitGATT(.subscriptionChanged(GATTSubscription(
                     connection: connection, valueHandle: valueHandle, notify: notify, indicate: indicate)))
             case let .valueWritten(connection, handle, value):
-                gattOutput.yield(.valueWritten(connection: connection, handle: handle, value: value))
+                emitGATT(.valueWritten(connection: connection, handle: handle, value: value))
             case let .mtuChanged(connection, mtu):
-                gattOutput.yield(.mtuChanged(connection: connection, mtu: mtu))
+                emitGATT(.mtuChanged(connection: connection, mtu: mtu))
             case .indicationConfirmed:
                 break  // confirmations are matched by the bearer, which sees them first
             }

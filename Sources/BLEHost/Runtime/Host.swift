@@ -113,6 +113,9 @@ public actor Host {
     /// the consumer must keep reading.
     public nonisolated let gattEvents: AsyncStream<HostGATTEvent>
     let gattOutput: AsyncStream<HostGATTEvent>.Continuation
+    /// Takes the GATT events in place of ``gattEvents`` while set
+    /// (``handleGATTEvents(with:)``).
+    var gattEventHandler: (@Sendable (HostGATTEvent) -> Void)?
     /// Pairings completed and failed, for the layer that keeps bonds; for one consumer,
     /// nothing dropped.
     public nonisolated let securityEvents: AsyncStream<HostSecurityEvent>
