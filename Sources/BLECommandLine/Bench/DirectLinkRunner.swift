@@ -68,6 +68,12 @@ actor DirectLinkRunner: WorldDriver {
     func runUntilStopped() async {
         var unsettledInARow = 0
         while !stopped, !Task.isCancelled {
+            if unsettledInARow >= Self.checksBeforePause, !mailbox.isBalanced {
+                // Still streaming: look again after a pause, without waiting in the mailbox
+                // (a waiter makes every packet's count take the mailbox's lock).
+                try? await Task.sleep(for: Self.pauseWhileStreaming)
+                continue
+            }
             let version = mailbox.version
             let started = ContinuousClock.now
             let settled = await hostsSettled()
