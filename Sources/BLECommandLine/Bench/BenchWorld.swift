@@ -182,7 +182,7 @@ final class BenchWorld: Sendable {
     /// How long an idle bench thread looks for work before it sleeps: on a busy link the
     /// next batch is microseconds away, and a sleeping thread costs the one that wakes it
     /// a system call on its own critical path.
-    static let spins = 2_000
+    static let spins = 200_000
 
     deinit { for executor in executors { executor.shutdown() } }
 }

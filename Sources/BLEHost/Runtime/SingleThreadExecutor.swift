@@ -38,6 +38,9 @@ public final class SingleThreadExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     private let queue = Mutex(Queue())
+    /// Jobs enqueued so far: what the idle thread watches, so looking for work does not
+    /// take the queue's lock (and bounce it between the cores) on every look.
+    private let enqueued = Atomic<Int>(0)
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
     private let thread = Mutex<pthread_t?>(nil)
@@ -78,6 +81,7 @@ public final class SingleThreadExecutor: TaskExecutor, @unchecked Sendable {
             defer { queue.sleeping = false }
             return queue.sleeping
         }
+        enqueued.wrappingAdd(1, ordering: .relaxed)
         if sleeping { wake.signal() }
     }
 
@@ -128,9 +132,12 @@ public final class SingleThreadExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Whether a job was enqueued while the idle thread watched for `spins` rounds.
+    /// A job enqueued before the first look is not missed: the thread checks the queue
+    /// under its lock before it sleeps.
     private func jobArrived(within spins: Int) -> Bool {
         guard spins > 0 else { return false }
-        for _ in 0 ..< spins where queue.withLock({ !$0.jobs.isEmpty }) { return true }
+        let start = enqueued.load(ordering: .relaxed)
+        for _ in 0 ..< spins where enqueued.load(ordering: .relaxed) != start { return true }
         return false
     }
 }
