@@ -79,9 +79,6 @@ actor DirectLinkRunner: WorldDriver {
             let settled = await hostsSettled()
             counted.settleSeconds += LockstepRunner.seconds(since: started)
             guard settled else {
-                // A host or its app still works towards a packet: wait until it has been
-                // written and taken (not woken by every packet on the way).
-                await mailbox.wait(for: .balancedAfter(since: version))
                 unsettledInARow += 1
                 if unsettledInARow >= Self.checksBeforePause {
                     // Data streams between the hosts, and data needs no clock: check again
@@ -89,6 +86,10 @@ actor DirectLinkRunner: WorldDriver {
                     // hosts' turns (and their threads) from the stream. The clock still
                     // moves only once they are settled, so simulated time is unchanged.
                     try? await Task.sleep(for: Self.pauseWhileStreaming)
+                } else {
+                    // A host or its app still works towards a packet: wait until it has
+                    // been written and taken (not woken by every packet on the way).
+                    await mailbox.wait(for: .balancedAfter(since: version))
                 }
                 continue
             }
