@@ -45,10 +45,7 @@ actor DirectLinkRunner: WorldDriver {
     /// simulated time happens before this returns.
     nonisolated func submit(_ packet: H4.Packet, to device: DeviceID) {
         mailbox.countSubmission(to: device)
-        world.withLock { world in
-            world.sendToController(packet, device: device)
-            while let next = world.nextEventTime, next <= world.now { world.runNextEvent() }
-        }
+        world.withLock { $0.sendToControllerNow(packet, device: device) }
     }
 
     nonisolated var acceptsImmediately: Bool { true }

@@ -40,6 +40,10 @@ public final class World {
     var payloads: [WorldEventPayload?] = []
     var freePayloadSlots: [Int] = []
 
+    /// Whether an event (or a packet from ``sendToControllerNow(_:device:)``) is being
+    /// processed: a packet sent meanwhile is queued behind it.
+    private var dispatching = false
+
     var packetLoss: [LinkKey: Double] = [:]
     var blockedLinks: Set<LinkKey> = []
     /// Links blocked one way only, as (sender, receiver) device indices.
@@ -150,6 +154,29 @@ public final class World {
         schedulePayload(at: now, .hostPacket, .hostPacket(device: device.rawValue, packet: packet))
     }
 
+    /// Hands an HCI packet from `device`'s host to its controller and runs everything due
+    /// at ``now`` that it causes, before returning: ``sendToController(_:device:)`` then
+    /// ``runNextEvent()`` while events are due, in the same order. When nothing else is due
+    /// the packet skips the event queue, which an in-process link that submits every packet
+    /// this way (the bench's airtime-free link) would otherwise fill and drain per packet.
+    ///
+    /// Called from inside ``onHostPacket`` (the world is mid-event), it queues the packet
+    /// as ``sendToController(_:device:)`` does and runs nothing: the event under way finishes first.
+    public func sendToControllerNow(_ packet: H4.Packet, device: DeviceID) {
+        guard !dispatching else {
+            sendToController(packet, device: device)
+            return
+        }
+        if let next = nextEventTime, next <= now {
+            sendToController(packet, device: device)
+        } else if deviceStates.indices.contains(device.rawValue) {
+            dispatching = true
+            hostPacketArrived(packet, device: device.rawValue)
+            dispatching = false
+        }
+        while let next = nextEventTime, next <= now { runNextEvent() }
+    }
+
     // MARK: Running
 
     /// When the next event is due, or `nil` if nothing is scheduled.
@@ -164,7 +191,10 @@ public final class World {
         discardStaleEvents()
         guard let event = queue.removeFirst() else { return false }
         if event.time > now { now = event.time }
+        let outer = dispatching
+        dispatching = true
         process(event)
+        dispatching = outer
         return true
     }
 
@@ -224,11 +254,7 @@ public final class World {
         switch event.kind {
         case .hostPacket:
             guard case let .hostPacket(device, packet) = takePayload(event.a) else { return }
-            let state = deviceStates[device]
-            guard state.powered else { return }
-            state.statistics.hciToController += 1
-            if configuration.capturesHCI { state.capture.record(packet, direction: .sent, at: now) }
-            deliver(.hci(packet), to: device)
+            hostPacketArrived(packet, device: device)
         case .timer:
             let state = deviceStates[event.a]
             guard event.b == state.timerGeneration, state.powered else { return }
@@ -242,6 +268,15 @@ public final class World {
             guard case let .action(action) = takePayload(event.a) else { return }
             action(self)
         }
+    }
+
+    /// A host packet reaches `device`'s controller: counted, captured, handled.
+    private func hostPacketArrived(_ packet: H4.Packet, device: Int) {
+        let state = deviceStates[device]
+        guard state.powered else { return }
+        state.statistics.hciToController += 1
+        if configuration.capturesHCI { state.capture.record(packet, direction: .sent, at: now) }
+        deliver(.hci(packet), to: device)
     }
 
     // MARK: Controllers
