@@ -36,7 +36,7 @@ extension Host {
     /// An ATT PDU arrived on a link's fixed channel (Core 5.4, Vol 3, Part A, §2.1).
     func attReceived(_ pdu: [UInt8], link handle: UInt16) {
         let time = now
-        guard let step = attLinks[handle]?.update({ att in
+        guard let step = withATTLink(handle, { att in
             let outputs = att.bearer.receive(pdu, at: time)
             return att.client.handle(outputs, on: &att.bearer, at: time)
         }) else { return }
@@ -77,7 +77,7 @@ extension Host {
         for event in step.events {
             switch event {
             case let .completed(id, result):
-                let waiter = attLinks[handle]?.procedures.removeValue(forKey: id)
+                let waiter = withATTLink(handle) { $0.procedures.removeValue(forKey: id) } ?? nil
                 switch result {
                 case let .success(value): waiter?.resume(returning: value)
                 case let .failure(error): waiter?.resume(throwing: error)
@@ -97,16 +97,16 @@ extension Host {
         for output in outputs {
             switch output {
             case let .send(pdu):
-                carryOut(links[handle]?.sendATT(pdu) ?? [], link: handle)
+                carryOut(withL2CAPLink(handle) { $0.sendATT(pdu) } ?? [], link: handle)
             case let .incomingRequest(pdu), let .incomingCommand(pdu):
                 serve(gattServer.handle(pdu, from: handle, security: linkSecurity(handle)))
             case let .mtuChanged(mtu):
                 gattServer.setMTU(mtu, for: handle)
                 emitGATT(.mtuChanged(connection: handle, mtu: mtu))
             case let .indicationConfirmed(id):
-                attLinks[handle]?.indications.removeValue(forKey: id)?.resume()
+                (withATTLink(handle) { $0.indications.removeValue(forKey: id) } ?? nil)?.resume()
             case let .indicationFailed(id, error):
-                attLinks[handle]?.indications.removeValue(forKey: id)?.resume(throwing: error)
+                (withATTLink(handle) { $0.indications.removeValue(forKey: id) } ?? nil)?.resume(throwing: error)
             case let .closed(reason):
                 let indications = attLinks[handle]?.indications ?? [:]
                 attLinks[handle]?.indications = [:]
@@ -123,7 +123,7 @@ extension Host {
         for output in outputs {
             switch output {
             case let .send(connection, pdu):
-                guard let sent = attLinks[connection]?.update({ $0.bearer.sendResponse(pdu) }) else { continue }
+                guard let sent = withATTLink(connection, { $0.bearer.sendResponse(pdu) }) else { continue }
                 carryOut(sent, attLink: connection)
             case let .appRead(request):
                 emitGATT(.readRequest(request))

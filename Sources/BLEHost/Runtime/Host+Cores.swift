@@ -91,7 +91,7 @@ extension Host {
                 startWaiter = nil
                 apply(gap.handle(output, at: time))
             case let .l2capFrame(handle, frame):
-                if let produced = links[handle]?.receive(frame: frame, at: time) { carryOut(produced, link: handle) }
+                if let produced = withL2CAPLink(handle, { $0.receive(frame: frame, at: time) }) { carryOut(produced, link: handle) }
             case let .linkLost(handle, reason):
                 if let produced = links[handle]?.linkDisconnected() { carryOut(produced, link: handle) }
                 links[handle] = nil

@@ -71,7 +71,7 @@ extension Host {
         try await waitForACLRoom(connection)
         // Through an inout access: a plain call on the stored server copied all of it first.
         guard let pdu = Self.inPlace(&gattServer, { $0.notification(of: valueHandle, value: value, for: connection) }),
-              let outputs = try attLinks[connection]?.update({ try $0.bearer.sendNotification(pdu) })
+              let outputs = try withATTLink(connection, { try $0.bearer.sendNotification(pdu) })
         else { throw HostError.gap(.unknownConnection(handle: connection)) }
         carryOut(outputs, attLink: connection)
     }
@@ -131,7 +131,7 @@ extension Host {
         guard attLinks.index(forKey: connection) != nil else { throw HostError.gap(.unknownConnection(handle: connection)) }
         let time = now
         return try await withCheckedThrowingContinuation { continuation in
-            guard let step = attLinks[connection]?.update({ att in
+            guard let step = withATTLink(connection, { att in
                 let (id, step) = att.client.start(procedure, on: &att.bearer, at: time)
                 att.procedures[id] = continuation
                 return step
@@ -149,7 +149,7 @@ extension Host {
     ///   ``HostError`` when the link is gone.
     public func writeWithoutResponse(_ value: [UInt8], to handle: ATT.Handle, on connection: UInt16) async throws {
         try await waitForACLRoom(connection)
-        guard let outputs = try attLinks[connection]?.update({ att in try att.client.writeWithoutResponse(value, to: handle, on: &att.bearer) })
+        guard let outputs = try withATTLink(connection, { att in try att.client.writeWithoutResponse(value, to: handle, on: &att.bearer) })
         else { throw HostError.gap(.unknownConnection(handle: connection)) }
         carryOut(outputs, attLink: connection)
     }

@@ -16,3 +16,22 @@ extension Host {
         read(&value)
     }
 }
+
+extension Host {
+    /// Runs `body` on the ATT link of connection `handle` in its dictionary's storage;
+    /// `nil` when there is none. `attLinks[handle]?.mutate()` goes through the dictionary's
+    /// optional subscript, whose write-back copies the whole link (bearer, client, waiters)
+    /// and destroys the original on every call; the values view's subscript does not. The
+    /// index holds no reference to the storage, so the access stays unique.
+    func withATTLink<Result>(_ handle: UInt16, _ body: (inout HostATTLink) throws -> Result) rethrows -> Result? {
+        guard let index = attLinks.index(forKey: handle) else { return nil }
+        return try body(&attLinks.values[index])
+    }
+
+    /// Runs `body` on the L2CAP link of connection `handle` in place (see
+    /// ``withATTLink(_:_:)``); `nil` when there is none.
+    func withL2CAPLink<Result>(_ handle: UInt16, _ body: (inout L2CAPLink) throws -> Result) rethrows -> Result? {
+        guard let index = links.index(forKey: handle) else { return nil }
+        return try body(&links.values[index])
+    }
+}

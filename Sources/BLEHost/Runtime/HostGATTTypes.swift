@@ -41,11 +41,4 @@ struct HostATTLink {
     init(configuration: ATTBearerConfiguration) {
         bearer = ATTBearer(configuration: configuration)
     }
-
-    /// Runs `body` on the link where it is stored: `attLinks[handle]?.update { ... }`
-    /// changes the bearer's and client's queues in place, where a copy taken out of the
-    /// dictionary and written back would copy each of them on every PDU.
-    mutating func update<Result>(_ body: (inout HostATTLink) throws -> Result) rethrows -> Result {
-        try body(&self)
-    }
 }
