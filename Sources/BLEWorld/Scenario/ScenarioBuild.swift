@@ -94,7 +94,9 @@ public final class BuiltScenario {
     func install(_ scanner: ScriptedScanner, for device: DeviceID) { scanners[device] = scanner }
 
     func receive(_ packet: H4.Packet, from device: DeviceID) {
-        if var scanner = scanners[device] {
+        // Emptiness first: a world of external hosts only (the bench's) has neither, and
+        // this runs for every packet to a host.
+        if !scanners.isEmpty, var scanner = scanners[device] {
             let hadFailed = scanner.failure != nil
             let packets = scanner.handle(packet)
             scanners[device] = scanner
@@ -103,7 +105,7 @@ public final class BuiltScenario {
                 onLog?(failure.description)
             }
             send(packets, to: device)
-        } else if var host = hosts[device] {
+        } else if !hosts.isEmpty, var host = hosts[device] {
             let wasFailed = host.failure != nil
             let packets = host.handle(packet)
             hosts[device] = host
