@@ -51,8 +51,9 @@ enum BenchGATTService {
     /// `size` octets whose first four are `sequence`, little-endian, and the rest a fixed
     /// pattern: each value says where it belongs in the stream.
     static func value(_ sequence: Int, size: Int, filler: [UInt8]) -> [UInt8] {
-        var value = [UInt8](repeating: 0, count: 4)
-        for index in 0 ..< 4 { value[index] = UInt8(truncatingIfNeeded: sequence >> (8 * index)) }
+        var value: [UInt8] = []
+        value.reserveCapacity(4 + filler.count)
+        for index in 0 ..< 4 { value.append(UInt8(truncatingIfNeeded: sequence >> (8 * index))) }
         value.append(contentsOf: filler)
         return value
     }

@@ -7,15 +7,21 @@ extension LinkLayerConnection {
     /// The largest payload this side may send now: connEffectiveMaxTxOctets, further limited
     /// so the packet (with its MIC when encrypted) fits connEffectiveMaxTxTime (§4.5.10).
     var maximumTransmitPayload: Int {
-        let octets = Int(min(localMaxTxOctets, remoteMaxRxOctets))
-        let time = Int(min(localMaxTxTime, remoteMaxRxTime))
-        let mic = encryption.transmitEncrypted ? 4 : 0
+        Self.maximumTransmitPayload(octets: min(localMaxTxOctets, remoteMaxRxOctets), time: min(localMaxTxTime, remoteMaxRxTime),
+                                    encrypted: encryption.transmitEncrypted, phy: txPHY)
+    }
+
+    /// ``maximumTransmitPayload`` from its parts: `octets` and `time` are the effective
+    /// maximum transmit octets and time, `encrypted` adds the 4-octet MIC.
+    static func maximumTransmitPayload(octets: UInt16, time: UInt16, encrypted: Bool, phy: RadioPHY) -> Int {
+        let time = Int(time)
+        let mic = encrypted ? 4 : 0
         let byTime: Int
-        switch txPHY {
+        switch phy {
         case .le1M: byTime = (time - 80) / 8 - mic
         case .le2M: byTime = (time - 44) / 4 - mic
         }
-        return max(1, min(octets, byTime))
+        return max(1, min(Int(octets), byTime))
     }
 
     /// Queues a host ACL packet. An empty one has nothing to send and completes at once.

@@ -31,12 +31,18 @@ public struct DirectLinkData: Hashable, Sendable {
 }
 
 extension LinkLayerConnection {
-    /// `packet` as PDUs for the peer, or `nil` when it must take the air: empty, or the link
-    /// is closing or pausing data for an encryption procedure (§5.1.3), or data already
-    /// queued for the air would be overtaken.
-    func directLinkData(for packet: HCI.ACLPacket) -> DirectLinkData? {
-        guard !packet.data.isEmpty, terminating == nil, !encryption.inProgress, hostQueueHead >= hostQueue.count else { return nil }
-        let size = maximumTransmitPayload
+    /// `packet` as PDUs for the peer of the link in `slot`, or `nil` when it must take the
+    /// air: empty, or the link is closing or pausing data for an encryption procedure
+    /// (§5.1.3), or data already queued for the air would be overtaken. The link is read
+    /// field by field in place: a method called on it through the pointer made the compiler
+    /// copy the whole connection, queues included, for every packet.
+    static func directLinkData(at slot: UnsafePointer<Controller.ConnectionSlot>, for packet: HCI.ACLPacket) -> DirectLinkData? {
+        guard !packet.data.isEmpty, slot.pointee.link.terminating == nil, !slot.pointee.link.encryption.inProgress,
+              slot.pointee.link.hostQueueHead >= slot.pointee.link.hostQueue.count else { return nil }
+        let size = maximumTransmitPayload(
+            octets: min(slot.pointee.link.localMaxTxOctets, slot.pointee.link.remoteMaxRxOctets),
+            time: min(slot.pointee.link.localMaxTxTime, slot.pointee.link.remoteMaxRxTime),
+            encrypted: slot.pointee.link.encryption.transmitEncrypted, phy: slot.pointee.link.txPHY)
         var fragments: [DirectLinkData.Fragment] = []
         fragments.reserveCapacity((packet.data.count + size - 1) / size)
         var position = packet.data.startIndex
@@ -46,7 +52,7 @@ extension LinkLayerConnection {
             fragments.append(DirectLinkData.Fragment(startsMessage: starts, payload: packet.data[position ..< end]))
             position = end
         }
-        return DirectLinkData(accessAddress: accessAddress, fragments: fragments)
+        return DirectLinkData(accessAddress: slot.pointee.link.accessAddress, fragments: fragments)
     }
 }
 
@@ -61,7 +67,8 @@ extension Controller {
         // it): a deadline that moved with every packet would reschedule the world's timer
         // for this controller every time. When it comes, it reports whatever is left.
         if directCompletionsDue == nil { directCompletionsDue = now + 1 }
-        if connections[index].directCompletions >= max(1, configuration.leACLBufferCount / 2) {
+        // Read in place: the array's getter would copy the whole connection first.
+        if readingSlots({ $0.inPlace(index).pointee.directCompletions }) >= max(1, configuration.leACLBufferCount / 2) {
             reportDirectCompletions(into: &outputs)
         }
     }
@@ -70,12 +77,14 @@ extension Controller {
     /// Packets event (§7.7.19: one entry per handle); nothing when none are waiting.
     mutating func reportDirectCompletions(into outputs: inout [ControllerOutput]) {
         var entries: [HCI.NumberOfCompletedPackets.Entry] = []
-        for index in connections.indices where connections[index].directCompletions > 0 {
-            entries.append(HCI.NumberOfCompletedPackets.Entry(
-                connectionHandle: connections[index].link.handleValue,
-                numCompletedPackets: UInt16(clamping: connections[index].directCompletions)))
-            connections[index].directCompletions = 0
+        readingSlots { slots in
+            for index in slots.indices where slots.inPlace(index).pointee.directCompletions > 0 {
+                entries.append(HCI.NumberOfCompletedPackets.Entry(
+                    connectionHandle: slots.inPlace(index).pointee.link.handleValue,
+                    numCompletedPackets: UInt16(clamping: slots.inPlace(index).pointee.directCompletions)))
+            }
         }
+        for index in connections.indices { connections[index].directCompletions = 0 }
         guard !entries.isEmpty else { return }
         emit(.numberOfCompletedPackets(HCI.NumberOfCompletedPackets(entries: entries)), into: &outputs)
     }

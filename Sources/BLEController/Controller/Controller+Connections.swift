@@ -155,8 +155,8 @@ extension Controller {
             counters.aclOverflow += 1
             return
         }
-        if configuration.airtimeFreeData, connections[index].outstandingACLPackets == 0,
-           let data = readingSlots({ $0.inPlace(index).pointee.link.directLinkData(for: packet) }) {
+        if configuration.airtimeFreeData, readingSlots({ $0.inPlace(index).pointee.outstandingACLPackets }) == 0,
+           let data = readingSlots({ LinkLayerConnection.directLinkData(at: $0.inPlace(index), for: packet) }) {
             sendDirectly(data, connectionAt: index, into: &outputs)
             return
         }

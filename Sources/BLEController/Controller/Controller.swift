@@ -122,9 +122,10 @@ public struct Controller: SimulatedController {
                 if slot.pointee.link.handleValue != radioOwner { consider(timing.eventStart) }
             }
         }
-        if let advertiser { consider(advertiser.nextDeadline) }
-        if let initiator { consider(initiator.nextDeadline(after: now)) }
-        if let scanner { consider(scanner.nextDeadline(after: now)) }
+        // Optional chaining, not `if let`: a binding copies the whole role's state.
+        consider(advertiser?.nextDeadline)
+        consider(initiator?.nextDeadline(after: now))
+        consider(scanner?.nextDeadline(after: now))
         consider(privateAddressDeadline)
         consider(directCompletionsDue)
         return earliest
