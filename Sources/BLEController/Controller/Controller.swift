@@ -105,30 +105,36 @@ public struct Controller: SimulatedController {
 
     /// The earliest time any activity, connection or delayed event needs the controller.
     public var nextDeadline: Microseconds? {
-        // Asked after every input: a running minimum, without building arrays of slots.
-        var earliest: Microseconds?
-        func consider(_ deadline: Microseconds?) {
-            guard let deadline else { return }
-            if let current = earliest, current <= deadline { return }
-            earliest = deadline
-        }
-        for item in pendingEvents { consider(item.due) }
-        readingSlots { slots in
+        // Asked after every input: a running minimum, without building arrays of slots, and
+        // without a nested function capturing the minimum (a captured variable captured again
+        // by the slots' closure was boxed and every use checked for exclusivity at run time).
+        var earliest = directCompletionsDue
+        for item in pendingEvents { earliest = Self.earlier(earliest, item.due) }
+        let radioOwner = radioOwner
+        earliest = Self.earlier(earliest, readingSlots { slots -> Microseconds? in
+            var soonest: Microseconds?
             for index in slots.indices {
                 let slot = slots.inPlace(index)
                 let timing = LinkLayerConnection.timing(at: slot)
-                consider(timing.deadline)
+                soonest = Self.earlier(soonest, timing.deadline)
                 // Every link's next event start, to grant or skip it then (the radio's holder is in its event).
-                if slot.pointee.link.handleValue != radioOwner { consider(timing.eventStart) }
+                if slot.pointee.link.handleValue != radioOwner { soonest = Self.earlier(soonest, timing.eventStart) }
             }
-        }
+            return soonest
+        })
         // Optional chaining, not `if let`: a binding copies the whole role's state.
-        consider(advertiser?.nextDeadline)
-        consider(initiator?.nextDeadline(after: now))
-        consider(scanner?.nextDeadline(after: now))
-        consider(privateAddressDeadline)
-        consider(directCompletionsDue)
-        return earliest
+        earliest = Self.earlier(earliest, advertiser?.nextDeadline)
+        earliest = Self.earlier(earliest, initiator?.nextDeadline(after: now))
+        earliest = Self.earlier(earliest, scanner?.nextDeadline(after: now))
+        return Self.earlier(earliest, privateAddressDeadline)
+    }
+
+    /// The earlier of two optional deadlines; `nil` means none.
+    @inline(__always)
+    static func earlier(_ first: Microseconds?, _ second: Microseconds?) -> Microseconds? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return Swift.min(first, second)
     }
 
     /// Handles one input at `now` and returns the resulting HCI packets and radio actions.
