@@ -95,7 +95,7 @@ final class BenchWorld: Sendable {
         for id in built.externalDevices {
             let (stream, continuation) = AsyncThrowingStream.makeStream(of: H4.Packet.self, bufferingPolicy: .unbounded)
             sinks[id] = continuation
-            if batched { inboxes[id] = HostPacketInbox() }
+            if batched { inboxes[id] = HostPacketInbox(pollsBeforeWaiting: BenchWorld.inboxPolls) }
             streams.append((id, stream))
             if let index = built.deviceIDs.firstIndex(of: id) { addresses.append(scenario.controllerPublicAddress(index: index)) }
         }
@@ -183,6 +183,10 @@ final class BenchWorld: Sendable {
     /// next batch is microseconds away, and a sleeping thread costs the one that wakes it
     /// a system call on its own critical path.
     static let spins = 200_000
+
+    /// How often an empty inbox's reader yields and looks again before it waits
+    /// (``HostPacketInbox/init(pollsBeforeWaiting:)``).
+    static let inboxPolls = 64
 
     deinit { for executor in executors { executor.shutdown() } }
 }
