@@ -11,18 +11,35 @@ import Synchronization
 /// GAP event that ends it.
 public actor Host {
     private let transport: any HostTransport
-    private let clock = ContinuousClock()
-    private let origin: ContinuousClock.Instant
+    let clock = ContinuousClock()
+    let origin: ContinuousClock.Instant
     /// ``origin`` as ``continuousMicroseconds()``, which ``now`` reads.
     private let originMicroseconds: HostTime
     private let snoop: (@Sendable (HostPacketRecord) -> Void)?
 
+    // Release builds skip the run-time exclusivity checks on the state every packet
+    // touches (`@exclusivity(unchecked)` below): the actor's isolation makes it single-
+    // threaded, the compiler still checks what it can see, and debug builds (the tests)
+    // keep the run-time checks. On the ideal bench link the checks cost the sending host's
+    // thread about a fifth of its time (docs/decisions.md, "Session 8").
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var driver: HCIDriver
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var gap = GAPCore()
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var links: [UInt16: L2CAPLink] = [:]
     let l2capConfiguration: L2CAPConfiguration
 
     private var started = false
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var closed: HostError?
     var startWaiter: CheckedContinuation<ControllerInfo, any Error>?
     var waiters: [Waiter] = []
@@ -38,15 +55,27 @@ public actor Host {
     /// ``updateConnectionParameters(_:to:)`` calls of a peripheral, by handle.
     var parameterUpdateWaiters: [UInt16: CheckedContinuation<GAPConnectionParameters, any Error>] = [:]
     /// Each connection's ATT bearer and GATT client, by handle.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var attLinks: [UInt16: HostATTLink] = [:]
     /// Our GATT server, shared by every connection (the GAP and GATT services until
     /// ``publishGATT(_:configuration:)``).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var gattServer: GATTServer
     /// The configuration of every connection's bearer.
     let attConfiguration: ATTBearerConfiguration
     /// ATT and SMP PDUs of links whose key size is being read, in arrival order.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var heldUntilKeySize: [UInt16: [L2CAPOutput]] = [:]
     /// Each link's pairing, while it runs and after it ended (until the link goes down).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var smpSessions: [UInt16: SMPPairing] = [:]
     /// SMP PDUs of a pairing step that came when no pairing ran on their link (Host+Pairing.swift).
     var strayPairingPDUs = 0
@@ -61,9 +90,15 @@ public actor Host {
     /// The repeated-attempts back-off per peer (Vol 3, Part H, §2.3.6).
     var pairingAttempts = SMPAttemptTracker()
     /// Notifications and writes without response waiting for controller buffers, by handle.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var aclRoomWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
     /// ``disconnect(_:reason:)`` calls waiting for their link's data to be completed, by
     /// handle and waiter number.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var drainWaiters: [UInt16: [Int: CheckedContinuation<Void, Never>]] = [:]
     var nextDrainWaiter = 0
     /// Answers the controller's LTK requests when this host is peripheral (Host+Encryption.swift).
@@ -94,8 +129,14 @@ public actor Host {
     private let outgoingPackets: AsyncStream<H4.Packet>
     private var reader: Task<Void, Never>?
     private var writer: Task<Void, Never>?
-    private var timer: Task<Void, Never>?
-    private var timerDeadline: HostTime?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var timer: Task<Void, Never>?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var timerDeadline: HostTime?
     /// Where the host's own tasks prefer to run; `nil` is the global concurrent executor.
     public nonisolated let executor: (any TaskExecutor)?
 
@@ -342,58 +383,5 @@ public actor Host {
         if writerBacklog.load(ordering: .acquiring) == 0, transport.sendImmediately(packet) { return }
         writerBacklog.add(1, ordering: .relaxed)
         outgoing.yield(packet)
-    }
-
-    // MARK: Timer
-
-    /// Re-arms the single timer task for the cores' earliest deadline. A timer, not
-    /// polling: the task sleeps until exactly that deadline and is replaced whenever the
-    /// earliest deadline changes.
-    func armTimer() {
-        // Runs after every packet: a running minimum, without building arrays.
-        var deadline: HostTime?
-        func consider(_ candidate: HostTime?) {
-            guard let candidate else { return }
-            if let current = deadline, current <= candidate { return }
-            deadline = candidate
-        }
-        consider(driver.nextDeadline)
-        consider(gap.nextDeadline)
-        consider(attNextDeadline)
-        consider(smpNextDeadline)
-        consider(privacyNextDeadline)
-        for index in links.values.indices { consider(links.values[index].nextDeadline) }
-        guard deadline != timerDeadline else { return }
-        timer?.cancel()
-        timerDeadline = deadline
-        guard let deadline, closed == nil else {
-            timer = nil
-            return
-        }
-        let wake = origin + .microseconds(deadline)
-        let clock = self.clock
-        timer = Task(executorPreference: executor) { [weak self] in
-            do {
-                try await clock.sleep(until: wake, tolerance: .microseconds(500))
-            } catch {
-                return
-            }
-            await self?.timerFired()
-        }
-    }
-
-    private func timerFired() {
-        timerDeadline = nil
-        timer = nil
-        let time = now
-        carryOut(driver.timerFired(at: time))
-        apply(gap.timerFired(at: time))
-        for handle in links.keys.sorted() {
-            if let outputs = links[handle]?.timerFired(at: time) { carryOut(outputs, link: handle) }
-        }
-        attTimerFired(at: time)
-        smpTimerFired(at: time)
-        privacyTimerFired(at: time)
-        armTimer()
     }
 }

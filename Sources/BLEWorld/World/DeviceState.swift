@@ -5,7 +5,15 @@ import Foundation
 /// Everything the world keeps for one device. A class so the controller (an existential
 /// value) and the counters are mutated in place, without copies.
 final class DeviceState {
+    // Release builds skip the run-time exclusivity checks on the state every event
+    // touches (`@exclusivity(unchecked)` below): only its world, single-threaded by
+    // contract, touches it; the compiler still checks what it can see, and debug builds
+    // (the tests) keep the run-time checks (docs/decisions.md, "Session 8").
+
     var description: DeviceDescription
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var controller: any SimulatedController
     var plan: RoutePlan?
     /// The device this one rides with (a phone on a bus), and where on it: the carrier's
@@ -14,11 +22,17 @@ final class DeviceState {
     var carriedOffset = Vector3.zero
 
     /// Whether the device has power: off means no radio and no HCI.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var powered = true
     /// Bumped by a power cycle or power-off, so transmissions and locks from before are void.
     var epoch: UInt64 = 0
 
     /// The receiver window the controller last asked for.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var window: ReceiverWindow?
     /// The channel whose listener list holds this device, or −1.
     var listenerChannel = -1
@@ -26,7 +40,13 @@ final class DeviceState {
     var listenerIndex = -1
 
     /// The deadline the world has a wake-up scheduled for, and that wake-up's generation.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var scheduledDeadline: Microseconds?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var timerGeneration: UInt64 = 0
 
     /// Until when the device is transmitting, and when its last two transmissions started.
@@ -34,7 +54,13 @@ final class DeviceState {
     var lastTransmitStart: Microseconds = .min
     var previousTransmitStart: Microseconds = .min
 
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var statistics = DeviceStatistics()
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var capture = HCISnoopCapture()
 
     init(description: DeviceDescription, controller: any SimulatedController) {

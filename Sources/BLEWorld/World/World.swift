@@ -13,16 +13,33 @@ public final class World {
     /// The configuration the world was made with.
     public let configuration: WorldConfiguration
 
+    // Release builds skip the run-time exclusivity checks on the state every event
+    // touches (`@exclusivity(unchecked)` below): the world is single-threaded by contract,
+    // the compiler still checks what it can see, and debug builds (the tests) keep the
+    // run-time checks (docs/decisions.md, "Session 8").
+
     /// The virtual time: the time of the event being or last processed, or the end of the
     /// last ``run(until:)``.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     public private(set) var now: Microseconds = 0
 
     /// Called for every HCI packet a controller sends its host, at the virtual time it is
     /// sent (``now``). Packets sent to controllers from inside the handler are delivered
     /// after it returns, still at ``now``.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     public var onHostPacket: ((DeviceID, H4.Packet) -> Void)?
 
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var queue = WorldEventQueue()
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var deviceStates: [DeviceState] = []
     var obstacles: [Obstacle] = []
     /// The device each obstacle moves with (same index as ``obstacles``), or `nil` for a
@@ -37,11 +54,20 @@ public final class World {
     var freeAirSlots: [Int] = []
     var nextTransmissionSerial: UInt64 = 0
     /// Packets and closures of scheduled events, by slot, and the slots free for reuse.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var payloads: [WorldEventPayload?] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var freePayloadSlots: [Int] = []
 
     /// Whether an event (or a packet from ``sendToControllerNow(_:device:)``) is being
     /// processed: a packet sent meanwhile is queued behind it.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     private var dispatching = false
 
     var packetLoss: [LinkKey: Double] = [:]

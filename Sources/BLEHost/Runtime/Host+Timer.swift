@@ -1,0 +1,54 @@
+// The host's one timer: armed for the cores' earliest deadline after every change.
+
+extension Host {
+    /// Re-arms the single timer task for the cores' earliest deadline. A timer, not
+    /// polling: the task sleeps until exactly that deadline and is replaced whenever the
+    /// earliest deadline changes.
+    func armTimer() {
+        // Runs after every packet: a running minimum, without building arrays.
+        var deadline: HostTime?
+        func consider(_ candidate: HostTime?) {
+            guard let candidate else { return }
+            if let current = deadline, current <= candidate { return }
+            deadline = candidate
+        }
+        consider(driver.nextDeadline)
+        consider(gap.nextDeadline)
+        consider(attNextDeadline)
+        consider(smpNextDeadline)
+        consider(privacyNextDeadline)
+        for index in links.values.indices { consider(links.values[index].nextDeadline) }
+        guard deadline != timerDeadline else { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        guard let deadline, closed == nil else {
+            timer = nil
+            return
+        }
+        let wake = origin + .microseconds(deadline)
+        let clock = self.clock
+        timer = Task(executorPreference: executor) { [weak self] in
+            do {
+                try await clock.sleep(until: wake, tolerance: .microseconds(500))
+            } catch {
+                return
+            }
+            await self?.timerFired()
+        }
+    }
+
+    func timerFired() {
+        timerDeadline = nil
+        timer = nil
+        let time = now
+        carryOut(driver.timerFired(at: time))
+        apply(gap.timerFired(at: time))
+        for handle in links.keys.sorted() {
+            if let outputs = links[handle]?.timerFired(at: time) { carryOut(outputs, link: handle) }
+        }
+        attTimerFired(at: time)
+        smpTimerFired(at: time)
+        privacyTimerFired(at: time)
+        armTimer()
+    }
+}
