@@ -64,12 +64,16 @@ extension WorldRunner: WorldDriver {
 /// wait for that too.
 actor LockstepRunner: WorldDriver {
     /// How far simulated time may run past a packet to a host before the runner waits
-    /// for the hosts to settle: their reaction time, in simulated microseconds. Shorter
-    /// than a controller's eight 251-octet buffers take to drain on LE 2M (about 11 ms of
-    /// airtime), so hosts that react within it keep the air busy; long enough that the
-    /// world and the hosts work in parallel for most of a connection event (measured:
-    /// 1 ms gave two thirds of the wall-clock rate of 3 ms, 7.5 ms left the air idle).
-    static let hostReaction: Microseconds = 3_000
+    /// for the hosts to settle: their reaction time, in simulated microseconds. Zero: hosts
+    /// answer in no simulated time, so the figures are the air's limit on every run. It
+    /// was 3 ms, so that the world and the hosts worked in parallel for part of an event;
+    /// but then whether a host's refill of the controller's buffers arrived before the next
+    /// event (about 0.5 ms after a full one at 7.5 ms) depended on the wall clock, and about
+    /// one run in eight settled into four PDUs an event instead of five (516–518
+    /// notifications/s against 665.6; 358 once under load; writes took 2.16 events a
+    /// round trip instead of 2). Zero costs about twice the wall clock of the realistic
+    /// benches (docs/decisions.md, "Session 8").
+    static let hostReaction: Microseconds = 0
     /// Executor turns given to app tasks after the hosts have taken every packet: each SDU
     /// a sender submits needs its task to run once (fewer turns let the world pass the
     /// sender on a loaded machine, measured as a simulated figure below the air's limit).
