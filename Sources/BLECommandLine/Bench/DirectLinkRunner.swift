@@ -23,6 +23,8 @@ actor DirectLinkRunner: WorldDriver {
     static let checksBeforePause = 3
     /// How long the runner leaves streaming hosts alone before it checks again.
     static let pauseWhileStreaming = Duration.milliseconds(1)
+    /// Packets counted while the runner waits for a balance that mean data streams.
+    static let streamingPackets = 64
 
     /// The world, shared by the submitting hosts and the runner's clock.
     private let world: Mutex<World>
@@ -85,8 +87,9 @@ actor DirectLinkRunner: WorldDriver {
                     try? await Task.sleep(for: Self.pauseWhileStreaming)
                 } else {
                     // A host or its app still works towards a packet: wait until it has
-                    // been written and taken (not woken by every packet on the way).
-                    await mailbox.wait(for: .balancedAfter(since: version))
+                    // been written and taken (not woken by every packet on the way), or
+                    // until so many packets have gone by that data must be streaming.
+                    await mailbox.wait(for: .balancedOrStreaming(since: version, packets: Self.streamingPackets))
                 }
                 continue
             }

@@ -30,6 +30,10 @@ final class LockstepMailbox: @unchecked Sendable {
         case balanced, submission
         /// Balanced again after something was counted since the change counter read `since`.
         case balancedAfter(since: Int)
+        /// As ``balancedAfter(since:)``, or `packets` counted since then: data streams, and
+        /// a runner waiting for a balance it may not see for the whole stream would make
+        /// every count meanwhile take the lock.
+        case balancedOrStreaming(since: Int, packets: Int)
     }
 
     /// The four counters of each host, in host order.
@@ -149,6 +153,9 @@ final class LockstepMailbox: @unchecked Sendable {
         case .balanced: return isBalanced
         case .submission: return pending
         case let .balancedAfter(since): return version != since && isBalanced
+        case let .balancedOrStreaming(since, packets):
+            let now = version
+            return now &- since >= packets || (now != since && isBalanced)
         }
     }
 
