@@ -187,7 +187,8 @@ public final class World {
     /// this way (the bench's airtime-free link) would otherwise fill and drain per packet.
     ///
     /// Called from inside ``onHostPacket`` (the world is mid-event), it queues the packet
-    /// as ``sendToController(_:device:)`` does and runs nothing: the event under way finishes first.
+    /// as ``sendToController(_:device:)`` does and runs nothing: the event under way
+    /// finishes first.
     public func sendToControllerNow(_ packet: H4.Packet, device: DeviceID) {
         guard !dispatching else {
             sendToController(packet, device: device)
