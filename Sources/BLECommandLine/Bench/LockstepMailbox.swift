@@ -13,6 +13,9 @@ import Synchronization
 /// both sides use sequentially consistent operations, so a change made while the runner
 /// registers is seen by one of the two.
 final class LockstepMailbox: @unchecked Sendable {
+    // @unchecked: the one non-Sendable stored property is `counters`, a raw pointer set
+    // once in init and freed in deinit, whose memory is touched only through `Atomic`
+    // operations; everything else is immutable or behind the Mutex.
     /// A host packet waiting to reach its controller.
     struct Submission: Sendable {
         var packet: H4.Packet
