@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "BLEWire", targets: ["BLEWire"]),
         .library(name: "BLECrypto", targets: ["BLECrypto"]),
+        .library(name: "BLETime", targets: ["BLETime"]),
         .library(name: "BLEController", targets: ["BLEController"]),
         .library(name: "BLEWorld", targets: ["BLEWorld"]),
         .library(name: "BLETransport", targets: ["BLETransport"]),
@@ -28,6 +29,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "BLEWire"),
+        // The stack's one clock: the wall clock, or a simulation's virtual time and the executor that keeps it.
+        .target(name: "BLETime"),
         .target(
             name: "BLECrypto",
             dependencies: [
@@ -36,9 +39,9 @@ let package = Package(
             ]
         ),
         .target(name: "BLEController", dependencies: ["BLEWire", "BLECrypto"]),
-        .target(name: "BLEWorld", dependencies: ["BLEController", "BLEWire", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BLEWorld", dependencies: ["BLEController", "BLETime", "BLEWire", .product(name: "Yams", package: "Yams")]),
         .target(name: "BLETransport", dependencies: ["BLEWire"]),
-        .target(name: "BLEHost", dependencies: ["BLEWire", "BLECrypto"]),
+        .target(name: "BLEHost", dependencies: ["BLETime", "BLEWire", "BLECrypto"]),
         // Files the host's state lives in (the bond store): the I/O BLEHost, being sans-IO, leaves out.
         .target(name: "BLEStorage", dependencies: ["BLEHost", "BLEWire"]),
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
@@ -69,6 +72,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "BLETimeTests", dependencies: ["BLETime"]),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], exclude: ["Fixtures"]),
         .testTarget(name: "BLECryptoTests", dependencies: ["BLECrypto"]),
         .testTarget(name: "BLEControllerTests", dependencies: ["BLEController", "BLEWire", "BLECrypto"]),

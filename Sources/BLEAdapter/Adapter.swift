@@ -72,6 +72,11 @@ public final class Adapter: Sendable {
     public let simulatedAddress: BluetoothAddress?
     /// The embedded world's runner, if the controller is simulated in-process.
     public let runner: WorldRunner?
+    /// The clock of the host and of everything built on it: the embedded world's
+    /// simulation's, or the wall clock for a real controller.
+    public var clock: any StackClock { host.clock }
+    /// The embedded world's simulation (its thread and virtual time), if simulated.
+    public var simulation: Simulation? { runner?.simulation }
     /// The embedded world's GATT devices (scenario devices with `gatt:`), each with the pipe
     /// to its controller and nothing running on it: the caller starts a host per port
     /// (`BLEProfiles.ProfilePeripheral`) and stops it before or with ``close()``
@@ -130,8 +135,9 @@ extension Adapter {
     }
 
     /// Turns an `--hci` spec into a host on that controller (DESIGN.md, "The command
-    /// line"): `sim` and `sim:FILE.yaml` build an embedded world paced to the wall clock
-    /// and attach the host to its first `host: external` device; `tcp:`, `unix:`,
+    /// line"): `sim` and `sim:FILE.yaml` build an embedded world on a ``Simulation`` (paced
+    /// to the wall clock at `speed`) and attach the host, on the simulation's clock, to its
+    /// first `host: external` device; `tcp:`, `unix:`,
     /// `serial:` and `hci:` open the device.
     /// - Parameters:
     ///   - hci: the spec; `nil` reads ``defaultSpec``.
@@ -143,10 +149,14 @@ extension Adapter {
     ///     command and an embedded world ``simulatedCommandTimeout``.
     ///   - att: the host's ATT bearers (receive MTU, default 517; Core 5.4, Vol 3, Part F,
     ///     §3.2.8), e.g. 23 for a client that must not exchange a larger MTU.
+    ///   - speed: for an embedded world, simulated seconds per wall-clock second: 1 (the
+    ///     default) paces the world's virtual clock to real time, as a program talking to
+    ///     people or other processes needs; `.infinity` runs the world, the host and every
+    ///     task started on the adapter's ``simulation`` as fast as the processor allows.
     /// - Throws: ``AdapterError`` with one sentence saying what to do.
     public static func open(
         hci: String? = nil, seed: UInt64? = nil, snoopPath: String? = nil, onLog: (@Sendable (String) -> Void)? = nil,
-        configuration explicit: HCIDriverConfiguration? = nil, att: ATTBearerConfiguration = .init()
+        configuration explicit: HCIDriverConfiguration? = nil, att: ATTBearerConfiguration = .init(), speed: Double = 1
     ) async throws -> Adapter {
         let hci = hci ?? defaultSpec
         let configuration: HCIDriverConfiguration
@@ -170,10 +180,10 @@ extension Adapter {
         switch spec {
         case .simulated:
             return try openWorld(try scenario(named: "neighbourhood"), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog,
-                                 configuration: configuration, att: att)
+                                 configuration: configuration, att: att, speed: speed)
         case let .simulatedScenario(path):
             return try openWorld(try scenario(named: path), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog,
-                                 configuration: configuration, att: att)
+                                 configuration: configuration, att: att, speed: speed)
         case .tcp, .unix, .serial, .userChannel:
             let transport: any HCITransport
             do {
@@ -190,7 +200,7 @@ extension Adapter {
 
     private static func openWorld(
         _ loaded: Scenario, seed: UInt64?, snoop: SnoopFile?, onPacket: (@Sendable (HostPacketRecord) -> Void)?,
-        onLog: (@Sendable (String) -> Void)?, configuration: HCIDriverConfiguration, att: ATTBearerConfiguration
+        onLog: (@Sendable (String) -> Void)?, configuration: HCIDriverConfiguration, att: ATTBearerConfiguration, speed: Double
     ) throws -> Adapter {
         var scenario = loaded
         if let seed { scenario.seed = seed }
@@ -206,6 +216,14 @@ extension Adapter {
             throw AdapterError("The scenario has no device for the host.")
         }
         let address = scenario.controllerPublicAddress(index: index)
+        let simulation: Simulation
+        do {
+            simulation = try Simulation(speed: speed, name: "ble-world")
+        } catch {
+            throw AdapterError("The embedded world could not start: \(error).")
+        }
+        // Each host's pairing draws from the world's seed and its device's place in the scenario.
+        let seedBase = scenario.seed &* 0x9E37_79B9_7F4A_7C15
         let (hostEnd, controllerEnd) = InProcessTransport.makePair()
         if let onLog { built.onLog = { onLog($0) } }
         // Each GATT device gets a pipe of its own, wired like the local host's.
@@ -216,7 +234,8 @@ extension Adapter {
             let made: (port: SimulatedPeripheralPort, controllerEnd: InProcessTransport.ControllerEnd)?
             do {
                 made = try SimulatedPeripheralPort.make(device: device,
-                                                        configuration: HCIDriverConfiguration(commandTimeout: simulatedCommandTimeout))
+                                                        configuration: HCIDriverConfiguration(commandTimeout: simulatedCommandTimeout),
+                                                        clock: simulation.clock, pairingSeed: seedBase &+ UInt64(id.rawValue) &+ 1)
             } catch {
                 throw AdapterError(error.description)
             }
@@ -232,19 +251,19 @@ extension Adapter {
                 ends[device]?.send(packet)
             }
         }
-        let runner = WorldRunner(world: world, speed: 1)
+        let runner = WorldRunner(world: world, simulation: simulation, endingSimulation: true)
         var tasks: [Task<Void, Never>] = []
         for (id, end) in peripheralEnds {
-            tasks.append(Task {
+            tasks.append(Task(executorPreference: simulation) {
                 for await packet in end.packets { runner.submit(packet, to: id) }
             })
         }
-        let run = Task { _ = await runner.run() }
-        let feed = Task {
+        let run = Task(executorPreference: simulation) { _ = await runner.run() }
+        let feed = Task(executorPreference: simulation) {
             for await packet in controllerEnd.packets { runner.submit(packet, to: local) }
         }
         let host = BLEHost.Host(transport: HCIHostTransport(base: hostEnd), configuration: configuration, att: att,
-                                onPacket: onPacket)
+                                onPacket: onPacket, clock: runner.clock, pairingSeed: seedBase &+ UInt64(local.rawValue) &+ 1)
         return Adapter(host: host, simulatedAddress: address, runner: runner, simulatedPeripherals: peripherals,
                        tasks: [run, feed] + tasks, snoop: snoop)
     }

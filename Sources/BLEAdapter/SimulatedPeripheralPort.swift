@@ -28,11 +28,16 @@ public struct SimulatedPeripheralPort: Sendable {
     /// The driver configuration a host on this port should use: the embedded world's
     /// patient command timeout (``Adapter/simulatedCommandTimeout``).
     public let configuration: HCIDriverConfiguration
+    /// The clock a host on this port must keep time by: the world's simulation's.
+    public let clock: any StackClock
+    /// The seed of the pairing random values of a host on this port (``Host``'s
+    /// `pairingSeed`), so a simulated run repeats.
+    public let pairingSeed: UInt64?
 
     /// A port with every field.
     public init(name: String, address: BluetoothAddress, intervalUnits: UInt16, connectable: Bool, advertisingData: [UInt8],
                 scanResponseData: [UInt8], profiles: [String], transport: any HostTransport,
-                configuration: HCIDriverConfiguration) {
+                configuration: HCIDriverConfiguration, clock: any StackClock = WallClock(), pairingSeed: UInt64? = nil) {
         self.name = name
         self.address = address
         self.intervalUnits = intervalUnits
@@ -42,6 +47,8 @@ public struct SimulatedPeripheralPort: Sendable {
         self.profiles = profiles
         self.transport = transport
         self.configuration = configuration
+        self.clock = clock
+        self.pairingSeed = pairingSeed
     }
 }
 
@@ -49,7 +56,7 @@ extension SimulatedPeripheralPort {
     /// A port for `device`, whose controller-side end the caller wires to the world (packets
     /// from the device's controller in, ``InProcessTransport/ControllerEnd/packets`` out);
     /// `nil` for a device that does not advertise (a scenario's GATT device always does).
-    static func make(device: ScenarioDevice, configuration: HCIDriverConfiguration)
+    static func make(device: ScenarioDevice, configuration: HCIDriverConfiguration, clock: any StackClock, pairingSeed: UInt64)
         throws(ScenarioError) -> (port: SimulatedPeripheralPort, controllerEnd: InProcessTransport.ControllerEnd)? {
         guard let plan = try device.advertisingPlan() else { return nil }
         let (hostEnd, controllerEnd) = InProcessTransport.makePair()
@@ -57,7 +64,7 @@ extension SimulatedPeripheralPort {
             name: device.name, address: device.address, intervalUnits: plan.parameters.advertisingIntervalMin,
             connectable: plan.parameters.advertisingType == .connectableUndirected, advertisingData: plan.advertisingData,
             scanResponseData: plan.scanResponseData ?? [], profiles: device.gatt, transport: HCIHostTransport(base: hostEnd),
-            configuration: configuration)
+            configuration: configuration, clock: clock, pairingSeed: pairingSeed)
         return (port, controllerEnd)
     }
 }

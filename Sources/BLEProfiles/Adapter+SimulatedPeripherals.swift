@@ -14,7 +14,8 @@ extension Adapter {
                     name: port.name, address: port.address, profiles: port.profiles, intervalUnits: port.intervalUnits,
                     advertisingData: port.advertisingData, scanResponseData: port.scanResponseData)
                 let peripheral = try await ProfilePeripheral.start(configuration, transport: port.transport,
-                                                                   driver: port.configuration)
+                                                                   driver: port.configuration, clock: port.clock,
+                                                                   pairingSeed: port.pairingSeed)
                 whenClosing { await peripheral.stop() }
             }
         } catch {

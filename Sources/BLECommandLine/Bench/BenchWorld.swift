@@ -139,7 +139,11 @@ final class BenchWorld: Sendable {
             let driver = LockstepRunner(world: world, mailbox: mailbox)
             (runner, attach) = (driver, { await driver.attach($0) })
         } else {
-            (runner, attach) = (WorldRunner(world: world, speed: speed), nil)
+            do {
+                (runner, attach) = (try WorldRunner(world: world, speed: speed), nil)
+            } catch {
+                throw CommandFailure(error.description)
+            }
         }
         self.runner = runner
         self.addresses = addresses

@@ -91,7 +91,12 @@ struct SimServeCommand: AsyncParsableCommand {
         }
         built.onLog = { printError($0) }
 
-        let runner = WorldRunner(world: world, speed: speed)
+        let runner: WorldRunner
+        do {
+            runner = try WorldRunner(world: world, speed: speed)
+        } catch {
+            throw CommandFailure(error.description)
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var ports: [Int] = []
         var channels: [any Channel] = []

@@ -211,13 +211,14 @@ extension Host {
     private func findCurrentPrivateAddress(of identity: BluetoothAddress, within timeout: HostTime) async {
         guard let reports = try? await startScanning(GAPScanParameters(active: false, allowDuplicates: true)) else { return }
         let limit = Duration.microseconds(max(timeout, 1))
+        let clock = self.clock
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await report in reports where report.address == identity { return }
             }
             group.addTask {
                 // The connection's own timeout bounds the search (a timer, not a poll).
-                try? await Task.sleep(for: limit)
+                try? await clock.sleep(for: limit)
             }
             await group.next()
             group.cancelAll()

@@ -14,8 +14,9 @@ extension Host {
         nextDrainWaiter += 1
         let limit = Self.disconnectDrainLimit
         // A timer, not a wait for an event: it bounds how long a disconnection may be held back.
+        let clock = self.clock
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: limit)
+            try? await clock.sleep(for: limit)
             await self?.drainTimedOut(handle, waiter: waiter)
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -126,8 +126,9 @@ extension Host {
             }
             finish.finish()
         }
+        let clock = self.clock
         let timer = Task {
-            try? await Task.sleep(for: limit)
+            try? await clock.sleep(for: limit)
             finish.finish()
         }
         for await _ in done {}

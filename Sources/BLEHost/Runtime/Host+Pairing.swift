@@ -224,8 +224,9 @@ extension Host {
         // With the controller's resolving list, the private addresses it used on the link
         // (Vol 3, Part H, §2.2.7: the addresses of connection establishment).
         let local = link.localPrivateAddress ?? gap.randomAddress ?? driver.controller?.address ?? BluetoothAddress(0)
+        let random: any SMPRandomSource = pairingRandom?.split() ?? SMPSystemRandom()
         return SMPPairing(role: link.role == .central ? .initiator : .responder, configuration: smpConfiguration,
-                          localAddress: local, peerAddress: link.peerPrivateAddress ?? link.peer)
+                          localAddress: local, peerAddress: link.peerPrivateAddress ?? link.peer, random: random)
     }
 
     /// The level a pairing's key gives (Vol 3, Part C, §10.2.1).

@@ -25,11 +25,11 @@ extension Host {
             timer = nil
             return
         }
-        let wake = origin + .microseconds(deadline)
+        let wake = originMicroseconds + deadline
         let clock = self.clock
         timer = Task(executorPreference: executor) { [weak self] in
             do {
-                try await clock.sleep(until: wake, tolerance: .microseconds(500))
+                try await clock.sleep(untilMicroseconds: wake)
             } catch {
                 return
             }

@@ -1,3 +1,4 @@
+@_exported import BLETime
 import BLEWire
 import Synchronization
 
@@ -11,10 +12,10 @@ import Synchronization
 /// GAP event that ends it.
 public actor Host {
     private let transport: any HostTransport
-    let clock = ContinuousClock()
-    let origin: ContinuousClock.Instant
-    /// ``origin`` as ``continuousMicroseconds()``, which ``now`` reads.
-    private let originMicroseconds: HostTime
+    /// The clock every timer of the host and of the layers above it runs on.
+    public nonisolated let clock: any StackClock
+    /// ``clock``'s reading when the host was made: the host's time zero.
+    let originMicroseconds: HostTime
     private let snoop: (@Sendable (HostPacketRecord) -> Void)?
 
     // Release builds skip the run-time exclusivity checks on the state every packet
@@ -81,6 +82,8 @@ public actor Host {
     var strayPairingPDUs = 0
     /// ``pair(_:)`` calls by link.
     var pairingWaiters: [UInt16: [CheckedContinuation<SMPPairingResult, any Error>]] = [:]
+    /// Where pairings draw their random values (`nil`: the system's secure source).
+    var pairingRandom: SMPSeededRandom?
     /// Our capabilities and keys for pairing.
     var smpConfiguration = SMPConfiguration()
     /// Who shows and enters passkeys.
@@ -175,20 +178,33 @@ public actor Host {
     ///     file; called on the host's isolation, so it must be quick.
     ///   - executor: where the host's own tasks (reading and writing the transport, its
     ///     timer) prefer to run, e.g. a ``SingleThreadExecutor`` shared with the app; `nil`,
-    ///     the default, is Swift's global concurrent executor.
+    ///     the default, is Swift's global concurrent executor (a ``Simulation`` when `clock`
+    ///     is one's clock).
+    ///   - clock: the clock of the host's timers and of ``now``: the wall clock (the
+    ///     default), or a ``Simulation``'s ``VirtualClock``.
+    ///   - pairingSeed: draws pairing's nonces and key pairs from this seed
+    ///     (``SMPSeededRandom``) instead of the system's secure source, so that a simulated
+    ///     run repeats byte for byte; never for a real link.
     public init(
         transport: any HostTransport, configuration: HCIDriverConfiguration = .init(),
         l2cap: L2CAPConfiguration = .init(receiveHoldLimit: 32),
         parameterUpdates: ConnectionParameterUpdatePolicy = .acceptValid,
         att: ATTBearerConfiguration = .init(),
         onPacket: (@Sendable (HostPacketRecord) -> Void)? = nil,
-        executor: (any TaskExecutor)? = nil
+        executor: (any TaskExecutor)? = nil,
+        clock: any StackClock = WallClock(),
+        pairingSeed: UInt64? = nil
     ) {
-        self.executor = executor
+        if let virtual = clock as? VirtualClock, executor == nil {
+            self.executor = virtual.simulation
+        } else {
+            self.executor = executor
+        }
+        self.clock = clock
+        pairingRandom = pairingSeed.map(SMPSeededRandom.init(seed:))
         self.transport = transport
         parameterUpdatePolicy = parameterUpdates
-        origin = clock.now
-        originMicroseconds = continuousMicroseconds()
+        originMicroseconds = clock.microseconds
         snoop = onPacket
         driver = HCIDriver(configuration: configuration)
         l2capConfiguration = l2cap
@@ -207,7 +223,7 @@ public actor Host {
     /// clock of ``GAPAdvertisement/time``, so a caller can measure a report from a moment of
     /// its own (e.g. the start of its scan).
     public nonisolated var now: HostTime {
-        continuousMicroseconds() - originMicroseconds
+        clock.microseconds - originMicroseconds
     }
 
     // MARK: Life

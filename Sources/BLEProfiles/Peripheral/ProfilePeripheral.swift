@@ -78,13 +78,18 @@ public final class ProfilePeripheral: Sendable {
     }
 
     /// Starts a host on `transport` and serves `configuration` on it until ``stop()``.
-    /// - Parameter driver: the host's driver configuration (e.g. a patient command timeout
-    ///   for an embedded world on a loaded machine).
+    /// - Parameters:
+    ///   - driver: the host's driver configuration (e.g. a patient command timeout for an
+    ///     embedded world on a loaded machine).
+    ///   - clock: the host's clock, which also times the notifications (an embedded world's
+    ///     simulation's, from ``SimulatedPeripheralPort/clock``).
+    ///   - pairingSeed: seeds the host's pairing random values in a simulation.
     /// - Throws: ``ProfilePeripheralError`` for an unknown service name or advertising data
     ///   that does not decode (before anything starts), the host's errors otherwise (the
     ///   host is then closed).
     public static func start(_ configuration: Configuration, transport: any HostTransport,
-                             driver: HCIDriverConfiguration = .init()) async throws -> ProfilePeripheral {
+                             driver: HCIDriverConfiguration = .init(), clock: any StackClock = WallClock(),
+                             pairingSeed: UInt64? = nil) async throws -> ProfilePeripheral {
         let services = try configuration.services()
         let data: AdvertisingData
         let scanResponse: AdvertisingData
@@ -94,7 +99,7 @@ public final class ProfilePeripheral: Sendable {
         } catch {
             throw ProfilePeripheralError("device \"\(configuration.name)\": its advertising data does not decode (\(error))")
         }
-        let host = BLEHost.Host(transport: transport, configuration: driver)
+        let host = BLEHost.Host(transport: transport, configuration: driver, clock: clock, pairingSeed: pairingSeed)
         do {
             _ = try await host.start()
             let random = configuration.address.kind == .random
@@ -132,7 +137,7 @@ public final class ProfilePeripheral: Sendable {
     /// The tasks hold the peripheral until ``stop()`` cancels them (or the host closes).
     private func run() {
         let host = self.host
-        let answering = Task { [self] in
+        let answering = Task(executorPreference: host.executor) { [self] in
             for await event in host.gattEvents {
                 switch event {
                 case let .readRequest(request):
@@ -148,10 +153,10 @@ public final class ProfilePeripheral: Sendable {
         }
         var running = [answering]
         if values.withLock({ $0.heartRateMeasurementHandle }) != nil {
-            running.append(Task { [self] in
+            running.append(Task(executorPreference: host.executor) { [self] in
                 // HRS 1.0 §3.1.1: about one measurement a second; a timer, not a poll.
                 while !Task.isCancelled {
-                    do { try await Task.sleep(for: .microseconds(HeartRateService.notificationInterval)) } catch { return }
+                    do { try await host.clock.sleep(for: .microseconds(HeartRateService.notificationInterval)) } catch { return }
                     guard let (handle, value) = values.withLock({ $0.nextHeartRateMeasurement() }) else { return }
                     for subscription in await host.subscriptions(of: handle) where subscription.notify {
                         try? await host.notify(value, valueHandle: handle, on: subscription.connection)
@@ -162,10 +167,10 @@ public final class ProfilePeripheral: Sendable {
         if let temperature = values.withLock({ $0.temperatureMeasurementHandle }) {
             let intermediate = values.withLock { $0.intermediateTemperatureHandle }
             let seconds = HealthThermometerService().measurementInterval.map { max(1, Int($0.seconds)) } ?? 2
-            running.append(Task { [self] in
+            running.append(Task(executorPreference: host.executor) { [self] in
                 // HTS 1.0 §3.4: one measurement per Measurement Interval; a timer, not a poll.
                 while !Task.isCancelled {
-                    do { try await Task.sleep(for: .seconds(seconds)) } catch { return }
+                    do { try await host.clock.sleep(for: .seconds(seconds)) } catch { return }
                     guard let measurement = values.withLock({ $0.nextTemperature(unixMicroseconds: Self.unixMicroseconds) })
                     else { return }
                     let value = measurement.encoded()

@@ -1,18 +1,19 @@
 import BLEController
+import BLETime
 import BLEWire
 
-/// Runs a ``World`` against the wall clock (DESIGN.md: "Real time is one way to drive the
-/// clock"): simulated time advances `speed` times as fast as real time, or as fast as the
-/// processor allows with `speed = .infinity`.
+/// Runs a ``World`` on a ``Simulation``'s clock (DESIGN.md, "Determinism, one clock"): the
+/// world's next event is a sleeper on the simulation's virtual clock like any host's timer,
+/// so the world, the hosts attached to it and their apps share one timeline. At the
+/// simulation's speed `.infinity` a run goes as fast as the processor allows and gives the
+/// same result on any machine; at a finite speed the simulation paces its clock to the wall
+/// clock (demos, processes outside ours).
 ///
-/// The world is single-threaded and not `Sendable`, so the runner owns it inside an actor.
-/// Other tasks (a TCP connection's handler, say) hand host packets in with ``submit(_:to:)``,
-/// which is thread-safe and never blocks: packets go through an `AsyncStream` and are
-/// delivered on the actor at the simulated time that corresponds to "now" on the wall clock.
+/// The world is single-threaded and not `Sendable`, so the runner owns it inside an actor
+/// whose executor is the simulation's thread. Other tasks (a TCP connection's handler, a
+/// host's writer) hand host packets in with ``submit(_:to:)``, which is thread-safe and
+/// never blocks: packets are delivered on the runner at the simulated time they arrive.
 /// Everything else about the world is reached through ``withWorld(_:)``.
-///
-/// As fast as possible and with no packets from outside, a run is deterministic: the same
-/// world gives the same outputs whatever the machine's speed.
 public actor WorldRunner {
     /// A host packet for a device, waiting to be delivered.
     private struct Submission: Sendable {
@@ -21,27 +22,45 @@ public actor WorldRunner {
     }
 
     private let world: World
-    /// Simulated seconds per wall-clock second; `.infinity` runs without pacing.
-    public let speed: Double
-    private let clock = ContinuousClock()
+    /// The simulation whose thread and clock the world runs on.
+    public nonisolated let simulation: Simulation
     private let submissions: AsyncStream<Submission>
     private let submissionInput: AsyncStream<Submission>.Continuation
-    private var origin: (wall: ContinuousClock.Instant, simulated: Microseconds)?
     private var wake: Task<Void, any Error>?
     private var stopped = false
-    private var eventsSinceYield = 0
-    /// Events run back to back before submitted packets get a turn.
-    private static let eventsPerYield = 4096
+    /// Whether the runner made its simulation, and so ends it in ``stop()``.
+    private let ownsSimulation: Bool
 
-    /// A runner for `world` at `speed` (simulated seconds per wall-clock second).
-    public init(world: sending World, speed: Double = 1) {
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { simulation.asUnownedSerialExecutor() }
+
+    /// A runner for `world` on `simulation`, which hosts and apps share.
+    /// - Parameter endingSimulation: whether ``stop()`` also shuts the simulation down
+    ///   (when the world is the only thing on it).
+    public init(world: sending World, simulation: Simulation, endingSimulation: Bool = false) {
         self.world = world
-        self.speed = speed > 0 ? speed : 1
+        self.simulation = simulation
+        ownsSimulation = endingSimulation
         (submissions, submissionInput) = AsyncStream.makeStream(of: Submission.self, bufferingPolicy: .unbounded)
     }
 
-    /// Hands a host packet to a device's controller as soon as the runner gets to it, at
-    /// the simulated time matching the wall clock. Safe from any thread or task.
+    /// A runner for `world` on a simulation of its own at `speed` (simulated seconds per
+    /// wall-clock second; `.infinity` for as fast as possible), ended by ``stop()``.
+    /// - Throws: ``SimulationError`` when the system refuses the simulation its thread.
+    public init(world: sending World, speed: Double) throws(SimulationError) {
+        self.world = world
+        simulation = try Simulation(speed: speed, name: "ble-world")
+        ownsSimulation = true
+        (submissions, submissionInput) = AsyncStream.makeStream(of: Submission.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Simulated seconds per wall-clock second (the simulation's).
+    public nonisolated var speed: Double { simulation.speed }
+
+    /// The clock of the world's simulation, for the hosts and apps attached to the world.
+    public nonisolated var clock: VirtualClock { simulation.clock }
+
+    /// Hands a host packet to a device's controller at the simulated time it arrives. Safe
+    /// from any thread or task.
     public nonisolated func submit(_ packet: H4.Packet, to device: DeviceID) {
         submissionInput.yield(Submission(packet: packet, device: device))
     }
@@ -51,13 +70,16 @@ public actor WorldRunner {
         try body(world)
     }
 
-    /// The simulated time now.
+    /// The world's simulated time.
     public var now: Microseconds { world.now }
 
-    /// Ends ``run(until:)`` at the next opportunity.
+    /// Ends ``run(until:)`` at the next opportunity; a runner that made its own simulation
+    /// ends that too, once the work queued on it has run.
     public func stop() {
         stopped = true
         wake?.cancel()
+        submissionInput.finish()
+        if ownsSimulation { simulation.shutdown() }
     }
 
     /// Runs the world until simulated time `limit` (or for ever with `nil`), until
@@ -66,95 +88,69 @@ public actor WorldRunner {
     @discardableResult
     public func run(until limit: Microseconds? = nil) async -> Microseconds {
         stopped = false
-        origin = (clock.now, world.now)
-        let feeder = Task { [submissions] in
-            for await submission in submissions { self.deliver(submission) }
+        let feeder = Task(executorPreference: simulation) { [submissions] in
+            for await submission in submissions { await self.deliver(submission) }
         }
         defer { feeder.cancel() }
+        let clock = simulation.clock
         while !stopped, !Task.isCancelled {
             let next = world.nextEventTime
-            if let limit, next.map({ $0 > limit }) ?? true {
-                // Nothing more before the limit: wait for the limit's wall time (packets
-                // may still arrive and create events), then stop there.
-                if speed.isInfinite || clock.now >= wallTime(of: limit) {
-                    world.run(until: max(limit, world.now))
-                    break
-                }
-                await sleep(until: wallTime(of: limit))
-                continue
-            }
-            guard let next else {
-                // An empty queue: nothing happens until a host sends something.
-                await sleep(until: nil)
-                continue
-            }
-            if !speed.isInfinite, clock.now < wallTime(of: next) {
-                // Pacing, not polling: the world cannot change before its next event
-                // unless a packet arrives, and a packet's delivery wakes us early.
-                await sleep(until: wallTime(of: next))
-                continue
+            let reachesLimit = limit.map { limit in next.map { $0 > limit } ?? true } ?? false
+            let target: Microseconds? = reachesLimit ? limit : next
+            // Sleep even for an event already due: the simulation wakes the runner once the
+            // hosts have settled, so a host answers a packet in no simulated time.
+            guard await sleep(until: target, on: clock) else { continue }
+            if reachesLimit, let limit {
+                world.run(until: max(limit, world.now))
+                break
             }
             world.runNextEvent()
-            // Let submitted packets in now and then without costing every event a hop: at
-            // infinite speed, and at a finite one that has fallen behind the wall clock,
-            // which would otherwise run without suspending until it caught up, if ever.
-            eventsSinceYield += 1
-            if eventsSinceYield >= Self.eventsPerYield {
-                eventsSinceYield = 0
-                await Task.yield()
-            }
         }
         return world.now
     }
 
-    /// The simulated time matching the wall clock now (never before the world's time).
-    private func simulatedNow() -> Microseconds {
-        guard let origin, !speed.isInfinite else { return world.now }
-        let elapsed = clock.now - origin.wall
-        let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
-        return max(world.now, origin.simulated + Microseconds(micros * speed))
-    }
-
-    /// The wall-clock instant at which simulated time `time` is due.
-    private func wallTime(of time: Microseconds) -> ContinuousClock.Instant {
-        guard let origin else { return clock.now }
-        let seconds = Double(time - origin.simulated) / 1e6 / speed
-        return origin.wall + .microseconds(Int64((seconds * 1e6).rounded(.up)))
-    }
-
     private func deliver(_ submission: Submission) {
-        // Bring the world up to "now" first, so the packet lands after every event that
-        // was due, at the simulated time the wall clock says. A world that has fallen
-        // behind is not made to catch up here, which could take for ever: after a bounded
-        // amount of work the packet lands at the world's own time.
-        let target = simulatedNow()
-        var budget = Self.eventsPerYield
-        while budget > 0, let next = world.nextEventTime, next <= target {
-            world.runNextEvent()
-            budget -= 1
-        }
-        if budget > 0 { world.run(until: target) }
+        // The packet lands at the simulated time it arrives, after every event due by then.
+        world.run(until: max(simulation.now, world.now))
         world.sendToController(submission.packet, device: submission.device)
         wake?.cancel()
     }
 
-    /// Sleeps until `deadline` (or until woken, with `nil`); ``deliver(_:)`` and ``stop()``
-    /// cut it short, since a new packet may have created an earlier event.
-    private func sleep(until deadline: ContinuousClock.Instant?) async {
-        let clock = self.clock
-        let task = Task {
+    /// Sleeps on the simulation's clock until `deadline` (until woken, with `nil`); a
+    /// delivery or ``stop()`` cuts it short, since a new packet may have created an earlier
+    /// event. Returns whether the deadline was reached.
+    private func sleep(until deadline: Microseconds?, on clock: VirtualClock) async -> Bool {
+        let task = Task(executorPreference: simulation) {
             if let deadline {
-                try await clock.sleep(until: deadline, tolerance: .microseconds(100))
+                try await clock.sleep(untilMicroseconds: deadline)
             } else {
-                try await clock.sleep(for: .seconds(3600))
+                // Nothing scheduled: nothing happens until a host sends something.
+                try await Task.never()
             }
         }
         wake = task
-        _ = try? await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            task.cancel()
+        let reached: Bool
+        do {
+            try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
+            reached = true
+        } catch {
+            reached = false
         }
         wake = nil
+        return reached
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// Suspends until the task is cancelled, then throws `CancellationError`.
+    static func never() async throws {
+        let (stream, _) = AsyncStream.makeStream(of: Never.self)
+        for await _ in stream {}
+        try Task<Never, Never>.checkCancellation()
+        throw Swift.CancellationError()
     }
 }

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Routes jobs bound for Swift's global executor onto the ``Simulation`` of the thread that
+/// enqueues them, so a `Task {}` started in simulated code, a default actor it calls, or a
+/// continuation it resumes stays in the simulation's timeline without every call site naming
+/// the simulation as its executor preference.
+///
+/// It uses the Swift runtime's `swift_task_enqueueGlobal_hook`, a function pointer the
+/// concurrency runtime consults before it hands a job to the global executor (the hook that
+/// test libraries use to serialise async tests). Jobs enqueued on a thread that works for no
+/// simulation go on to whatever handled them before (the previous hook, else the runtime's
+/// own global executor), so code outside a simulation is unaffected. If the runtime lacks
+/// the hook, nothing is installed and a simulation still holds every task that prefers it
+/// as its executor (``isInstalled`` says which).
+public enum GlobalEnqueueRouting {
+    typealias Original = @convention(thin) (UnownedJob) -> Void
+    typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+
+    /// The hook that was there before ours, called for jobs outside any simulation.
+    nonisolated(unsafe) private static var previous: Hook?
+    private static let installed = Mutex(false)
+
+    /// Whether the hook is in place.
+    public static var isInstalled: Bool { installed.withLock { $0 } }
+
+    /// Installs the routing once per process; later calls do nothing.
+    static func install() {
+        installed.withLock { installed in
+            guard !installed else { return }
+            guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_task_enqueueGlobal_hook") else { return }
+            let slot = symbol.assumingMemoryBound(to: Hook?.self)
+            previous = slot.pointee
+            slot.pointee = { job, original in
+                if let simulation = SimulationThread.current {
+                    simulation.enqueueGlobal(job)
+                } else if let previous = GlobalEnqueueRouting.previous {
+                    previous(job, original)
+                } else {
+                    original(job)
+                }
+            }
+            installed = true
+        }
+    }
+}

@@ -1,0 +1,354 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Virtual time for a whole simulated stack: a task executor (SE-0417) with one thread of
+/// its own, and the clock that thread keeps (DESIGN.md, "Determinism, one clock").
+///
+/// Everything in a simulation — the world's runner, the hosts, the front door, an app's
+/// tasks — runs on the simulation's thread, one job at a time, in the order the jobs were
+/// enqueued. Time moves only when that thread has nothing to run: the simulation then wakes
+/// the earliest sleeper on its ``clock`` (ties in the order they went to sleep) and sets the
+/// time to its deadline. A host answers a packet in no simulated time, a world runs its next
+/// event once every host has settled, and a whole scenario runs as fast as the processor
+/// allows with the same timeline on an idle and on a loaded machine.
+///
+/// How work gets onto the thread:
+/// - tasks created with this executor as their preference (`Task(executorPreference:)`,
+///   ``run(_:)``) and their child tasks;
+/// - any job enqueued on Swift's global executor from the simulation's thread: a `Task {}`,
+///   a default actor's turn, a continuation resumed there (``GlobalEnqueueRouting``);
+/// - work the simulation hands to a dispatch queue with ``dispatch(to:_:)``, which the
+///   simulation waits for before it runs anything else, so a delegate queue's code is part of
+///   the timeline.
+///
+/// What stays outside: work started by another thread (a socket's reader, the caller of
+/// ``run(_:)``). At ``speed`` `.infinity` such work does not hold time back; at a finite speed
+/// the simulation paces its clock to the wall clock, so processes outside ours (a Bumble host
+/// on a served world, a person at a keyboard) see real-time behaviour.
+///
+/// Code on the thread must not block it waiting for other simulated work (a semaphore, a
+/// synchronous dispatch onto a queue that waits for the simulation): nothing else would run.
+public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable {
+    // @unchecked: every stored property is immutable after init, an atomic, or reached only
+    // under `lock` (the `State`); the thread handle is written once before any job exists.
+
+    /// What runs next on the thread.
+    enum Work {
+        case job(UnownedJob)
+        case action(@Sendable () -> Void)
+    }
+
+    /// A task asleep on the clock.
+    struct Sleeper {
+        var deadline: Int64
+        var sequence: UInt64
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    struct State {
+        var work: [Work] = []
+        var sleepers: [Sleeper] = []
+        /// Sleep numbers handed out whose sleepers have not registered yet.
+        var unregistered: Set<UInt64> = []
+        /// Of those, the ones cancelled before they registered.
+        var cancelledEarly: Set<UInt64> = []
+        var nextSequence: UInt64 = 0
+        /// Blocks handed to dispatch queues and not finished.
+        var external = 0
+        var stopping = false
+        var stopped = false
+        /// The wall clock and simulated time at which pacing started (finite speeds).
+        var pacingOrigin: (wall: Int64, simulated: Int64)?
+    }
+
+    let lock = ConditionLock()
+    /// Reached only under ``lock``.
+    nonisolated(unsafe) var state = State()
+    private let time = Atomic<Int64>(0)
+    private let finished = ConditionLock()
+    nonisolated(unsafe) private var threadEnded = false
+
+    /// Simulated seconds per wall-clock second: `.infinity` (the default) runs as fast as the
+    /// processor allows; a finite speed paces the clock to the wall clock (`1`: real time).
+    public let speed: Double
+    /// The thread's name.
+    public let name: String
+
+    /// Starts the simulation's thread at simulated time 0.
+    /// - Parameters:
+    ///   - speed: simulated seconds per wall-clock second; `.infinity` for as fast as possible.
+    ///   - name: names the thread, in logs.
+    /// - Throws: ``SimulationError`` when the system refuses a thread.
+    public init(speed: Double = .infinity, name: String = "ble-simulation") throws(SimulationError) {
+        self.speed = speed > 0 ? speed : .infinity
+        self.name = name
+        GlobalEnqueueRouting.install()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            let simulation = Unmanaged<Simulation>.fromOpaque(context).takeRetainedValue()
+            simulation.runThread()
+            return nil
+        }, context)
+        guard created == 0 else {
+            Unmanaged<Simulation>.fromOpaque(context).release()
+            throw SimulationError(name: name, code: created)
+        }
+        pthread_detach(thread)
+    }
+
+    /// The simulated time in microseconds since the simulation started.
+    public var now: Int64 { time.load(ordering: .acquiring) }
+
+    /// The simulation's clock, for hosts and apps (``StackClock``).
+    public var clock: VirtualClock { VirtualClock(simulation: self) }
+
+    /// Whether the caller runs on the simulation's thread: the isolation of an actor whose
+    /// executor is the simulation (the world's runner).
+    public func isIsolatingCurrentContext() -> Bool? {
+        SimulationThread.current === self
+    }
+
+    /// The simulation whose thread the caller runs on, if any.
+    public static var current: Simulation? { SimulationThread.current }
+
+    // MARK: Jobs
+
+    /// Queues `job` to run on the simulation's thread. After ``shutdown()`` it goes to Swift's
+    /// global executor instead, so no task is left without a thread.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        submit(.job(UnownedJob(job)))
+    }
+
+    /// Queues a job that was headed for the global executor (``GlobalEnqueueRouting``).
+    func enqueueGlobal(_ job: UnownedJob) {
+        submit(.job(job))
+    }
+
+    /// Runs `action` on the simulation's thread as a job of its own.
+    public func execute(_ action: @escaping @Sendable () -> Void) {
+        submit(.action(action))
+    }
+
+    func submit(_ work: Work) {
+        let accepted = lock.withLock { () -> Bool in
+            guard !state.stopped else { return false }
+            state.work.append(work)
+            lock.signal()
+            return true
+        }
+        guard !accepted else { return }
+        switch work {
+        case let .job(job): globalConcurrentExecutor.enqueue(job)
+        case let .action(action): action()
+        }
+    }
+
+    /// Runs `body` as a task on the simulation and returns its result to the caller, who
+    /// stays where it was (the caller's own code does not move onto the thread).
+    /// - Throws: what `body` throws.
+    public func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let handle = Mutex<Task<Void, Never>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (caller: CheckedContinuation<T, any Error>) in
+                let task = Task(executorPreference: self) {
+                    let result: Result<T, any Error>
+                    do { result = .success(try await body()) } catch { result = .failure(error) }
+                    // Resumed from the thread, the caller would be routed onto it.
+                    SimulationThread.outside { caller.resume(with: result) }
+                }
+                handle.withLock { $0 = task }
+            }
+        } onCancel: {
+            handle.withLock { $0?.cancel() }
+        }
+    }
+
+    // MARK: Work outside the thread
+
+    /// Runs `work` on `queue` as part of the simulation: the simulation runs nothing else
+    /// until it returns, and tasks it starts or resumes join the simulation. This is how a
+    /// compatibility layer delivers delegate calls on the app's queue without losing
+    /// determinism.
+    public func dispatch(to queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        lock.withLock { state.external += 1 }
+        queue.async { [self] in
+            SimulationThread.inside(self) { work() }
+            lock.withLock {
+                state.external -= 1
+                lock.signal()
+            }
+        }
+    }
+
+    // MARK: Ending
+
+    /// Ends the thread once the work queued so far has run. Later jobs go to Swift's global
+    /// executor; tasks still asleep on the clock are woken with `CancellationError`. Waits for
+    /// the thread to end unless called on it.
+    public func shutdown() {
+        lock.withLock {
+            state.stopping = true
+            lock.signal()
+        }
+        guard SimulationThread.current !== self else { return }
+        finished.withLock {
+            while !threadEnded { finished.wait() }
+        }
+    }
+
+    deinit {
+        // The thread holds the simulation while it runs, so this only runs once it ended.
+    }
+
+    // MARK: The thread
+
+    private func runThread() {
+        SimulationThread.setCurrent(self)
+        let taskExecutor = asUnownedTaskExecutor(), serialExecutor = asUnownedSerialExecutor()
+        var batch: [Work] = []
+        while true {
+            let step = nextStep(swapping: &batch)
+            switch step {
+            case .stop:
+                finishThread()
+                return
+            case .run:
+                for work in batch {
+                    switch work {
+                    case let .job(job): job.runSynchronously(isolatedTo: serialExecutor, taskExecutor: taskExecutor)
+                    case let .action(action): action()
+                    }
+                }
+                batch.removeAll(keepingCapacity: true)
+            case let .wake(continuation):
+                continuation.resume()
+            }
+        }
+    }
+
+    private enum Step {
+        case run
+        case wake(CheckedContinuation<Void, any Error>)
+        case stop
+    }
+
+    /// Waits under the lock for the next thing to do: queued work (once no dispatched block
+    /// runs), else the earliest sleeper (at its wall time when paced), else anything at all.
+    private func nextStep(swapping batch: inout [Work]) -> Step {
+        lock.withLock {
+            while true {
+                if state.external > 0 {
+                    lock.wait()
+                    continue
+                }
+                if !state.work.isEmpty {
+                    catchUpWithWallClock()
+                    swap(&batch, &state.work)
+                    return .run
+                }
+                if state.stopping { return .stop }
+                guard let index = earliestSleeper() else {
+                    lock.wait()
+                    continue
+                }
+                let deadline = state.sleepers[index].deadline
+                if let wallDeadline = wallTime(of: deadline) {
+                    let wallNow = WallClock.monotonicMicroseconds()
+                    if wallNow < wallDeadline {
+                        lock.wait(untilMonotonicMicroseconds: wallDeadline)
+                        continue
+                    }
+                }
+                let sleeper = state.sleepers.remove(at: index)
+                if sleeper.deadline > time.load(ordering: .relaxed) { time.store(sleeper.deadline, ordering: .releasing) }
+                return .wake(sleeper.continuation)
+            }
+        }
+    }
+
+    private func earliestSleeper() -> Int? {
+        var best: Int?
+        for index in state.sleepers.indices {
+            guard let current = best else {
+                best = index
+                continue
+            }
+            let candidate = state.sleepers[index], chosen = state.sleepers[current]
+            if candidate.deadline < chosen.deadline || (candidate.deadline == chosen.deadline && candidate.sequence < chosen.sequence) {
+                best = index
+            }
+        }
+        return best
+    }
+
+    /// At a finite speed: the wall-clock time at which simulated `time` is due.
+    private func wallTime(of simulated: Int64) -> Int64? {
+        guard speed.isFinite else { return nil }
+        let origin = pacingOrigin()
+        return origin.wall + Int64((Double(simulated - origin.simulated) / speed).rounded(.up))
+    }
+
+    private func pacingOrigin() -> (wall: Int64, simulated: Int64) {
+        if let origin = state.pacingOrigin { return origin }
+        let origin = (wall: WallClock.monotonicMicroseconds(), simulated: time.load(ordering: .relaxed))
+        state.pacingOrigin = origin
+        return origin
+    }
+
+    /// At a finite speed, work that arrived from outside happens at the simulated time the
+    /// wall clock says, but never past a sleeper that is due first.
+    private func catchUpWithWallClock() {
+        guard speed.isFinite else { return }
+        let origin = pacingOrigin()
+        var target = origin.simulated + Int64(Double(WallClock.monotonicMicroseconds() - origin.wall) * speed)
+        if let index = earliestSleeper() { target = min(target, state.sleepers[index].deadline) }
+        if target > time.load(ordering: .relaxed) { time.store(target, ordering: .releasing) }
+    }
+
+    private func finishThread() {
+        let abandoned = lock.withLock { () -> [Sleeper] in
+            state.stopped = true
+            defer { state.sleepers = [] }
+            return state.sleepers
+        }
+        for sleeper in abandoned { sleeper.continuation.resume(throwing: CancellationError()) }
+        // Work that slipped in between the last batch and `stopped` still runs somewhere.
+        let late = lock.withLock { () -> [Work] in
+            defer { state.work = [] }
+            return state.work
+        }
+        SimulationThread.setCurrent(nil)
+        for work in late {
+            switch work {
+            case let .job(job): globalConcurrentExecutor.enqueue(job)
+            case let .action(action): action()
+            }
+        }
+        finished.withLock {
+            threadEnded = true
+            finished.broadcast()
+        }
+    }
+}
+
+/// The system refused a ``Simulation`` its thread (`pthread_create` failed, e.g. EAGAIN
+/// when the process is at its thread limit).
+public struct SimulationError: Error, CustomStringConvertible {
+    /// The simulation's name.
+    public var name: String
+    /// The error number `pthread_create` returned.
+    public var code: Int32
+
+    public var description: String {
+        "cannot start the thread of simulation \(name): pthread_create returned \(code) (EAGAIN = too many threads)"
+    }
+}
