@@ -136,7 +136,7 @@ public final class BLEDevice: Sendable {
         // A goodbye to each peer, so it need not wait for its supervision timeout; bounded
         // by a timer in case the controller never reports the disconnection (closing the
         // host below then ends the waits that are left).
-        await firstToFinish(within: .seconds(2)) {
+        await firstToFinish(within: .seconds(2), on: core.host.clock) {
             for link in links { try? await link.disconnect() }
         }
         // The host holds closures that hold this device.

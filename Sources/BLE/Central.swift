@@ -103,20 +103,22 @@ public actor Central {
     ) async throws(BLEError) -> Connection {
         let wanted = try parameters.hciParameters()
         guard ConnectionParameters.microseconds(timeout) > 0 else { throw .invalidParameters("the connection timeout must be positive") }
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
+        // The host's clock: virtual time in a simulated world.
+        let clock = core.host.clock
+        let deadline = clock.microseconds + timeout.wholeMicroseconds
+        func remaining() -> Duration { .microseconds(deadline - clock.microseconds) }
         var attempt = 1
         while true {
-            let connection = try await attemptConnection(to: address, wanted, timeout: deadline - clock.now)
+            let connection = try await attemptConnection(to: address, wanted, timeout: remaining())
             // LE Connection Complete comes when the CONNECT_IND was sent; the feature exchange
             // shows the peer got it (docs/decisions.md, "A new link is confirmed").
-            if await core.host.peerAnswered(on: connection.handle, within: max(deadline - clock.now, .seconds(1))) {
+            if await core.host.peerAnswered(on: connection.handle, within: max(remaining(), .seconds(1))) {
                 return connection
             }
             // The peer never answered on the link (0x3E): its receiver missed the
             // CONNECT_IND, as happens on a busy channel. Try again while time lasts.
             attempt += 1
-            guard attempt <= Self.establishmentAttempts, deadline - clock.now > .zero else {
+            guard attempt <= Self.establishmentAttempts, remaining() > .zero else {
                 throw .connectionFailed("the peer never answered on \(attempt - 1) new links (\(HCI.StatusCode.connectionFailedToBeEstablished))")
             }
         }

@@ -1,8 +1,9 @@
+import BLEHost
 import Synchronization
 
-/// Runs `work` in a task of its own and returns when it finished or `limit` passed,
-/// whichever comes first; the work is left running in the second case.
-func firstToFinish(within limit: Duration, _ work: @escaping @Sendable () async -> Void) async {
+/// Runs `work` in a task of its own and returns when it finished or `limit` passed on
+/// `clock` (the host's), whichever comes first; the work is left running in the second case.
+func firstToFinish(within limit: Duration, on clock: any StackClock, _ work: @escaping @Sendable () async -> Void) async {
     let signal = OneShotSignal()
     Task {
         await work()
@@ -10,7 +11,7 @@ func firstToFinish(within limit: Duration, _ work: @escaping @Sendable () async 
     }
     let timer = Task {
         // The time limit itself (a timer): the work's own end cancels it.
-        try? await Task.sleep(for: limit)
+        try? await clock.sleep(for: limit)
         signal.fire()
     }
     await signal.wait()

@@ -47,8 +47,8 @@ struct PeripheralManagerWorld {
         let sinks = outputs
         built.onExternalHostPacket = { id, packet in sinks[id]?.yield(packet) }
         // Fast simulated time: the ideal world's links need no host pacing.
-        let runner = WorldRunner(world: world, speed: 50)
-        let task = Task { _ = await runner.run() }
+        let runner = try WorldRunner(world: world, speed: 50)
+        let task = Task(executorPreference: runner.simulation) { _ = await runner.run() }
         var devices: [BLEDevice] = []
         var names: [String] = []
         let prefix = UUID().uuidString

@@ -104,7 +104,7 @@ enum BeaconInput: Sendable {
 
 extension BeaconSightings {
     /// The sightings merged with a tick once a second since the scan started, on the
-    /// host's clock (the wall clock, which the embedded world follows too). The stream
+    /// host's clock (a simulated world's virtual clock, or the wall clock). The stream
     /// ends when the scan ends; when it is dropped, the scan and the timer stop.
     func withTicks(host: BLEHost.Host) -> AsyncStream<BeaconInput> {
         let (stream, output) = AsyncStream.makeStream(of: BeaconInput.self, bufferingPolicy: .unbounded)
@@ -114,12 +114,12 @@ extension BeaconSightings {
             output.finish()
         }
         let ticker = Task {
-            let clock = ContinuousClock()
-            let origin = clock.now
+            let clock = host.clock
+            let origin = clock.microseconds
             var second: Int64 = 1
             while !Task.isCancelled {
                 // The ranging timer: Core Location reports once a second.
-                do { try await clock.sleep(until: origin.advanced(by: .seconds(second))) } catch { return }
+                do { try await clock.sleep(untilMicroseconds: origin + second * 1_000_000) } catch { return }
                 output.yield(.tick(host.now - start))
                 second += 1
             }

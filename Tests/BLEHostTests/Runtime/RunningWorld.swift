@@ -2,6 +2,7 @@ import BLEController
 import BLEHost
 import BLEWire
 import BLEWorld
+import SimulatedTesting
 
 /// A ``HostTransport`` straight into one device of a world run by a ``WorldRunner``: what
 /// the host sends is submitted to the device's controller, what the controller sends the
@@ -51,12 +52,22 @@ struct RunningWorld {
         built.onExternalHostPacket = { id, packet in
             if let inbox = boxes[id] { inbox.append(packet) } else { sinks[id]?.yield(packet) }
         }
-        let runner = WorldRunner(world: world, speed: speed)
+        // In a `.simulated` test the world joins the test's simulation (hosts made with
+        // ``clock`` keep its virtual time); otherwise it paces a simulation of its own.
+        let runner: WorldRunner
+        if let simulation = Simulation.current {
+            runner = WorldRunner(world: world, simulation: simulation)
+        } else {
+            runner = try WorldRunner(world: world, speed: speed)
+        }
         self.runner = runner
         self.addresses = addresses
         transports = streams.map { WorldDeviceTransport(runner: runner, device: $0.0, packets: $0.1, packetInbox: boxes[$0.0]) }
-        task = Task { await runner.run() }
+        task = Task(executorPreference: runner.simulation) { await runner.run() }
     }
+
+    /// The clock hosts on this world keep: the test's simulation's, or the wall clock.
+    var clock: any StackClock { Simulation.current == nil ? WallClock() : runner.clock }
 
     func stop() async {
         await runner.stop()
@@ -65,36 +76,38 @@ struct RunningWorld {
 }
 
 /// Thrown by ``firstElement(of:within:where:)`` when nothing matched in time.
-struct TimedOut: Error {}
+typealias TimedOut = TestTimedOut
 
 /// The first element of `stream` that satisfies `predicate`, or ``TimedOut`` after
-/// `seconds` of wall-clock time.
+/// `seconds` on the test's clock (simulated seconds in a `.simulated` test).
 func firstElement<Element: Sendable>(
     of stream: AsyncStream<Element>, within seconds: Double, where predicate: @escaping @Sendable (Element) -> Bool
 ) async throws -> Element {
-    try await withThrowingTaskGroup(of: Element?.self) { group in
+    let clock = testClock
+    return try await withThrowingTaskGroup(of: Element?.self) { group in
         group.addTask {
             for await element in stream where predicate(element) { return element }
             return nil
         }
         group.addTask {
-            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            try await clock.sleep(seconds: seconds)
             return nil
         }
         defer { group.cancelAll() }
-        guard let first = try await group.next(), let element = first else { throw TimedOut() }
+        guard let first = try await group.next(), let element = first else { throw TimedOut(seconds: seconds) }
         return element
     }
 }
 
-/// Waits until `condition` holds, checking it every 10 ms of wall-clock time, or throws
-/// ``TimedOut`` after `seconds`. For states no event announces (a credit count, say).
+/// Waits until `condition` holds, checking it every 10 ms on the test's clock, or throws
+/// ``TimedOut`` after `seconds`. For states no event announces (a credit count, say); in a
+/// `.simulated` test each check comes after the simulation has settled.
 func waitUntil(within seconds: Double, _ condition: @Sendable () async -> Bool) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + .milliseconds(Int(seconds * 1000))
-    while clock.now < deadline {
+    let clock = testClock
+    let deadline = clock.microseconds + Int64(seconds * 1e6)
+    while clock.microseconds < deadline {
         if await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))  // re-check interval, not a wait for an outcome
+        try await clock.sleep(for: .milliseconds(10))  // re-check interval, not a wait for an outcome
     }
-    throw TimedOut()
+    throw TimedOut(seconds: seconds)
 }

@@ -2,6 +2,7 @@ import BLE
 import BLEController
 import BLEHost
 import BLEWorld
+import SimulatedTesting
 import Synchronization
 
 /// The wall-clock seconds a test waits for what should take milliseconds: the whole suite
@@ -59,12 +60,21 @@ struct SharedWorld {
             observe?(id, packet, world)
             sinks[id]?.yield(packet)
         }
-        let runner = WorldRunner(world: world, speed: speed)
-        let task = Task { _ = await runner.run() }
+        // In a `.simulated` test the world joins the test's simulation and every host keeps
+        // its virtual time; otherwise the world paces a simulation of its own at `speed`.
+        let runner: WorldRunner
+        if let simulation = Simulation.current {
+            runner = WorldRunner(world: world, simulation: simulation)
+        } else {
+            runner = try WorldRunner(world: world, speed: speed)
+        }
+        let clock: any StackClock = Simulation.current == nil ? WallClock() : runner.clock
+        let task = Task(executorPreference: runner.simulation) { _ = await runner.run() }
         var devices: [BLEDevice] = []
-        for (id, stream) in streams {
+        for (index, (id, stream)) in streams.enumerated() {
             let host = Host(transport: WorldDeviceTransport(runner: runner, device: id, packets: stream),
-                            configuration: HCIDriverConfiguration(commandTimeout: 60_000_000))
+                            configuration: HCIDriverConfiguration(commandTimeout: 60_000_000), clock: clock,
+                            pairingSeed: scenario.seed &+ UInt64(index) &+ 1)
             devices.append(try await BLEDevice.open(host: host, bonds: bonds(devices.count)))
         }
         return SharedWorld(runner: runner, task: task, devices: devices, addresses: addresses)
@@ -78,55 +88,13 @@ struct SharedWorld {
 }
 
 /// Thrown by ``within(_:_:)`` when the work did not finish in time.
-struct TimedOut: Error {}
+typealias TimedOut = TestTimedOut
 
-/// The result of `work`, or ``TimedOut`` after `seconds` of wall-clock time. The work is
-/// then cancelled but not awaited, so a test fails rather than hangs on a wait that
-/// cannot be cancelled (an L2CAP read).
+/// The result of `work`, or ``TimedOut`` after `seconds` on the test's clock (simulated
+/// seconds in a `.simulated` test). The work is then cancelled but not awaited, so a test
+/// fails rather than hangs on a wait that cannot be cancelled (an L2CAP read).
 func within<T: Sendable>(_ seconds: Double = patience, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-    let outcome = FirstOutcome<T>()
-    let worker = Task {
-        do { outcome.settle(.success(try await work())) } catch { outcome.settle(.failure(error)) }
-    }
-    let timer = Task {
-        try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-        outcome.settle(.failure(TimedOut()))
-    }
-    let result = await outcome.value()
-    timer.cancel()
-    worker.cancel()
-    return try result.get()
-}
-
-/// The first of several results, handed to one waiter.
-final class FirstOutcome<T: Sendable>: Sendable {
-    private struct State {
-        var result: Result<T, any Error>?
-        var waiter: CheckedContinuation<Result<T, any Error>, Never>?
-    }
-
-    private let state = Mutex(State())
-
-    func settle(_ result: Result<T, any Error>) {
-        let waiter: CheckedContinuation<Result<T, any Error>, Never>? = state.withLock { state in
-            guard state.result == nil else { return nil }
-            state.result = result
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: result)
-    }
-
-    func value() async -> Result<T, any Error> {
-        await withCheckedContinuation { continuation in
-            let ready: Result<T, any Error>? = state.withLock { state in
-                if let result = state.result { return result }
-                state.waiter = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
+    try await withTimeout(seconds, work)
 }
 
 /// The first advertisement of `scan` that satisfies `predicate`, within ``patience``.

@@ -29,12 +29,12 @@ struct WorldRunnerTests {
     }
 
     @Test("As fast as possible it runs every event up to the limit, and twice gives the same output")
-    func fastAndDeterministic() async {
+    func fastAndDeterministic() async throws {
         var runs: [[Microseconds]] = []
         for _ in 0 ..< 2 {
             let log = PacketLog()
             let (world, _) = makeWorld(log: log)
-            let runner = WorldRunner(world: world, speed: .infinity)
+            let runner = try WorldRunner(world: world, speed: .infinity)
             let reached = await runner.run(until: 2_000_000)
             #expect(reached == 2_000_000)
             runs.append(log.all.map(\.0))
@@ -44,10 +44,10 @@ struct WorldRunnerTests {
     }
 
     @Test("At a finite speed it paces the world to the wall clock")
-    func paced() async {
+    func paced() async throws {
         let log = PacketLog()
         let (world, _) = makeWorld(log: log)
-        let runner = WorldRunner(world: world, speed: 20)
+        let runner = try WorldRunner(world: world, speed: 20)
         let clock = ContinuousClock()
         let start = clock.now
         await runner.run(until: 1_000_000)
@@ -71,8 +71,8 @@ struct WorldRunnerTests {
             log.append(world.now, id, packet)
             answered.yield()
         }
-        let runner = WorldRunner(world: world, speed: 1)
-        let task = Task { _ = await runner.run() }
+        let runner = try WorldRunner(world: world, speed: 1)
+        let task = Task(executorPreference: runner.simulation) { _ = await runner.run() }
         let reset = try HCI.CommandPacket(HCI.Reset())
         runner.submit(.command(reset), to: device)
         var iterator = answers.makeAsyncIterator()
@@ -98,8 +98,8 @@ struct WorldRunnerTests {
             log.append(world.now, id, packet)
             answered.yield()
         }
-        let runner = WorldRunner(world: world, speed: 1e9)
-        let task = Task { _ = await runner.run() }
+        let runner = try WorldRunner(world: world, speed: 1e9)
+        let task = Task(executorPreference: runner.simulation) { _ = await runner.run() }
         runner.submit(.command(try HCI.CommandPacket(HCI.Reset())), to: device)
         var iterator = answers.makeAsyncIterator()
         _ = await iterator.next()
