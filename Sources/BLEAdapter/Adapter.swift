@@ -153,6 +153,8 @@ extension Adapter {
     ///     default) paces the world's virtual clock to real time, as a program talking to
     ///     people or other processes needs; `.infinity` runs the world, the host and every
     ///     task started on the adapter's ``simulation`` as fast as the processor allows.
+    ///     Called on a simulation's thread (``Simulation/current``), the world joins that
+    ///     simulation and `speed` is the simulation's.
     /// - Throws: ``AdapterError`` with one sentence saying what to do.
     public static func open(
         hci: String? = nil, seed: UInt64? = nil, snoopPath: String? = nil, onLog: (@Sendable (String) -> Void)? = nil,
@@ -216,9 +218,12 @@ extension Adapter {
             throw AdapterError("The scenario has no device for the host.")
         }
         let address = scenario.controllerPublicAddress(index: index)
+        // Opened from inside a simulation (a simulated test, an app in `ble sim run`), the world
+        // joins it; otherwise it gets a simulation of its own at `speed`.
+        let joined = Simulation.current
         let simulation: Simulation
         do {
-            simulation = try Simulation(speed: speed, name: "ble-world")
+            simulation = try joined ?? Simulation(speed: speed, name: "ble-world")
         } catch {
             throw AdapterError("The embedded world could not start: \(error).")
         }
@@ -251,7 +256,7 @@ extension Adapter {
                 ends[device]?.send(packet)
             }
         }
-        let runner = WorldRunner(world: world, simulation: simulation, endingSimulation: true)
+        let runner = WorldRunner(world: world, simulation: simulation, endingSimulation: joined == nil)
         var tasks: [Task<Void, Never>] = []
         for (id, end) in peripheralEnds {
             tasks.append(Task(executorPreference: simulation) {

@@ -156,19 +156,25 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
     /// stays where it was (the caller's own code does not move onto the thread).
     /// - Throws: what `body` throws.
     public func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let handle = Mutex<Task<Void, Never>?>(nil)
+        let handle = LockedSlot<Task<Void, Never>>(nil)
+        // The task holds the body only through this slot, emptied before the caller resumes:
+        // a caller may pass a closure it must not let escape (`withoutActuallyEscaping`).
+        let slot = LockedSlot<@Sendable () async throws -> T>(body)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (caller: CheckedContinuation<T, any Error>) in
                 let task = Task(executorPreference: self) {
+                    var work = slot.value
                     let result: Result<T, any Error>
-                    do { result = .success(try await body()) } catch { result = .failure(error) }
+                    do { result = .success(try await work?() ?? { throw CancellationError() }()) } catch { result = .failure(error) }
+                    work = nil
+                    slot.clear()
                     // Resumed from the thread, the caller would be routed onto it.
                     SimulationThread.outside { caller.resume(with: result) }
                 }
-                handle.withLock { $0 = task }
+                handle.value = task
             }
         } onCancel: {
-            handle.withLock { $0?.cancel() }
+            handle.value?.cancel()
         }
     }
 
@@ -351,4 +357,18 @@ public struct SimulationError: Error, CustomStringConvertible {
     public var description: String {
         "cannot start the thread of simulation \(name): pthread_create returned \(code) (EAGAIN = too many threads)"
     }
+}
+
+/// One optional value shared between tasks behind a lock.
+final class LockedSlot<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value?>
+
+    init(_ value: Value?) { storage = Mutex(value) }
+
+    var value: Value? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+
+    func clear() { storage.withLock { $0 = nil } }
 }

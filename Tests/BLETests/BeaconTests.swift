@@ -1,11 +1,12 @@
 import BLE
 import BLEWorld
+import SimulatedTesting
 import Testing
 
 /// The neighbourhood's iBeacons (Scenarios/neighbourhood.yaml).
 private let neighbourhoodUUID = ProximityUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
 
-@Suite("Beacons through the front door: emit, range, monitor", .timeLimit(.minutes(3)))
+@Suite("Beacons through the front door: emit, range, monitor", .simulated, .timeLimit(.minutes(3)))
 struct BeaconTests {
     @Test("ranging the neighbourhood's UUID finds its three iBeacons with their measured powers, once a second")
     func rangingFindsNeighbourhoodBeacons() async throws {

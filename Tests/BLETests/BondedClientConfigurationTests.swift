@@ -1,10 +1,11 @@
 @testable import BLE
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// A bonded client's Client Characteristic Configuration values reach the server's bond
 /// file as they are written (Core 5.4, Vol 3, Part G, §3.3.3.3), not only when it leaves.
-@Suite("Bonded clients' CCCD values in the bond file", .serialized, .timeLimit(.minutes(3)))
+@Suite("Bonded clients' CCCD values in the bond file", .simulated, .serialized, .timeLimit(.minutes(3)))
 struct BondedClientConfigurationTests {
     @Test("each CCCD write of a bonded client is in the server's file while the client is still connected")
     func savedOnWrite() async throws {

@@ -1,7 +1,8 @@
 import BLE
+import SimulatedTesting
 import Testing
 
-@Suite("Publishing and refusing L2CAP channels", .timeLimit(.minutes(3)))
+@Suite("Publishing and refusing L2CAP channels", .simulated, .timeLimit(.minutes(3)))
 struct ChannelTests {
     /// Two devices connected: the first advertised, the second connected to it.
     static func connected() async throws -> (SharedWorld, central: Connection, peripheral: Connection) {

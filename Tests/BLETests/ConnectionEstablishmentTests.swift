@@ -1,9 +1,10 @@
 import BLE
 import BLEWorld
+import SimulatedTesting
 import Synchronization
 import Testing
 
-@Suite("Connection establishment: a CONNECT_IND the peer never hears", .timeLimit(.minutes(3)))
+@Suite("Connection establishment: a CONNECT_IND the peer never hears", .simulated, .timeLimit(.minutes(3)))
 struct ConnectionEstablishmentTests {
     /// The central hears the advertiser, but the advertiser does not hear the central until
     /// the central's controller has given the first link up with Connection Failed to be

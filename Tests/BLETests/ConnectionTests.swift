@@ -3,7 +3,7 @@ import BLE
 import Foundation
 import Testing
 
-@Suite("Connections and L2CAP channels between two devices in one world", .simulated, .timeLimit(.minutes(3)))
+@Suite("Connections and L2CAP channels between two devices in one world", .simulated, .simulated, .timeLimit(.minutes(3)))
 struct ConnectionTests {
     @Test("a central connects to an advertising peripheral and SDUs of 1 to 2000 octets echo over an L2CAP channel")
     func advertiseConnectEcho() async throws {

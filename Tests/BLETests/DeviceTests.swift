@@ -1,7 +1,8 @@
 import BLE
+import SimulatedTesting
 import Testing
 
-@Suite("Opening devices and using both roles at once", .timeLimit(.minutes(3)))
+@Suite("Opening devices and using both roles at once", .simulated, .timeLimit(.minutes(3)))
 struct DeviceTests {
     @Test("open(hci: \"sim\") starts the host on the embedded neighbourhood and finds the strap")
     func openEmbeddedWorld() async throws {

@@ -1,5 +1,6 @@
 @testable import BLE
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// A peer's whole GATT tree as the front door gives it: services with their characteristics.
@@ -19,7 +20,7 @@ struct DiscoveredTree: Equatable {
 /// The front door's GATT cache (Core 5.4, Vol 3, Part G, §2.5.2, §7.3) between two devices
 /// of one world: within a connection every tree is reused; across connections only a bonded
 /// peer's, while its Database Hash stays the same.
-@Suite("GATT cache through the front door", .serialized, .timeLimit(.minutes(5)))
+@Suite("GATT cache through the front door", .simulated, .serialized, .timeLimit(.minutes(5)))
 struct GATTCacheTests {
     static let extra = BluetoothUUID(0xFE10)
     /// What a reconnection to a bonded peer with a valid cache sends: Exchange MTU, and the

@@ -1,9 +1,10 @@
 import BLE
+import SimulatedTesting
 import Synchronization
 import Testing
 
 /// The `BLE` front door's GATT, both sides, between two devices in one world.
-@Suite("GATT client and server through the front door", .timeLimit(.minutes(3)))
+@Suite("GATT client and server through the front door", .simulated, .timeLimit(.minutes(3)))
 struct GATTTests {
     static let heartRate = BluetoothUUID(0x180D)
     static let measurement = BluetoothUUID(0x2A37)

@@ -1,7 +1,8 @@
 @testable import BLE
+import SimulatedTesting
 import Testing
 
-@Suite("The accept queue behind incoming connections and channels", .timeLimit(.minutes(3)))
+@Suite("The accept queue behind incoming connections and channels", .simulated, .timeLimit(.minutes(3)))
 struct MailboxTests {
     @Test("elements come out in order, each to one of several waiting readers")
     func orderAndFanOut() async throws {

@@ -1,9 +1,10 @@
 import BLE
+import SimulatedTesting
 import Testing
 
 /// Out-of-band pairing through the front door between two SwiftBLE devices in one world
 /// (Core 5.4, Vol 3, Part H, §2.3.5.4, §2.3.5.6.4); the matrix cells are in PairingTests.
-@Suite("Out-of-band pairing through the front door", .serialized, .timeLimit(.minutes(5)))
+@Suite("Out-of-band pairing through the front door", .simulated, .serialized, .timeLimit(.minutes(5)))
 struct OutOfBandPairingTests {
     @Test("a wrong OOB value fails with Confirm Value Failed on both sides: a changed C (SC), a different TK (legacy)",
           arguments: [false, true])

@@ -1,5 +1,6 @@
 import BLE
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// One row of the pairing matrix between two SwiftBLE devices.
@@ -77,7 +78,7 @@ struct PairingCase: CustomTestStringConvertible, Sendable {
 }
 
 /// Pairing through the front door between two SwiftBLE devices in one world.
-@Suite("Pairing and bonds through the front door", .serialized, .timeLimit(.minutes(5)))
+@Suite("Pairing and bonds through the front door", .simulated, .serialized, .timeLimit(.minutes(5)))
 struct PairingTests {
     @Test("the pairing matrix: pairs, encrypts, reads an encryption-required value; a bond re-encrypts without pairing",
           arguments: PairingCase.all)

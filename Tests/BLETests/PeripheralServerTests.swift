@@ -1,10 +1,11 @@
 import BLE
+import SimulatedTesting
 import Synchronization
 import Testing
 
 /// The peripheral-side pieces Core Bluetooth's peripheral manager stands on: the
 /// non-suspending notify, app-answered requests, services added and removed, subscriptions.
-@Suite("Peripheral GATT server for Core Bluetooth's model", .timeLimit(.minutes(10)))
+@Suite("Peripheral GATT server for Core Bluetooth's model", .simulated, .timeLimit(.minutes(10)))
 struct PeripheralServerTests {
     static let service = BluetoothUUID(0xFFA0)
     static let stream = BluetoothUUID(0xFFA1)
@@ -145,7 +146,7 @@ struct PeripheralServerTests {
     }
 }
 
-@Suite("Service Changed on services added and removed", .timeLimit(.minutes(10)))
+@Suite("Service Changed on services added and removed", .simulated, .timeLimit(.minutes(10)))
 struct ServiceChangedOnChangeTests {
     @Test("a client subscribed to Service Changed is indicated on add, remove and removeAllServices")
     func indicated() async throws {

@@ -1,11 +1,12 @@
 @testable import BLE
 import BLEStorage
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// Privacy through the front door (Core 5.4, Vol 3, Part C, §10.7): our IRK kept in the
 /// bond file, bonded peers recognised across restarts, identities shown to the app.
-@Suite("Privacy through the front door", .serialized, .timeLimit(.minutes(5)))
+@Suite("Privacy through the front door", .simulated, .serialized, .timeLimit(.minutes(5)))
 struct PrivacyTests {
     @Test("bonded with privacy on both sides, reopened devices find each other by identity through private addresses and re-encrypt with the bond")
     func bondedPrivacyAcrossRestarts() async throws {

@@ -1,7 +1,8 @@
 import BLE
+import SimulatedTesting
 import Testing
 
-@Suite("A device on a random static address", .timeLimit(.minutes(3)))
+@Suite("A device on a random static address", .simulated, .timeLimit(.minutes(3)))
 struct RandomStaticAddressTests {
     @Test("its advertising, and its connections in both roles, carry the random static address")
     func bothRoles() async throws {

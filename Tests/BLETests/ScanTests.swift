@@ -1,8 +1,9 @@
 import BLE
 import BLEWorld
+import SimulatedTesting
 import Testing
 
-@Suite("Central scans of the simulated neighbourhood", .timeLimit(.minutes(3)))
+@Suite("Central scans of the simulated neighbourhood", .simulated, .timeLimit(.minutes(3)))
 struct ScanTests {
     static func neighbourhood() async throws -> SharedWorld {
         try await SharedWorld.make(Scenario.builtIn(named: "neighbourhood"))

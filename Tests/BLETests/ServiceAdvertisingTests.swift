@@ -1,8 +1,9 @@
 import BLE
+import SimulatedTesting
 import Testing
 
 /// Core Bluetooth's advertising budget and overflow area in the front door.
-@Suite("Service advertising in Core Bluetooth's layout", .timeLimit(.minutes(3)))
+@Suite("Service advertising in Core Bluetooth's layout", .simulated, .timeLimit(.minutes(3)))
 struct ServiceAdvertisingTests {
     static let first = BluetoothUUID("9F37E282-60B6-42B1-A02F-7341DA5E2EBA")!
     static let second = BluetoothUUID("890AA912-C414-440D-88A2-C7F66179589B")!

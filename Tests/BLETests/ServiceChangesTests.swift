@@ -1,7 +1,8 @@
 import BLE
+import SimulatedTesting
 import Testing
 
-@Suite("Service Changed on a connection without a bond", .timeLimit(.minutes(3)))
+@Suite("Service Changed on a connection without a bond", .simulated, .timeLimit(.minutes(3)))
 struct ServiceChangesTests {
     static let first = BluetoothUUID(0xFFA0)
     static let added = BluetoothUUID(0xFFB0)

@@ -1,10 +1,11 @@
 @testable import BLE
+import SimulatedTesting
 import Synchronization
 import Testing
 
 /// Signed Write Without Response (Core 5.4, Vol 3, Part G, §4.9.2; Part H, §2.4.5) between
 /// two SwiftBLE devices of one world, after pairing with bonding and CSRK distribution.
-@Suite("Signed writes through the front door", .serialized, .timeLimit(.minutes(3)))
+@Suite("Signed writes through the front door", .simulated, .serialized, .timeLimit(.minutes(3)))
 struct SignedWriteTests {
     static let service = BluetoothUUID(0xFE20)
     static let signed = BluetoothUUID(0xFE21)

@@ -1,11 +1,12 @@
 import BLE
 import BLEProfiles
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// The neighbourhood's GATT devices, served by `BLEProfiles.ProfilePeripheral` hosts that
 /// `BLEDevice.open(hci: "sim")` starts, seen through the front door like real sensors.
-@Suite("The simulated neighbourhood's devices serve standard GATT services", .timeLimit(.minutes(3)))
+@Suite("The simulated neighbourhood's devices serve standard GATT services", .simulated, .timeLimit(.minutes(3)))
 struct SimulatedPeripheralTests {
     static let thermometerAddress = BluetoothAddress(0xD1_09_00_00_18_09, kind: .random)
 
