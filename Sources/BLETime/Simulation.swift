@@ -66,6 +66,8 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         var stopped = false
         /// The wall clock and simulated time at which pacing started (finite speeds).
         var pacingOrigin: (wall: Int64, simulated: Int64)?
+        /// The state of ``drawSeed()``'s SplitMix64 sequence.
+        var seedState: UInt64 = 0
     }
 
     let lock = ConditionLock()
@@ -84,11 +86,13 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
     /// Starts the simulation's thread at simulated time 0.
     /// - Parameters:
     ///   - speed: simulated seconds per wall-clock second; `.infinity` for as fast as possible.
+    ///   - seed: starts the sequence of ``drawSeed()``.
     ///   - name: names the thread, in logs.
     /// - Throws: ``SimulationError`` when the system refuses a thread.
-    public init(speed: Double = .infinity, name: String = "ble-simulation") throws(SimulationError) {
+    public init(speed: Double = .infinity, seed: UInt64 = 0, name: String = "ble-simulation") throws(SimulationError) {
         self.speed = speed > 0 ? speed : .infinity
         self.name = name
+        state.seedState = seed
         GlobalEnqueueRouting.install()
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
@@ -115,6 +119,18 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
     /// executor is the simulation (the world's runner).
     public func isIsolatingCurrentContext() -> Bool? {
         SimulationThread.current === self
+    }
+
+    /// The next value of a seeded sequence (SplitMix64), for the random choices of what runs
+    /// in the simulation (a host's pairing values): drawn in the same order, the same values.
+    public func drawSeed() -> UInt64 {
+        lock.withLock {
+            state.seedState &+= 0x9E37_79B9_7F4A_7C15
+            var z = state.seedState
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
     }
 
     /// The simulation whose thread the caller runs on, if any.

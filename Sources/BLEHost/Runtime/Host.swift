@@ -180,11 +180,13 @@ public actor Host {
     ///     timer) prefer to run, e.g. a ``SingleThreadExecutor`` shared with the app; `nil`,
     ///     the default, is Swift's global concurrent executor (a ``Simulation`` when `clock`
     ///     is one's clock).
-    ///   - clock: the clock of the host's timers and of ``now``: the wall clock (the
-    ///     default), or a ``Simulation``'s ``VirtualClock``.
+    ///   - clock: the clock of the host's timers and of ``now``: a ``Simulation``'s
+    ///     ``VirtualClock`` for a simulated world. By default the clock of the simulation
+    ///     whose thread makes the host (``Simulation/current``), else the wall clock.
     ///   - pairingSeed: draws pairing's nonces and key pairs from this seed
     ///     (``SMPSeededRandom``) instead of the system's secure source, so that a simulated
-    ///     run repeats byte for byte; never for a real link.
+    ///     run repeats byte for byte; never for a real link. A host on a simulation's clock
+    ///     draws one from the simulation (``Simulation/drawSeed()``) when none is given.
     public init(
         transport: any HostTransport, configuration: HCIDriverConfiguration = .init(),
         l2cap: L2CAPConfiguration = .init(receiveHoldLimit: 32),
@@ -192,16 +194,14 @@ public actor Host {
         att: ATTBearerConfiguration = .init(),
         onPacket: (@Sendable (HostPacketRecord) -> Void)? = nil,
         executor: (any TaskExecutor)? = nil,
-        clock: any StackClock = WallClock(),
+        clock: (any StackClock)? = nil,
         pairingSeed: UInt64? = nil
     ) {
-        if let virtual = clock as? VirtualClock, executor == nil {
-            self.executor = virtual.simulation
-        } else {
-            self.executor = executor
-        }
+        let clock = clock ?? Simulation.current?.clock ?? WallClock()
+        let simulation = (clock as? VirtualClock)?.simulation
+        self.executor = executor ?? simulation
         self.clock = clock
-        pairingRandom = pairingSeed.map(SMPSeededRandom.init(seed:))
+        pairingRandom = (pairingSeed ?? simulation?.drawSeed()).map(SMPSeededRandom.init(seed:))
         self.transport = transport
         parameterUpdatePolicy = parameterUpdates
         originMicroseconds = clock.microseconds

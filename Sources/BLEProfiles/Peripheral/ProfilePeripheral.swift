@@ -88,7 +88,7 @@ public final class ProfilePeripheral: Sendable {
     ///   that does not decode (before anything starts), the host's errors otherwise (the
     ///   host is then closed).
     public static func start(_ configuration: Configuration, transport: any HostTransport,
-                             driver: HCIDriverConfiguration = .init(), clock: any StackClock = WallClock(),
+                             driver: HCIDriverConfiguration = .init(), clock: (any StackClock)? = nil,
                              pairingSeed: UInt64? = nil) async throws -> ProfilePeripheral {
         let services = try configuration.services()
         let data: AdvertisingData

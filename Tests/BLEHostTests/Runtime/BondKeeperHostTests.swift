@@ -1,11 +1,12 @@
 import BLEHost
 import BLEStorage
 import BLEWire
+import SimulatedTesting
 import Testing
 
 /// Bonds kept by BondKeeper between two of our hosts: a bonding pairing is saved on both
 /// sides, and after reconnecting the link is encrypted with the stored key, no pairing.
-@Suite("Bond keeper on two hosts", .serialized, .timeLimit(.minutes(3)))
+@Suite("Bond keeper on two hosts", .simulated, .serialized, .timeLimit(.minutes(3)))
 struct BondKeeperHostTests {
     /// Pairs with bonding, disconnects and reconnects; returns the hosts and both keepers.
     static func bondedAndReconnected(secureConnections: Bool)

@@ -1,5 +1,6 @@
 import BLEHost
 import BLEWire
+import SimulatedTesting
 import Synchronization
 import Testing
 
@@ -13,7 +14,7 @@ final class Recorded<Value: Sendable>: Sendable {
     var all: [Value] { values.withLock { $0 } }
 }
 
-@Suite("Host link encryption over a simulated world", .timeLimit(.minutes(3)))
+@Suite("Host link encryption over a simulated world", .simulated, .timeLimit(.minutes(3)))
 struct HostEncryptionTests {
     static let serviceUUID = BluetoothUUID(uuid128: 0xA7E3_C0DE_5B1E_4E6B_9F00_0000_0000_00E0)
     static let secretUUID = BluetoothUUID(0xFF10)

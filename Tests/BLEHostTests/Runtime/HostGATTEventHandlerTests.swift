@@ -1,10 +1,11 @@
 import BLEHost
 import BLEWire
+import SimulatedTesting
 import Synchronization
 import Testing
 
 /// ``Host/handleGATTEvents(with:)``: the delegate-style delivery of GATT events.
-@Suite("Host GATT event handler", .timeLimit(.minutes(2)))
+@Suite("Host GATT event handler", .simulated, .timeLimit(.minutes(2)))
 struct HostGATTEventHandlerTests {
     /// Notified sequence numbers as the handler saw them, and a signal once `count` came.
     final class Seen: Sendable {

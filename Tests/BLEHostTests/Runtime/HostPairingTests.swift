@@ -1,5 +1,6 @@
 import BLEHost
 import BLEWire
+import SimulatedTesting
 import Testing
 
 /// A user that types what the other side shows: the display hands the passkey to the
@@ -28,7 +29,7 @@ final class PasskeyUser: PairingAgent {
 
 /// Pairing between two of our hosts over a simulated world: SMP carried by the host,
 /// encryption started with what it derives, the controller's LTK request answered from it.
-@Suite("Host pairing over a simulated world", .serialized, .timeLimit(.minutes(3)))
+@Suite("Host pairing over a simulated world", .simulated, .serialized, .timeLimit(.minutes(3)))
 struct HostPairingTests {
     static func protectedService() -> [GATTServiceDefinition] {
         [GATTServiceDefinition(uuid: BluetoothUUID(0xFFF0), characteristics: [

@@ -1,10 +1,11 @@
 import BLEHost
 import BLEWire
 import BLEWorld
+import SimulatedTesting
 import Synchronization
 import Testing
 
-@Suite("Host privacy: our resolvable private address")
+@Suite("Host privacy: our resolvable private address", .simulated)
 struct HostPrivacyTests {
     static let irk: UInt128 = 0xEC02_3456_7890_ABCD_EF01_2345_6789_ABCD
 

@@ -1,6 +1,7 @@
 import BLEHost
 import BLEWire
 import BLEWorld
+import SimulatedTesting
 import Synchronization
 import Testing
 
@@ -69,7 +70,7 @@ final class InjectingTransport: HostTransport {
     func inject(_ event: HCI.Event) { continuation.yield(.event(event.packet)) }
 }
 
-@Suite("Host privacy: resolving bonded peers", .serialized)
+@Suite("Host privacy: resolving bonded peers", .simulated, .serialized)
 struct HostResolvingListTests {
     static let peripheralIRK: UInt128 = 0x0A0B_0C0D_0E0F_1011_1213_1415_1617_1819
     static let centralIRK: UInt128 = 0x2021_2223_2425_2627_2829_2A2B_2C2D_2E2F

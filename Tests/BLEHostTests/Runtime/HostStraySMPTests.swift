@@ -1,8 +1,9 @@
 import BLEHost
 import BLEWire
+import SimulatedTesting
 import Testing
 
-@Suite("SMP PDUs of a pairing that is not running", .serialized, .timeLimit(.minutes(3)))
+@Suite("SMP PDUs of a pairing that is not running", .simulated, .serialized, .timeLimit(.minutes(3)))
 struct HostStraySMPTests {
     /// A Pairing Random (0x04) the peer sends after our Pairing Failed reached it, or with no
     /// pairing at all, starts nothing and reports no failure (Vol 3, Part H, §3.5.5 ended

@@ -2,6 +2,7 @@ import BLEController
 import BLEHost
 import BLEWire
 import BLEWorld
+import SimulatedTesting
 import Synchronization
 import Testing
 
@@ -15,7 +16,7 @@ extension HCIDriverConfiguration {
     static let patient = HCIDriverConfiguration(commandTimeout: 60_000_000)
 }
 
-@Suite("Host runtime over a simulated world", .timeLimit(.minutes(3)))
+@Suite("Host runtime over a simulated world", .simulated, .timeLimit(.minutes(3)))
 struct HostTests {
     @Test("start brings the controller up and reports its public address")
     func startReportsAddress() async throws {
