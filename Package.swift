@@ -49,9 +49,9 @@ let package = Package(
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
         .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
-        .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLEWire"]),
+        .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLETime", "BLEWire"]),
         // Core Bluetooth's API on the front door, so Apple-platform code runs here with one import changed.
-        .target(name: "OpenCoreBluetooth", dependencies: ["BLE"]),
+        .target(name: "OpenCoreBluetooth", dependencies: ["BLE", "BLETime"]),
         // Scenario runs with a timeline: the world composed with the beacon cores (apps & tools level).
         .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController"]),
         // The chat app's protocol (issue #7): framing, acknowledgements, heartbeats, roles. Foundation only,

@@ -55,6 +55,11 @@ public final class BLEDevice: Sendable {
     /// The controller's public address, if it has one.
     public var address: BluetoothAddress? { controller.address }
 
+    /// The clock the device keeps time by: its host's (a simulated world's virtual clock, or
+    /// the wall clock on a real controller). An app's own timers use it to stay on the same
+    /// timeline as the stack (DESIGN.md, "Determinism, one clock").
+    public var clock: any StackClock { core.host.clock }
+
     /// The links up now, in either role, by ascending handle.
     public var connections: [Connection] { dispatcher.connections }
 

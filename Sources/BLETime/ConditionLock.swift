@@ -19,7 +19,9 @@ final class ConditionLock: @unchecked Sendable {
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         #if os(Linux)
-        pthread_condattr_setclock(&attributes, CLOCK_BOOTTIME)
+        // The condition variable takes CLOCK_MONOTONIC (not CLOCK_BOOTTIME, which glibc refuses
+        // here); ``wait(untilMonotonicMicroseconds:)`` converts.
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
         #endif
         pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
@@ -47,9 +49,16 @@ final class ConditionLock: @unchecked Sendable {
     /// Waits for a signal or until the monotonic clock (``WallClock``) reads `deadline`; the
     /// mutex must be held.
     func wait(untilMonotonicMicroseconds deadline: Int64) {
+        let remaining = max(deadline - WallClock.monotonicMicroseconds(), 0)
         var time = timespec()
-        time.tv_sec = Int(deadline / 1_000_000)
-        time.tv_nsec = Int(deadline % 1_000_000) * 1_000
+        #if os(Linux)
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        #else
+        clock_gettime(CLOCK_REALTIME, &time)
+        #endif
+        let target = Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1_000 + remaining
+        time.tv_sec = Int(target / 1_000_000)
+        time.tv_nsec = Int(target % 1_000_000) * 1_000
         pthread_cond_timedwait(condition, mutex, &time)
     }
 

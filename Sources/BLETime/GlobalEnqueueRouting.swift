@@ -23,7 +23,8 @@ public enum GlobalEnqueueRouting {
     typealias Original = @convention(thin) (UnownedJob) -> Void
     typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
-    /// The hook that was there before ours, called for jobs outside any simulation.
+    /// The hook that was there before ours, called for jobs outside any simulation. Written
+    /// once, under ``installed``'s lock, before our hook is in place to read it.
     nonisolated(unsafe) private static var previous: Hook?
     private static let installed = Mutex(false)
 
@@ -38,7 +39,9 @@ public enum GlobalEnqueueRouting {
             let slot = symbol.assumingMemoryBound(to: Hook?.self)
             previous = slot.pointee
             slot.pointee = { job, original in
-                if let simulation = SimulationThread.current {
+                // The enqueuing thread's simulation, else that of the task enqueuing (a task
+                // of a simulation that runs elsewhere for a moment, e.g. on the main actor).
+                if let simulation = SimulationThread.current ?? Simulation.ambient {
                     simulation.enqueueGlobal(job)
                 } else if let previous = GlobalEnqueueRouting.previous {
                     previous(job, original)

@@ -68,6 +68,13 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         var pacingOrigin: (wall: Int64, simulated: Int64)?
         /// The state of ``drawSeed()``'s SplitMix64 sequence.
         var seedState: UInt64 = 0
+        /// Counts work submitted, so a main-queue probe can tell whether any came meanwhile.
+        var submitted: UInt64 = 0
+        /// Whether a main-queue probe came back with nothing submitted since it was sent:
+        /// the main queue has settled and time may move (``waitsForMainQueue``).
+        var mainQueueSettled = false
+        /// A probe is on its way through the main queue.
+        var probing = false
     }
 
     let lock = ConditionLock()
@@ -80,6 +87,12 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
     /// Simulated seconds per wall-clock second: `.infinity` (the default) runs as fast as the
     /// processor allows; a finite speed paces the clock to the wall clock (`1`: real time).
     public let speed: Double
+    /// Whether time waits for the main queue to drain before it moves: for code on the main
+    /// actor (an app's delegates, a test of Apple-style code), whose jobs Swift hands to the
+    /// main queue where the simulation cannot take them. The main-actor code itself still
+    /// runs on the main thread, beside the simulation's; this keeps time from running ahead
+    /// of it. Needs a main thread that serves the main queue (an async `main`, `dispatchMain`).
+    public let waitsForMainQueue: Bool
     /// The thread's name.
     public let name: String
 
@@ -89,8 +102,12 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
     ///   - seed: starts the sequence of ``drawSeed()``.
     ///   - name: names the thread, in logs.
     /// - Throws: ``SimulationError`` when the system refuses a thread.
-    public init(speed: Double = .infinity, seed: UInt64 = 0, name: String = "ble-simulation") throws(SimulationError) {
+    ///   - waitsForMainQueue: time moves only once the main queue has drained
+    ///     (``waitsForMainQueue``).
+    public init(speed: Double = .infinity, seed: UInt64 = 0, waitsForMainQueue: Bool = false,
+                name: String = "ble-simulation") throws(SimulationError) {
         self.speed = speed > 0 ? speed : .infinity
+        self.waitsForMainQueue = waitsForMainQueue
         self.name = name
         state.seedState = seed
         GlobalEnqueueRouting.install()
@@ -133,8 +150,14 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         }
     }
 
-    /// The simulation whose thread the caller runs on, if any.
-    public static var current: Simulation? { SimulationThread.current }
+    /// The simulation the caller belongs to, if any: the one whose thread it runs on, else
+    /// the one its task was started in (``ambient``).
+    public static var current: Simulation? { SimulationThread.current ?? ambient }
+
+    /// The simulation a task tree belongs to: set for the body of ``run(_:)``, and inherited
+    /// by the tasks it starts, so work they hand to the global executor from another thread
+    /// (the main actor's) still joins the simulation.
+    @TaskLocal public static var ambient: Simulation?
 
     // MARK: Jobs
 
@@ -158,6 +181,7 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         let accepted = lock.withLock { () -> Bool in
             guard !state.stopped else { return false }
             state.work.append(work)
+            state.submitted &+= 1
             lock.signal()
             return true
         }
@@ -178,7 +202,7 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         let slot = LockedSlot<@Sendable () async throws -> T>(body)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (caller: CheckedContinuation<T, any Error>) in
-                let task = Task(executorPreference: self) {
+                let task = Simulation.$ambient.withValue(self) { Task(executorPreference: self) {
                     var work = slot.value
                     let result: Result<T, any Error>
                     do { result = .success(try await work?() ?? { throw CancellationError() }()) } catch { result = .failure(error) }
@@ -186,7 +210,7 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                     slot.clear()
                     // Resumed from the thread, the caller would be routed onto it.
                     SimulationThread.outside { caller.resume(with: result) }
-                }
+                } }
                 handle.value = task
             }
         } onCancel: {
@@ -282,6 +306,11 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                     lock.wait()
                     continue
                 }
+                if waitsForMainQueue, !state.mainQueueSettled {
+                    probeMainQueue()
+                    lock.wait()
+                    continue
+                }
                 let deadline = state.sleepers[index].deadline
                 if let wallDeadline = wallTime(of: deadline) {
                     let wallNow = WallClock.monotonicMicroseconds()
@@ -290,9 +319,26 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                         continue
                     }
                 }
+                state.mainQueueSettled = false
                 let sleeper = state.sleepers.remove(at: index)
                 if sleeper.deadline > time.load(ordering: .relaxed) { time.store(sleeper.deadline, ordering: .releasing) }
                 return .wake(sleeper.continuation)
+            }
+        }
+    }
+
+    /// Sends a block through the main queue (under the lock); when it comes back with no
+    /// work submitted meanwhile, every main-actor job enqueued before it has run and left
+    /// nothing for the simulation: the main queue has settled.
+    private func probeMainQueue() {
+        guard !state.probing else { return }
+        state.probing = true
+        let sent = state.submitted
+        DispatchQueue.main.async { [self] in
+            lock.withLock {
+                state.probing = false
+                state.mainQueueSettled = state.submitted == sent
+                lock.signal()
             }
         }
     }

@@ -1,3 +1,4 @@
+import BLETime
 import Dispatch
 
 /// Runs Swift concurrency jobs on a dispatch queue, in the order they arrive: the executor
@@ -15,7 +16,13 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        // From simulated code, the queue's work is part of the simulation's timeline: the
+        // simulation waits for it, and what it starts stays in the simulation.
+        if let simulation = Simulation.current {
+            simulation.dispatch(to: queue) { job.runSynchronously(on: executor) }
+        } else {
+            queue.async { job.runSynchronously(on: executor) }
+        }
     }
 
     /// Lets `assumeIsolated` and the runtime's isolation checks pass on the queue itself.

@@ -1,4 +1,5 @@
 import BLE
+import BLETime
 import BLEBeacons
 import Foundation
 import Synchronization
@@ -27,18 +28,23 @@ final class BeaconEngine: Sendable {
     let relay = DelegateRelay()
     private let options: CLLocationManager.Options
     private let state: Mutex<State>
-    private let origin = ContinuousClock.now
+    /// The clock of the ranging ticks and the monitoring cores: the simulation's when the
+    /// manager is made in one (its embedded world then joins that simulation too), else the
+    /// wall clock, as the host on a real controller keeps.
+    private let clock: any StackClock
+    private let origin: Int64
 
     init(options: CLLocationManager.Options) {
         self.options = options
+        clock = Simulation.current?.clock ?? WallClock()
+        origin = clock.microseconds
         state = Mutex(State(monitor: BeaconMonitor(configuration: MonitoringConfiguration(exitPeriod: options.exitPeriod)),
                             ranger: BeaconRanger(configuration: RangingConfiguration())))
     }
 
     /// Microseconds since the engine was made: the cores' clock.
     private func now() -> BeaconTime {
-        let (seconds, attoseconds) = (ContinuousClock.now - origin).components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        clock.microseconds - origin
     }
 
     // MARK: Requests from the manager
@@ -162,15 +168,15 @@ final class BeaconEngine: Sendable {
     /// Ranging results and due exits at each tick of the ranging interval (a timer, not a
     /// wait for something to happen).
     private func tickEverySecond() async {
-        let clock = ContinuousClock()
-        var deadline = clock.now + options.rangingInterval
+        let clock = self.clock
+        var deadline = clock.microseconds + options.rangingInterval.wholeMicroseconds
         while !Task.isCancelled {
             do {
-                try await clock.sleep(until: deadline)
+                try await clock.sleep(untilMicroseconds: deadline)
             } catch {
                 return
             }
-            deadline += options.rangingInterval
+            deadline += options.rangingInterval.wholeMicroseconds
             let now = now()
             let date = Date()
             let events = state.withLock { state in

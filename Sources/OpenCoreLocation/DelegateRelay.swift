@@ -1,4 +1,5 @@
 import BLEBeacons
+import BLETime
 import Dispatch
 import Foundation
 import Synchronization
@@ -33,10 +34,17 @@ final class DelegateRelay: Sendable {
     /// Hands `events` to the delegate in order on the main queue (Core Location's
     /// delivery for a manager made on the main thread). Events about a region or a
     /// constraint the app stopped meanwhile are dropped, so nothing arrives after a stop.
+    /// Posted from simulated code, the delivery is part of the simulation's timeline
+    /// (``Simulation/dispatch(to:_:)``): simulated time waits for the delegate.
     func post(_ events: [LocationEvent]) {
         guard !events.isEmpty else { return }
-        DispatchQueue.main.async {
+        let delivery: @Sendable () -> Void = {
             MainActor.assumeIsolated { self.deliver(events) }
+        }
+        if let simulation = Simulation.current {
+            simulation.dispatch(to: .main, delivery)
+        } else {
+            DispatchQueue.main.async(execute: delivery)
         }
     }
 

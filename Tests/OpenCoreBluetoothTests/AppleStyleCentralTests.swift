@@ -1,8 +1,9 @@
 import Foundation
 import OpenCoreBluetooth
+import SimulatedTesting
 import Testing
 
-@Suite("Apple-platform central code, unchanged, on the embedded neighbourhood")
+@Suite("Apple-platform central code, unchanged, on the embedded neighbourhood", .simulated)
 @MainActor
 struct AppleStyleCentralTests {
     @Test("Writes, descriptors, RSSI and a refused L2CAP channel, in request order")

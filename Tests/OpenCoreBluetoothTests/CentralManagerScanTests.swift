@@ -1,6 +1,7 @@
 import BLE
 import Foundation
 import OpenCoreBluetooth
+import SimulatedTesting
 import Testing
 
 /// A central delegate logging discoveries by name and state changes.
@@ -22,7 +23,7 @@ final class ScanLog: NSObject, CBCentralManagerDelegate {
     func count(_ prefix: String) -> Int { discoveries.filter { $0.hasPrefix(prefix) }.count }
 }
 
-@Suite("CBCentralManager: state, scanning, duplicates")
+@Suite("CBCentralManager: state, scanning, duplicates", .simulated)
 @MainActor
 struct CentralManagerScanTests {
     @Test("The state goes unknown → poweredOn after creation and poweredOff when the device goes away")

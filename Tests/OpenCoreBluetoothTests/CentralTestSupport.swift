@@ -1,5 +1,6 @@
 import BLE
 import Foundation
+import SimulatedTesting
 #if canImport(CoreBluetooth)
 import CoreBluetooth
 #else
@@ -9,15 +10,16 @@ import OpenCoreBluetooth
 /// How long a test waits for a delegate call before it fails (machines are shared).
 let patience: Duration = .seconds(60)
 
-/// Waits until `condition` holds, checking after each turn of the main queue (where the
-/// delegate calls arrive), for at most ``patience``; returns whether it held.
+/// Waits until `condition` holds, checking every 20 ms on the test's clock (simulated
+/// time in a `.simulated` test, where each check comes once the simulation has settled),
+/// for at most ``patience``; returns whether it held.
 @MainActor
 func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + patience
+    let clock = testClock
+    let deadline = clock.microseconds + patience.wholeMicroseconds
     while !condition() {
-        guard clock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(20))
+        guard clock.microseconds < deadline else { return false }
+        try? await clock.sleep(for: .milliseconds(20))
     }
     return true
 }

@@ -2,6 +2,7 @@ import BLE
 import Dispatch
 import Foundation
 import OpenCoreBluetooth
+import SimulatedTesting
 import Testing
 
 /// A serial queue that knows itself: `isCurrent` tells whether code runs on it.
@@ -145,7 +146,7 @@ final class QueuedHeartRateMonitor: NSObject, CBCentralManagerDelegate, CBPeriph
     }
 }
 
-@Suite("Delegate calls on the queue a manager was given", .timeLimit(.minutes(10)))
+@Suite("Delegate calls on the queue a manager was given", .simulated, .timeLimit(.minutes(10)))
 @MainActor
 struct DelegateQueueTests {
     @Test("a sensor and a monitor, each on its own queue: every delegate call on that queue, 300 beats in order")

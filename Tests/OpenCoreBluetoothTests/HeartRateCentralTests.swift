@@ -1,9 +1,10 @@
 import BLE
 import Foundation
 import OpenCoreBluetooth
+import SimulatedTesting
 import Testing
 
-@Suite("A heart-rate central in Apple's style against the neighbourhood's Polar H10")
+@Suite("A heart-rate central in Apple's style against the neighbourhood's Polar H10", .simulated)
 @MainActor
 struct HeartRateCentralTests {
     @Test("Scan, connect, discover, subscribe and read: the delegate calls in Apple's order")

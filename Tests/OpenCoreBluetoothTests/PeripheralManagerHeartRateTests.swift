@@ -1,6 +1,7 @@
 import BLE
 import Foundation
 import OpenCoreBluetooth
+import SimulatedTesting
 import Testing
 
 /// A heart-rate sensor written as an Apple sample would be: a service 180D with a notified
@@ -133,7 +134,7 @@ final class AppleStyleHeartRateMonitor: NSObject, @MainActor CBCentralManagerDel
     }
 }
 
-@Suite("CBPeripheralManager heart-rate sensor against a CBCentralManager monitor", .timeLimit(.minutes(10)))
+@Suite("CBPeripheralManager heart-rate sensor against a CBCentralManager monitor", .simulated, .timeLimit(.minutes(10)))
 @MainActor
 struct PeripheralManagerHeartRateTests {
     @Test("an Apple-style sensor and monitor in one world: delegate calls in Apple's order, every beat in order")

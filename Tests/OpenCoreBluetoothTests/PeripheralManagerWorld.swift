@@ -47,7 +47,14 @@ struct PeripheralManagerWorld {
         let sinks = outputs
         built.onExternalHostPacket = { id, packet in sinks[id]?.yield(packet) }
         // Fast simulated time: the ideal world's links need no host pacing.
-        let runner = try WorldRunner(world: world, speed: 50)
+        // In a `.simulated` test the world joins the test's simulation; otherwise it paces
+        // one of its own.
+        let runner: WorldRunner
+        if let simulation = Simulation.current {
+            runner = WorldRunner(world: world, simulation: simulation)
+        } else {
+            runner = try WorldRunner(world: world, speed: 50)
+        }
         let task = Task(executorPreference: runner.simulation) { _ = await runner.run() }
         var devices: [BLEDevice] = []
         var names: [String] = []

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTesting
 #if canImport(CoreLocation)
 import CoreLocation
 #else
@@ -83,9 +84,10 @@ final class BeaconEventLog: Sendable {
                 return id
             }
             guard let id else { return }
+            let clock = testClock
             Task {
-                // The timeout: a timer, not a wait for the event.
-                try? await Task.sleep(for: within)
+                // The timeout: a timer on the test's clock, not a wait for the event.
+                try? await clock.sleep(for: within)
                 let expired = self.state.withLock { state -> CheckedContinuation<BeaconEvent?, Never>? in
                     guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
                     return state.waiters.remove(at: index).continuation

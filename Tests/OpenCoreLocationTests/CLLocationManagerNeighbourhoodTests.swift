@@ -1,9 +1,10 @@
 import Foundation
 import OpenCoreLocation
+import SimulatedTesting
 import Testing
 
 /// A manager on the embedded neighbourhood (`sim`), driven as an iOS app drives one.
-@Suite("CLLocationManager on the neighbourhood", .serialized)
+@Suite("CLLocationManager on the neighbourhood", .simulated, .serialized)
 @MainActor
 struct CLLocationManagerNeighbourhoodTests {
     @Test("ranging the neighbourhood's UUID lists its three iBeacons, closest first")
@@ -114,7 +115,13 @@ struct CLLocationManagerNeighbourhoodTests {
         }
         #expect(late.isEmpty)
     }
+}
 
+/// The controller is a TCP socket outside the process: its failure arrives in real time, so
+/// this suite stays on the wall clock.
+@Suite("CLLocationManager on an unreachable controller")
+@MainActor
+struct CLLocationManagerUnreachableTests {
     @Test("a controller that cannot be opened fails the manager, its regions and its constraints")
     func unreachableControllerFails() async throws {
         let watcher = BeaconWatcher()

@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreLocation
+import SimulatedTesting
 import Testing
 
 /// Apple-style Core Location code on the walk scenario (Scenarios/walk.yaml): the "enter,
@@ -16,7 +17,7 @@ import Testing
 /// a loaded machine the scan reports can pause for that long; with 3 s a CI run in session 5
 /// ranged the beacon not once, most likely because a pause ended the region (and the test's
 /// ranging) before the first tick had seen it.
-@Suite("CLLocationManager on the walk scenario")
+@Suite("CLLocationManager on the walk scenario", .simulated)
 @MainActor
 struct CLLocationManagerWalkTests {
     static let walkUUID = UUID(uuidString: "5A4BCFCE-174E-4BAC-A814-092E77F6B7E5") ?? UUID()

@@ -1,10 +1,11 @@
 import BLEBeacons
 import Foundation
 import OpenCoreLocation
+import SimulatedTesting
 import Testing
 
 /// Core Location's value types: names, raw values and the iBeacon peripheral data.
-@Suite("Core Location types")
+@Suite("Core Location types", .simulated)
 struct CoreLocationTypesTests {
     @Test("CLProximity, CLRegionState, CLAuthorizationStatus and CLError.Code have Apple's raw values")
     func rawValues() {

@@ -62,8 +62,9 @@ struct BeaconEmitCommand: AsyncParsableCommand {
             let kind = connectable ? "ADV_IND" : "ADV_NONCONN_IND"
             writeLine("Emitting iBeacon \(frame.identity) at \(frame.measuredPower) dBm every \(BeaconOutput.decimal(interval, places: 3)) ms from \(address) (\(kind))")
             writeLine("data \(Hex.encode(try frame.advertisingData.encodedLegacy()))")
-            // The controller sends the beacon; the command only waits out the time asked for.
-            try await Task.sleep(for: .microseconds(Int64((seconds ?? 86_400 * 365) * 1_000_000)))
+            // The controller sends the beacon; the command only waits out the time asked for,
+            // on the adapter's clock (an embedded world's virtual time, paced to real time).
+            try await opened.clock.sleep(seconds: seconds ?? 86_400 * 365)
             try await opened.host.stopAdvertising()
         } catch {
             await opened.close()

@@ -33,15 +33,15 @@ enum BeaconListening {
             output.finish()
         }
         let total = Int64((seconds ?? 86_400 * 365) * 1_000_000)
+        let clock = host.clock
         let ticker = Task {
-            let clock = ContinuousClock()
-            let origin = clock.now
+            let origin = clock.microseconds
             var next: Int64 = 1_000_000
             while true {
-                // The ranging and monitoring timer: once a second, as Core Location reports;
-                // the last wait ends the command at --seconds.
+                // The ranging and monitoring timer, on the host's clock: once a second, as
+                // Core Location reports; the last wait ends the command at --seconds.
                 let wake = min(next, total)
-                do { try await clock.sleep(until: origin.advanced(by: .microseconds(wake))) } catch { return }
+                do { try await clock.sleep(untilMicroseconds: origin + wake) } catch { return }
                 if wake == next { output.yield(.tick(host.now - start)) }
                 if wake >= total { break }
                 next += 1_000_000

@@ -6,9 +6,11 @@ struct BenchSpan: Sendable {
     var wallSeconds: Double
     var simulatedSeconds: Double
 
-    /// The span from `wallStart`/`simulatedStart` to now.
+    /// The span from `wallStart`/`simulatedStart` to now. The wall-clock edge: the
+    /// wall-clock half of a bench's figure is the processor's time.
     static func since(_ wallStart: ContinuousClock.Instant, simulated simulatedStart: Microseconds,
                       on runner: any WorldDriver) async -> BenchSpan {
+        // The wall-clock edge: the processor's time spent on the span.
         let elapsed = ContinuousClock.now - wallStart
         let simulatedEnd = await runner.now
         return BenchSpan(wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
@@ -32,7 +34,8 @@ enum BenchWatchdog {
                     task.cancel()
                     return
                 }
-                // The watchdog's polling timer: the world's clock has no alarms for outsiders.
+                // The wall-clock edge: the watchdog polls the bench's world from outside it, and
+                // that world's clock has no alarms for outsiders.
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }

@@ -69,11 +69,14 @@ actor DirectLinkRunner: WorldDriver {
         while !stopped, !Task.isCancelled {
             if unsettledInARow >= Self.checksBeforePause, !mailbox.isBalanced {
                 // Still streaming: look again after a pause, without waiting in the mailbox
-                // (a waiter makes every packet's count take the mailbox's lock).
+                // (a waiter makes every packet's count take the mailbox's lock). The
+                // wall-clock edge: the hosts stream on threads of their own, outside the
+                // world's clock, which stands still meanwhile.
                 try? await Task.sleep(for: Self.pauseWhileStreaming)
                 continue
             }
             let version = mailbox.version
+            // The wall-clock edge: where the processor's time went (``BenchPhases``).
             let started = ContinuousClock.now
             let settled = await hostsSettled(streaming: unsettledInARow >= Self.checksBeforePause)
             counted.settleSeconds += LockstepRunner.seconds(since: started)
@@ -83,7 +86,8 @@ actor DirectLinkRunner: WorldDriver {
                     // Data streams between the hosts, and data needs no clock: check again
                     // after a pause rather than after every packet, which would take the
                     // hosts' turns (and their threads) from the stream. The clock still
-                    // moves only once they are settled, so simulated time is unchanged.
+                    // moves only once they are settled, so simulated time is unchanged. The
+                    // wall-clock edge: the pause is for the hosts' threads, outside the world.
                     try? await Task.sleep(for: Self.pauseWhileStreaming)
                 } else {
                     // A host or its app still works towards a packet: wait until it has
@@ -95,6 +99,7 @@ actor DirectLinkRunner: WorldDriver {
             }
             unsettledInARow = 0
             counted.settles += 1
+            // The wall-clock edge: where the processor's time went (``BenchPhases``).
             let moved = ContinuousClock.now
             // The clock moves on to the next scheduled event and whatever is due with it.
             let ran = world.withLock { world -> Microseconds? in

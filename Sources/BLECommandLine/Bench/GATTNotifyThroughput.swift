@@ -74,6 +74,7 @@ struct GATTNotifyThroughput {
         await central.handleGATTEvents(with: { tally.record($0) })
         await runner.resetPhases()
         let simulatedStart = await runner.now
+        // The wall-clock edge: the bench measures what this machine's processor achieves.
         let start = ContinuousClock.now
         // A lock-stepped world waits while the sender can still put a notification in the
         // controller's buffers: the air then never waits for an app that was not given a

@@ -61,6 +61,7 @@ struct GATTWriteRate {
         let filler = BenchGATTService.filler(size: size)
         let runner = world.runner
         let simulatedStart = await runner.now
+        // The wall-clock edge: the bench measures what this machine's processor achieves.
         let start = ContinuousClock.now
         let written = remote.writtenValue
         let connection = link.centralHandle

@@ -127,6 +127,7 @@ actor LockstepRunner: WorldDriver {
             deliverPending()
             let next = world.nextEventTime
             if let since = unsettledSince, next.map({ $0 > since + Self.hostReaction }) ?? true {
+                // The wall-clock edge: where the processor's time went (``BenchPhases``).
                 let started = ContinuousClock.now
                 await settle()
                 counted.settleSeconds += Self.seconds(since: started)
@@ -139,6 +140,7 @@ actor LockstepRunner: WorldDriver {
                 continue
             }
             let before = mailbox.deliveredTotal
+            // The wall-clock edge: where the processor's time went (``BenchPhases``).
             let started = ContinuousClock.now
             world.runNextEvent()
             counted.worldSeconds += Self.seconds(since: started)
@@ -152,6 +154,8 @@ actor LockstepRunner: WorldDriver {
         }
     }
 
+    /// Wall-clock seconds since `start`. The wall-clock edge: a bench's phases are the
+    /// processor's time, not the world's.
     static func seconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

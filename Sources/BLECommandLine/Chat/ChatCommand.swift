@@ -3,8 +3,8 @@ import BLEChat
 import ChatApp
 import Foundation
 
-/// `ble chat`: the terminal version of the chat app (Examples/Chat, issue #7), on any
-/// controller. Interactive, it sends each line typed and prints what the partner sends;
+/// `ble chat`: the terminal version of the chat app (Examples/Chat), on any controller.
+/// Interactive, it sends each line typed and prints what the partner sends;
 /// scripted (`--send-count`), it sends generated messages, prints one JSON line per message
 /// received, and exits once everything went both ways.
 struct ChatCommand: AsyncParsableCommand {

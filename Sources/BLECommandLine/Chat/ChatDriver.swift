@@ -1,4 +1,5 @@
 import BLEChat
+import BLEHost
 import ChatApp
 import Foundation
 
@@ -18,6 +19,9 @@ protocol ChatDriver: AnyObject {
     var isSettled: Bool { get }
     /// How many notifications waited for room in the transmit queue (back-pressure), where known.
     var notificationsDeferred: Int { get }
+    /// The clock the engine's heartbeats keep, which ``ChatRun`` times the run by; read it
+    /// once ``begin()`` returned.
+    var clock: any StackClock { get }
     /// Opens the controller and starts advertising and scanning.
     func begin() async throws
     /// Queues a message for the partner.
@@ -45,4 +49,9 @@ extension ChatEngine: ChatDriver {
     func begin() async throws { start() }
 
     func end() async { stop() }
+
+    /// The wall clock: Examples/Chat's engine paces its heartbeats with `ContinuousClock`
+    /// and `Task.sleep`, as a Core Bluetooth app does, so the run's timeout and linger keep
+    /// the same time.
+    var clock: any StackClock { WallClock() }
 }

@@ -1,8 +1,10 @@
 import BLEChat
+import BLEHost
 import Foundation
 
 /// One `ble chat` run on the main actor, where the chat engine and its Core Bluetooth-style
-/// delegates live.
+/// delegates live. Its timeout and linger are on the engine's clock (``ChatDriver/clock``),
+/// the one its heartbeats keep.
 @MainActor
 final class ChatRun {
     private enum Input: Sendable {
@@ -16,7 +18,6 @@ final class ChatRun {
     private let script: ChatScript?
     private let receiveCount: Int
     private let timeout: Double
-    private let started = ContinuousClock.now
     private var received = 0
     private var names: [ChatDeviceID: String] = [:]
 
@@ -30,24 +31,28 @@ final class ChatRun {
     func run() async throws {
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
         engine.onEvent = { continuation.yield(.engine($0)) }
-        // Timers, not polling: the run is re-checked at each engine event, at the overall
-        // timeout, and at the end of the linger once it has settled.
-        let timeoutSeconds = timeout
-        let deadline = Task {
-            try? await Task.sleep(for: .seconds(timeoutSeconds))
-            continuation.yield(.tick)
-        }
+        var deadline: Task<Void, Never>?
         var linger: Task<Void, Never>?
         defer {
-            deadline.cancel()
+            deadline?.cancel()
             linger?.cancel()
         }
         if script == nil { Self.readLines(into: continuation) }
         try await engine.begin()
+        // Timers, not polling: the run is re-checked at each engine event, at the overall
+        // timeout, and at the end of the linger once it has settled. The time runs from the
+        // moment the engine's controller is open, on the engine's clock.
+        let clock = engine.clock
+        let started = clock.microseconds
+        let timeoutMicroseconds = Int64((timeout * 1e6).rounded())
+        deadline = Task {
+            try? await clock.sleep(untilMicroseconds: started + timeoutMicroseconds)
+            continuation.yield(.tick)
+        }
         if let script {
             for index in 0 ..< script.count { try? engine.send(script.message(index)) }
         }
-        var settledSince: ContinuousClock.Instant?
+        var settledSince: Int64?
         var inputEnded = false
         for await input in inputs {
             switch input {
@@ -64,8 +69,8 @@ final class ChatRun {
                 }
                 continue
             }
-            let elapsed = ContinuousClock.now - started
-            if elapsed > .seconds(timeout) {
+            let elapsed = clock.microseconds - started
+            if elapsed >= timeoutMicroseconds {
                 await engine.end()
                 throw CommandFailure("Gave up after \(timeout) s: received \(received) of \(receiveCount) messages, "
                                      + "\(engine.session.unacknowledgedCount) of ours unacknowledged; is the partner running?")
@@ -73,17 +78,17 @@ final class ChatRun {
             if received >= receiveCount, engine.isSettled {
                 // Done; linger two heartbeats so that our last acknowledgement reaches the
                 // partner before the link goes.
-                let lingerFor = engine.session.configuration.heartbeatInterval * 2
-                let since = settledSince ?? ContinuousClock.now
+                let lingerFor = (engine.session.configuration.heartbeatInterval * 2).wholeMicroseconds
+                let since = settledSince ?? clock.microseconds
                 if settledSince == nil {
                     settledSince = since
                     linger = Task {
-                        try? await Task.sleep(for: lingerFor)
+                        try? await clock.sleep(untilMicroseconds: since + lingerFor)
                         continuation.yield(.tick)
                     }
                 }
-                if ContinuousClock.now - since >= lingerFor {
-                    await finish(elapsed)
+                if clock.microseconds - since >= lingerFor {
+                    await finish(seconds: Double(elapsed) / 1e6)
                     return
                 }
             } else {
@@ -94,8 +99,8 @@ final class ChatRun {
         }
     }
 
-    private func finish(_ elapsed: Duration) async {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    /// Reports the run's figures, `seconds` on the engine's clock since it began, and ends it.
+    private func finish(seconds: Double) async {
         emit(#"{"event": "done", "sent": \#(script?.count ?? 0), "received": \#(received), "links": \#(engine.linksEstablished), "#
             + #""duplicateFragments": \#(engine.session.duplicateFragments), "#
             + #""notificationsDeferred": \#(engine.notificationsDeferred), "seconds": \#((seconds * 1000).rounded() / 1000)}"#)

@@ -164,7 +164,7 @@ extension FrontDoorChat {
         }
     }
 
-    /// The clock: heartbeats and the silent-link check.
+    /// Each tick of the controller's clock: heartbeats and the silent-link check.
     func tick() {
         if session.checkLink(now: now) {
             report(.linkDown(reason: "no frame for \(session.configuration.linkTimeout): heartbeats missed"))

@@ -1,5 +1,9 @@
 import BLE
+import BLEAdapter
 import BLEChat
+import BLEHost
+import BLEProfiles
+import BLEStorage
 import Foundation
 
 /// The chat app's session transport on SwiftBLE's own front door (`BLE`): the same
@@ -7,7 +11,9 @@ import Foundation
 /// GATT layout as the Core Bluetooth version in Examples/Chat, with the front door's
 /// async calls in place of delegates. Write with response from the central (the response is
 /// the flow control), notifications from the peripheral (`notify` suspends while the
-/// controller's buffers are full: the back-pressure).
+/// controller's buffers are full: the back-pressure). The session's time and its heartbeat
+/// tick are on the controller's clock: an embedded world's virtual time (paced to real
+/// time), or the wall clock of a real controller.
 @MainActor
 final class FrontDoorChat {
     var onEvent: ((ChatEvent) -> Void)?
@@ -19,7 +25,11 @@ final class FrontDoorChat {
     var linksEstablished = 0
 
     private let hci: String?
-    private let clockOrigin = ContinuousClock.now
+    /// The controller's clock (``BLEAdapter/Adapter/clock``) once ``start()`` opened it;
+    /// the wall clock until then, when nothing reads it.
+    private(set) var clock: any StackClock = WallClock()
+    /// The clock's reading when the controller opened: the session's time zero.
+    private var clockOrigin: Int64 = 0
     var device: BLEDevice?
     var tasks: [Task<Void, Never>] = []
     var advertising: AdvertisingSession?
@@ -46,7 +56,8 @@ final class FrontDoorChat {
         self.hci = hci
     }
 
-    var now: Duration { ContinuousClock.now - clockOrigin }
+    /// The session's time: since the controller opened, on its clock.
+    var now: Duration { .microseconds(clock.microseconds - clockOrigin) }
     var isCentral: Bool { if case .central? = rendezvous.role { true } else { false } }
 
     /// Whether everything sent was acknowledged and no acknowledgement waits to go out.
@@ -54,8 +65,10 @@ final class FrontDoorChat {
 
     /// Opens the controller, publishes the session service, advertises and scans.
     func start() async throws(BLEError) {
-        let device = try await BLEDevice.open(hci: hci)
+        let (device, clock) = try await Self.open(hci: hci)
         self.device = device
+        self.clock = clock
+        clockOrigin = clock.microseconds
         guard let serviceUUID = BluetoothUUID(ChatUUIDs.sessionService),
               let characteristicUUID = BluetoothUUID(ChatUUIDs.sessionCharacteristic) else { return }
         let service = Service(serviceUUID) {
@@ -70,11 +83,40 @@ final class FrontDoorChat {
         tasks.append(Task { [weak self] in await self?.accept(device) })
         tasks.append(Task { [weak self] in
             while !Task.isCancelled {
-                // Pacing: heartbeats are due once a second; a 100 ms tick keeps them on time.
-                try? await Task.sleep(for: .milliseconds(100))
+                // Pacing: heartbeats are due once a second; a 100 ms tick on the controller's
+                // clock keeps them on time.
+                do { try await clock.sleep(for: .milliseconds(100)) } catch { return }
                 self?.tick()
             }
         })
+    }
+
+    /// Opens the controller `hci` names as `BLEDevice.open(hci:)` does (the adapter's
+    /// default bond store, an embedded world's GATT devices started) and returns the device
+    /// with its adapter's clock.
+    private nonisolated static func open(hci: String?) async throws(BLEError) -> (BLEDevice, any StackClock) {
+        let environment = ProcessInfo.processInfo.environment
+        let spec = hci ?? environment[Adapter.environmentVariable] ?? "sim"
+        let bonds = BondStoreLocation.defaultPath(hci: spec, environment: environment).map(BondStorage.file) ?? .memory
+        let adapter: Adapter
+        do {
+            adapter = try await Adapter.open(hci: hci)
+        } catch {
+            throw .controllerUnavailable((error as? AdapterError)?.description ?? "\(error)")
+        }
+        do {
+            try await adapter.startSimulatedPeripherals()
+        } catch {
+            await adapter.close()
+            throw .controllerUnavailable("\(error)")
+        }
+        do {
+            return (try await BLEDevice.open(host: adapter.host, bonds: bonds) { await adapter.close() }, adapter.clock)
+        } catch {
+            // A bond store that cannot be read fails before the device takes the adapter over.
+            if case .bondStoreUnavailable = error { await adapter.close() }
+            throw error
+        }
     }
 
     /// Publishes `service` off the main actor (the builder's closure is not Sendable).

@@ -113,9 +113,11 @@ struct SubscriptionValues: Sendable {
             },
         ]
         if let seconds {
-            // The --seconds timer: the one sleep here is the user's requested duration.
+            // The --seconds timer, on the host's clock: the one sleep here is the user's
+            // requested duration.
+            let clock = host.clock
             tasks.append(Task {
-                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                try? await clock.sleep(seconds: seconds)
                 output.yield(.ended)
             })
         }

@@ -67,8 +67,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
             let address = privacyOptions.privacy ? "a resolvable private address (identity \(identity))" : identity
             FileHandle.standardOutput.write(Data("Advertising \(name.map { "\"\($0)\" " } ?? "")from \(address)\n".utf8))
             // The user asked to advertise for this long (or until interrupted): the controller
-            // does the work; the command only waits out the duration before stopping it.
-            try await Task.sleep(for: .microseconds(Int64((seconds ?? 86_400 * 365) * 1_000_000)))
+            // does the work; the command only waits out the duration, on the adapter's clock,
+            // before stopping it.
+            try await opened.clock.sleep(seconds: seconds ?? 86_400 * 365)
             try await opened.host.stopAdvertising()
         } catch {
             await opened.close()

@@ -24,13 +24,15 @@ extension ScanCommand {
             active: !passive, interval: 0x0060, window: 0x0060, allowDuplicates: duplicates,
             serviceUUIDs: service.compactMap(BluetoothUUID.init))
         let advertisements = try await host.startScanning(parameters)
-        let clock = ContinuousClock()
-        let start = clock.now
+        // The host's clock: an embedded world's virtual time, or the wall clock on a real
+        // controller; the JSON lines' `time` and the --seconds timer both read it.
+        let clock = host.clock
+        let start = clock.microseconds
         let records = Mutex<[BluetoothAddress: ScannedDevice]>([:])
         let json = self.json
         let reader = Task {
             for await advertisement in advertisements {
-                let elapsed = Self.microseconds(clock.now - start)
+                let elapsed = clock.microseconds - start
                 let record = ScannedDevice(
                     address: advertisement.address, addressType: advertisement.addressType, rssi: advertisement.rssi,
                     connectable: advertisement.connectable, advertisingData: advertisement.advertisingBytes,
@@ -45,15 +47,11 @@ extension ScanCommand {
         while elapsed < total {
             // Redrawn twice a second: a timer for the display, the scan itself is event-driven.
             elapsed = min(total, elapsed + 500_000)
-            try await clock.sleep(until: start.advanced(by: .microseconds(elapsed)))
+            try await clock.sleep(untilMicroseconds: start + elapsed)
             if live { print("\u{1B}[H\u{1B}[2J" + ScanOutput.table(Array(records.withLock { $0.values }), elapsed: elapsed)) }
         }
         try await host.stopScanning()
         reader.cancel()
         if !json && !live { print(ScanOutput.table(Array(records.withLock { $0.values }), elapsed: elapsed)) }
-    }
-
-    private static func microseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
     }
 }

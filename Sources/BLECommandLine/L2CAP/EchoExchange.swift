@@ -7,7 +7,7 @@ struct EchoSummary {
     var echoed: Int
     /// Octets received back.
     var octets: Int
-    /// From the first send to the last echo.
+    /// Seconds from the first send to the last echo, on the host's clock.
     var seconds: Double
     /// Echoes that differed from what was sent.
     var mismatches: Int
@@ -44,10 +44,11 @@ struct EchoExchange {
         let state = Mutex<(echoes: Int, stalled: Bool)>((0, false))
     }
 
-    /// Runs the exchange to its end: every echo back, the channel closed, or a stall.
+    /// Runs the exchange to its end: every echo back, the channel closed, or a stall. The
+    /// time it reports and the watchdog's timer are on the host's clock.
     func run() async -> EchoSummary {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let clock = host.clock
+        let start = clock.microseconds
         let host = self.host, id = channel.id, pattern = self.pattern, count = self.count
         let sender = Task {
             for index in 0 ..< count { try await host.send(pattern.sdu(index), on: id) }
@@ -59,7 +60,7 @@ struct EchoExchange {
             while true {
                 // A timer, not a wait for something to happen: every `timeout` seconds it
                 // checks that an echo arrived since its last look, and drops the link if not.
-                do { try await Task.sleep(for: .milliseconds(Int64(timeout * 1000))) } catch { return }
+                do { try await clock.sleep(seconds: timeout) } catch { return }
                 let echoes = progress.state.withLock { $0.echoes }
                 if echoes == seen {
                     progress.state.withLock { $0.stalled = true }
@@ -83,8 +84,7 @@ struct EchoExchange {
             summary.octets += sdu.count
             progress.state.withLock { $0.echoes += 1 }
         }
-        let elapsed = clock.now - start
-        summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        summary.seconds = clock.seconds(since: start)
         watchdog.cancel()
         let sendError: (any Error)?
         do {

@@ -78,8 +78,8 @@ struct L2CAPListenCommand: AsyncParsableCommand {
                                 ("name", .string(advertise)), ("address", info.address.map { .string("\($0)") } ?? .null)])
                 .print(json: json)
             // The user asked to serve for this long (or until interrupted): everything is
-            // event-driven; the command only waits out the duration.
-            try await Task.sleep(for: .microseconds(Int64((seconds ?? 86_400 * 365) * 1_000_000)))
+            // event-driven; the command only waits out the duration, on the host's clock.
+            try await host.clock.sleep(seconds: seconds ?? 86_400 * 365)
         } catch {
             for task in tasks { task.cancel() }
             await opened.close()

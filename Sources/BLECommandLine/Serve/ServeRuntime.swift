@@ -17,7 +17,8 @@ struct ServeRuntime: Sendable {
     /// The bonds, when `ble serve` was given pairing options: told of each connection so a
     /// bonded client gets Insufficient Encryption (Core 5.4, Vol 3, Part C, §10.3.1).
     let keeper: BondKeeper?
-    private let start = ContinuousClock.now
+    /// When the run began on the host's clock (``BLEHost/Host/clock``): the log's time zero.
+    private let start: Int64
 
     init(host: BLEHost.Host, file: ServeFile, database: GATTDatabase, streams: [ServeStream],
          advertising: GAPAdvertisingParameters, keeper: BondKeeper? = nil) {
@@ -27,6 +28,7 @@ struct ServeRuntime: Sendable {
         self.database = database
         self.streams = streams
         self.advertising = advertising
+        start = host.clock.microseconds
     }
 
     /// One input of the run loop.
@@ -37,10 +39,10 @@ struct ServeRuntime: Sendable {
         case stop
     }
 
-    /// Prints `{"time": seconds, "event": event, …fields}`.
+    /// Prints `{"time": seconds, "event": event, …fields}`, `time` in seconds on the host's
+    /// clock since the run began.
     func log(_ event: String, _ fields: JSONText = .object([])) {
-        let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
-            + Double((ContinuousClock.now - start).components.seconds)
+        let seconds = host.clock.seconds(since: start)
         var entries: [(String, JSONText)] = [("time", .number(seconds)), ("event", .string(event))]
         if case let .object(more) = fields { entries += more }
         FileHandle.standardOutput.write(Data((JSONText.object(entries).rendered + "\n").utf8))
@@ -66,9 +68,10 @@ struct ServeRuntime: Sendable {
             })
         }
         if let seconds {
-            // --seconds: how long the user asked to serve.
+            // --seconds: how long the user asked to serve, on the host's clock.
+            let clock = host.clock
             feeders.append(Task {
-                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                try? await clock.sleep(seconds: seconds)
                 output.yield(.stop)
             })
         }
@@ -213,10 +216,9 @@ struct ServeRuntime: Sendable {
             let host = self.host, runtime = self
             let connection = subscription.connection, handle = subscription.valueHandle, indicate = !subscription.notify
             state.streaming[connection, default: []].append(Task {
-                let started = ContinuousClock.now
+                let started = host.clock.microseconds
                 let sent = await stream.send(host, valueHandle: handle, connection: connection, indicate: indicate)
-                let took = ContinuousClock.now - started
-                let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+                let seconds = host.clock.seconds(since: started)
                 runtime.log("streamed", .object([("connection", .integer(Int(connection))), ("handle", .integer(Int(handle))),
                                                  ("kind", .string(indicate ? "indication" : "notification")),
                                                  ("count", .integer(sent)), ("size", .integer(stream.size)),

@@ -16,7 +16,9 @@ final class ServedDevice: Sendable {
     private let client = Mutex<(any Channel)?>(nil)
     /// The btsnoop file of the packets crossing this device's TCP link, if `--snoop` asked.
     private let snoop: SnoopFile?
-    /// The snoop file's time zero: record times are measured from it on a monotonic clock.
+    /// The snoop file's time zero: record times are measured from it on the monotonic wall
+    /// clock. The wall-clock edge: the packets cross a TCP link to a host in another
+    /// process, in real time.
     private let snoopOrigin = ContinuousClock.now
 
     init(name: String, address: BluetoothAddress, id: DeviceID, snoop: SnoopFile? = nil) {
@@ -30,6 +32,7 @@ final class ServedDevice: Sendable {
     /// the host sent, otherwise what the controller sent the host.
     func record(_ packet: H4.Packet, fromHost: Bool) {
         guard let snoop else { return }
+        // The wall-clock edge: when the packet crossed the TCP link.
         let elapsed = ContinuousClock.now - snoopOrigin
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         snoop.write(HostPacketRecord(packet: packet, outgoing: fromHost, time: micros))

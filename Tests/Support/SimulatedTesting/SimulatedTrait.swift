@@ -17,7 +17,8 @@ public struct SimulatedTrait: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
-        let simulation = try Simulation(name: "test")
+        // Tests of Apple-style code run delegates and their bodies on the main actor.
+        let simulation = try Simulation(waitsForMainQueue: true, name: "test")
         defer { simulation.shutdown() }
         // `run` returns only once the body's task has ended, so the closure does not escape.
         try await withoutActuallyEscaping(function) { body in
