@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLEBeacons", "BLEWorld"]),
         .testTarget(name: "OpenCoreBluetoothTests", dependencies: ["SimulatedTesting", "OpenCoreBluetooth", "BLE", "BLEAdapter", "BLEHost", "BLEProfiles", "BLEWire",
                                                                "BLEWorld", "BLEController"]),
-        .testTarget(name: "BLETests", dependencies: ["SimulatedTesting", "BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEWire", "BLEWorld",
+        .testTarget(name: "BLETests", dependencies: ["SimulatedTesting", "BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLETime", "BLEWire", "BLEWorld",
                                                   "BLEController"]),
     ],
     swiftLanguageModes: [.v6]

@@ -207,19 +207,8 @@ extension Adapter {
         var scenario = loaded
         if let seed { scenario.seed = seed }
         if !scenario.devices.contains(where: { $0.host == .external }) { scenario = scenario.addingExternalDevices(1) }
-        let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
-        let built: BuiltScenario
-        do {
-            built = try scenario.build(into: world, gattHosting: .attached)
-        } catch {
-            throw AdapterError(error.description)
-        }
-        guard let local = built.externalDevices.first, let index = built.deviceIDs.firstIndex(of: local) else {
-            throw AdapterError("The scenario has no device for the host.")
-        }
-        let address = scenario.controllerPublicAddress(index: index)
-        // Opened from inside a simulation (a simulated test, an app in `ble sim run`), the world
-        // joins it; otherwise it gets a simulation of its own at `speed`.
+        // Opened from inside a simulation (a simulated test, an app on `sim`), the world joins
+        // it; otherwise it gets a simulation of its own at `speed`.
         let joined = Simulation.current
         let simulation: Simulation
         do {
@@ -227,50 +216,25 @@ extension Adapter {
         } catch {
             throw AdapterError("The embedded world could not start: \(error).")
         }
-        // Each host's pairing draws from the world's seed and its device's place in the scenario.
-        let seedBase = scenario.seed &* 0x9E37_79B9_7F4A_7C15
-        let (hostEnd, controllerEnd) = InProcessTransport.makePair()
-        if let onLog { built.onLog = { onLog($0) } }
-        // Each GATT device gets a pipe of its own, wired like the local host's.
-        var peripherals: [SimulatedPeripheralPort] = []
-        var peripheralEnds: [(DeviceID, InProcessTransport.ControllerEnd)] = []
-        for id in built.attachedGATTDevices {
-            guard let device = built.device(id) else { continue }
-            let made: (port: SimulatedPeripheralPort, controllerEnd: InProcessTransport.ControllerEnd)?
-            do {
-                made = try SimulatedPeripheralPort.make(device: device,
-                                                        configuration: HCIDriverConfiguration(commandTimeout: simulatedCommandTimeout),
-                                                        clock: simulation.clock, pairingSeed: seedBase &+ UInt64(id.rawValue) &+ 1)
-            } catch {
-                throw AdapterError(error.description)
+        let simulated: SimulatedWorld
+        do {
+            simulated = try SimulatedWorld.build(scenario, on: simulation, endingSimulation: joined == nil, attachingHost: true) { built, _ in
+                if let onLog { built.onLog = { onLog($0) } }
             }
-            guard let made else { continue }
-            peripherals.append(made.port)
-            peripheralEnds.append((id, made.controllerEnd))
+        } catch {
+            if joined == nil { simulation.shutdown() }
+            throw error
         }
-        let ends = Dictionary(peripheralEnds) { first, _ in first }
-        built.onExternalHostPacket = { device, packet in
-            if device == local {
-                controllerEnd.send(packet)
-            } else {
-                ends[device]?.send(packet)
-            }
+        guard let hostTransport = simulated.hostTransport, let address = simulated.hostAddress else {
+            if joined == nil { simulation.shutdown() }
+            throw AdapterError("The scenario has no device for the host.")
         }
-        let runner = WorldRunner(world: world, simulation: simulation, endingSimulation: joined == nil)
-        var tasks: [Task<Void, Never>] = []
-        for (id, end) in peripheralEnds {
-            tasks.append(Task(executorPreference: simulation) {
-                for await packet in end.packets { runner.submit(packet, to: id) }
-            })
-        }
+        let runner = simulated.runner
         let run = Task(executorPreference: simulation) { _ = await runner.run() }
-        let feed = Task(executorPreference: simulation) {
-            for await packet in controllerEnd.packets { runner.submit(packet, to: local) }
-        }
-        let host = BLEHost.Host(transport: HCIHostTransport(base: hostEnd), configuration: configuration, att: att,
-                                onPacket: onPacket, clock: runner.clock, pairingSeed: seedBase &+ UInt64(local.rawValue) &+ 1)
-        return Adapter(host: host, simulatedAddress: address, runner: runner, simulatedPeripherals: peripherals,
-                       tasks: [run, feed] + tasks, snoop: snoop)
+        let host = BLEHost.Host(transport: hostTransport, configuration: configuration, att: att,
+                                onPacket: onPacket, clock: runner.clock, pairingSeed: simulated.hostPairingSeed)
+        return Adapter(host: host, simulatedAddress: address, runner: runner, simulatedPeripherals: simulated.peripherals,
+                       tasks: [run] + simulated.feeds, snoop: snoop)
     }
 
     /// A scenario named on the command line: a built-in name (`neighbourhood`, `empty`) or

@@ -10,17 +10,33 @@ extension Adapter {
     public func startSimulatedPeripherals() async throws {
         do {
             for port in simulatedPeripherals {
-                let configuration = ProfilePeripheral.Configuration(
-                    name: port.name, address: port.address, profiles: port.profiles, intervalUnits: port.intervalUnits,
-                    advertisingData: port.advertisingData, scanResponseData: port.scanResponseData)
-                let peripheral = try await ProfilePeripheral.start(configuration, transport: port.transport,
-                                                                   driver: port.configuration, clock: port.clock,
-                                                                   pairingSeed: port.pairingSeed)
+                let peripheral = try await port.startProfilePeripheral()
                 whenClosing { await peripheral.stop() }
             }
         } catch {
             await close()
             throw AdapterError("The simulated world could not start its GATT devices: \(error).")
         }
+    }
+}
+
+extension SimulatedPeripheralPort {
+    /// What the ``ProfilePeripheral`` on this GATT device serves and advertises: its name,
+    /// address, services, advertising interval and data. Its ``ProfilePeripheral/Configuration/services()``
+    /// names an unknown service before anything starts.
+    public var profileConfiguration: ProfilePeripheral.Configuration {
+        ProfilePeripheral.Configuration(name: name, address: address, profiles: profiles, intervalUnits: intervalUnits,
+                                        advertisingData: advertisingData, scanResponseData: scanResponseData)
+    }
+
+    /// Starts the ``ProfilePeripheral`` that serves this GATT device (``profileConfiguration``)
+    /// on the port's pipe, driver configuration, clock and pairing seed.
+    /// `Adapter.startSimulatedPeripherals()` and `ble sim run` start every GATT device this
+    /// way, so it behaves the same wherever its world runs.
+    /// - Throws: ``ProfilePeripheralError`` for an unknown service name, the host's errors
+    ///   otherwise.
+    public func startProfilePeripheral() async throws -> ProfilePeripheral {
+        try await ProfilePeripheral.start(profileConfiguration, transport: transport, driver: configuration, clock: clock,
+                                          pairingSeed: pairingSeed)
     }
 }

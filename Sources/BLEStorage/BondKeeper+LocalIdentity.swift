@@ -10,7 +10,7 @@ extension BondKeeper {
     ///   memory all the same, and returned by later calls.
     public func localIdentityResolvingKey(identityAddress: BluetoothAddress?) throws(BondStoreFileError) -> UInt128 {
         if let key = store.localIdentityResolvingKey { return key }
-        var generator = SystemRandomNumberGenerator()
+        var generator = StackRandom()
         var key: UInt128 = 0
         while key == 0 { key = UInt128(generator.next()) << 64 | UInt128(generator.next()) }
         store.localIdentityResolvingKey = key

@@ -28,7 +28,7 @@ public actor BondKeeper {
     /// Where bonds are saved; `nil` keeps them in memory only.
     public nonisolated let file: BondStoreFile?
     private let clock: @Sendable () -> Int64
-    private var generator = SystemRandomNumberGenerator()
+    private var generator = StackRandom()
     private var subscribers: [UUID: AsyncStream<Event>.Continuation] = [:]
     private var watchers: [Task<Void, Never>] = []
 

@@ -25,7 +25,7 @@ public enum GlobalEnqueueRouting {
 
     /// The hook that was there before ours, called for jobs outside any simulation. Written
     /// once, under ``installed``'s lock, before our hook is in place to read it.
-    nonisolated(unsafe) private static var previous: Hook?
+    @exclusivity(unchecked) nonisolated(unsafe) private static var previous: Hook?
     private static let installed = Mutex(false)
 
     /// Whether the hook is in place.

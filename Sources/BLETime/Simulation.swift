@@ -126,6 +126,10 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         pthread_detach(thread)
     }
 
+    /// Whether ``shutdown()`` has ended the simulation's thread: loops that sleep on its
+    /// clock end then, since every sleep throws at once.
+    public var isShutDown: Bool { lock.withLock { state.stopped } }
+
     /// The simulated time in microseconds since the simulation started.
     public var now: Int64 { time.load(ordering: .acquiring) }
 

@@ -3,20 +3,12 @@ import OpenCoreLocation
 import SimulatedTesting
 import Testing
 
-/// Apple-style Core Location code on the walk scenario (Scenarios/walk.yaml): the "enter,
-/// range and exit in the walk scenario" of issue #8. The app attaches to the scenario's
-/// "app phone", which rides in the walker's hand.
-///
-/// The embedded world could run faster than real time (its `WorldRunner` has a speed), but
-/// nothing above it would follow: the `Host` actor stamps advertisements and arms its
-/// timers on the wall clock (`ContinuousClock`), and OpenCoreLocation's engine ticks
-/// ranging and counts the exit period on the wall clock too, with a ranging filter whose
-/// window is 20 wall-clock seconds. So the test keeps the scenario's geometry and changes
-/// only two figures: the walker's speed, 1 → 2 m/s (80 m in 40 s, not 80 s), and the exit
-/// period, 30 → 10 s (``CLLocationManager/Options/exitPeriod``, SwiftBLE-only). Not 3 s: on
-/// a loaded machine the scan reports can pause for that long; with 3 s a CI run in session 5
-/// ranged the beacon not once, most likely because a pause ended the region (and the test's
-/// ranging) before the first tick had seen it.
+/// Apple-style Core Location code on the walk scenario (Scenarios/walk.yaml): enter, range
+/// and exit as a phone in the walker's hand passes the beacon. The test runs on the
+/// simulation's virtual time (the world, the host and the manager's ranging ticks on one
+/// clock), so it takes a moment of wall-clock time and does not depend on the machine's
+/// load. It keeps the scenario's geometry with the walker at 2 m/s and an exit period of
+/// 10 s (``CLLocationManager/Options/exitPeriod``), so the whole walk takes 40 simulated seconds.
 @Suite("CLLocationManager on the walk scenario", .simulated)
 @MainActor
 struct CLLocationManagerWalkTests {

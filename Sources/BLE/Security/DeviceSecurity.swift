@@ -19,7 +19,7 @@ final class DeviceSecurity: Sendable {
 
     init(bonds: DeviceBonds) {
         self.bonds = bonds
-        var generator = SystemRandomNumberGenerator()
+        var generator = StackRandom()
         signatureKey = UInt128(generator.next() as UInt64) << 64 | UInt128(generator.next() as UInt64)
     }
 

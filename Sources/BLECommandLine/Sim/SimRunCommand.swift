@@ -1,17 +1,29 @@
 import ArgumentParser
+import BLEAdapter
 import BLEController
+import BLEHost
+import BLEProfiles
 import BLEScenarios
 import BLEWire
 import BLEWorld
 import Foundation
+import Synchronization
 
-/// `ble sim run SCENARIO`: runs a world headless, as fast as possible, and reports what the
-/// hosts saw; the same scenario and seed give the same output every time. A scenario whose
-/// devices observe beacons prints its timeline (BLEScenarios) instead of HCI events.
+/// `ble sim run SCENARIO`: runs a world headless and reports what the hosts saw. The world,
+/// the scripted hosts and the real hosts of its GATT devices (a `BLEProfiles.ProfilePeripheral`
+/// each, as on `--hci sim`) share one ``Simulation``, which runs as fast as possible by
+/// default, so the same scenario and seed give the same output and captures every time;
+/// `--speed` paces it to the wall clock for demos. A scenario whose devices observe beacons
+/// prints its timeline (BLEScenarios) instead of HCI events.
 struct SimRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a scenario headless as fast as possible and print its timeline or the HCI events of interest."
+        abstract: "Run a scenario headless as fast as possible and print its timeline or the HCI events of interest.",
+        discussion: """
+            The GATT devices of the scenario (devices with gatt: [...]) run their real hosts, as with --hci sim. \
+            Without --speed the run takes as little wall-clock time as the processor allows; the same scenario \
+            and seed print the same lines and write the same --snoop files every time.
+            """
     )
 
     @Argument(help: "A scenario file (.yaml) or a built-in scenario: neighbourhood, empty, walk, bus-stop, bus-route, crowd, car.")
@@ -23,6 +35,10 @@ struct SimRunCommand: AsyncParsableCommand {
     @Option(help: "Simulated seconds to run (default: the scenario's duration, else 10).")
     var until: Double?
 
+    @Option(help: ArgumentHelp("Simulated seconds per wall-clock second, e.g. 1 for real time (default: max, as fast as possible).",
+                               valueName: "x|max"))
+    var speed: String?
+
     @Option(help: "Write DIR/<device>.btsnoop for every device.")
     var snoop: String?
 
@@ -33,60 +49,133 @@ struct SimRunCommand: AsyncParsableCommand {
         if let until, !(until.isFinite && until >= 0 && until <= 1_000_000) {
             throw ValidationError("--until must be between 0 and 1000000 seconds.")
         }
+        if let speed, Self.speed(parsing: speed) == nil {
+            throw ValidationError("--speed must be a number of simulated seconds per wall-clock second greater than 0 "
+                                  + "(e.g. 1 for real time), or max; got \(speed).")
+        }
+    }
+
+    /// A `--speed` value: `max` (or `inf`) for as fast as possible, else a number above 0;
+    /// `nil` for anything else.
+    static func speed(parsing text: String) -> Double? {
+        if text.lowercased() == "max" { return .infinity }
+        guard let value = Double(text), value > 0 else { return nil }
+        return value
     }
 
     func run() async throws {
         var scenario = try loadScenarioOrBundled(self.scenario)
         if let seed { scenario.seed = seed }
         let until = self.until ?? scenario.durationSeconds ?? 10
+        let speed = self.speed.flatMap(Self.speed(parsing:)) ?? .infinity
         if ScenarioRunner.hasObservers(scenario) {
+            guard !speed.isFinite else {
+                throw CommandFailure("Scenario \"\(scenario.name)\" prints a timeline once it has run, so it runs as fast "
+                                     + "as possible; leave out --speed.")
+            }
             try createSnoopDirectory()
             try runTimeline(scenario, until: until)
             return
         }
         try createSnoopDirectory()
-        let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing,
-                                                            radio: scenario.radio))
-        let built: BuiltScenario
-        do {
-            built = try scenario.build(into: world)
-        } catch {
-            throw CommandFailure(error.description)
-        }
-        let json = self.json
-        var counts: [String: Int] = [:]
-        built.onHostPacket = { [unowned world] device, packet in
-            let name = built.name(of: device) ?? "device-\(device.rawValue)"
-            if json {
-                if let entry = SimulationLog.entry(time: world.now, device: name, packet: packet) { print(entry.text) }
-            } else if SimulationLog.entry(time: world.now, device: name, packet: packet) != nil {
-                counts[name, default: 0] += 1
-            }
-        }
-        built.onLog = { printError($0) }
         let limit = Microseconds((until * 1_000_000).rounded())
-        // Headless and as fast as possible: nothing comes from outside, so the world runs
-        // straight through on this task, deterministically.
-        world.run(until: limit)
+        let outcome = try await runHosted(scenario, until: limit, speed: speed)
         if !json {
             print("Scenario \"\(scenario.name)\", seed \(scenario.seed), \(SimulationLog.seconds(limit)) s simulated")
             for device in scenario.devices {
                 let host: String
                 switch device.host {
                 case .scripted:
-                    let failed = built.failures.contains { $0.deviceName == device.name }
-                    host = failed ? "scripted host (failed)" : "scripted host"
-                case .gatt:
-                    // A headless run has no wall-clock host to serve GATT: a scripted stand-in advertises.
-                    host = "GATT device, advertising only (\(device.gatt.joined(separator: ", ")) served with --hci sim)"
+                    host = outcome.failed.contains(device.name) ? "scripted host (failed)" : "scripted host"
+                case .gatt: host = "GATT host (\(device.gatt.joined(separator: ", ")))"
                 case .external: host = "external host (none attached)"
                 case .none: host = "no host"
                 }
                 print("  \(device.name)  \(device.address) (\(device.address.kind == .random ? "random" : "public"))  "
-                      + "\(host), \(counts[device.name] ?? 0) events")
+                      + "\(host), \(outcome.counts[device.name] ?? 0) events")
             }
         }
-        try writeSnoops(scenario, built: built, world: world)
+        try writeSnoops(scenario, files: outcome.snoops)
+    }
+
+    /// What a hosted run leaves behind for the summary and the captures.
+    private struct HostedOutcome: Sendable {
+        /// HCI events of interest per device name.
+        var counts: [String: Int]
+        /// The devices whose scripted host had a command refused.
+        var failed: Set<String>
+        /// Each device's btsnoop file, in scenario order; empty without `--snoop`.
+        var snoops: [[UInt8]]
+    }
+
+    /// Runs `scenario` until `limit` on a simulation of its own at `speed`, with a
+    /// ``ProfilePeripheral`` on every GATT device: `--json` lines print as the events happen
+    /// (on the simulation's thread, in the simulation's order).
+    private func runHosted(_ scenario: Scenario, until limit: Microseconds, speed: Double) async throws -> HostedOutcome {
+        let simulation: Simulation
+        do {
+            simulation = try Simulation(speed: speed, name: "ble-sim-run")
+        } catch {
+            throw CommandFailure("The simulated world could not start: \(error).")
+        }
+        defer { simulation.shutdown() }
+        let record = SimRunRecord()
+        let json = self.json
+        let simulated: SimulatedWorld
+        do {
+            simulated = try SimulatedWorld.build(scenario, on: simulation) { built, world in
+                built.onHostPacket = { [unowned built, unowned world] device, packet in
+                    let name = built.name(of: device) ?? "device-\(device.rawValue)"
+                    guard let entry = SimulationLog.entry(time: world.now, device: name, packet: packet) else { return }
+                    record.count(name)
+                    if json { print(entry.text) }
+                }
+                built.onLog = { [unowned built] line in
+                    printError(line)
+                    record.fail(built.failures.map(\.deviceName))
+                }
+            }
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        // An unknown service name fails the run before anything starts.
+        for port in simulated.peripherals {
+            do {
+                _ = try port.profileConfiguration.services()
+            } catch {
+                throw CommandFailure("The simulated world could not start its GATT devices: \(error).")
+            }
+        }
+        let capture = snoop != nil
+        let snoops = try await simulation.run { () async throws -> [[UInt8]] in
+            let runner = simulated.runner
+            let running = Task(executorPreference: simulation) { await runner.run(until: limit) }
+            // The GATT hosts start one after the other, as on `--hci sim`; a short run may end
+            // before they all have.
+            let starting = Task(executorPreference: simulation) {
+                for port in simulated.peripherals {
+                    do {
+                        record.started(try await port.startProfilePeripheral())
+                    } catch {
+                        record.startFailed(port.name, error)
+                        return
+                    }
+                }
+            }
+            _ = await running.value
+            let files = capture ? await runner.withWorld { world in simulated.deviceIDs.map { world.snoop(of: $0) } } : []
+            // Closing the pipes ends a start still under way, and every host with it.
+            record.end()
+            for peripheral in record.peripherals { await peripheral.stop() }
+            for port in simulated.peripherals { await port.transport.close() }
+            await starting.value
+            await runner.stop()
+            if let failure = record.failure {
+                throw CommandFailure("The simulated world could not start its GATT devices: \(failure).")
+            }
+            return files
+        }
+        return HostedOutcome(counts: record.counts, failed: record.failed, snoops: snoops)
     }
 
     private func createSnoopDirectory() throws {
@@ -99,11 +188,11 @@ struct SimRunCommand: AsyncParsableCommand {
         }
     }
 
-    /// Writes DIR/<device>.btsnoop for every device when `--snoop DIR` was given.
-    private func writeSnoops(_ scenario: Scenario, built: BuiltScenario, world: World) throws {
+    /// Writes DIR/<device>.btsnoop for every device when `--snoop DIR` was given, from
+    /// `files` in scenario order.
+    private func writeSnoops(_ scenario: Scenario, files: [[UInt8]]) throws {
         guard let snoop else { return }
-        for (device, id) in zip(scenario.devices, built.deviceIDs) {
-            let bytes = world.snoop(of: id)
+        for (device, bytes) in zip(scenario.devices, files) {
             let path = snoop + "/" + fileName(device.name) + ".btsnoop"
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
                 throw CommandFailure("Cannot write \(path); check that the directory is writable.")
@@ -127,7 +216,7 @@ struct SimRunCommand: AsyncParsableCommand {
         } else {
             print(timeline.text)
         }
-        try writeSnoops(scenario, built: runner.built, world: runner.world)
+        try writeSnoops(scenario, files: snoop == nil ? [] : runner.built.deviceIDs.map { runner.world.snoop(of: $0) })
     }
 
     /// A bundled field scenario (`walk`, `bus-stop`, …), a built-in one or a file.
@@ -146,4 +235,43 @@ struct SimRunCommand: AsyncParsableCommand {
     private func fileName(_ name: String) -> String {
         String(name.map { $0 == "/" || $0 == "\\" || $0.asciiValue.map { $0 < 0x20 } == true ? "_" : $0 })
     }
+}
+
+/// What the hosts of a `ble sim run` world did, written on the simulation's thread and read
+/// once the run is over: events per device, refused commands, the GATT hosts started.
+private final class SimRunRecord: Sendable {
+    private struct State {
+        var counts: [String: Int] = [:]
+        var failed: Set<String> = []
+        var peripherals: [ProfilePeripheral] = []
+        var failure: String?
+        var ending = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Counts one event of interest for `device`.
+    func count(_ device: String) { state.withLock { $0.counts[device, default: 0] += 1 } }
+
+    /// Marks the scripted hosts of `devices` as failed.
+    func fail(_ devices: [String]) { state.withLock { $0.failed.formUnion(devices) } }
+
+    /// Keeps a GATT host that started, to stop it at the end.
+    func started(_ peripheral: ProfilePeripheral) { state.withLock { $0.peripherals.append(peripheral) } }
+
+    /// Notes that `device`'s GATT host could not start, unless the run was ending anyway.
+    func startFailed(_ device: String, _ error: any Error) {
+        state.withLock { state in
+            guard !state.ending, state.failure == nil else { return }
+            state.failure = "device \"\(device)\": \(error)"
+        }
+    }
+
+    /// The run is over: a GATT host still starting is closed, not failed.
+    func end() { state.withLock { $0.ending = true } }
+
+    var counts: [String: Int] { state.withLock { $0.counts } }
+    var failed: Set<String> { state.withLock { $0.failed } }
+    var peripherals: [ProfilePeripheral] { state.withLock { $0.peripherals } }
+    var failure: String? { state.withLock { $0.failure } }
 }

@@ -47,7 +47,7 @@ extension Host {
         addressResolution.inController = false
         addressResolution.loading = false
         if var timer = privacy {
-            var generator = SystemRandomNumberGenerator()
+            var generator = StackRandom()
             if let address = try? timer.rotate(now: now, using: &generator) {
                 privacy = timer
                 privateAddressDue = address

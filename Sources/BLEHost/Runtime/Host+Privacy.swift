@@ -31,7 +31,7 @@ extension Host {
         let (seconds, attoseconds) = rotation.components
         let interval = HostTime(clamping: seconds) &* 1_000_000 &+ HostTime(attoseconds / 1_000_000_000_000)
         var timer = RPARotation(identityResolvingKey: irk, interval: interval)
-        var generator = SystemRandomNumberGenerator()
+        var generator = StackRandom()
         let address = try timer.start(now: now, using: &generator)
         try await perform({ gap, now throws(GAPError) in try gap.setResolvablePrivateAddress(address, at: now) }) { event in
             switch event {
@@ -75,7 +75,7 @@ extension Host {
     /// The rotation deadline passed: a new address (replacing one still waiting), set now or
     /// when GAP allows it.
     func privacyTimerFired(at time: HostTime) {
-        var generator = SystemRandomNumberGenerator()
+        var generator = StackRandom()
         // `tick` fails only when the AES backend does; the next deadline tries again.
         guard var timer = privacy, let address = (try? timer.tick(now: time, using: &generator)) ?? nil else { return }
         privacy = timer

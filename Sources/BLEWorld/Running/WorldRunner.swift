@@ -99,7 +99,12 @@ public actor WorldRunner {
             let target: Microseconds? = reachesLimit ? limit : next
             // Sleep even for an event already due: the simulation wakes the runner once the
             // hosts have settled, so a host answers a packet in no simulated time.
-            guard await sleep(until: target, on: clock) else { continue }
+            guard await sleep(until: target, on: clock) else {
+                // Woken early by a delivery: look again. A shut-down simulation wakes every
+                // sleep at once, so the run ends with it.
+                if simulation.isShutDown { break }
+                continue
+            }
             if reachesLimit, let limit {
                 world.run(until: max(limit, world.now))
                 break
