@@ -146,7 +146,7 @@ final class QueuedHeartRateMonitor: NSObject, CBCentralManagerDelegate, CBPeriph
     }
 }
 
-@Suite("Delegate calls on the queue a manager was given", .simulated, .timeLimit(.minutes(10)))
+@Suite("Delegate calls on the queue a manager was given", .simulatedOnMainActor, .timeLimit(.minutes(10)))
 @MainActor
 struct DelegateQueueTests {
     @Test("a sensor and a monitor, each on its own queue: every delegate call on that queue, 300 beats in order")

@@ -134,7 +134,7 @@ final class AppleStyleHeartRateMonitor: NSObject, @MainActor CBCentralManagerDel
     }
 }
 
-@Suite("CBPeripheralManager heart-rate sensor against a CBCentralManager monitor", .simulated, .timeLimit(.minutes(10)))
+@Suite("CBPeripheralManager heart-rate sensor against a CBCentralManager monitor", .simulatedOnMainActor, .timeLimit(.minutes(10)))
 @MainActor
 struct PeripheralManagerHeartRateTests {
     @Test("an Apple-style sensor and monitor in one world: delegate calls in Apple's order, every beat in order")

@@ -87,7 +87,7 @@ final class OverflowDiscoveryRecorder: NSObject, @MainActor CBCentralManagerDele
     }
 }
 
-@Suite("CBPeripheralManager", .simulated, .timeLimit(.minutes(10)))
+@Suite("CBPeripheralManager", .simulatedOnMainActor, .timeLimit(.minutes(10)))
 @MainActor
 struct PeripheralManagerTests {
     static let first = CBUUID(string: "9F37E282-60B6-42B1-A02F-7341DA5E2EBA")
@@ -293,7 +293,7 @@ final class ChannelRecordingDelegate: NSObject, @MainActor CBPeripheralManagerDe
     }
 }
 
-@Suite("CBPeripheralManager channels and latency", .simulated, .timeLimit(.minutes(10)))
+@Suite("CBPeripheralManager channels and latency", .simulatedOnMainActor, .timeLimit(.minutes(10)))
 @MainActor
 struct PeripheralManagerChannelTests {
     @Test("publishL2CAPChannel picks a PSM, a central's channel opens, unpublish ends it; a latency step reaches the link")

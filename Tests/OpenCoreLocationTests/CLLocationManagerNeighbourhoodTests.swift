@@ -4,7 +4,7 @@ import SimulatedTesting
 import Testing
 
 /// A manager on the embedded neighbourhood (`sim`), driven as an iOS app drives one.
-@Suite("CLLocationManager on the neighbourhood", .simulated, .serialized)
+@Suite("CLLocationManager on the neighbourhood", .simulatedOnMainActor, .serialized)
 @MainActor
 struct CLLocationManagerNeighbourhoodTests {
     @Test("ranging the neighbourhood's UUID lists its three iBeacons, closest first")

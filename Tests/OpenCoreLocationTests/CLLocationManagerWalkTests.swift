@@ -9,7 +9,7 @@ import Testing
 /// clock), so it takes a moment of wall-clock time and does not depend on the machine's
 /// load. It keeps the scenario's geometry with the walker at 2 m/s and an exit period of
 /// 10 s (``CLLocationManager/Options/exitPeriod``), so the whole walk takes 40 simulated seconds.
-@Suite("CLLocationManager on the walk scenario", .simulated)
+@Suite("CLLocationManager on the walk scenario", .simulatedOnMainActor)
 @MainActor
 struct CLLocationManagerWalkTests {
     static let walkUUID = UUID(uuidString: "5A4BCFCE-174E-4BAC-A814-092E77F6B7E5") ?? UUID()

@@ -7,6 +7,10 @@ import Testing
 /// and gives the same result on an idle and on a loaded machine (DESIGN.md, "Determinism,
 /// one clock"). Code in the test finds the simulation as ``Simulation/current``.
 public struct SimulatedTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Whether the simulation lets the main queue drain before time moves
+    /// (``Simulation/waitsForMainQueue``): for suites whose code runs on the main actor.
+    public var waitsForMainQueue = false
+
     public var isRecursive: Bool { true }
 
     public func provideScope(
@@ -17,9 +21,18 @@ public struct SimulatedTrait: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
-        // Tests of Apple-style code run delegates and their bodies on the main actor.
-        let simulation = try Simulation(waitsForMainQueue: true, name: "test")
-        defer { simulation.shutdown() }
+        await SimulationSlots.shared.acquire()
+        let simulation: Simulation
+        do {
+            simulation = try Simulation(waitsForMainQueue: waitsForMainQueue, name: "test")
+        } catch {
+            await SimulationSlots.shared.release()
+            throw error
+        }
+        defer {
+            simulation.shutdown()
+            Task { await SimulationSlots.shared.release() }
+        }
         // `run` returns only once the body's task has ended, so the closure does not escape.
         try await withoutActuallyEscaping(function) { body in
             try await simulation.run { try await body() }
@@ -30,6 +43,11 @@ public struct SimulatedTrait: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == SimulatedTrait {
     /// Runs the test (or each test of the suite) on a fresh ``Simulation``'s virtual time.
     public static var simulated: Self { SimulatedTrait() }
+
+    /// As ``simulated``, for suites whose bodies or delegates run on the main actor: time
+    /// moves only once the main queue has drained. Only these suites pay for the probe
+    /// through the main queue, which every simulation in the process shares.
+    public static var simulatedOnMainActor: Self { SimulatedTrait(waitsForMainQueue: true) }
 }
 
 /// The clock a test's waits run on: its simulation's virtual clock inside a
