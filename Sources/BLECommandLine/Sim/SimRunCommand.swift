@@ -12,8 +12,8 @@ import Synchronization
 /// `ble sim run SCENARIO`: runs a world headless and reports what the hosts saw. The world,
 /// the scripted hosts and the real hosts of its GATT devices (a `BLEProfiles.ProfilePeripheral`
 /// each, as on `--hci sim`) share one ``Simulation``, which runs as fast as possible by
-/// default, so the same scenario and seed give the same output and captures every time;
-/// `--speed` paces it to the wall clock for demos. A scenario whose devices observe beacons
+/// straight through, so the same scenario and seed give the same output and captures every
+/// time; `--speed` spreads the same run over the wall clock for demos. A scenario whose devices observe beacons
 /// prints its timeline (BLEScenarios) instead of HCI events.
 struct SimRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +22,7 @@ struct SimRunCommand: AsyncParsableCommand {
         discussion: """
             The GATT devices of the scenario (devices with gatt: [...]) run their real hosts, as with --hci sim. \
             Without --speed the run takes as little wall-clock time as the processor allows; the same scenario \
-            and seed print the same lines and write the same --snoop files every time.
+            and seed print the same lines and write the same --snoop files every time, at any --speed.
             """
     )
 
@@ -108,13 +108,13 @@ struct SimRunCommand: AsyncParsableCommand {
         var snoops: [[UInt8]]
     }
 
-    /// Runs `scenario` until `limit` on a simulation of its own at `speed`, with a
-    /// ``ProfilePeripheral`` on every GATT device: `--json` lines print as the events happen
-    /// (on the simulation's thread, in the simulation's order).
+    /// Runs `scenario` until `limit` on a simulation of its own, with a ``ProfilePeripheral``
+    /// on every GATT device: `--json` lines print as the events happen (on the simulation's
+    /// thread, in the simulation's order). A finite `speed` paces the run (``pace(_:speed:)``).
     private func runHosted(_ scenario: Scenario, until limit: Microseconds, speed: Double) async throws -> HostedOutcome {
         let simulation: Simulation
         do {
-            simulation = try Simulation(speed: speed, name: "ble-sim-run")
+            simulation = try Simulation(name: "ble-sim-run")
         } catch {
             throw CommandFailure("The simulated world could not start: \(error).")
         }
@@ -150,6 +150,7 @@ struct SimRunCommand: AsyncParsableCommand {
         let snoops = try await simulation.run { () async throws -> [[UInt8]] in
             let runner = simulated.runner
             let running = Task(executorPreference: simulation) { await runner.run(until: limit) }
+            let pacing = speed.isFinite ? Task(executorPreference: simulation) { await Self.pace(simulation.clock, speed: speed) } : nil
             // The GATT hosts start one after the other, as on `--hci sim`; a short run may end
             // before they all have.
             let starting = Task(executorPreference: simulation) {
@@ -163,6 +164,7 @@ struct SimRunCommand: AsyncParsableCommand {
                 }
             }
             _ = await running.value
+            pacing?.cancel()
             let files = capture ? await runner.withWorld { world in simulated.deviceIDs.map { world.snoop(of: $0) } } : []
             // Closing the pipes ends a start still under way, and every host with it.
             record.end()
@@ -185,6 +187,35 @@ struct SimRunCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("Cannot create the snoop directory \(snoop): \(error.localizedDescription); "
                                  + "choose a writable path.")
+        }
+    }
+
+    /// Keeps simulated time from running ahead of `speed` times the wall clock, in steps of
+    /// about 10 ms of wall-clock time: a sleeper on the simulation's clock that, each time
+    /// it wakes, blocks the simulation's thread until the wall clock has caught up.
+    ///
+    /// A headless run has nothing arriving from outside, so its pacing need not let the
+    /// wall clock into the timeline, as the ``Simulation``'s own pacing does for served
+    /// worlds: the simulation runs at full speed and only waits between steps. The run gives
+    /// the same lines and captures as at full speed, spread over the wall clock; a processor
+    /// slower than `speed` runs it as fast as it can.
+    private static func pace(_ clock: VirtualClock, speed: Double) async {
+        let step = Int64(min(max(10_000 * speed, 1_000), 3_600_000_000))
+        let origin = WallClock.monotonicMicroseconds()
+        var simulated = clock.microseconds
+        while !Task.isCancelled {
+            simulated += step
+            do {
+                try await clock.sleep(untilMicroseconds: simulated)
+            } catch {
+                return
+            }
+            let due = origin + Int64((Double(simulated) / speed).rounded(.up))
+            // The wall-clock edge of `--speed`: holding the thread holds the whole simulation,
+            // which is what pacing means here; nothing else waits for it.
+            while case let remaining = due - WallClock.monotonicMicroseconds(), remaining > 0 {
+                usleep(useconds_t(min(remaining, 100_000)))
+            }
         }
     }
 

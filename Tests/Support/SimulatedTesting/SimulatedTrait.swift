@@ -21,18 +21,8 @@ public struct SimulatedTrait: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
-        await SimulationSlots.shared.acquire()
-        let simulation: Simulation
-        do {
-            simulation = try Simulation(waitsForMainQueue: waitsForMainQueue, name: "test")
-        } catch {
-            await SimulationSlots.shared.release()
-            throw error
-        }
-        defer {
-            simulation.shutdown()
-            Task { await SimulationSlots.shared.release() }
-        }
+        let simulation = try Simulation(waitsForMainQueue: waitsForMainQueue, name: "test")
+        defer { simulation.shutdown() }
         // `run` returns only once the body's task has ended, so the closure does not escape.
         try await withoutActuallyEscaping(function) { body in
             try await simulation.run { try await body() }
