@@ -218,7 +218,8 @@ extension Adapter {
         }
         let simulated: SimulatedWorld
         do {
-            simulated = try SimulatedWorld.build(scenario, on: simulation, endingSimulation: joined == nil, attachingHost: true) { built, _ in
+            simulated = try SimulatedWorld.build(scenario, on: simulation, endingSimulation: joined == nil,
+                                                 attachingHost: true) { built, _ in
                 if let onLog { built.onLog = { onLog($0) } }
             }
         } catch {

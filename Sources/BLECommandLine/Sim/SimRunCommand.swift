@@ -10,11 +10,11 @@ import Foundation
 import Synchronization
 
 /// `ble sim run SCENARIO`: runs a world headless and reports what the hosts saw. The world,
-/// the scripted hosts and the real hosts of its GATT devices (a `BLEProfiles.ProfilePeripheral`
-/// each, as on `--hci sim`) share one ``Simulation``, which runs as fast as possible by
-/// straight through, so the same scenario and seed give the same output and captures every
-/// time; `--speed` spreads the same run over the wall clock for demos. A scenario whose devices observe beacons
-/// prints its timeline (BLEScenarios) instead of HCI events.
+/// its scripted hosts and the real hosts of its GATT devices (a `ProfilePeripheral` each, as
+/// on `--hci sim`) share one ``Simulation``, which runs as fast as possible, so the same
+/// scenario and seed give the same output and captures every time; `--speed` spreads the
+/// same run over the wall clock for demos. A scenario whose devices observe beacons prints
+/// its timeline (BLEScenarios) instead of HCI events.
 struct SimRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -35,8 +35,8 @@ struct SimRunCommand: AsyncParsableCommand {
     @Option(help: "Simulated seconds to run (default: the scenario's duration, else 10).")
     var until: Double?
 
-    @Option(help: ArgumentHelp("Simulated seconds per wall-clock second, e.g. 1 for real time (default: max, as fast as possible).",
-                               valueName: "x|max"))
+    @Option(help: ArgumentHelp("Simulated seconds per wall-clock second, e.g. 1 for real time "
+                               + "(default: max, as fast as possible).", valueName: "x|max"))
     var speed: String?
 
     @Option(help: "Write DIR/<device>.btsnoop for every device.")
@@ -114,7 +114,7 @@ struct SimRunCommand: AsyncParsableCommand {
     private func runHosted(_ scenario: Scenario, until limit: Microseconds, speed: Double) async throws -> HostedOutcome {
         let simulation: Simulation
         do {
-            simulation = try Simulation(name: "ble-sim-run")
+            simulation = try Simulation(seed: scenario.seed, name: "ble-sim-run")
         } catch {
             throw CommandFailure("The simulated world could not start: \(error).")
         }
@@ -150,7 +150,8 @@ struct SimRunCommand: AsyncParsableCommand {
         let snoops = try await simulation.run { () async throws -> [[UInt8]] in
             let runner = simulated.runner
             let running = Task(executorPreference: simulation) { await runner.run(until: limit) }
-            let pacing = speed.isFinite ? Task(executorPreference: simulation) { await Self.pace(simulation.clock, speed: speed) } : nil
+            let pacing = speed.isFinite
+                ? Task(executorPreference: simulation) { await Self.pace(simulation.clock, speed: speed) } : nil
             // The GATT hosts start one after the other, as on `--hci sim`; a short run may end
             // before they all have.
             let starting = Task(executorPreference: simulation) {

@@ -88,8 +88,12 @@ public actor WorldRunner {
     @discardableResult
     public func run(until limit: Microseconds? = nil) async -> Microseconds {
         stopped = false
-        let feeder = Task(executorPreference: simulation) { [submissions] in
-            for await submission in submissions { await self.deliver(submission) }
+        let feeder = Task(executorPreference: simulation) { [submissions, simulation] in
+            for await submission in submissions {
+                // A shut-down simulation has no world running any more: nothing to deliver to.
+                if simulation.isShutDown { return }
+                await self.deliver(submission)
+            }
         }
         defer { feeder.cancel() }
         let clock = simulation.clock
