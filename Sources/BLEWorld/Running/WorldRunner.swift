@@ -118,9 +118,21 @@ public actor WorldRunner {
         return world.now
     }
 
+    /// Events a delivery runs at most to bring the world up to the simulation's time.
+    private static let catchUpBudget = 4096
+
     private func deliver(_ submission: Submission) {
         // The packet lands at the simulated time it arrives, after every event due by then.
-        world.run(until: max(simulation.now, world.now))
+        // A paced world that has fallen far behind its speed is not made to catch up here,
+        // which could take for ever: after a bounded amount of work the packet lands at the
+        // world's own time.
+        let target = simulation.now
+        var budget = Self.catchUpBudget
+        while budget > 0, let next = world.nextEventTime, next <= target {
+            world.runNextEvent()
+            budget -= 1
+        }
+        if budget > 0 { world.run(until: max(target, world.now)) }
         world.sendToController(submission.packet, device: submission.device)
         wake?.cancel()
     }
