@@ -29,7 +29,7 @@ devices:
     addressType: random
     position: [3, 2, 1.2]
     txPower: 0
-    # Served by a real host when a program attaches (--hci sim); advertising only in `ble sim run`.
+    # Served by a real host (BLEProfiles) on --hci sim and in `ble sim run`.
     gatt: [heart-rate, battery, device-information]
     advertise:
       type: ind

@@ -157,9 +157,8 @@ public final class BuiltScenario {
 
 /// How a scenario's ``ScenarioDevice/HostKind/gatt`` devices are driven in a world.
 public enum ScenarioGATTHosting: Hashable, Sendable {
-    /// A ``ScriptedHost`` stands in for each GATT host and only advertises: what a world
-    /// on the virtual clock (`ble sim run`, unit tests) can do, since a real host runs on
-    /// the wall clock.
+    /// A ``ScriptedHost`` stands in for each GATT host and only advertises: for a world run
+    /// without hosts (the world's own unit tests, the timeline runner).
     case advertiseOnly
     /// Real hosts attach from outside, one per GATT device (the adapter's simulated
     /// peripherals): their packets go to ``BuiltScenario/onExternalHostPacket``.
