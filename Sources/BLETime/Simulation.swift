@@ -78,10 +78,13 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
     }
 
     let lock = ConditionLock()
-    /// Reached only under ``lock``.
+    /// Reached only under ``lock``: `nonisolated(unsafe)` because the pthread mutex, not the
+    /// compiler, serialises every read and write.
     nonisolated(unsafe) var state = State()
     private let time = Atomic<Int64>(0)
     private let finished = ConditionLock()
+    /// Whether the thread has ended; read and written only under ``finished``'s mutex, which is
+    /// why `nonisolated(unsafe)` is safe.
     nonisolated(unsafe) private var threadEnded = false
 
     /// Simulated seconds per wall-clock second: `.infinity` (the default) runs as fast as the
