@@ -7,10 +7,15 @@ import Darwin
 #endif
 import Synchronization
 
-/// Routes jobs bound for Swift's global executor onto the ``Simulation`` of the thread that
-/// enqueues them, so a `Task {}` started in simulated code, a default actor it calls, or a
-/// continuation it resumes stays in the simulation's timeline without every call site naming
-/// the simulation as its executor preference.
+/// Routes jobs bound for Swift's global executor onto the ``Simulation`` the enqueuing code
+/// belongs to (``Simulation/current``), so a `Task {}` started in simulated code, a default
+/// actor it calls, or a continuation it resumes stays in the simulation's timeline without
+/// every call site naming the simulation as its executor preference.
+///
+/// Membership follows the task, not the thread: a task from outside that visits the
+/// simulation's thread (a call into an actor isolated to the simulation) goes back to the
+/// global executor when it leaves, so a test runner or a program's main code never ends up
+/// living on a simulation's thread, where a blocking call would stop the simulation.
 ///
 /// It uses the Swift runtime's `swift_task_enqueueGlobal_hook`, a function pointer the
 /// concurrency runtime consults before it hands a job to the global executor (the hook that
@@ -39,9 +44,8 @@ public enum GlobalEnqueueRouting {
             let slot = symbol.assumingMemoryBound(to: Hook?.self)
             previous = slot.pointee
             slot.pointee = { job, original in
-                // The enqueuing thread's simulation, else that of the task enqueuing (a task
-                // of a simulation that runs elsewhere for a moment, e.g. on the main actor).
-                if let simulation = SimulationThread.current ?? Simulation.ambient {
+                let simulation = SimulationThread.route.map(\.simulation) ?? Simulation.current
+                if let simulation {
                     simulation.enqueueGlobal(job)
                 } else if let previous = GlobalEnqueueRouting.previous {
                     previous(job, original)

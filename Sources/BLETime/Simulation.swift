@@ -22,14 +22,15 @@ import Darwin
 /// How work gets onto the thread:
 /// - tasks created with this executor as their preference (`Task(executorPreference:)`,
 ///   ``run(_:)``) and their child tasks;
-/// - any job enqueued on Swift's global executor from the simulation's thread: a `Task {}`,
-///   a default actor's turn, a continuation resumed there (``GlobalEnqueueRouting``);
+/// - any job its tasks hand to Swift's global executor: a `Task {}` they start, a default
+///   actor's turn, a continuation they resume (``GlobalEnqueueRouting``);
 /// - work the simulation hands to a dispatch queue with ``dispatch(to:_:)``, which the
 ///   simulation waits for before it runs anything else, so a delegate queue's code is part of
 ///   the timeline.
 ///
-/// What stays outside: work started by another thread (a socket's reader, the caller of
-/// ``run(_:)``). At ``speed`` `.infinity` such work does not hold time back; at a finite speed
+/// What stays outside: work started by another thread (a socket's reader), and tasks not
+/// started in the simulation (the caller of ``run(_:)``, a program's main code), even while
+/// they visit its thread to call an actor isolated to it. At ``speed`` `.infinity` such work does not hold time back; at a finite speed
 /// the simulation paces its clock to the wall clock, so processes outside ours (a Bumble host
 /// on a served world, a person at a keyboard) see real-time behaviour.
 ///
@@ -50,6 +51,16 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         var deadline: Int64
         var sequence: UInt64
         var continuation: CheckedContinuation<Void, any Error>
+        /// The simulation the sleeping task belongs to (``current`` when it fell asleep):
+        /// usually this one; none for a program's main code waiting on a simulated world.
+        var home: Simulation?
+
+        /// Resumes the task where it belongs, not where the waking thread is.
+        func wake(throwing error: (any Error)? = nil) {
+            SimulationThread.routing(to: home) {
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
     }
 
     struct State {
@@ -157,9 +168,20 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         }
     }
 
-    /// The simulation the caller belongs to, if any: the one whose thread it runs on, else
-    /// the one its task was started in (``ambient``).
-    public static var current: Simulation? { SimulationThread.current ?? ambient }
+    /// The simulation the caller belongs to, if any. For code in a task: the simulation the
+    /// task was started in (``ambient``), else the one whose thread runs it if the task
+    /// prefers that simulation as its executor; a task from elsewhere that visits the thread
+    /// (calling an actor isolated to the simulation) belongs to none. For code outside any
+    /// task: the simulation whose thread, or dispatched block, it runs on.
+    public static var current: Simulation? {
+        withUnsafeCurrentTask { task in
+            guard let task else { return SimulationThread.current }
+            if let ambient { return ambient }
+            guard let thread = SimulationThread.current,
+                  task.unownedTaskExecutor == thread.asUnownedTaskExecutor() else { return nil }
+            return thread
+        }
+    }
 
     /// The simulation a task tree belongs to: set for the body of ``run(_:)``, and inherited
     /// by the tasks it starts, so work they hand to the global executor from another thread
@@ -207,6 +229,8 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         // The task holds the body only through this slot, emptied before the caller resumes:
         // a caller may pass a closure it must not let escape (`withoutActuallyEscaping`).
         let slot = LockedSlot<@Sendable () async throws -> T>(body)
+        // Where the caller goes on when the body ends: its own simulation, or none.
+        let home = Simulation.current
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (caller: CheckedContinuation<T, any Error>) in
                 let task = Simulation.$ambient.withValue(self) { Task(executorPreference: self) {
@@ -215,8 +239,9 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                     do { result = .success(try await work?() ?? { throw CancellationError() }()) } catch { result = .failure(error) }
                     work = nil
                     slot.clear()
-                    // Resumed from the thread, the caller would be routed onto it.
-                    SimulationThread.outside { caller.resume(with: result) }
+                    // Resumed by the body's task, the caller would be routed onto this
+                    // simulation; it goes back where it came from.
+                    SimulationThread.routing(to: home) { caller.resume(with: result) }
                 } }
                 handle.value = task
             }
@@ -234,7 +259,9 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
     public func dispatch(to queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
         lock.withLock { state.external += 1 }
         queue.async { [self] in
-            SimulationThread.inside(self) { work() }
+            // Tasks the block starts carry the simulation as theirs (a task-local bound
+            // outside any task is copied into the tasks started there).
+            SimulationThread.inside(self) { Simulation.$ambient.withValue(self) { work() } }
             lock.withLock {
                 state.external -= 1
                 lock.signal()
@@ -265,6 +292,12 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
     // MARK: The thread
 
     private func runThread() {
+        // Bound on the thread itself: a `Task {}` started by an action (outside any task)
+        // copies it and belongs to this simulation; jobs of tasks see their own values.
+        Simulation.$ambient.withValue(self) { runLoop() }
+    }
+
+    private func runLoop() {
         SimulationThread.setCurrent(self)
         let taskExecutor = asUnownedTaskExecutor(), serialExecutor = asUnownedSerialExecutor()
         var batch: [Work] = []
@@ -282,15 +315,15 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                     }
                 }
                 batch.removeAll(keepingCapacity: true)
-            case let .wake(continuation):
-                continuation.resume()
+            case let .wake(sleeper):
+                sleeper.wake()
             }
         }
     }
 
     private enum Step {
         case run
-        case wake(CheckedContinuation<Void, any Error>)
+        case wake(Sleeper)
         case stop
     }
 
@@ -329,7 +362,7 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                 state.mainQueueSettled = false
                 let sleeper = state.sleepers.remove(at: index)
                 if sleeper.deadline > time.load(ordering: .relaxed) { time.store(sleeper.deadline, ordering: .releasing) }
-                return .wake(sleeper.continuation)
+                return .wake(sleeper)
             }
         }
     }
@@ -395,7 +428,7 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
             defer { state.sleepers = [] }
             return state.sleepers
         }
-        for sleeper in abandoned { sleeper.continuation.resume(throwing: CancellationError()) }
+        for sleeper in abandoned { sleeper.wake(throwing: CancellationError()) }
         // Work that slipped in between the last batch and `stopped` still runs somewhere.
         let late = lock.withLock { () -> [Work] in
             defer { state.work = [] }

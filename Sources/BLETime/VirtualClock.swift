@@ -29,12 +29,14 @@ extension Simulation {
             return state.nextSequence
         }
         guard let sequence else { throw CancellationError() }
+        let home = Simulation.current
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let refused = lock.withLock { () -> Bool in
                     state.unregistered.remove(sequence)
                     if state.cancelledEarly.remove(sequence) != nil || state.stopped { return true }
-                    state.sleepers.append(Sleeper(deadline: deadline, sequence: sequence, continuation: continuation))
+                    state.sleepers.append(Sleeper(deadline: deadline, sequence: sequence, continuation: continuation,
+                                                   home: home))
                     lock.signal()
                     return false
                 }
@@ -56,7 +58,7 @@ extension Simulation {
             return nil
         }
         guard let sleeper else { return }
-        execute { sleeper.continuation.resume(throwing: CancellationError()) }
+        execute { sleeper.wake(throwing: CancellationError()) }
     }
 
     /// How many tasks sleep on the clock now (for tests and diagnostics).

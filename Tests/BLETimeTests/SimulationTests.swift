@@ -143,6 +143,32 @@ struct SimulationTests {
         #expect(WallClock().microseconds - start >= 50_000)
     }
 
+    @Test("The caller of run resumes off the simulation's thread, and what it starts afterwards stays off it")
+    func callerResumesOutside() async throws {
+        let simulation = try Simulation()
+        defer { simulation.shutdown() }
+        let inside = try await simulation.run { Simulation.current === simulation }
+        #expect(inside)
+        #expect(Simulation.current == nil, "the caller came back on the simulation's thread")
+        let later = await Task { Simulation.current == nil }.value
+        #expect(later, "a task the caller starts afterwards joined the simulation")
+    }
+
+    @Test("A task from outside visits the simulation's thread without joining it: an isolated call, a sleep on its clock")
+    func visitorStaysOutside() async throws {
+        let simulation = try Simulation()
+        defer { simulation.shutdown() }
+        let isolated = SimulationIsolated(simulation)
+        let during = await isolated.observe()
+        #expect(during.onThread, "the call ran on the simulation's thread")
+        #expect(!during.member, "a visiting task counted as the simulation's own")
+        // Woken by the simulation's thread, the sleeper is queued where it belongs: outside.
+        try await simulation.clock.sleep(for: .seconds(1))
+        #expect(simulation.isIsolatingCurrentContext() == false, "the sleeper woke on the simulation's thread")
+        #expect(Simulation.current == nil)
+        #expect(simulation.now == 1_000_000)
+    }
+
     @Test("Shutting down wakes sleepers with CancellationError, and later jobs still run")
     func shutdownWakes() async throws {
         // Paced at real time, so the sleeper is still asleep when the simulation ends.
@@ -158,6 +184,17 @@ struct SimulationTests {
         #expect(await asleep.value)
         let after = Task(executorPreference: simulation) { 42 }
         #expect(await after.value == 42)
+    }
+}
+
+/// An actor whose executor is a simulation, as the world's runner is.
+private actor SimulationIsolated {
+    let simulation: Simulation
+    init(_ simulation: Simulation) { self.simulation = simulation }
+    nonisolated var unownedExecutor: UnownedSerialExecutor { simulation.asUnownedSerialExecutor() }
+
+    func observe() -> (onThread: Bool, member: Bool) {
+        (simulation.isIsolatingCurrentContext() == true, Simulation.current === simulation)
     }
 }
 
