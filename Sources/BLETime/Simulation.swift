@@ -81,9 +81,9 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         var seedState: UInt64 = 0
         /// Counts work submitted, so a main-queue probe can tell whether any came meanwhile.
         var submitted: UInt64 = 0
-        /// Whether a main-queue probe came back with nothing submitted since it was sent:
-        /// the main queue has settled and time may move (``waitsForMainQueue``).
-        var mainQueueSettled = false
+        /// Main-queue probes in a row that came back with nothing submitted since they were
+        /// sent, since work last ran (``waitsForMainQueue``).
+        var settledProbes = 0
         /// A probe is on its way through the main queue.
         var probing = false
     }
@@ -92,7 +92,8 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
     /// Reached only under ``lock``: `nonisolated(unsafe)` because the pthread mutex, not the
     /// compiler, serialises every read and write.
     nonisolated(unsafe) var state = State()
-    private let time = Atomic<Int64>(0)
+    /// The simulated time, in microseconds; written only by the thread, under ``lock``.
+    let time = Atomic<Int64>(0)
     private let finished = ConditionLock()
     /// Whether the thread has ended; read and written only under ``finished``'s mutex, which is
     /// why `nonisolated(unsafe)` is safe.
@@ -337,6 +338,8 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                     continue
                 }
                 if !state.work.isEmpty {
+                    // What this work does may queue main-actor jobs: probe again after it.
+                    state.settledProbes = 0
                     catchUpWithWallClock()
                     swap(&batch, &state.work)
                     return .run
@@ -346,7 +349,7 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                     lock.wait()
                     continue
                 }
-                if waitsForMainQueue, !state.mainQueueSettled {
+                if waitsForMainQueue, state.settledProbes < Self.settledProbesBeforeTimeMoves {
                     probeMainQueue()
                     lock.wait()
                     continue
@@ -359,67 +362,12 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                         continue
                     }
                 }
-                state.mainQueueSettled = false
+                state.settledProbes = 0
                 let sleeper = state.sleepers.remove(at: index)
                 if sleeper.deadline > time.load(ordering: .relaxed) { time.store(sleeper.deadline, ordering: .releasing) }
                 return .wake(sleeper)
             }
         }
-    }
-
-    /// Sends a block through the main queue (under the lock); when it comes back with no
-    /// work submitted meanwhile, every main-actor job enqueued before it has run and left
-    /// nothing for the simulation: the main queue has settled.
-    private func probeMainQueue() {
-        guard !state.probing else { return }
-        state.probing = true
-        let sent = state.submitted
-        DispatchQueue.main.async { [self] in
-            lock.withLock {
-                state.probing = false
-                state.mainQueueSettled = state.submitted == sent
-                lock.signal()
-            }
-        }
-    }
-
-    private func earliestSleeper() -> Int? {
-        var best: Int?
-        for index in state.sleepers.indices {
-            guard let current = best else {
-                best = index
-                continue
-            }
-            let candidate = state.sleepers[index], chosen = state.sleepers[current]
-            if candidate.deadline < chosen.deadline || (candidate.deadline == chosen.deadline && candidate.sequence < chosen.sequence) {
-                best = index
-            }
-        }
-        return best
-    }
-
-    /// At a finite speed: the wall-clock time at which simulated `time` is due.
-    private func wallTime(of simulated: Int64) -> Int64? {
-        guard speed.isFinite else { return nil }
-        let origin = pacingOrigin()
-        return origin.wall + Int64((Double(simulated - origin.simulated) / speed).rounded(.up))
-    }
-
-    private func pacingOrigin() -> (wall: Int64, simulated: Int64) {
-        if let origin = state.pacingOrigin { return origin }
-        let origin = (wall: WallClock.monotonicMicroseconds(), simulated: time.load(ordering: .relaxed))
-        state.pacingOrigin = origin
-        return origin
-    }
-
-    /// At a finite speed, work that arrived from outside happens at the simulated time the
-    /// wall clock says, but never past a sleeper that is due first.
-    private func catchUpWithWallClock() {
-        guard speed.isFinite else { return }
-        let origin = pacingOrigin()
-        var target = origin.simulated + Int64(Double(WallClock.monotonicMicroseconds() - origin.wall) * speed)
-        if let index = earliestSleeper() { target = min(target, state.sleepers[index].deadline) }
-        if target > time.load(ordering: .relaxed) { time.store(target, ordering: .releasing) }
     }
 
     private func finishThread() {
@@ -446,31 +394,4 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
             finished.broadcast()
         }
     }
-}
-
-/// The system refused a ``Simulation`` its thread (`pthread_create` failed, e.g. EAGAIN
-/// when the process is at its thread limit).
-public struct SimulationError: Error, CustomStringConvertible {
-    /// The simulation's name.
-    public var name: String
-    /// The error number `pthread_create` returned.
-    public var code: Int32
-
-    public var description: String {
-        "cannot start the thread of simulation \(name): pthread_create returned \(code) (EAGAIN = too many threads)"
-    }
-}
-
-/// One optional value shared between tasks behind a lock.
-final class LockedSlot<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value?>
-
-    init(_ value: Value?) { storage = Mutex(value) }
-
-    var value: Value? {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
-    }
-
-    func clear() { storage.withLock { $0 = nil } }
 }

@@ -1,6 +1,7 @@
 import BLEHost
 import BLEStorage
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// The built `ble` executable, which SwiftPM puts beside the test bundle.
@@ -16,7 +17,7 @@ func bleExecutable() -> String? {
 
 /// Crash safety of the bond store (issue #6, "Done when"): a writer killed at any point
 /// leaves the old store or the new one, never a corrupt or partial file.
-@Suite("Bond store crash safety")
+@Suite("Bond store crash safety", .ownThread)
 struct BondStoreCrashTests {
     @Test("SIGKILL at 100 random points while ble bonds stress-write saves leaves exactly store A or B")
     func killedWriter() throws {

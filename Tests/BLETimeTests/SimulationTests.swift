@@ -173,13 +173,18 @@ struct SimulationTests {
     func shutdownWakes() async throws {
         // Paced at real time, so the sleeper is still asleep when the simulation ends.
         let simulation = try Simulation(speed: 1)
+        let registered = AsyncStream<Void>.makeStream()
         let asleep = Task(executorPreference: simulation) { () -> Bool in
+            // Yielded on the simulation's thread before the sleep, which registers in the same
+            // job: the simulation runs the job to its first suspension before anything else.
+            registered.continuation.yield()
             do {
-                try await simulation.clock.sleep(for: .seconds(10))
+                try await simulation.clock.sleep(for: .seconds(3600))
                 return false
             } catch { return true }
         }
-        while simulation.sleeperCount == 0 { await Task.yield() }  // the task registers on the simulation's thread
+        for await _ in registered.stream { break }
+        while simulation.sleeperCount == 0 { await Task.yield() }  // the job may still be running
         simulation.shutdown()
         #expect(await asleep.value)
         let after = Task(executorPreference: simulation) { 42 }

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTesting
 import Synchronization
 
 /// The package's root, from this file's path.
@@ -36,8 +37,10 @@ final class BumbleScript: Sendable {
         self.process = process
         input = stdin.fileHandleForWriting
         let output = self.output
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        readToEnd(of: stdout.fileHandleForReading, name: "bumble peer output") { data in
             output.state.withLock { state in
                 state.partial += String(decoding: data, as: UTF8.self)
                 while let newline = state.partial.firstIndex(of: "\n") {
@@ -46,9 +49,6 @@ final class BumbleScript: Sendable {
                 }
             }
         }
-        let exited = self.exited
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
     }
 
     /// Every line so far.

@@ -3,9 +3,10 @@ import BLEAdapter
 import BLEHost
 import Foundation
 import OpenCoreBluetooth
+import SimulatedTesting
 import Testing
 
-@Suite("The heart-rate central against Bumble's GATT server", .serialized,
+@Suite("The heart-rate central against Bumble's GATT server", .serialized, .ownThread,
        .enabled(if: bumbleInteropEnabled, "SWIFTBLE_INTEROP=0 turns it off"))
 @MainActor
 struct HeartRateCentralBumbleTests {

@@ -1,6 +1,7 @@
 import BLEHost
 import BLEWire
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// Whether to run the interop tests: always, unless SWIFTBLE_INTEROP=0.
@@ -9,7 +10,7 @@ let bumbleInteropEnabled: Bool = ProcessInfo.processInfo.environment["SWIFTBLE_I
 /// Every suite that runs Bumble, nested here so that they run one test at a time: each test
 /// starts Python controllers and peers, and several at once on a 2-core machine starve the
 /// rest of the test run (the simulated-world tests' wall-clock timers above all).
-@Suite("Bumble interop", .serialized, .enabled(if: bumbleInteropEnabled, "SWIFTBLE_INTEROP=0 turns them off"))
+@Suite("Bumble interop", .serialized, .ownThread, .enabled(if: bumbleInteropEnabled, "SWIFTBLE_INTEROP=0 turns them off"))
 struct BumbleInterop {}
 
 /// Stock Bumble controllers on one LocalLink (Interop/bumble_controllers.py -n N), each

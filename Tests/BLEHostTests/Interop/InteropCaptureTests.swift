@@ -1,13 +1,14 @@
 import BLEHost
 import BLEWire
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// tshark as the independent judge of our HCI traffic. Every interop test decodes its own
 /// capture when it finishes (``OurHost/finish(clean:)``); these tests show that the check
 /// can fail, and that tshark really dissects what we send down to L2CAP rather than
 /// passing frames it does not understand.
-@Suite("tshark judges our captures",
+@Suite("tshark judges our captures", .ownThread,
        .enabled(if: Tshark.executable != nil, "tshark is not installed (apt-get install -y tshark; .ci/run installs it)"))
 struct InteropCaptureTests {
     @Test("tshark flags a truncated L2CAP signaling frame as malformed, in either direction")

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SimulatedTesting
 import Synchronization
 
 /// The root of the package, found from this file's path.
@@ -99,12 +100,8 @@ final class InteropProcess {
         process.standardOutput = outputPipe
         process.standardError = mergingStandardError ? outputPipe : FileHandle.nullDevice
         let lines = lines
-        outputPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            lines.append(data)
-            if data.isEmpty { handle.readabilityHandler = nil }
-        }
         try process.run()
+        readToEnd(of: outputPipe.fileHandleForReading, name: "interop output") { lines.append($0) }
     }
 
     /// The JSON objects printed so far, one per line; other lines are skipped.
@@ -129,7 +126,6 @@ final class InteropProcess {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        outputPipe.fileHandleForReading.readabilityHandler = nil
     }
 }
 

@@ -1,9 +1,10 @@
 import BLEWire
 import Foundation
 import Glibc
+import SimulatedTesting
 import Testing
 
-@Suite("ble advertise and ble scan over TCP to a served world")
+@Suite("ble advertise and ble scan over TCP to a served world", .ownThread)
 struct AdvertiseCommandLineTests {
     @Test("a name advertised on one served controller is seen by ble scan --json on the other")
     func advertiseIsScanned() throws {

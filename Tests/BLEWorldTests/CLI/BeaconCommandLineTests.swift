@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import SimulatedTesting
 import Testing
 
 /// The neighbourhood's iBeacon UUID (Scenarios/neighbourhood.yaml).
 let neighbourhoodBeaconUUID = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
 
 
-@Suite("ble beacon emit, monitor and range")
+@Suite("ble beacon emit, monitor and range", .ownThread)
 struct BeaconCommandLineTests {
     @Test("range --json finds the neighbourhood's three iBeacons with their identities and measured powers")
     func rangeNeighbourhood() throws {

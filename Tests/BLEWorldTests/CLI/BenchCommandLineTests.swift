@@ -1,9 +1,10 @@
 import BLEWire
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// `ble bench l2cap`, run as the built executable on its embedded world.
-@Suite("ble bench command line", .serialized)
+@Suite("ble bench command line", .serialized, .ownThread)
 struct BenchCommandLineTests {
     /// The most LL payload a 7.5 ms interval carries one way on LE 2M with 251-octet PDUs:
     /// five full exchanges per event (Vol 6, Part B, §2.1, §4.5.1), 1255 octets / 7.5 ms.

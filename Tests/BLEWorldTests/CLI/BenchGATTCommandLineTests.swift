@@ -1,9 +1,10 @@
 import BLEController
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// `ble bench notify` and `ble bench write`, run as the built executable on its embedded world.
-@Suite("ble bench notify and write", .serialized)
+@Suite("ble bench notify and write", .serialized, .ownThread)
 struct BenchGATTCommandLineTests {
     /// The analytic ceiling of 244-octet notifications at 7.5 ms, 251-octet PDUs, LE 2M,
     /// from airtimes (Core 5.4, Vol 6, Part B, §2.1, §4.1.1, §4.5.1): each notification is

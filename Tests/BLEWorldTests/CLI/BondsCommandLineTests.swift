@@ -1,8 +1,9 @@
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// `ble bonds list|remove` on prepared store files, run as the built executable.
-@Suite("ble bonds command line", .serialized)
+@Suite("ble bonds command line", .serialized, .ownThread)
 struct BondsCommandLineTests {
     /// A store with a legacy bond (random identity) and a Secure Connections bond (public).
     static let store = """

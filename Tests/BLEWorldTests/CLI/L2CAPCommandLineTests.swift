@@ -1,10 +1,11 @@
 import BLEWire
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// `ble l2cap listen|connect` and `ble sim serve --snoop`, run as the built executable
 /// against a served world: the echo server on one device, the client on the other.
-@Suite("ble l2cap command line", .serialized)
+@Suite("ble l2cap command line", .serialized, .ownThread)
 struct L2CAPCommandLineTests {
     /// Generous: machines running these tests are shared and slow.
     private static let patience = 60.0

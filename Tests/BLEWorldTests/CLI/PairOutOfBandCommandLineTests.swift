@@ -1,11 +1,12 @@
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// `ble pair` against `ble serve` with out-of-band data (Core 5.4, Vol 3, Part H, §2.3.5.4,
 /// §2.3.5.6.4), both the built executable, over a served world: the server prints its
 /// Secure Connections data (`--oob-show`), the central takes it (`--oob-peer C:R`); legacy
 /// pairs share `--oob-tk`; a changed C or another TK fails with Confirm Value Failed.
-@Suite("ble pair and ble serve out of band", .serialized)
+@Suite("ble pair and ble serve out of band", .serialized, .ownThread)
 struct PairOutOfBandCommandLineTests {
     private static let patience = 60.0
 

@@ -1,11 +1,12 @@
 import BLEWire
 import Foundation
 import Glibc
+import SimulatedTesting
 import Testing
 
 /// `--privacy` on `ble advertise` and `ble scan` over TCP to a served world (Core 5.4,
 /// Vol 3, Part C, §10.7): a stranger sees a private address, a bonded scanner the identity.
-@Suite("ble --privacy over a served world", .serialized)
+@Suite("ble --privacy over a served world", .serialized, .ownThread)
 struct PrivacyCommandLineTests {
     static let advertiserIRK = "0f0e0d0c0b0a09080706050403020100"
 

@@ -1,9 +1,10 @@
 import BLEWire
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// `ble scan` on the embedded neighbourhood, run as a user runs it.
-@Suite("ble scan on the simulated neighbourhood")
+@Suite("ble scan on the simulated neighbourhood", .ownThread)
 struct ScanCommandLineTests {
     private func ble(_ arguments: String...) throws -> ProcessResult {
         let executable = try #require(bleExecutable(), "the ble executable is not built")

@@ -1,10 +1,11 @@
 import BLEWire
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// The `ble sim` command line, run as the built executable (the test target cannot import
 /// an executable target without changing Package.swift).
-@Suite("ble sim command line", .serialized)
+@Suite("ble sim command line", .serialized, .ownThread)
 struct SimCommandLineTests {
     private func ble(_ arguments: String...) throws -> ProcessResult {
         let path = try #require(bleExecutable(), "the ble executable is not built; run swift build first")

@@ -1,10 +1,11 @@
 import Foundation
+import SimulatedTesting
 import Testing
 
 /// `ble sim run` with the scenario's GATT devices served by their real hosts, run as the
 /// built executable: the output repeats from run to run, and `--speed` only spreads it over
 /// the wall clock.
-@Suite("ble sim run with GATT hosts", .serialized)
+@Suite("ble sim run with GATT hosts", .serialized, .ownThread)
 struct SimRunGATTCommandLineTests {
     private func ble(_ arguments: String...) throws -> ProcessResult {
         let path = try #require(bleExecutable(), "the ble executable is not built; run swift build first")

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import SimulatedTesting
 import Testing
 
 /// Issue #8's interop: `ble beacon range` sees a Bumble iBeacon with the exact UUID, major,
 /// minor and measured power, and a Bumble scanner decodes `ble beacon emit` exactly — both
 /// over stock Bumble controllers (Interop/bumble_controllers.py), the Bumble side played by
 /// Interop/bumble_beacon_peer.py. Off with SWIFTBLE_INTEROP=0.
-@Suite("Beacons between ble and Bumble", .serialized,
+@Suite("Beacons between ble and Bumble", .serialized, .ownThread,
        .enabled(if: ProcessInfo.processInfo.environment["SWIFTBLE_INTEROP"] != "0", "SWIFTBLE_INTEROP=0 turns them off"))
 struct BumbleBeaconInteropTests {
     private static let uuid = "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"

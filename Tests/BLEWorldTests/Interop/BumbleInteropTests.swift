@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SimulatedTesting
 import Testing
 
 /// Whether to run the interop tests: always, unless SWIFTBLE_INTEROP=0 (for a machine with
@@ -9,7 +10,7 @@ private let interopEnabled: Bool = ProcessInfo.processInfo.environment["SWIFTBLE
 /// Bumble hosts (Interop/bumble_peer.py, installed by Interop/setup.sh) against the
 /// controllers of `ble sim serve --devices 2`: the world's controllers must serve a third-party
 /// host exactly as a chip would.
-@Suite("Bumble hosts on ble sim serve", .serialized, .enabled(if: interopEnabled, "SWIFTBLE_INTEROP=0 turns them off"))
+@Suite("Bumble hosts on ble sim serve", .serialized, .ownThread, .enabled(if: interopEnabled, "SWIFTBLE_INTEROP=0 turns them off"))
 struct BumbleInteropTests {
     /// The Bumble virtual environment's Python: $BUMBLE_VENV or .venv-bumble at the root.
     private func python() throws -> String {
