@@ -8,6 +8,9 @@ extension CBPeripheralManager {
     /// - Returns: `false` when the transmit queue is full: nothing is sent, and
     ///   ``CBPeripheralManagerDelegate/peripheralManagerIsReady(toUpdateSubscribers:)`` is
     ///   called once there is room — send it again then. Values taken go out in order.
+    ///   Discardable, as Apple's Objective-C method is: code that sends without watching
+    ///   for a full queue compiles without a warning.
+    @discardableResult
     public func updateValue(_ value: Data, for characteristic: CBMutableCharacteristic, onSubscribedCentrals centrals: [CBCentral]?) -> Bool {
         guard let device, let local = localCharacteristics[ObjectIdentifier(characteristic)] else { return false }
         let handles = centrals.map { wanted in

@@ -19,8 +19,23 @@ final class BeaconEngine: Sendable {
         var ranger: BeaconRanger<IBeaconIdentity>
         /// The flags of each monitored region, by identifier.
         var regions: [String: RegionSnapshot] = [:]
-        /// Ranged constraints in the order ranging started.
+        /// Every constraint ranged, directly or through a region, in the order ranging
+        /// started: what the ranging ticks report.
         var constraints: [BeaconIdentityConstraint] = []
+        /// Constraints ranged with `startRangingBeacons(satisfying:)`.
+        var direct: [BeaconIdentityConstraint] = []
+        /// Regions ranged with the older `startRangingBeacons(in:)`, in the order started.
+        var rangedRegions: [RegionSnapshot] = []
+
+        /// Recomputes ``constraints`` from the direct constraints and the ranged regions.
+        mutating func refreshConstraints() {
+            var union: [BeaconIdentityConstraint] = []
+            for constraint in direct + rangedRegions.compactMap(\.constraint) where !union.contains(constraint) {
+                union.append(constraint)
+            }
+            // Keep the order in which ranging started for the ones still ranged.
+            constraints = constraints.filter(union.contains) + union.filter { !constraints.contains($0) }
+        }
         var runner: Task<Void, Never>?
         var closed = false
     }
@@ -90,13 +105,46 @@ final class BeaconEngine: Sendable {
 
     func startRanging(_ constraint: BeaconIdentityConstraint) {
         state.withLock { state in
-            if !state.constraints.contains(constraint) { state.constraints.append(constraint) }
+            if !state.direct.contains(constraint) { state.direct.append(constraint) }
+            state.refreshConstraints()
         }
         ensureRunning()
     }
 
     func stopRanging(_ constraint: BeaconIdentityConstraint) {
-        state.withLock { state in state.constraints.removeAll { $0 == constraint } }
+        state.withLock { state in
+            state.direct.removeAll { $0 == constraint }
+            state.refreshConstraints()
+        }
+    }
+
+    /// Ranges a beacon region (the older, region-based API); a region with the identifier of
+    /// a ranged one replaces it, as Core Location's region identity is its identifier.
+    func startRanging(region: RegionSnapshot) {
+        guard region.constraint != nil else { return }
+        state.withLock { state in
+            state.rangedRegions.removeAll { $0.identifier == region.identifier }
+            state.rangedRegions.append(region)
+            state.refreshConstraints()
+        }
+        ensureRunning()
+    }
+
+    /// Stops ranging the region with `identifier`.
+    func stopRanging(regionIdentifier identifier: String) {
+        state.withLock { state in
+            state.rangedRegions.removeAll { $0.identifier == identifier }
+            state.refreshConstraints()
+        }
+    }
+
+    /// The regions ranged with the region-based API, in the order ranging started.
+    var rangedRegions: [RegionSnapshot] { state.withLock { $0.rangedRegions } }
+
+    /// The ranged regions whose beacons are `constraint`'s: the regions a `didRange` for
+    /// `constraint` is also reported for, as `didRangeBeacons:inRegion:`.
+    func rangedRegions(for constraint: BeaconIdentityConstraint) -> [RegionSnapshot] {
+        state.withLock { state in state.rangedRegions.filter { $0.constraint == constraint } }
     }
 
     func isMonitoring(_ identifier: String) -> Bool { state.withLock { $0.regions[identifier] != nil } }
@@ -107,7 +155,8 @@ final class BeaconEngine: Sendable {
         state.withLock { state in state.monitor.monitoredRegions.compactMap { state.regions[$0.identifier] } }
     }
 
-    var rangedConstraints: [BeaconIdentityConstraint] { state.withLock { $0.constraints } }
+    /// The constraints ranged with `startRangingBeacons(satisfying:)`, not those of ranged regions.
+    var rangedConstraints: [BeaconIdentityConstraint] { state.withLock { $0.direct } }
 
     /// Stops the scan and closes the controller; the manager is going away.
     func shutdown() {
@@ -203,8 +252,13 @@ final class BeaconEngine: Sendable {
             for constraint in state.constraints {
                 events.append(.didFailRanging(constraint, CLError(.rangingUnavailable, reason: reason)))
             }
+            for region in state.rangedRegions {
+                events.append(.rangingRegionDidFail(region, CLError(.rangingUnavailable, reason: reason)))
+            }
             state.regions = [:]
             state.constraints = []
+            state.direct = []
+            state.rangedRegions = []
             state.runner = nil
             return events
         }

@@ -102,6 +102,10 @@ open class CLLocationManager: NSObject {
     /// ``CLAuthorizationStatus/authorizedAlways``: Linux asks no permission.
     nonisolated open var authorizationStatus: CLAuthorizationStatus { .authorizedAlways }
 
+    /// ``CLAuthorizationStatus/authorizedAlways``: the class method Apple deprecated in
+    /// iOS 14 and still ships, which code written before it calls.
+    nonisolated open class func authorizationStatus() -> CLAuthorizationStatus { .authorizedAlways }
+
     /// Does nothing: the manager is authorized from the start.
     nonisolated open func requestWhenInUseAuthorization() {}
 
@@ -156,5 +160,26 @@ open class CLLocationManager: NSObject {
     /// Stops ranging `constraint`; no `didRange` for it arrives after this returns.
     nonisolated open func stopRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
         engine.stopRanging(constraint.value)
+    }
+
+    // MARK: Ranging by region (the API before iOS 13, deprecated and still shipping)
+
+    /// The regions ranged with ``startRangingBeacons(in:)`` (copies).
+    nonisolated open var rangedRegions: Set<CLRegion> {
+        Set(engine.rangedRegions.map { $0.makeRegion() })
+    }
+
+    /// Starts ranging `region`'s beacons: once a second the delegate gets
+    /// `locationManager(_:didRangeBeacons:in:)` with them, closest first, right after
+    /// `didRange(_:satisfying:)` for the region's constraint. A region with the identifier
+    /// of a ranged one replaces it.
+    nonisolated open func startRangingBeacons(in region: CLBeaconRegion) {
+        engine.startRanging(region: region.snapshot)
+    }
+
+    /// Stops ranging the region with `region`'s identifier; no ranging call for it arrives
+    /// after this returns (unless its constraint is also ranged directly).
+    nonisolated open func stopRangingBeacons(in region: CLBeaconRegion) {
+        engine.stopRanging(regionIdentifier: region.identifier)
     }
 }

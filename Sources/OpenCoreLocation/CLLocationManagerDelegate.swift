@@ -37,6 +37,18 @@ public protocol CLLocationManagerDelegate: NSObjectProtocol {
     /// The authorization status is known or changed (`locationManagerDidChangeAuthorization:`);
     /// called once after the manager is created.
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager)
+
+    // Names Apple deprecated and still calls: code written before iOS 13 and 14 uses them.
+
+    /// The beacons of `region`, closest first, once a second while it is ranged with
+    /// ``CLLocationManager/startRangingBeacons(in:)`` (`locationManager:didRangeBeacons:inRegion:`);
+    /// delivered right after the constraint-based ``locationManager(_:didRange:satisfying:)``.
+    func locationManager(_ manager: CLLocationManager, didRangeBeacons beacons: [CLBeacon], in region: CLBeaconRegion)
+    /// Ranging `region` failed (`locationManager:rangingBeaconsDidFailForRegion:withError:`).
+    func locationManager(_ manager: CLLocationManager, rangingBeaconsDidFailFor region: CLBeaconRegion, withError error: any Error)
+    /// The authorization status, as `status` (`locationManager:didChangeAuthorizationStatus:`);
+    /// delivered right after ``locationManagerDidChangeAuthorization(_:)``.
+    func locationManager(_ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus)
 }
 
 extension CLLocationManagerDelegate {
@@ -58,4 +70,10 @@ extension CLLocationManagerDelegate {
     public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {}
     /// Does nothing unless the delegate implements it.
     public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {}
+    /// Does nothing unless the delegate implements it.
+    public func locationManager(_ manager: CLLocationManager, didRangeBeacons beacons: [CLBeacon], in region: CLBeaconRegion) {}
+    /// Does nothing unless the delegate implements it.
+    public func locationManager(_ manager: CLLocationManager, rangingBeaconsDidFailFor region: CLBeaconRegion, withError error: any Error) {}
+    /// Does nothing unless the delegate implements it.
+    public func locationManager(_ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus) {}
 }

@@ -70,8 +70,26 @@ open class CLBeaconRegion: CLRegion {
         super.init(identifier: identifier)
     }
 
+    /// Every beacon with `proximityUUID` (the initializer Apple deprecated in iOS 13 and
+    /// still ships).
+    public convenience init(proximityUUID: UUID, identifier: String) {
+        self.init(uuid: proximityUUID, identifier: identifier)
+    }
+
+    /// Every beacon with `proximityUUID` and `major` (deprecated by Apple, still shipping).
+    public convenience init(proximityUUID: UUID, major: CLBeaconMajorValue, identifier: String) {
+        self.init(uuid: proximityUUID, major: major, identifier: identifier)
+    }
+
+    /// The beacon with `proximityUUID`, `major` and `minor` (deprecated by Apple, still shipping).
+    public convenience init(proximityUUID: UUID, major: CLBeaconMajorValue, minor: CLBeaconMinorValue, identifier: String) {
+        self.init(uuid: proximityUUID, major: major, minor: minor, identifier: identifier)
+    }
+
     /// The proximity UUID.
     open var uuid: UUID { beaconIdentityConstraint.uuid }
+    /// The proximity UUID, by the name Apple deprecated in iOS 13 and still ships.
+    open var proximityUUID: UUID { uuid }
     /// The major value, or `nil` for any.
     open var major: NSNumber? { beaconIdentityConstraint.major.map { NSNumber(value: $0) } }
     /// The minor value, or `nil` for any.

@@ -11,6 +11,8 @@ enum LocationEvent: Sendable {
     case didDetermineState(CLRegionState, RegionSnapshot)
     case didRange([BeaconSnapshot], BeaconIdentityConstraint)
     case didFailRanging(BeaconIdentityConstraint, CLError)
+    /// Ranging a region of the older, region-based API failed.
+    case rangingRegionDidFail(RegionSnapshot, CLError)
     case monitoringDidFail(RegionSnapshot?, CLError)
     case didStartMonitoring(RegionSnapshot)
     case didFail(CLError)
@@ -63,9 +65,18 @@ final class DelegateRelay: Sendable {
                 delegate.locationManager(manager, didDetermineState: state, for: region.makeRegion())
             case let .didRange(beacons, constraint):
                 guard engine.isRanging(constraint) else { continue }
-                delegate.locationManager(manager, didRange: beacons.map(CLBeacon.init), satisfying: CLBeaconIdentityConstraint(constraint))
+                let ranged = beacons.map(CLBeacon.init)
+                delegate.locationManager(manager, didRange: ranged, satisfying: CLBeaconIdentityConstraint(constraint))
+                // The older callback too, for each region ranged with `startRangingBeacons(in:)`.
+                for region in engine.rangedRegions(for: constraint) {
+                    guard let beaconRegion = region.makeRegion() as? CLBeaconRegion else { continue }
+                    delegate.locationManager(manager, didRangeBeacons: ranged, in: beaconRegion)
+                }
             case let .didFailRanging(constraint, error):
                 delegate.locationManager(manager, didFailRangingFor: CLBeaconIdentityConstraint(constraint), error: error)
+            case let .rangingRegionDidFail(region, error):
+                guard let beaconRegion = region.makeRegion() as? CLBeaconRegion else { continue }
+                delegate.locationManager(manager, rangingBeaconsDidFailFor: beaconRegion, withError: error)
             case let .monitoringDidFail(region, error):
                 delegate.locationManager(manager, monitoringDidFailFor: region?.makeRegion(), withError: error)
             case let .didStartMonitoring(region):
@@ -74,6 +85,8 @@ final class DelegateRelay: Sendable {
                 delegate.locationManager(manager, didFailWithError: error)
             case .didChangeAuthorization:
                 delegate.locationManagerDidChangeAuthorization(manager)
+                // The callback Apple deprecated in iOS 14 and still delivers.
+                delegate.locationManager(manager, didChangeAuthorization: manager.authorizationStatus)
             }
         }
     }
