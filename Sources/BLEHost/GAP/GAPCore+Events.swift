@@ -212,6 +212,10 @@ extension GAPCore {
             if pending?.request.peer.value == peer.value { outputs += finishPending(failure: nil, at: now) }
         case .peripheral:
             // Legacy advertising stops when a connection is made from it (Vol 6, Part B, §4.4.2).
+            // A connection made before the enable's Command Complete arrived shows that
+            // advertising did start: say so first, or the start would wait for ever (the
+            // late Command Complete finds advertising off and is ignored).
+            if advertising == .starting { outputs.append(.event(.advertisingStarted)) }
             if advertising != .off {
                 advertising = .off
                 if advertisingParameters?.restartAfterDisconnection == true { restartAdvertisingAfter = handle }

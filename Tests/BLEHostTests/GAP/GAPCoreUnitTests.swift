@@ -69,6 +69,30 @@ struct GAPCoreUnitTests {
         #expect(changed.data.localName == "AB")
     }
 
+    @Test("A connection made before advertising's enable was answered starts and stops it, and the late answer changes nothing")
+    func connectionBeforeEnableAnswered() throws {
+        var gap = GAPCore()
+        let start = try gap.startAdvertising(GAPAdvertisingParameters(), at: 0)
+        let enable = try #require(Self.token(start, HCI.LESetAdvertisingEnable.opcode))
+        for case let .submit(command, token) in start where token != enable {
+            _ = gap.handle(.commandCompleted(token, .success(.commandComplete(HCI.CommandComplete(
+                numHCICommandPackets: 1, opcode: type(of: command).opcode, returnParameters: [0])))), at: 0)
+        }
+        let connected = Self.events(gap.handle(.event(.leMeta(.connectionComplete(HCI.LEConnectionComplete(
+            status: .success, connectionHandle: 0x0040, role: .peripheral, peerAddressType: .public, peerAddress: BluetoothAddress(7),
+            connectionInterval: 6, peripheralLatency: 0, supervisionTimeout: 200, centralClockAccuracy: .ppm500)))), at: 1))
+        #expect(connected.count == 3)
+        #expect(connected.first == .advertisingStarted, "the start's waiter would never be answered")
+        #expect(connected.dropFirst().first == .advertisingStopped(connectionHandle: 0x0040))
+        #expect(!gap.isAdvertising)
+        let late = gap.handle(.commandCompleted(enable, .success(.commandComplete(HCI.CommandComplete(
+            numHCICommandPackets: 1, opcode: HCI.LESetAdvertisingEnable.opcode, returnParameters: [0])))), at: 2)
+        #expect(Self.events(late).isEmpty)
+        #expect(!gap.isAdvertising)
+        // Advertising can start again.
+        #expect(try !gap.startAdvertising(GAPAdvertisingParameters(), at: 3).isEmpty)
+    }
+
     @Test("Requests that cannot be honoured throw named errors")
     func refusals() throws {
         var gap = GAPCore()
