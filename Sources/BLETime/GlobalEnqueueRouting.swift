@@ -13,9 +13,12 @@ import Synchronization
 /// every call site naming the simulation as its executor preference.
 ///
 /// Membership follows the task, not the thread: a task from outside that visits the
-/// simulation's thread (a call into an actor isolated to the simulation) goes back to the
-/// global executor when it leaves, so a test runner or a program's main code never ends up
-/// living on a simulation's thread, where a blocking call would stop the simulation.
+/// simulation's thread (a call into an actor isolated to the simulation) does not join it;
+/// what it starts goes to the global executor, and so does it when it wakes from the
+/// simulation's clock or returns from ``Simulation/run(_:)``. So a test runner or a
+/// program's main code does not settle on a simulation's thread, where a blocking call would
+/// stop the simulation. (Swift may still run a visitor's next lines on the thread after an
+/// isolated call returns, until the visitor next suspends.)
 ///
 /// It uses the Swift runtime's `swift_task_enqueueGlobal_hook`, a function pointer the
 /// concurrency runtime consults before it hands a job to the global executor (the hook that
