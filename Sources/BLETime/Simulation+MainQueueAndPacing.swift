@@ -3,16 +3,9 @@ import Dispatch
 /// The main-queue probes and the pacing to the wall clock: the parts of choosing the next
 /// step that look outside the simulation's thread. Called under ``Simulation/lock``.
 extension Simulation {
-    /// How many probes in a row must find the main queue settled before time moves. One
-    /// probe proves that the main-actor jobs queued before it ran and gave the simulation
-    /// nothing; a job they queued on the main actor itself (an `await` between two
-    /// main-actor functions) sits behind the probe, and each further probe lets one more
-    /// such link run.
-    static let settledProbesBeforeTimeMoves = 3
-
     /// Sends a block through the main queue (under the lock); when it comes back with no
     /// work submitted meanwhile, every main-actor job enqueued before it has run and left
-    /// nothing for the simulation.
+    /// nothing for the simulation: the main queue has settled.
     func probeMainQueue() {
         guard !state.probing else { return }
         state.probing = true
@@ -20,7 +13,7 @@ extension Simulation {
         DispatchQueue.main.async { [self] in
             lock.withLock {
                 state.probing = false
-                state.settledProbes = state.submitted == sent ? state.settledProbes + 1 : 0
+                state.mainQueueSettled = state.submitted == sent
                 lock.signal()
             }
         }

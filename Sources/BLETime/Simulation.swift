@@ -81,9 +81,9 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         var seedState: UInt64 = 0
         /// Counts work submitted, so a main-queue probe can tell whether any came meanwhile.
         var submitted: UInt64 = 0
-        /// Main-queue probes in a row that came back with nothing submitted since they were
-        /// sent, since work last ran (``waitsForMainQueue``).
-        var settledProbes = 0
+        /// Whether a main-queue probe came back with nothing submitted since it was sent:
+        /// the main queue has settled and time may move (``waitsForMainQueue``).
+        var mainQueueSettled = false
         /// A probe is on its way through the main queue.
         var probing = false
     }
@@ -338,8 +338,6 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                     continue
                 }
                 if !state.work.isEmpty {
-                    // What this work does may queue main-actor jobs: probe again after it.
-                    state.settledProbes = 0
                     catchUpWithWallClock()
                     swap(&batch, &state.work)
                     return .run
@@ -349,7 +347,7 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                     lock.wait()
                     continue
                 }
-                if waitsForMainQueue, state.settledProbes < Self.settledProbesBeforeTimeMoves {
+                if waitsForMainQueue, !state.mainQueueSettled {
                     probeMainQueue()
                     lock.wait()
                     continue
@@ -362,7 +360,7 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                         continue
                     }
                 }
-                state.settledProbes = 0
+                state.mainQueueSettled = false
                 let sleeper = state.sleepers.remove(at: index)
                 if sleeper.deadline > time.load(ordering: .relaxed) { time.store(sleeper.deadline, ordering: .releasing) }
                 return .wake(sleeper)
