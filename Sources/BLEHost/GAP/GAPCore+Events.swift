@@ -18,6 +18,8 @@ extension GAPCore {
             // random address.
             advertising = .off
             scanning = .off
+            advertisingInDoubt = false
+            scanningInDoubt = false
             randomAddress = nil
             restartAdvertisingAfter = nil
             addressResolutionInController = false
@@ -56,45 +58,54 @@ extension GAPCore {
             return [.event(.randomAddressSet(address))]
         case .advertisingSetup:
             guard let failure, advertising == .starting else { return [] }
-            advertising = .off
-            return [.event(.procedureFailed(.advertising, failure))]
+            return abandonAdvertisingStart(failure)
         case let .advertisingData(last):
             if let failure { return [.event(.procedureFailed(.advertising, failure))] }
             return last ? [.event(.advertisingDataUpdated)] : []
         case .advertisingEnable(true):
             guard advertising == .starting else { return [] }
             if let failure {
+                if Self.unanswered(failure) { return abandonAdvertisingStart(failure) }
                 advertising = .off
                 return [.event(.procedureFailed(.advertising, failure))]
             }
             advertising = .on
+            advertisingInDoubt = false
             return [.event(.advertisingStarted)]
         case .advertisingEnable(false):
+            // A disable answered while GAP counts advertising off settles a doubt.
+            if failure == nil, advertising == .off { advertisingInDoubt = false }
             guard advertising == .stopping else { return [] }
             if let failure {
-                advertising = .on
+                advertising = Self.unanswered(failure) ? .off : .on
+                if advertising == .off { advertisingInDoubt = true }
                 return [.event(.procedureFailed(.advertising, failure))]
             }
+            advertisingInDoubt = false
             advertising = .off
             return [.event(.advertisingStopped(connectionHandle: nil))]
         case .scanParameters:
             guard let failure, scanning == .starting else { return [] }
-            scanning = .off
-            return [.event(.procedureFailed(.scanning, failure))]
+            return abandonScanningStart(failure)
         case .scanEnable(true):
             guard scanning == .starting else { return [] }
             if let failure {
+                if Self.unanswered(failure) { return abandonScanningStart(failure) }
                 scanning = .off
                 return [.event(.procedureFailed(.scanning, failure))]
             }
             scanning = .on
+            scanningInDoubt = false
             return [.event(.scanningStarted)]
         case .scanEnable(false):
+            if failure == nil, scanning == .off { scanningInDoubt = false }
             guard scanning == .stopping else { return [] }
             if let failure {
-                scanning = .on
+                scanning = Self.unanswered(failure) ? .off : .on
+                if scanning == .off { scanningInDoubt = true }
                 return [.event(.procedureFailed(.scanning, failure))]
             }
+            scanningInDoubt = false
             scanning = .off
             return [.event(.scanningStopped)]
         case let .createConnection(peer):

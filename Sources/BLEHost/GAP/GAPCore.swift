@@ -51,9 +51,14 @@ public struct GAPCore: Sendable {
     public internal(set) var randomAddress: BluetoothAddress?
     var advertising = Activity.off
     var advertisingParameters: GAPAdvertisingParameters?
+    /// Whether the controller may be advertising although GAP counts advertising off
+    /// (GAPCore+Doubt.swift).
+    var advertisingInDoubt = false
     /// The connection made from advertising that should restart it when it ends.
     var restartAdvertisingAfter: UInt16?
     var scanning = Activity.off
+    /// Whether the controller may be scanning although GAP counts scanning off.
+    var scanningInDoubt = false
     var scanFilter = GAPAdvertisementFilter(allowDuplicates: false, serviceUUIDs: [])
     var pending: PendingConnection?
     var queued: [GAPConnectRequest] = []
@@ -111,7 +116,7 @@ public struct GAPCore: Sendable {
         advertising = .starting
         advertisingParameters = parameters
         restartAdvertisingAfter = nil
-        return [
+        return advertisingResync() + [
             submit(HCI.LESetAdvertisingParameters(
                 advertisingIntervalMin: parameters.intervalMin, advertisingIntervalMax: parameters.intervalMax,
                 advertisingType: parameters.advertisingType, ownAddressType: ownAddressType(random: parameters.useRandomAddress),
@@ -144,7 +149,9 @@ public struct GAPCore: Sendable {
     /// connection made from it will no longer restart it.
     public mutating func stopAdvertising(at now: HostTime) throws(GAPError) -> [GAPOutput] {
         restartAdvertisingAfter = nil
-        guard advertising == .on || advertising == .starting else { throw .advertisingNotEnabled }
+        guard advertising == .on || advertising == .starting || (advertising == .off && advertisingInDoubt) else {
+            throw .advertisingNotEnabled
+        }
         advertising = .stopping
         return [submit(HCI.LESetAdvertisingEnable(advertisingEnable: false), for: .advertisingEnable(false))]
     }
@@ -175,7 +182,7 @@ public struct GAPCore: Sendable {
         if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
         scanning = .starting
         scanFilter = GAPAdvertisementFilter(allowDuplicates: parameters.allowDuplicates, serviceUUIDs: parameters.serviceUUIDs)
-        return [
+        return scanningResync() + [
             submit(HCI.LESetScanParameters(
                 leScanType: parameters.active ? .active : .passive, leScanInterval: parameters.interval,
                 leScanWindow: parameters.window, ownAddressType: ownAddressType(random: parameters.useRandomAddress)),
@@ -186,7 +193,7 @@ public struct GAPCore: Sendable {
 
     /// Disables scanning; ``GAPEvent/scanningStopped`` follows.
     public mutating func stopScanning(at now: HostTime) throws(GAPError) -> [GAPOutput] {
-        guard scanning == .on || scanning == .starting else { throw .scanningNotEnabled }
+        guard scanning == .on || scanning == .starting || (scanning == .off && scanningInDoubt) else { throw .scanningNotEnabled }
         scanning = .stopping
         return [submit(HCI.LESetScanEnable(leScanEnable: false), for: .scanEnable(false))]
     }
