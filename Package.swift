@@ -91,6 +91,11 @@ let package = Package(
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLEBeacons", "BLEWorld"]),
         .testTarget(name: "OpenCoreBluetoothTests", dependencies: ["SimulatedTesting", "OpenCoreBluetooth", "BLE", "BLEAdapter", "BLEHost", "BLEProfiles", "BLEWire",
                                                                "BLEWorld", "BLEController"]),
+        // The same Apple-style sources (Tests/AppleStyle, linked under both names) in each
+        // language mode, as code written for Apple platforms arrives in either.
+        .testTarget(name: "AppleStyleSwift5Tests", dependencies: ["SimulatedTesting", "OpenCoreBluetooth", "OpenCoreLocation", "BLE"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "AppleStyleSwift6Tests", dependencies: ["SimulatedTesting", "OpenCoreBluetooth", "OpenCoreLocation", "BLE"]),
         .testTarget(name: "BLETests", dependencies: ["SimulatedTesting", "BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLETime", "BLEWire", "BLEWorld",
                                                   "BLEController"]),
     ],

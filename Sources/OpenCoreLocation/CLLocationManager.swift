@@ -21,14 +21,16 @@ import Foundation
 /// }
 /// ```
 ///
-/// **Threads.** As on Apple platforms for a manager made on the main thread, the delegate
-/// is called on the main queue; keep it running: a command-line program ends its
-/// top-level code with `dispatchMain()` (or `RunLoop.main.run()`), a test runs on the main
-/// actor (`@MainActor`) and awaits. Unlike Apple's, the class is `@MainActor`: Swift 6
-/// offers no safe way to hand a non-Sendable manager and delegate to the main queue, and a
-/// main-actor class is Sendable. Everything but ``delegate`` is `nonisolated`, so only
-/// setting the delegate needs the main actor — where Apple-style code (app code, a
-/// `main.swift`, a `@MainActor` test) already sets it.
+/// **Threads.** As on Apple platforms, the manager has no actor: it is made, configured
+/// and given its ``delegate`` from any code, isolated or not. The delegate is called on the
+/// main queue; keep it running: a command-line program ends its top-level code with
+/// `dispatchMain()` (or `RunLoop.main.run()`), a test runs on the main actor
+/// (`@MainActor`) and awaits. Apple calls the delegate on the run loop of the thread that
+/// made the manager, which must be running; that is the main thread in practice, and here
+/// it is the main queue whichever thread made the manager. The class is
+/// `@unchecked Sendable`, and this is the whole argument: its state is the engine (a
+/// `Sendable` value behind its own lock) and the delegate reference (behind the relay's
+/// lock), and the delegate is only ever called on the main queue, one call at a time.
 ///
 /// **Controller.** The manager listens through the controller `$SWIFTBLE_HCI` names (default
 /// `sim`, the embedded neighbourhood), opened when monitoring or ranging first starts; when
@@ -41,8 +43,9 @@ import Foundation
 /// ``CLAuthorizationStatus/authorizedAlways`` from the start and the request methods do
 /// nothing; `locationManagerDidChangeAuthorization(_:)` is called once after creation, as
 /// Core Location does.
-@MainActor
-open class CLLocationManager: NSObject {
+open class CLLocationManager: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: the engine and the delegate reference are behind locks and the
+    // delegate is called only on the main queue (the "Threads" paragraph above).
     /// SwiftBLE's settings for a manager; Core Location has none of these.
     public struct Options: Sendable {
         /// The controller, as `--hci` spells it (`sim`, `sim:FILE.yaml`, `tcp:HOST:PORT`,
@@ -62,19 +65,23 @@ open class CLLocationManager: NSObject {
         }
     }
 
-    /// Who is told what happens; held weakly, called on the main queue.
-    open weak var delegate: (any CLLocationManagerDelegate)?
+    /// Who is told what happens; held weakly, called on the main queue. Settable from any
+    /// thread.
+    open var delegate: (any CLLocationManagerDelegate)? {
+        get { engine.relay.delegate }
+        set { engine.relay.delegate = newValue }
+    }
 
-    nonisolated let engine: BeaconEngine
+    let engine: BeaconEngine
 
     /// A manager with Core Location's behaviour, listening on `$SWIFTBLE_HCI` (default `sim`).
-    nonisolated public override convenience init() {
+    public override convenience init() {
         self.init(options: Options())
     }
 
     /// A manager with SwiftBLE's `options` (the controller, the exit period, the ranging
     /// interval); not in Core Location.
-    nonisolated public init(options: Options) {
+    public init(options: Options) {
         engine = BeaconEngine(options: options)
         super.init()
         engine.relay.attach(self)
@@ -88,38 +95,38 @@ open class CLLocationManager: NSObject {
     // MARK: Availability and authorization
 
     /// Whether regions of `regionClass` can be monitored: only ``CLBeaconRegion`` on Linux.
-    nonisolated open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool {
+    open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool {
         regionClass == CLBeaconRegion.self || regionClass is CLBeaconRegion.Type
     }
 
     /// Whether beacons can be ranged: always, given a controller (its absence is reported
     /// when ranging starts).
-    nonisolated open class func isRangingAvailable() -> Bool { true }
+    open class func isRangingAvailable() -> Bool { true }
 
     /// Whether location services are on: always, on Linux.
-    nonisolated open class func locationServicesEnabled() -> Bool { true }
+    open class func locationServicesEnabled() -> Bool { true }
 
     /// ``CLAuthorizationStatus/authorizedAlways``: Linux asks no permission.
-    nonisolated open var authorizationStatus: CLAuthorizationStatus { .authorizedAlways }
+    open var authorizationStatus: CLAuthorizationStatus { .authorizedAlways }
 
     /// ``CLAuthorizationStatus/authorizedAlways``: the class method Apple deprecated in
     /// iOS 14 and still ships, which code written before it calls.
-    nonisolated open class func authorizationStatus() -> CLAuthorizationStatus { .authorizedAlways }
+    open class func authorizationStatus() -> CLAuthorizationStatus { .authorizedAlways }
 
     /// Does nothing: the manager is authorized from the start.
-    nonisolated open func requestWhenInUseAuthorization() {}
+    open func requestWhenInUseAuthorization() {}
 
     /// Does nothing: the manager is authorized from the start.
-    nonisolated open func requestAlwaysAuthorization() {}
+    open func requestAlwaysAuthorization() {}
 
     /// The largest radius of a circular region: -1, since circular regions (which need a
     /// location fix) cannot be monitored on Linux.
-    nonisolated open var maximumRegionMonitoringDistance: CLLocationDistance { -1 }
+    open var maximumRegionMonitoringDistance: CLLocationDistance { -1 }
 
     // MARK: Monitoring
 
     /// The regions monitored now (copies, as Core Location returns them).
-    nonisolated open var monitoredRegions: Set<CLRegion> {
+    open var monitoredRegions: Set<CLRegion> {
         Set(engine.monitoredRegions.map { $0.makeRegion() })
     }
 
@@ -128,44 +135,44 @@ open class CLLocationManager: NSObject {
     /// beacon heard, `didExitRegion` after the exit period without one. A region with the
     /// identifier of a monitored one replaces it; beyond 20 regions, or for a region that is
     /// not a beacon region, `monitoringDidFailFor` with ``CLError/Code/regionMonitoringFailure``.
-    nonisolated open func startMonitoring(for region: CLRegion) {
+    open func startMonitoring(for region: CLRegion) {
         engine.startMonitoring(region.snapshot)
     }
 
     /// Stops monitoring the region with `region`'s identifier; no further calls about it.
-    nonisolated open func stopMonitoring(for region: CLRegion) {
+    open func stopMonitoring(for region: CLRegion) {
         engine.stopMonitoring(identifier: region.identifier)
     }
 
     /// Asks for `region`'s state: `didDetermineState` with it (after any exit now due);
     /// ``CLRegionState/unknown`` for a region not monitored.
-    nonisolated open func requestState(for region: CLRegion) {
+    open func requestState(for region: CLRegion) {
         engine.requestState(for: region.snapshot)
     }
 
     // MARK: Ranging
 
     /// The constraints being ranged now.
-    nonisolated open var rangedBeaconConstraints: Set<CLBeaconIdentityConstraint> {
+    open var rangedBeaconConstraints: Set<CLBeaconIdentityConstraint> {
         Set(engine.rangedConstraints.map(CLBeaconIdentityConstraint.init))
     }
 
     /// Starts ranging the beacons `constraint` covers: once a second the delegate gets
     /// `didRange` with them, closest first (immediate, near, far, then unknown; by accuracy
     /// within a class), possibly none.
-    nonisolated open func startRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
+    open func startRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
         engine.startRanging(constraint.value)
     }
 
     /// Stops ranging `constraint`; no `didRange` for it arrives after this returns.
-    nonisolated open func stopRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
+    open func stopRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
         engine.stopRanging(constraint.value)
     }
 
     // MARK: Ranging by region (the API before iOS 13, deprecated and still shipping)
 
     /// The regions ranged with ``startRangingBeacons(in:)`` (copies).
-    nonisolated open var rangedRegions: Set<CLRegion> {
+    open var rangedRegions: Set<CLRegion> {
         Set(engine.rangedRegions.map { $0.makeRegion() })
     }
 
@@ -173,13 +180,13 @@ open class CLLocationManager: NSObject {
     /// `locationManager(_:didRangeBeacons:in:)` with them, closest first, right after
     /// `didRange(_:satisfying:)` for the region's constraint. A region with the identifier
     /// of a ranged one replaces it.
-    nonisolated open func startRangingBeacons(in region: CLBeaconRegion) {
+    open func startRangingBeacons(in region: CLBeaconRegion) {
         engine.startRanging(region: region.snapshot)
     }
 
     /// Stops ranging the region with `region`'s identifier; no ranging call for it arrives
     /// after this returns (unless its constraint is also ranged directly).
-    nonisolated open func stopRangingBeacons(in region: CLBeaconRegion) {
+    open func stopRangingBeacons(in region: CLBeaconRegion) {
         engine.stopRanging(regionIdentifier: region.identifier)
     }
 }

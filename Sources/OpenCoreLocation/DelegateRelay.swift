@@ -2,7 +2,6 @@ import BLEBeacons
 import BLETime
 import Dispatch
 import Foundation
-import Synchronization
 
 /// One delegate call, as Sendable values, on its way from the engine to the main queue.
 enum LocationEvent: Sendable {
@@ -19,18 +18,25 @@ enum LocationEvent: Sendable {
     case didChangeAuthorization
 }
 
-/// The main-queue end of a manager: holds it weakly and makes the delegate calls on the
-/// main actor, the only place that reads the (non-Sendable) delegate.
-final class DelegateRelay: Sendable {
-    private struct WeakManager {
-        weak var manager: CLLocationManager?
-    }
-
-    private let owner = Mutex(WeakManager())
+/// The main-queue end of a manager: holds it and its delegate weakly and makes the
+/// delegate calls on the main queue.
+final class DelegateRelay: @unchecked Sendable {
+    // @unchecked Sendable: both references are read and written only under `lock`; the
+    // delegate (not Sendable) is set from any thread, as on Apple platforms, and called
+    // only on the main queue (CLLocationManager, "Threads").
+    private let lock = NSLock()
+    private weak var manager: CLLocationManager?
+    private weak var storedDelegate: (any CLLocationManagerDelegate)?
 
     /// Remembers the manager whose delegate to call; the manager owns the relay, so weakly.
     func attach(_ manager: CLLocationManager) {
-        owner.withLock { $0.manager = manager }
+        lock.withLock { self.manager = manager }
+    }
+
+    /// The manager's delegate, held weakly as Core Location holds it.
+    var delegate: (any CLLocationManagerDelegate)? {
+        get { lock.withLock { storedDelegate } }
+        set { lock.withLock { storedDelegate = newValue } }
     }
 
     /// Hands `events` to the delegate in order on the main queue (Core Location's
@@ -52,7 +58,7 @@ final class DelegateRelay: Sendable {
 
     @MainActor private func deliver(_ events: [LocationEvent]) {
         for event in events {
-            guard let manager = owner.withLock({ $0.manager }), let delegate = manager.delegate else { return }
+            guard let manager = lock.withLock({ self.manager }), let delegate else { return }
             let engine = manager.engine
             switch event {
             case let .didEnter(region):

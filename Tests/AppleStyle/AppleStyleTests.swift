@@ -1,0 +1,52 @@
+import BLE
+import Foundation
+import OpenCoreBluetooth
+import OpenCoreLocation
+import SimulatedTesting
+import Testing
+
+/// The Apple-style sources beside this file, compiled in this target's language mode (the
+/// same files form one target in Swift 5 mode and one in Swift 6 mode) and run against the
+/// embedded neighbourhood on virtual time.
+@Suite("Apple-platform sources, unchanged", .simulatedOnMainActor)
+@MainActor
+struct AppleStyleTests {
+    static let neighbourhoodUUID = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
+
+    @Test("A beacon watcher made in a non-isolated method ranges and monitors with the deprecated names")
+    func beaconWatcher() async throws {
+        let watcher = BeaconWatcher()
+        watcher.start(uuid: Self.neighbourhoodUUID)
+        for _ in 0 ..< 30 where watcher.rangedCounts.filter({ $0 > 0 }).count < 2 || watcher.entered.isEmpty {
+            try await testClock.sleep(seconds: 1)
+        }
+        #expect(watcher.authorizations == [.authorizedAlways])
+        #expect(watcher.entered == ["street"])
+        #expect(watcher.rangedCounts.filter { $0 > 0 }.count >= 2, "\(watcher.rangedCounts)")
+        #expect(!watcher.proximities.isEmpty)
+        watcher.stop()
+        let after = watcher.rangedCounts.count
+        try await testClock.sleep(seconds: 3)
+        #expect(watcher.rangedCounts.count == after, "ranging went on after the stop")
+    }
+
+    @Test("A sensor logger subscribes to the neighbourhood's heart-rate strap and publishes a service")
+    func sensorLogger() async throws {
+        // A neighbourhood of this test's own, named in the options (the process-wide default
+        // device would outlive this test's simulation).
+        let name = "apple-style-\(UUID().uuidString)"
+        let device = try await BLEDevice.open(hci: "sim", bonds: .memory)
+        OpenCoreBluetooth.use(device, as: name)
+        let logger = SensorLogger()
+        logger.start(options: [OpenCoreBluetoothControllerOptionKey: name])
+        for _ in 0 ..< 60 where logger.heartRates.count < 3 || logger.batteryLevel == nil || !logger.published {
+            try await testClock.sleep(seconds: 1)
+        }
+        #expect(logger.heartRates.count >= 3, "\(logger.heartRates)")
+        #expect(logger.batteryLevel == 100)
+        #expect(logger.published)
+        if let sensor = logger.sensor { logger.central.cancelPeripheralConnection(sensor) }
+        logger.peripheralManager.removeAllServices()
+        await device.close()
+    }
+}
