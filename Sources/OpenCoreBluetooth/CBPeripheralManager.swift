@@ -49,7 +49,7 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     /// The centrals connected, by connection handle.
     var centrals: [UInt16: CBCentral] = [:]
     /// What is being advertised, to restart it after a connection.
-    var advertised: (name: String?, services: [BluetoothUUID])?
+    var advertised: AdvertisedContent?
     var advertisingSession: AdvertisingSession?
     /// Published L2CAP channels by PSM.
     var listeners: [CBL2CAPPSM: L2CAPListener] = [:]
@@ -127,27 +127,17 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     /// platforms; anything else fails with ``CBError/Code/invalidParameters``. The UUIDs
     /// that fit the 28 octets after the Flags are advertised; the name goes into the scan
     /// response, with the UUIDs that did not fit in the overflow area
-    /// (`ServiceAdvertisingLayout`, `ServiceOverflowArea` in the `BLE` module). The delegate
-    /// gets ``CBPeripheralManagerDelegate/peripheralManagerDidStartAdvertising(_:error:)``.
+    /// (`ServiceAdvertisingLayout`, `ServiceOverflowArea` in the `BLE` module). The
+    /// dictionary `CLBeaconRegion.peripheralData(withMeasuredPower:)` returns (its one key,
+    /// `kCBAdvDataAppleBeaconKey`) advertises that iBeacon instead, connectable as an
+    /// iPhone sends it. The delegate gets
+    /// ``CBPeripheralManagerDelegate/peripheralManagerDidStartAdvertising(_:error:)``.
     open func startAdvertising(_ advertisementData: [String: Any]?) {
-        let data = advertisementData ?? [:]
-        let allowed: Set<String> = [CBAdvertisementDataLocalNameKey, CBAdvertisementDataServiceUUIDsKey]
-        let name = data[CBAdvertisementDataLocalNameKey] as? String
-        let uuids = data[CBAdvertisementDataServiceUUIDsKey] as? [CBUUID]
-        var refusal: CBError?
-        if let key = data.keys.sorted().first(where: { !allowed.contains($0) }) {
-            refusal = CBError(.invalidParameters, reason: "\(key) cannot be advertised: only the local name and service UUIDs can")
-        } else if data[CBAdvertisementDataLocalNameKey] != nil && name == nil {
-            refusal = CBError(.invalidParameters, reason: "the local name must be a String")
-        } else if data[CBAdvertisementDataServiceUUIDsKey] != nil && uuids == nil {
-            refusal = CBError(.invalidParameters, reason: "the service UUIDs must be an array of CBUUID")
-        }
-        let services = (uuids ?? []).map(\.value)
-        let refused = refusal
+        let parsed = AdvertisedContent.parse(advertisementData ?? [:])
         enqueue { [weak self] in
             guard let self else { return }
             let device = await self.onQueue { () -> BLEDevice? in
-                if let refused { self.didStartAdvertising(refused); return nil }
+                if case let .failure(refusal) = parsed { self.didStartAdvertising(refusal); return nil }
                 guard let device = self.device, self.state == .poweredOn else {
                     self.didStartAdvertising(CBError(.unknown, reason: "the peripheral manager is not powered on"))
                     return nil
@@ -155,12 +145,12 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
                 guard !self.isAdvertising else { self.didStartAdvertising(CBError(.alreadyAdvertising)); return nil }
                 return device
             }
-            guard let device else { return }
+            guard let device, case let .success(content) = parsed else { return }
             do {
-                let session = try await device.peripheral.advertiseServices(name: name, serviceUUIDs: services).session
+                let session = try await content.start(on: device)
                 await self.onQueue {
                     self.advertisingSession = session
-                    self.advertised = (name, services)
+                    self.advertised = content
                     self.isAdvertising = true
                     self.didStartAdvertising(nil)
                 }
@@ -196,13 +186,13 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     func restartAdvertising() {
         enqueue { [weak self] in
             guard let self else { return }
-            let running = await self.onQueue { () -> (session: AdvertisingSession?, name: String?, services: [BluetoothUUID], device: BLEDevice)? in
+            let running = await self.onQueue { () -> (session: AdvertisingSession?, content: AdvertisedContent, device: BLEDevice)? in
                 guard self.isAdvertising, let advertised = self.advertised, let device = self.device else { return nil }
-                return (self.advertisingSession, advertised.name, advertised.services, device)
+                return (self.advertisingSession, advertised, device)
             }
             guard let running else { return }
             try? await running.session?.stop()
-            let session = try? await running.device.peripheral.advertiseServices(name: running.name, serviceUUIDs: running.services).session
+            let session = try? await running.content.start(on: running.device)
             await self.onQueue { self.advertisingSession = session }
         }
     }

@@ -30,10 +30,33 @@ struct AppleStyleTests {
         #expect(watcher.rangedCounts.count == after, "ranging went on after the stop")
     }
 
+    @Test("A beacon transmitter hands a region's peripheral data to startAdvertising, which sends the iBeacon")
+    func beaconTransmitter() async throws {
+        let name = "apple-style-\(UUID().uuidString)"
+        let device = try await BLEDevice.open(hci: "sim", bonds: .memory)
+        OpenCoreBluetooth.use(device, as: name)
+        let transmitter = BeaconTransmitter()
+        transmitter.start(uuid: Self.neighbourhoodUUID, major: 7, minor: 9, options: [OpenCoreBluetoothControllerOptionKey: name])
+        for _ in 0 ..< 30 where transmitter.started.isEmpty {
+            try await testClock.sleep(seconds: 1)
+        }
+        #expect(transmitter.started == [true])
+        #expect(transmitter.peripheralManager?.isAdvertising == true)
+        transmitter.peripheralManager?.stopAdvertising()
+        await device.close()
+    }
+}
+
+/// The central of the Apple-style sources, on the wall clock: its delegates run on the main
+/// queue, where a central manager's own tasks start outside a simulation's reach (as for
+/// the other Apple-style central tests), so its world is paced in real time.
+@Suite("Apple-platform central sources, unchanged, on the wall clock")
+@MainActor
+struct AppleStyleCentralSourcesTests {
     @Test("A sensor logger subscribes to the neighbourhood's heart-rate strap and publishes a service")
     func sensorLogger() async throws {
-        // A neighbourhood of this test's own, named in the options (the process-wide default
-        // device would outlive this test's simulation).
+        // A neighbourhood of this test's own, named in the options, rather than the
+        // process-wide default device, which every test would share.
         let name = "apple-style-\(UUID().uuidString)"
         let device = try await BLEDevice.open(hci: "sim", bonds: .memory)
         OpenCoreBluetooth.use(device, as: name)

@@ -143,6 +143,34 @@ struct PeripheralManagerTests {
         await world.close()
     }
 
+    @Test("the dictionary of CLBeaconRegion.peripheralData advertises the iBeacon, connectable; other keys beside it are refused")
+    func appleBeaconDictionary() async throws {
+        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let recorder = RecordingPeripheralDelegate()
+        let manager = CBPeripheralManager(delegate: recorder, queue: nil, options: world.options(0))
+        try await waitFor("powered on") { manager.state == .poweredOn }
+        // What peripheralData(withMeasuredPower: -60) holds: UUID, major 7, minor 9, power.
+        let uuid = try #require(ProximityUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"))
+        let payload = Data(withUnsafeBytes(of: uuid.value.bigEndian) { Array($0) } + [0x00, 0x07, 0x00, 0x09, 0xC4])
+        manager.startAdvertising(["kCBAdvDataAppleBeaconKey": payload, CBAdvertisementDataLocalNameKey: "Beacon"])
+        try await waitFor("the refusal") { recorder.advertisingErrors.count == 1 }
+        #expect((recorder.advertisingErrors[0] as? CBError)?.code == .invalidParameters)
+        manager.startAdvertising(["kCBAdvDataAppleBeaconKey": Data(payload.prefix(20))])
+        try await waitFor("the second refusal") { recorder.advertisingErrors.count == 2 }
+        #expect((recorder.advertisingErrors[1] as? CBError)?.code == .invalidParameters)
+
+        manager.startAdvertising(["kCBAdvDataAppleBeaconKey": payload])
+        try await waitFor("advertising") { recorder.advertisingErrors.count == 3 }
+        #expect(recorder.advertisingErrors[2] == nil)
+        let found = try await Self.firstAdvertisement(on: world.devices[1], filter: ScanFilter())
+        let manufacturer = try #require(found.manufacturerData)
+        let beacon = try IBeacon(manufacturerData: manufacturer)
+        #expect(beacon == IBeacon(uuid: uuid, major: 7, minor: 9, measuredPower: -60))
+        #expect(found.connectable, "an iPhone sends its iBeacon as ADV_IND")
+        manager.stopAdvertising()
+        await world.close()
+    }
+
     @Test("a characteristic with a value and write properties is refused; a read-only one is served by the stack")
     func valuedCharacteristics() async throws {
         let world = try await PeripheralManagerWorld.make(devices: 2)

@@ -1,0 +1,56 @@
+import BLE
+import Foundation
+
+/// What a ``CBPeripheralManager`` advertises: the local name and service UUIDs Core
+/// Bluetooth accepts, or the iBeacon of `CLBeaconRegion.peripheralData(withMeasuredPower:)`.
+enum AdvertisedContent: Sendable {
+    case services(name: String?, uuids: [BluetoothUUID])
+    case beacon(IBeacon)
+
+    /// The key of the iBeacon payload in the dictionary Core Location makes for a beacon
+    /// region (`peripheralData(withMeasuredPower:)`), which an app hands to
+    /// `startAdvertising(_:)` to send the beacon.
+    static let appleBeaconKey = "kCBAdvDataAppleBeaconKey"
+
+    /// The content of a `startAdvertising(_:)` dictionary, or the refusal Core Bluetooth
+    /// gives: only the local name (a `String`) and the service UUIDs (`[CBUUID]`), or only
+    /// a 21-octet iBeacon payload (UUID, major, minor, measured power).
+    static func parse(_ data: [String: Any]) -> Result<AdvertisedContent, CBError> {
+        if let payload = data[appleBeaconKey] {
+            guard data.count == 1 else {
+                return .failure(CBError(.invalidParameters, reason: "an iBeacon is advertised alone: \(appleBeaconKey) takes no other key"))
+            }
+            guard let octets = payload as? Data, octets.count == 21, let uuid = ProximityUUID(octets: octets.prefix(16)) else {
+                return .failure(CBError(.invalidParameters, reason: "\(appleBeaconKey) must hold 21 octets: UUID, major, minor, measured power"))
+            }
+            let bytes = [UInt8](octets)
+            let major = UInt16(bytes[16]) << 8 | UInt16(bytes[17])
+            let minor = UInt16(bytes[18]) << 8 | UInt16(bytes[19])
+            return .success(.beacon(IBeacon(uuid: uuid, major: major, minor: minor, measuredPower: Int8(bitPattern: bytes[20]))))
+        }
+        let allowed: Set<String> = [CBAdvertisementDataLocalNameKey, CBAdvertisementDataServiceUUIDsKey]
+        if let key = data.keys.sorted().first(where: { !allowed.contains($0) }) {
+            return .failure(CBError(.invalidParameters, reason: "\(key) cannot be advertised: only the local name and service UUIDs can"))
+        }
+        let name = data[CBAdvertisementDataLocalNameKey] as? String
+        let uuids = data[CBAdvertisementDataServiceUUIDsKey] as? [CBUUID]
+        if data[CBAdvertisementDataLocalNameKey] != nil && name == nil {
+            return .failure(CBError(.invalidParameters, reason: "the local name must be a String"))
+        }
+        if data[CBAdvertisementDataServiceUUIDsKey] != nil && uuids == nil {
+            return .failure(CBError(.invalidParameters, reason: "the service UUIDs must be an array of CBUUID"))
+        }
+        return .success(.services(name: name, uuids: (uuids ?? []).map(\.value)))
+    }
+
+    /// Has `device` advertise this content; the session stops it.
+    func start(on device: BLEDevice) async throws(BLEError) -> AdvertisingSession {
+        switch self {
+        case let .services(name, uuids):
+            return try await device.peripheral.advertiseServices(name: name, serviceUUIDs: uuids).session
+        case let .beacon(beacon):
+            // An iPhone sends an iBeacon from CBPeripheralManager as ADV_IND.
+            return try await device.peripheral.emit(beacon, connectable: true)
+        }
+    }
+}
