@@ -29,14 +29,21 @@ struct AppleStyleTests {
         try await testClock.sleep(seconds: 3)
         #expect(watcher.rangedCounts.count == after, "ranging went on after the stop")
     }
+}
 
+/// The Bluetooth managers of the Apple-style sources, on the wall clock: made with the
+/// main queue, their delegates run there and their own work starts outside a simulation's
+/// reach (as for the other Apple-style central tests), so their world is paced in real time.
+@Suite("Apple-platform Bluetooth sources, unchanged, on the wall clock")
+@MainActor
+struct AppleStyleBluetoothSourcesTests {
     @Test("A beacon transmitter hands a region's peripheral data to startAdvertising, which sends the iBeacon")
     func beaconTransmitter() async throws {
         let name = "apple-style-\(UUID().uuidString)"
         let device = try await BLEDevice.open(hci: "sim", bonds: .memory)
         OpenCoreBluetooth.use(device, as: name)
         let transmitter = BeaconTransmitter()
-        transmitter.start(uuid: Self.neighbourhoodUUID, major: 7, minor: 9, options: [OpenCoreBluetoothControllerOptionKey: name])
+        transmitter.start(uuid: AppleStyleTests.neighbourhoodUUID, major: 7, minor: 9, options: [OpenCoreBluetoothControllerOptionKey: name])
         for _ in 0 ..< 30 where transmitter.started.isEmpty {
             try await testClock.sleep(seconds: 1)
         }
@@ -45,14 +52,7 @@ struct AppleStyleTests {
         transmitter.peripheralManager?.stopAdvertising()
         await device.close()
     }
-}
 
-/// The central of the Apple-style sources, on the wall clock: its delegates run on the main
-/// queue, where a central manager's own tasks start outside a simulation's reach (as for
-/// the other Apple-style central tests), so its world is paced in real time.
-@Suite("Apple-platform central sources, unchanged, on the wall clock")
-@MainActor
-struct AppleStyleCentralSourcesTests {
     @Test("A sensor logger subscribes to the neighbourhood's heart-rate strap and publishes a service")
     func sensorLogger() async throws {
         // A neighbourhood of this test's own, named in the options, rather than the
