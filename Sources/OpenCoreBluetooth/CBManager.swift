@@ -1,3 +1,4 @@
+import BLETime
 import Dispatch
 import Foundation
 import Synchronization
@@ -76,7 +77,23 @@ open class CBManager: NSObject, @unchecked Sendable {
     }
 
     /// Runs `body` on the manager's queue (see ``runOnQueue(_:_:)``).
-    func onQueue<T: Sendable>(_ body: @Sendable () -> T) async -> T {
-        await runOnQueue(isolation, body)
+    ///
+    /// From simulated code on the main queue, `body` runs as a block the simulation
+    /// dispatches (``Simulation/dispatch(to:_:)``) rather than as a hop onto the main actor:
+    /// the simulation's time waits for it, and the caller comes back into the simulation
+    /// afterwards. A hop back from the main actor would not: the runtime enqueues it on
+    /// Swift's global executor with no task current, from the thread that drains the main
+    /// queue, so nothing would say it belongs to the simulation, and it would run beside
+    /// the simulation while simulated time moved on. (A ``DelegateQueue`` already runs its
+    /// jobs as simulation blocks.)
+    func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        guard let simulation = Simulation.current, isolation === MainActor.shared else {
+            return await runOnQueue(isolation, body)
+        }
+        return await withCheckedContinuation { continuation in
+            simulation.dispatch(to: .main) {
+                continuation.resume(returning: MainActor.assumeIsolated { body() })
+            }
+        }
     }
 }

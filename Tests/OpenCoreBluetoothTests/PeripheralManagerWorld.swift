@@ -4,8 +4,9 @@ import BLEHost
 import BLEWorld
 import Foundation
 import OpenCoreBluetooth
+import SimulatedTesting
 
-/// The wall-clock seconds a peripheral-manager test waits for what should take
+/// The seconds of ``testClock`` a peripheral-manager test waits for what should take
 /// milliseconds; only a failing test waits this long.
 let peripheralManagerPatience: Double = 60
 
@@ -83,15 +84,17 @@ struct PeripheralManagerWorld {
     }
 }
 
-/// Waits on the main actor until `condition` holds, checking every few milliseconds, for
-/// at most ``peripheralManagerPatience`` seconds.
+/// Waits on the main actor until `condition` holds, looking again every 5 ms of
+/// ``testClock`` (simulated time in a simulated test, so each look is a step of the
+/// simulation's timeline), for at most ``peripheralManagerPatience`` seconds of it.
 @MainActor
 func waitFor(_ what: String, _ condition: @MainActor () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(peripheralManagerPatience)
+    let clock = testClock
+    let deadline = clock.microseconds + Int64(peripheralManagerPatience * 1_000_000)
     while !condition() {
-        guard ContinuousClock.now < deadline else { throw PeripheralManagerTimeout(what: what) }
-        // Polling pace: the delegate calls come on the main queue in between.
-        try await Task.sleep(for: .milliseconds(5))
+        guard clock.microseconds < deadline else { throw PeripheralManagerTimeout(what: what) }
+        // The delegate calls come on the main queue in between.
+        try await clock.sleep(seconds: 0.005)
     }
 }
 
