@@ -31,10 +31,9 @@ struct AppleStyleTests {
     }
 }
 
-/// The Bluetooth managers of the Apple-style sources, on the wall clock: made with the
-/// main queue, their delegates run there and their own work starts outside a simulation's
-/// reach (as for the other Apple-style central tests), so their world is paced in real time.
-@Suite("Apple-platform Bluetooth sources, unchanged, on the wall clock")
+/// The Bluetooth managers of the Apple-style sources, made with the main queue, on virtual
+/// time: their delegate calls are steps of the simulation.
+@Suite("Apple-platform Bluetooth sources, unchanged", .simulatedOnMainActor, .timeLimit(.minutes(10)))
 @MainActor
 struct AppleStyleBluetoothSourcesTests {
     @Test("A beacon transmitter hands a region's peripheral data to startAdvertising, which sends the iBeacon")

@@ -3,9 +3,8 @@ import OpenCoreBluetooth
 import SimulatedTesting
 import Testing
 
-// On the wall clock: its delegates run on the main queue, where an Apple-style central's
-// own tasks start outside the simulation's reach; moving it waits for main-queue confinement.
-@Suite("Apple-platform central code, unchanged, on the embedded neighbourhood")
+@Suite("Apple-platform central code, unchanged, on the embedded neighbourhood", .simulatedOnMainActor,
+       .timeLimit(.minutes(10)))
 @MainActor
 struct AppleStyleCentralTests {
     @Test("Writes, descriptors, RSSI and a refused L2CAP channel, in request order")

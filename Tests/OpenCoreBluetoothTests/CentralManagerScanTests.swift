@@ -23,9 +23,7 @@ final class ScanLog: NSObject, CBCentralManagerDelegate {
     func count(_ prefix: String) -> Int { discoveries.filter { $0.hasPrefix(prefix) }.count }
 }
 
-// On the wall clock: its delegates run on the main queue, where an Apple-style central's
-// own tasks start outside the simulation's reach; moving it waits for main-queue confinement.
-@Suite("CBCentralManager: state, scanning, duplicates")
+@Suite("CBCentralManager: state, scanning, duplicates", .simulatedOnMainActor, .timeLimit(.minutes(10)))
 @MainActor
 struct CentralManagerScanTests {
     @Test("The state goes unknown → poweredOn after creation and poweredOff when the device goes away")
@@ -42,16 +40,6 @@ struct CentralManagerScanTests {
         await device.close()
         #expect(await eventually { manager.state == .poweredOff })
         #expect(log.states == [.poweredOn, .poweredOff])
-    }
-
-    @Test("A controller that cannot be opened makes the state unsupported")
-    func unsupported() async {
-        let log = ScanLog()
-        let manager = CBCentralManager(delegate: log, queue: nil, options: [OpenCoreBluetoothControllerOptionKey: "unix:/nonexistent/swiftble-ocb"])
-        #expect(await eventually { manager.state == .unsupported })
-        #expect(log.states == [.unsupported])
-        manager.scanForPeripherals(withServices: nil)
-        #expect(!manager.isScanning)
     }
 
     @Test("Without AllowDuplicates one discovery per peripheral; with it every advertisement")
@@ -106,5 +94,21 @@ struct CentralManagerScanTests {
     @Test("Features: extended scan and connect is not offered")
     func features() {
         #expect(!CBCentralManager.supports(.extendedScanAndConnect))
+    }
+}
+
+/// The controller is a Unix socket outside the process: its failure arrives in real time,
+/// so this suite stays on the wall clock.
+@Suite("CBCentralManager on a controller that cannot be opened")
+@MainActor
+struct CentralManagerUnsupportedTests {
+    @Test("A controller that cannot be opened makes the state unsupported")
+    func unsupported() async {
+        let log = ScanLog()
+        let manager = CBCentralManager(delegate: log, queue: nil, options: [OpenCoreBluetoothControllerOptionKey: "unix:/nonexistent/swiftble-ocb"])
+        #expect(await eventually { manager.state == .unsupported })
+        #expect(log.states == [.unsupported])
+        manager.scanForPeripherals(withServices: nil)
+        #expect(!manager.isScanning)
     }
 }

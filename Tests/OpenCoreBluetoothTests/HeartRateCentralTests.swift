@@ -4,9 +4,8 @@ import OpenCoreBluetooth
 import SimulatedTesting
 import Testing
 
-// On the wall clock: its delegates run on the main queue, where an Apple-style central's
-// own tasks start outside the simulation's reach; moving it waits for main-queue confinement.
-@Suite("A heart-rate central in Apple's style against the neighbourhood's Polar H10")
+@Suite("A heart-rate central in Apple's style against the neighbourhood's Polar H10", .simulatedOnMainActor,
+       .timeLimit(.minutes(10)))
 @MainActor
 struct HeartRateCentralTests {
     @Test("Scan, connect, discover, subscribe and read: the delegate calls in Apple's order")
