@@ -86,6 +86,8 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         var mainQueueSettled = false
         /// A probe is on its way through the main queue.
         var probing = false
+        /// Callers of ``finish()`` waiting for the thread to end.
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     let lock = ConditionLock()
@@ -286,6 +288,30 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         }
     }
 
+    /// As ``shutdown()``, but the caller suspends instead of blocking its thread until the
+    /// simulation's thread has ended: for async code, whose threads Swift's cooperative pool
+    /// has few of (one per core), so that a test or a command that ends a simulation keeps
+    /// the pool free for the work the end waits for.
+    public func finish() async {
+        guard SimulationThread.current !== self else {
+            shutdown()
+            return
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ended = lock.withLock { () -> Bool in
+                if state.stopped { return true }
+                state.finishWaiters.append(continuation)
+                state.stopping = true
+                lock.signal()
+                return false
+            }
+            if ended {
+                // The thread may still be on its last steps; they need no caller's thread.
+                continuation.resume()
+            }
+        }
+    }
+
     deinit {
         // The thread holds the simulation while it runs, so this only runs once it ended.
     }
@@ -391,5 +417,11 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
             threadEnded = true
             finished.broadcast()
         }
+        let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            defer { state.finishWaiters = [] }
+            return state.finishWaiters
+        }
+        // The waiters go on where they belong, not on this thread's simulation.
+        for waiter in waiters { SimulationThread.routing(to: nil) { waiter.resume() } }
     }
 }

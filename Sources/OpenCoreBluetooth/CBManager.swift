@@ -78,22 +78,15 @@ open class CBManager: NSObject, @unchecked Sendable {
 
     /// Runs `body` on the manager's queue (see ``runOnQueue(_:_:)``).
     ///
-    /// From simulated code on the main queue, `body` runs as a block the simulation
-    /// dispatches (``Simulation/dispatch(to:_:)``) rather than as a hop onto the main actor:
-    /// the simulation's time waits for it, and the caller comes back into the simulation
-    /// afterwards. A hop back from the main actor would not: the runtime enqueues it on
-    /// Swift's global executor with no task current, from the thread that drains the main
-    /// queue, so nothing would say it belongs to the simulation, and it would run beside
-    /// the simulation while simulated time moved on. (A ``DelegateQueue`` already runs its
-    /// jobs as simulation blocks.)
-    func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        guard let simulation = Simulation.current, isolation === MainActor.shared else {
-            return await runOnQueue(isolation, body)
-        }
-        return await withCheckedContinuation { continuation in
-            simulation.dispatch(to: .main) {
-                continuation.resume(returning: MainActor.assumeIsolated { body() })
-            }
-        }
+    /// From simulated code the hop carries the simulation as the task's executor
+    /// preference, so the task comes back into the simulation afterwards. Without it, a task
+    /// that has no preference of its own (a `Task {}` started in simulated code) would be
+    /// lost to the simulation when it leaves the main actor: the runtime enqueues that hop
+    /// on Swift's global executor with no task current, from the thread that drains the main
+    /// queue, so nothing says where the job belongs; it would run beside the simulation
+    /// while simulated time moved on.
+    func onQueue<T: Sendable>(_ body: @Sendable () -> T) async -> T {
+        guard let simulation = Simulation.current else { return await runOnQueue(isolation, body) }
+        return await withTaskExecutorPreference(simulation) { await runOnQueue(isolation, body) }
     }
 }

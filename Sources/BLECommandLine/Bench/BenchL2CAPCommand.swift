@@ -89,7 +89,8 @@ struct BenchL2CAPCommand: AsyncParsableCommand {
         let bench = try BenchWorld(timing: timing, speed: speed, seed: seed, snoopDirectory: snoop)
         let result: L2CAPThroughputResult
         do {
-            result = try await L2CAPThroughput(size: size, count: count, credits: UInt16(credits)).run(in: bench)
+            let throughput = L2CAPThroughput(size: size, count: count, credits: UInt16(credits))
+            result = try await bench.measure { try await throughput.run(in: $0) }
         } catch let failure as CommandFailure {
             await bench.close()
             throw failure

@@ -46,7 +46,8 @@ struct BenchNotifyCommand: AsyncParsableCommand {
         let bench = try link.makeWorld()
         let result: GATTNotifyResult
         do {
-            result = try await GATTNotifyThroughput(size: size, count: count, request: link.linkRequest(dataFromPeripheral: true)).run(in: bench)
+            let throughput = GATTNotifyThroughput(size: size, count: count, request: link.linkRequest(dataFromPeripheral: true))
+            result = try await bench.measure { try await throughput.run(in: $0) }
         } catch let failure as CommandFailure {
             await bench.close()
             throw failure

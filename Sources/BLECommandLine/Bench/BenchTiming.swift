@@ -1,4 +1,5 @@
 import BLEController
+import BLETime
 
 /// A span measured on both clocks: the wall clock (what the processor did) and the
 /// world's simulated clock (what the air did).
@@ -34,9 +35,14 @@ enum BenchWatchdog {
                     task.cancel()
                     return
                 }
-                // The wall-clock edge: the watchdog polls the bench's world from outside it, and
-                // that world's clock has no alarms for outsiders.
-                try? await Task.sleep(for: .milliseconds(20))
+                if let simulation = Simulation.current {
+                    // On the world's simulation: a step of its timeline.
+                    try? await simulation.clock.sleep(seconds: 0.02)
+                } else {
+                    // The wall-clock edge: the watchdog polls the bench's world from outside
+                    // it, and that world's clock has no alarms for outsiders.
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 import BLEAdapter
 import BLEController
 import BLEHost
+import BLETime
 import BLEWire
 import BLEWorld
 
@@ -37,8 +38,10 @@ struct WorldHostTransport: HostTransport {
 }
 
 /// Two of our hosts on two controllers in one embedded world: the bench's test bed. The
-/// world runs paced by a ``WorldRunner`` at a finite speed, or at infinite speed in
-/// lock-step with the hosts: with ``LockstepRunner`` where the air sets the pace, with
+/// world runs paced by a ``WorldRunner`` at a finite speed; at infinite speed where the air
+/// sets the pace, on a ``Simulation`` that the hosts and the bench's tasks share
+/// (``measure(_:)``), so simulated time moves only once all of them have done what they
+/// can and the simulated figures are the air's, the same on any machine; with
 /// ``DirectLinkRunner`` in the GATT benches' ideal world, whose controllers hand data to
 /// each other with no airtime (``ControllerConfiguration/airtimeFreeData``). Index 0 is
 /// the peripheral's host, index 1 the central's.
@@ -53,6 +56,9 @@ final class BenchWorld: Sendable {
     /// empty elsewhere, where everything runs on Swift's global executor.
     let executors: [SingleThreadExecutor]
     private let snoops: [SnoopFile]
+    /// The simulation of a world with air at infinite speed: its world, its hosts and the
+    /// bench's tasks (``measure(_:)``) run on its thread and clock.
+    let simulation: Simulation?
 
     /// Builds the world and the hosts (not started).
     /// - Parameters:
@@ -103,7 +109,7 @@ final class BenchWorld: Sendable {
         let outputs = sinks
         let boxes = inboxes
         let devices = streams.map(\.0)
-        let mailbox = speed.isInfinite ? LockstepMailbox(devices: devices) : nil
+        let mailbox = batched ? LockstepMailbox(devices: devices) : nil
         // Searched, not hashed: two devices, and this runs for every packet to a host.
         let inboxList = boxes.map { (device: $0.key, inbox: $0.value) }
         built.onExternalHostPacket = { id, packet in
@@ -130,14 +136,20 @@ final class BenchWorld: Sendable {
             throw CommandFailure(error.description)
         }
         self.executors = executors
+        let simulation: Simulation?
+        do {
+            simulation = speed.isInfinite && !airtimeFree ? try Simulation(seed: seed, name: "ble-bench") : nil
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        self.simulation = simulation
         let runner: any WorldDriver
         let attach: (@Sendable ([BLEHost.Host]) async -> Void)?
         if let mailbox, airtimeFree {
             let driver = DirectLinkRunner(world: world, mailbox: mailbox)
             (runner, attach) = (driver, { await driver.attach($0) })
-        } else if let mailbox {
-            let driver = LockstepRunner(world: world, mailbox: mailbox)
-            (runner, attach) = (driver, { await driver.attach($0) })
+        } else if let simulation {
+            (runner, attach) = (WorldRunner(world: world, simulation: simulation, endingSimulation: true), nil)
         } else {
             do {
                 (runner, attach) = (try WorldRunner(world: world, speed: speed), nil)
@@ -164,15 +176,24 @@ final class BenchWorld: Sendable {
             }
             hosts.append(BLEHost.Host(transport: WorldHostTransport(runner: runner, device: stream.0, packets: stream.1,
                                                                          packetInbox: boxes[stream.0]),
-                                      configuration: configuration, onPacket: onPacket, executor: executors.isEmpty ? nil : executors[index]))
+                                      configuration: configuration, onPacket: onPacket, executor: executors.isEmpty ? nil : executors[index],
+                                      clock: simulation?.clock))
         }
         self.hosts = hosts
         // The runner on the central's thread: in the notification bench the peripheral's
         // thread, which runs the world inline in its sends, is the busier one.
-        run = Task(executorPreference: executors.last) {
+        let preference: (any TaskExecutor)? = executors.last ?? simulation
+        run = Task(executorPreference: preference) {
             await attach?(hosts)
             await runner.runUntilStopped()
         }
+    }
+
+    /// Runs a bench's measurement: on the world's simulation when it has one, so that the
+    /// bench's tasks are part of its timeline; else where the caller is.
+    func measure<T: Sendable>(_ body: @escaping @Sendable (BenchWorld) async throws -> T) async throws -> T {
+        guard let simulation else { return try await body(self) }
+        return try await simulation.run { try await body(self) }
     }
 
     /// Closes both hosts, stops the world and finishes the captures.

@@ -36,7 +36,8 @@ struct BenchWriteCommand: AsyncParsableCommand {
         let bench = try link.makeWorld()
         let result: GATTWriteResult
         do {
-            result = try await GATTWriteRate(size: size, count: count, request: link.linkRequest(dataFromPeripheral: false)).run(in: bench)
+            let rate = GATTWriteRate(size: size, count: count, request: link.linkRequest(dataFromPeripheral: false))
+            result = try await bench.measure { try await rate.run(in: $0) }
         } catch let failure as CommandFailure {
             await bench.close()
             throw failure

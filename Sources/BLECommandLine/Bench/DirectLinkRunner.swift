@@ -17,7 +17,7 @@ import Synchronization
 /// controllers, as with two Bumble hosts on Bumble's LocalLink.
 actor DirectLinkRunner: WorldDriver {
     /// Executor turns given to app tasks once the hosts have taken every packet, before
-    /// the world's clock may move (as ``LockstepRunner/appTurns``).
+    /// the world's clock may move.
     static let appTurns = 8
     /// Failed checks in a row that mean the hosts are streaming data.
     static let checksBeforePause = 3
@@ -79,7 +79,7 @@ actor DirectLinkRunner: WorldDriver {
             // The wall-clock edge: where the processor's time went (``BenchPhases``).
             let started = ContinuousClock.now
             let settled = await hostsSettled(streaming: unsettledInARow >= Self.checksBeforePause)
-            counted.settleSeconds += LockstepRunner.seconds(since: started)
+            counted.settleSeconds += wallSeconds(since: started)
             guard settled else {
                 unsettledInARow += 1
                 if unsettledInARow >= Self.checksBeforePause {
@@ -107,7 +107,7 @@ actor DirectLinkRunner: WorldDriver {
                 while let next = world.nextEventTime, next <= world.now { world.runNextEvent() }
                 return world.now
             }
-            counted.worldSeconds += LockstepRunner.seconds(since: moved)
+            counted.worldSeconds += wallSeconds(since: moved)
             if let ran {
                 time.store(ran, ordering: .relaxed)
             } else {

@@ -22,11 +22,17 @@ public struct SimulatedTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         let simulation = try Simulation(waitsForMainQueue: waitsForMainQueue, name: "test")
-        defer { simulation.shutdown() }
         // `run` returns only once the body's task has ended, so the closure does not escape.
-        try await withoutActuallyEscaping(function) { body in
-            try await simulation.run { try await body() }
+        // The end suspends rather than blocks: the cooperative pool has one thread per core.
+        do {
+            try await withoutActuallyEscaping(function) { body in
+                try await simulation.run { try await body() }
+            }
+        } catch {
+            await simulation.finish()
+            throw error
         }
+        await simulation.finish()
     }
 }
 
