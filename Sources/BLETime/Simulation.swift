@@ -159,18 +159,6 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         SimulationThread.current === self
     }
 
-    /// The next value of a seeded sequence (SplitMix64), for the random choices of what runs
-    /// in the simulation (a host's pairing values): drawn in the same order, the same values.
-    public func drawSeed() -> UInt64 {
-        lock.withLock {
-            state.seedState &+= 0x9E37_79B9_7F4A_7C15
-            var z = state.seedState
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The simulation the caller belongs to, if any. For code in a task: the simulation the
     /// task was started in (``ambient``), else the one whose thread runs it if the task
     /// prefers that simulation as its executor; a task from elsewhere that visits the thread
@@ -285,30 +273,6 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         guard SimulationThread.current !== self else { return }
         finished.withLock {
             while !threadEnded { finished.wait() }
-        }
-    }
-
-    /// As ``shutdown()``, but the caller suspends instead of blocking its thread until the
-    /// simulation's thread has ended: for async code, whose threads Swift's cooperative pool
-    /// has few of (one per core), so that a test or a command that ends a simulation keeps
-    /// the pool free for the work the end waits for.
-    public func finish() async {
-        guard SimulationThread.current !== self else {
-            shutdown()
-            return
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ended = lock.withLock { () -> Bool in
-                if state.stopped { return true }
-                state.finishWaiters.append(continuation)
-                state.stopping = true
-                lock.signal()
-                return false
-            }
-            if ended {
-                // The thread may still be on its last steps; they need no caller's thread.
-                continuation.resume()
-            }
         }
     }
 

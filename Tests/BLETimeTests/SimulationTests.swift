@@ -190,6 +190,17 @@ struct SimulationTests {
         let after = Task(executorPreference: simulation) { 42 }
         #expect(await after.value == 42)
     }
+
+    @Test("finish() suspends until the thread has ended, after the work queued before it; a second finish() returns at once")
+    func finishSuspends() async throws {
+        let simulation = try Simulation(name: "finish")
+        let ran = Task(executorPreference: simulation) { Simulation.current === simulation }
+        await simulation.finish()
+        #expect(simulation.isShutDown)
+        #expect(await ran.value, "the job queued before the end ran on the simulation's thread")
+        await simulation.finish()
+        #expect(simulation.isShutDown)
+    }
 }
 
 /// An actor whose executor is a simulation, as the world's runner is.
