@@ -38,9 +38,7 @@ struct AppleStyleTests {
 struct AppleStyleBluetoothSourcesTests {
     @Test("A beacon transmitter hands a region's peripheral data to startAdvertising, which sends the iBeacon")
     func beaconTransmitter() async throws {
-        let name = "apple-style-\(UUID().uuidString)"
-        let device = try await BLEDevice.open(hci: "sim", bonds: .memory)
-        OpenCoreBluetooth.use(device, as: name)
+        let (device, name) = try await Self.ownNeighbourhood()
         let transmitter = BeaconTransmitter()
         transmitter.start(uuid: AppleStyleTests.neighbourhoodUUID, major: 7, minor: 9, options: [OpenCoreBluetoothControllerOptionKey: name])
         for _ in 0 ..< 30 where transmitter.started.isEmpty {
@@ -54,11 +52,7 @@ struct AppleStyleBluetoothSourcesTests {
 
     @Test("A sensor logger subscribes to the neighbourhood's heart-rate strap and publishes a service")
     func sensorLogger() async throws {
-        // A neighbourhood of this test's own, named in the options, rather than the
-        // process-wide default device, which every test would share.
-        let name = "apple-style-\(UUID().uuidString)"
-        let device = try await BLEDevice.open(hci: "sim", bonds: .memory)
-        OpenCoreBluetooth.use(device, as: name)
+        let (device, name) = try await Self.ownNeighbourhood()
         let logger = SensorLogger()
         logger.start(options: [OpenCoreBluetoothControllerOptionKey: name])
         for _ in 0 ..< 60 where logger.heartRates.count < 3 || logger.batteryLevel == nil || !logger.published {
@@ -70,5 +64,15 @@ struct AppleStyleBluetoothSourcesTests {
         if let sensor = logger.sensor { logger.central.cancelPeripheralConnection(sensor) }
         logger.peripheralManager.removeAllServices()
         await device.close()
+    }
+
+    /// A neighbourhood of the test's own and the controller name it is registered under,
+    /// for the managers' options, rather than the process-wide default device, which every
+    /// test would share.
+    static func ownNeighbourhood() async throws -> (BLEDevice, String) {
+        let name = "apple-style-\(UUID().uuidString)"
+        let device = try await BLEDevice.open(hci: "sim", bonds: .memory)
+        OpenCoreBluetooth.use(device, as: name)
+        return (device, name)
     }
 }

@@ -30,19 +30,20 @@ enum BenchWatchdog {
         Task {
             await begin()
             let deadline = await runner.now + limit
+            if let simulation = Simulation.current {
+                // On the world's simulation the world's clock is the simulation's: one alarm.
+                do { try await simulation.clock.sleep(untilMicroseconds: deadline) } catch { return }
+                task.cancel()
+                return
+            }
             while !Task.isCancelled {
                 if await runner.now > deadline {
                     task.cancel()
                     return
                 }
-                if let simulation = Simulation.current {
-                    // On the world's simulation: a step of its timeline.
-                    try? await simulation.clock.sleep(seconds: 0.02)
-                } else {
-                    // The wall-clock edge: the watchdog polls the bench's world from outside
-                    // it, and that world's clock has no alarms for outsiders.
-                    try? await Task.sleep(for: .milliseconds(20))
-                }
+                // The wall-clock edge: the watchdog polls the bench's world from outside it, and
+                // that world's clock has no alarms for outsiders.
+                try? await Task.sleep(for: .milliseconds(20))
             }
         }
     }

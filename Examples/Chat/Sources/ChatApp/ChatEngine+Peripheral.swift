@@ -29,17 +29,14 @@ extension ChatEngine: @MainActor CBPeripheralManagerDelegate {
         advertise()
     }
 
-    /// Advertising started, or failed: logged, and tried again a second later while no
-    /// partner is subscribed, since the partner finds this device only by its advertising.
+    /// Advertising started, or failed: logged, and tried again on the clock's tick a second
+    /// later while no partner is subscribed, since the partner finds this device only by
+    /// its advertising.
     public func peripheralManagerDidStartAdvertising(_ peripheral: CBPeripheralManager, error: (any Error)?) {
         guard let error else { return }
         report(.note("advertising failed: \(error.localizedDescription)"))
         guard subscriber == nil else { return }
-        Task { [weak self] in
-            try? await Task.sleep(for: .seconds(1))
-            guard let self, self.subscriber == nil, self.peripheralManager?.isAdvertising == false else { return }
-            self.advertise()
-        }
+        advertisingRetry = now + .seconds(1)
     }
 
     /// The partner subscribed: the link is up on the peripheral side.

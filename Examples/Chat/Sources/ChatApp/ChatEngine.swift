@@ -42,6 +42,8 @@ public final class ChatEngine: NSObject {
     var peripheralManager: CBPeripheralManager?
     let clockOrigin = ContinuousClock.now
     var ticker: Task<Void, Never>?
+    /// When a failed advertising start is tried again (on the session clock), if it is.
+    var advertisingRetry: Duration?
 
     // Central role.
     var partnerPeripheral: CBPeripheral?
@@ -189,6 +191,10 @@ public final class ChatEngine: NSObject {
             pendingNotification = nil
             report(.linkDown(reason: "no frame for \(timeout): heartbeats missed"))
             linkSilent()
+        }
+        if let retry = advertisingRetry, now >= retry {
+            advertisingRetry = nil
+            if subscriber == nil, peripheralManager?.isAdvertising == false { advertise() }
         }
         pump()
     }
