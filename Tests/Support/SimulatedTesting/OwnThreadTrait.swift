@@ -1,7 +1,7 @@
 import Dispatch
 import Testing
 
-/// Runs each test it is applied to (or each test of a suite) on a serial dispatch queue of
+/// Runs each test it is applied to (or each test of a suite) on a dispatch queue of
 /// its own rather than on Swift's cooperative pool: for tests that block a thread while they
 /// wait for something outside the process (a child process to exit, a line in its output).
 ///
@@ -32,11 +32,18 @@ extension Trait where Self == OwnThreadTrait {
     public static var ownThread: Self { OwnThreadTrait() }
 }
 
-/// A task executor that runs jobs on a serial dispatch queue, one at a time.
+/// A task executor that runs jobs on a concurrent dispatch queue of its own.
+///
+/// Concurrent, not serial: a default actor that a test calls into is scheduled on the
+/// calling task's preferred executor, and may keep running there for other callers (other
+/// tests) after the test has left it. On a serial queue those callers wait behind the test's
+/// blocking wait for a child process; on a concurrent queue Dispatch runs them on another
+/// thread. A task has at most one job enqueued at a time, and actors keep their own mutual
+/// exclusion, so concurrency here never runs one task's or one actor's jobs in parallel.
 final class QueueExecutor: TaskExecutor {
     private let queue: DispatchQueue
 
-    init(label: String) { queue = DispatchQueue(label: label) }
+    init(label: String) { queue = DispatchQueue(label: label, attributes: .concurrent) }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
