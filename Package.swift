@@ -74,6 +74,9 @@ let package = Package(
         ),
         // The `.simulated` test trait and waits on the test's clock, for every test target.
         .target(name: "SimulatedTesting", dependencies: ["BLETime"], path: "Tests/Support/SimulatedTesting"),
+        // Several devices of ours in one simulated world, registered with OpenCoreBluetooth.
+        .target(name: "WorldTesting", dependencies: ["SimulatedTesting", "BLE", "BLEController", "BLEHost", "BLEWorld", "OpenCoreBluetooth"],
+                path: "Tests/Support/WorldTesting"),
         .testTarget(name: "BLETimeTests", dependencies: ["BLETime", "SimulatedTesting"]),
         .testTarget(name: "BLEWireTests", dependencies: ["SimulatedTesting", "BLEWire"], exclude: ["Fixtures"]),
         .testTarget(name: "BLECryptoTests", dependencies: ["SimulatedTesting", "BLECrypto"]),
@@ -89,13 +92,13 @@ let package = Package(
         .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLEBeacons", "BLEWorld"]),
-        .testTarget(name: "OpenCoreBluetoothTests", dependencies: ["SimulatedTesting", "OpenCoreBluetooth", "BLE", "BLEAdapter", "BLEHost", "BLEProfiles", "BLEWire",
+        .testTarget(name: "OpenCoreBluetoothTests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "BLE", "BLEAdapter", "BLEHost", "BLEProfiles", "BLEWire",
                                                                "BLEWorld", "BLEController"]),
         // The same Apple-style sources (Tests/AppleStyle, linked under both names) in each
         // language mode, as code written for Apple platforms arrives in either.
-        .testTarget(name: "AppleStyleSwift5Tests", dependencies: ["SimulatedTesting", "OpenCoreBluetooth", "OpenCoreLocation", "BLE"],
+        .testTarget(name: "AppleStyleSwift5Tests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "OpenCoreLocation", "BLE"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "AppleStyleSwift6Tests", dependencies: ["SimulatedTesting", "OpenCoreBluetooth", "OpenCoreLocation", "BLE"]),
+        .testTarget(name: "AppleStyleSwift6Tests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "OpenCoreLocation", "BLE"]),
         .testTarget(name: "BLETests", dependencies: ["SimulatedTesting", "BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLETime", "BLEWire", "BLEWorld",
                                                   "BLEController"]),
     ],

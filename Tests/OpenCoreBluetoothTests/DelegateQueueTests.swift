@@ -4,6 +4,7 @@ import Foundation
 import OpenCoreBluetooth
 import SimulatedTesting
 import Testing
+import WorldTesting
 
 /// A serial queue that knows itself: `isCurrent` tells whether code runs on it.
 final class NamedQueue: Sendable {
@@ -151,7 +152,7 @@ final class QueuedHeartRateMonitor: NSObject, CBCentralManagerDelegate, CBPeriph
 struct DelegateQueueTests {
     @Test("a sensor and a monitor, each on its own queue: every delegate call on that queue, 300 beats in order")
     func ownQueues() async throws {
-        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let world = try await DevicesWorld.make(devices: 2)
         let sensorQueue = NamedQueue("sensor")
         let monitorQueue = NamedQueue("monitor")
         let beats = (0 ..< 300).map { UInt8(truncatingIfNeeded: 40 + $0) }
@@ -173,7 +174,7 @@ struct DelegateQueueTests {
     @Test("a nil queue is the main queue: main-actor code may be the delegate")
     func mainQueue() async throws {
         _ = mainQueueKey
-        let world = try await PeripheralManagerWorld.make(devices: 1)
+        let world = try await DevicesWorld.make(devices: 1)
         let recorder = MainQueueStateRecorder()
         let manager = CBCentralManager(delegate: recorder, queue: nil, options: world.options(0))
         try await waitFor("powered on") { recorder.states.contains(.poweredOn) }

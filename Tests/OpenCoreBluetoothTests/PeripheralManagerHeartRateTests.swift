@@ -3,6 +3,7 @@ import Foundation
 import OpenCoreBluetooth
 import SimulatedTesting
 import Testing
+import WorldTesting
 
 /// A heart-rate sensor written as an Apple sample would be: a service 180D with a notified
 /// measurement (2A37) and a read-only body sensor location (2A38) served by the stack.
@@ -139,7 +140,7 @@ final class AppleStyleHeartRateMonitor: NSObject, @MainActor CBCentralManagerDel
 struct PeripheralManagerHeartRateTests {
     @Test("an Apple-style sensor and monitor in one world: delegate calls in Apple's order, every beat in order")
     func heartRate() async throws {
-        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let world = try await DevicesWorld.make(devices: 2)
         let sensor = AppleStyleHeartRateSensor(options: world.options(0))
         try await waitFor("advertising") { sensor.manager.isAdvertising }
         #expect(sensor.log == ["didUpdateState", "didAdd", "didStartAdvertising"])
@@ -175,7 +176,7 @@ struct PeripheralManagerHeartRateTests {
 
     @Test("services added and removed on the sensor reach the monitor as didModifyServices, with the invalidated services")
     func modifiedServices() async throws {
-        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let world = try await DevicesWorld.make(devices: 2)
         let sensor = AppleStyleHeartRateSensor(options: world.options(0))
         try await waitFor("advertising") { sensor.manager.isAdvertising }
         let monitor = AppleStyleHeartRateMonitor(options: world.options(1))

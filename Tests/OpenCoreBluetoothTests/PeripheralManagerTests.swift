@@ -3,6 +3,7 @@ import Foundation
 import OpenCoreBluetooth
 import SimulatedTesting
 import Testing
+import WorldTesting
 
 /// A delegate that records what the peripheral manager tells it, in order.
 @MainActor
@@ -95,7 +96,7 @@ struct PeripheralManagerTests {
 
     @Test("two 128-bit UUIDs and an 8-character name: advertisement, scan response, overflow area; manufacturer data is refused")
     func advertisingBudget() async throws {
-        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let world = try await DevicesWorld.make(devices: 2)
         let recorder = RecordingPeripheralDelegate()
         let manager = CBPeripheralManager(delegate: recorder, queue: nil, options: world.options(0))
         try await waitFor("powered on") { manager.state == .poweredOn }
@@ -145,7 +146,7 @@ struct PeripheralManagerTests {
 
     @Test("the dictionary of CLBeaconRegion.peripheralData advertises the iBeacon, connectable; other keys beside it are refused")
     func appleBeaconDictionary() async throws {
-        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let world = try await DevicesWorld.make(devices: 2)
         let recorder = RecordingPeripheralDelegate()
         let manager = CBPeripheralManager(delegate: recorder, queue: nil, options: world.options(0))
         try await waitFor("powered on") { manager.state == .poweredOn }
@@ -173,7 +174,7 @@ struct PeripheralManagerTests {
 
     @Test("a characteristic with a value and write properties is refused; a read-only one is served by the stack")
     func valuedCharacteristics() async throws {
-        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let world = try await DevicesWorld.make(devices: 2)
         let recorder = RecordingPeripheralDelegate()
         let manager = CBPeripheralManager(delegate: recorder, queue: nil, options: world.options(0))
         try await waitFor("powered on") { manager.state == .poweredOn }
@@ -190,7 +191,7 @@ struct PeripheralManagerTests {
 
         manager.startAdvertising([CBAdvertisementDataLocalNameKey: "Fixed"])
         let connection = try await world.devices[1].central.connect(to: world.addresses[0], parameters: .fast,
-                                                                     timeout: .seconds(peripheralManagerPatience))
+                                                                     timeout: .seconds(devicesWorldPatience))
         let services = try await connection.services()
         #expect(services.map(\.uuid) == [BluetoothUUID(0x1800), BluetoothUUID(0x1801), BluetoothUUID(0xFFF0)])
         let characteristic = try #require(try await connection.characteristics(of: services[2]).first)
@@ -201,7 +202,7 @@ struct PeripheralManagerTests {
 
     @Test("reads with offsets and writes are answered once by the app; a second answer is ignored")
     func respondExactlyOnce() async throws {
-        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let world = try await DevicesWorld.make(devices: 2)
         let recorder = RecordingPeripheralDelegate()
         recorder.answerTwice = true
         let value = Data((0 ..< 120).map { UInt8($0) })
@@ -217,7 +218,7 @@ struct PeripheralManagerTests {
         try await waitFor("advertising") { manager.isAdvertising }
 
         let connection = try await world.devices[1].central.connect(to: world.addresses[0], parameters: .fast,
-                                                                     timeout: .seconds(peripheralManagerPatience))
+                                                                     timeout: .seconds(devicesWorldPatience))
         let remoteService = try #require(try await connection.services([0xFFD0]).first)
         let remote = try #require(try await connection.characteristics(of: remoteService).first)
         #expect(try await connection.read(remote) == Array(value), "a long read answered piece by piece")
@@ -238,7 +239,7 @@ struct PeripheralManagerTests {
 
     @Test("updateValue returns false when the queue is full, the ready callback follows, 500 values arrive in order")
     func backPressure() async throws {
-        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let world = try await DevicesWorld.make(devices: 2)
         let recorder = RecordingPeripheralDelegate()
         let manager = CBPeripheralManager(delegate: recorder, queue: nil, options: world.options(0))
         try await waitFor("powered on") { manager.state == .poweredOn }
@@ -250,7 +251,7 @@ struct PeripheralManagerTests {
         try await waitFor("advertising") { manager.isAdvertising }
 
         let connection = try await world.devices[1].central.connect(to: world.addresses[0], parameters: .fast,
-                                                                     timeout: .seconds(peripheralManagerPatience))
+                                                                     timeout: .seconds(devicesWorldPatience))
         let remoteService = try #require(try await connection.services([0xFFC0]).first)
         let remote = try #require(try await connection.characteristics(of: remoteService).first)
         let values = try await connection.notifications(for: remote)
@@ -290,7 +291,7 @@ struct PeripheralManagerTests {
     static func firstAdvertisement(on device: BLEDevice, filter: ScanFilter) async throws -> Advertisement {
         let scan = try await device.central.scan(filter: filter)
         for await advertisement in scan { return advertisement }
-        throw PeripheralManagerTimeout(what: "an advertisement")
+        throw DevicesWorldTimeout(what: "an advertisement")
     }
 }
 
@@ -326,7 +327,7 @@ final class ChannelRecordingDelegate: NSObject, @MainActor CBPeripheralManagerDe
 struct PeripheralManagerChannelTests {
     @Test("publishL2CAPChannel picks a PSM, a central's channel opens, unpublish ends it; a latency step reaches the link")
     func channelsAndLatency() async throws {
-        let world = try await PeripheralManagerWorld.make(devices: 2)
+        let world = try await DevicesWorld.make(devices: 2)
         let recorder = ChannelRecordingDelegate()
         let manager = CBPeripheralManager(delegate: recorder, queue: nil, options: world.options(0))
         try await waitFor("powered on") { manager.state == .poweredOn }
@@ -340,7 +341,7 @@ struct PeripheralManagerChannelTests {
         let psm = recorder.published[0]
         #expect(psm == 0x0080)
 
-        let connection = try await world.devices[1].central.connect(to: world.addresses[0], timeout: .seconds(peripheralManagerPatience))
+        let connection = try await world.devices[1].central.connect(to: world.addresses[0], timeout: .seconds(devicesWorldPatience))
         let channel = try await connection.openL2CAPChannel(psm: psm)
         try await waitFor("the channel") { recorder.opened.count == 1 }
         #expect(recorder.opened[0].psm == psm)

@@ -6,12 +6,12 @@ import Foundation
 import OpenCoreBluetooth
 import SimulatedTesting
 
-/// The seconds of ``testClock`` a peripheral-manager test waits for what should take
+/// The seconds of ``testClock`` a test of several devices waits for what should take
 /// milliseconds; only a failing test waits this long.
-let peripheralManagerPatience: Double = 60
+public let devicesWorldPatience: Double = 60
 
 /// A transport into one device of a world run by a ``WorldRunner``.
-struct PeripheralManagerWorldTransport: HostTransport {
+struct DevicesWorldTransport: HostTransport {
     let runner: WorldRunner
     let device: DeviceID
     let packets: AsyncThrowingStream<H4.Packet, any Error>
@@ -21,17 +21,21 @@ struct PeripheralManagerWorldTransport: HostTransport {
     }
 }
 
-/// Devices in one simulated world on the wall clock, each registered with
-/// OpenCoreBluetooth under its own name, for managers whose options name it.
-struct PeripheralManagerWorld {
+/// Devices of ours (front door and host) in one simulated world, each registered with
+/// OpenCoreBluetooth under its own name, for managers whose options name it. In a simulated
+/// test the world joins the test's simulation; otherwise it runs one of its own, paced at 50×.
+public struct DevicesWorld: Sendable {
     let runner: WorldRunner
     let task: Task<Void, Never>
-    let devices: [BLEDevice]
+    /// The devices, in the order made.
+    public let devices: [BLEDevice]
     /// The controller name of each device (``OpenCoreBluetoothControllerOptionKey``).
-    let names: [String]
-    let addresses: [BluetoothAddress]
+    public let names: [String]
+    /// Each device's public address.
+    public let addresses: [BluetoothAddress]
 
-    static func make(devices count: Int) async throws -> PeripheralManagerWorld {
+    /// A world of `count` devices on an ideal radio, their hosts at the smallest ATT_MTU.
+    public static func make(devices count: Int) async throws -> DevicesWorld {
         var scenario = Scenario(name: "empty").addingExternalDevices(count)
         scenario.timing = .ideal
         let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
@@ -62,7 +66,7 @@ struct PeripheralManagerWorld {
         let prefix = UUID().uuidString
         for (id, stream) in streams {
             // The smallest ATT_MTU (23), so values over 22 octets are read in pieces with offsets.
-            let host = BLEHost.Host(transport: PeripheralManagerWorldTransport(runner: runner, device: id, packets: stream),
+            let host = BLEHost.Host(transport: DevicesWorldTransport(runner: runner, device: id, packets: stream),
                                     configuration: HCIDriverConfiguration(commandTimeout: 60_000_000),
                                     att: ATTBearerConfiguration(receiveMTU: 23))
             let device = try await BLEDevice.open(host: host)
@@ -71,13 +75,14 @@ struct PeripheralManagerWorld {
             devices.append(device)
             names.append(name)
         }
-        return PeripheralManagerWorld(runner: runner, task: task, devices: devices, names: names, addresses: addresses)
+        return DevicesWorld(runner: runner, task: task, devices: devices, names: names, addresses: addresses)
     }
 
     /// Options naming device `index`'s controller.
-    func options(_ index: Int) -> [String: Any] { [OpenCoreBluetoothControllerOptionKey: names[index]] }
+    public func options(_ index: Int) -> [String: Any] { [OpenCoreBluetoothControllerOptionKey: names[index]] }
 
-    func close() async {
+    /// Closes every device and stops the world.
+    public func close() async {
         for device in devices { await device.close() }
         await runner.stop()
         task.cancel()
@@ -86,20 +91,25 @@ struct PeripheralManagerWorld {
 
 /// Waits on the main actor until `condition` holds, looking again every 5 ms of
 /// ``testClock`` (simulated time in a simulated test, so each look is a step of the
-/// simulation's timeline), for at most ``peripheralManagerPatience`` seconds of it.
+/// simulation's timeline), for at most ``devicesWorldPatience`` seconds of it.
 @MainActor
-func waitFor(_ what: String, _ condition: @MainActor () -> Bool) async throws {
+public func waitFor(_ what: String, _ condition: @MainActor () -> Bool) async throws {
     let clock = testClock
-    let deadline = clock.microseconds + Int64(peripheralManagerPatience * 1_000_000)
+    let deadline = clock.microseconds + Int64(devicesWorldPatience * 1_000_000)
     while !condition() {
-        guard clock.microseconds < deadline else { throw PeripheralManagerTimeout(what: what) }
+        guard clock.microseconds < deadline else { throw DevicesWorldTimeout(what: what) }
         // The delegate calls come on the main queue in between.
         try await clock.sleep(seconds: 0.005)
     }
 }
 
 /// A wait that ran out.
-struct PeripheralManagerTimeout: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "timed out waiting for \(what)" }
+public struct DevicesWorldTimeout: Error, CustomStringConvertible {
+    /// What was awaited.
+    public let what: String
+    /// "timed out waiting for …".
+    public var description: String { "timed out waiting for \(what)" }
+
+    /// A timeout waiting for `what`.
+    public init(what: String) { self.what = what }
 }
