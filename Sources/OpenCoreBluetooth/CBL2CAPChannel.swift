@@ -8,6 +8,11 @@ public typealias CBL2CAPPSM = UInt16
 /// An open L2CAP connection-oriented channel (Core Bluetooth's `CBL2CAPChannel`; LE
 /// credit-based flow control mode, Core 5.4, Vol 3, Part A, §3.4 and §10.1): what the peer
 /// sends comes out of ``inputStream``, what is written to ``outputStream`` goes to the peer.
+///
+/// The streams send their delegates Foundation's events (`openCompleted`,
+/// `hasBytesAvailable`, `hasSpaceAvailable`, `endEncountered`, `errorOccurred`) on the run
+/// loop they are scheduled on; see the streams' own documentation for when each comes.
+/// As on Apple platforms, the channel closes when this object is released: keep it.
 open class CBL2CAPChannel: NSObject, @unchecked Sendable {
     // @unchecked Sendable: used only on its manager's queue (CBManager, "Threads"), as Core Bluetooth's objects are.
     /// The device at the other end.
@@ -29,5 +34,10 @@ open class CBL2CAPChannel: NSObject, @unchecked Sendable {
         self.inputStream = inputStream
         self.outputStream = outputStream
         super.init()
+    }
+
+    deinit {
+        let channel = channel
+        Task { await channel.close() }
     }
 }

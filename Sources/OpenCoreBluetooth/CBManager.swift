@@ -76,17 +76,8 @@ open class CBManager: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the manager's queue (see ``runOnQueue(_:_:)``).
-    ///
-    /// From simulated code the hop carries the simulation as the task's executor
-    /// preference, so the task comes back into the simulation afterwards. Without it, a task
-    /// that has no preference of its own (a `Task {}` started in simulated code) would be
-    /// lost to the simulation when it leaves the main actor: the runtime enqueues that hop
-    /// on Swift's global executor with no task current, from the thread that drains the main
-    /// queue, so nothing says where the job belongs; it would run beside the simulation
-    /// while simulated time moved on.
+    /// Runs `body` on the manager's queue (see ``hop(to:_:)``).
     func onQueue<T: Sendable>(_ body: @Sendable () -> T) async -> T {
-        guard let simulation = Simulation.current else { return await runOnQueue(isolation, body) }
-        return await withTaskExecutorPreference(simulation) { await runOnQueue(isolation, body) }
+        await hop(to: isolation, body)
     }
 }

@@ -111,9 +111,9 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the central manager's queue (see `runOnQueue`).
+    /// Runs `body` on the central manager's queue (see `hop(to:_:)`).
     func onQueue<T: Sendable>(_ body: @Sendable () -> T) async -> T {
-        await runOnQueue(isolation, body)
+        await hop(to: isolation, body)
     }
 
     /// The longest value one write of `type` carries (`maximumWriteValueLengthForType:`):
@@ -155,7 +155,7 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
             await peripheral.onQueue {
                 switch result {
                 case let .success(channel):
-                    peripheral.delegate?.peripheral(peripheral, didOpen: CBL2CAPChannel(peer: peripheral, channel: channel), error: nil)
+                    peripheral.delegate?.peripheral(peripheral, didOpen: CBL2CAPChannel(peer: peripheral, channel: channel, managerQueue: peripheral.isolation), error: nil)
                 case let .failure(error):
                     peripheral.delegate?.peripheral(peripheral, didOpen: nil, error: CBErrorMapping.error(error))
                 }

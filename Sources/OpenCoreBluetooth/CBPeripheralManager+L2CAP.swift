@@ -67,6 +67,6 @@ extension CBPeripheralManager {
         let connection = channel.connection
         let central = centrals[connection.handle] ?? makeCentral(connection)
         centrals[connection.handle] = central
-        delegate?.peripheralManager(self, didOpen: CBL2CAPChannel(peer: central, channel: channel), error: nil)
+        delegate?.peripheralManager(self, didOpen: CBL2CAPChannel(peer: central, channel: channel, managerQueue: isolation), error: nil)
     }
 }

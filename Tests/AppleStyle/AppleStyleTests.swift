@@ -4,6 +4,7 @@ import OpenCoreBluetooth
 import OpenCoreLocation
 import SimulatedTesting
 import Testing
+import WorldTesting
 
 /// The Apple-style sources beside this file, compiled in this target's language mode (the
 /// same files form one target in Swift 5 mode and one in Swift 6 mode) and run against the
@@ -64,6 +65,26 @@ struct AppleStyleBluetoothSourcesTests {
         if let sensor = logger.sensor { logger.central.cancelPeripheralConnection(sensor) }
         logger.peripheralManager.removeAllServices()
         await device.close()
+    }
+
+    @Test("Stream delegates echo 40,000 bytes over an L2CAP channel found through the PSM characteristic")
+    func channelEcho() async throws {
+        let world = try await DevicesWorld.make(devices: 2)
+        let server = ChannelEchoServer()
+        server.start(options: world.options(0))
+        let message = Data((0 ..< 40_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) })
+        let client = ChannelEchoClient(message: message)
+        client.start(options: world.options(1))
+        try await waitFor("the echo") { client.received.count >= message.count }
+        #expect(client.received == message, "the echo differs from what was sent")
+        #expect(client.sent == message.count)
+        #expect(Set(client.events) == ["in open", "out open"], "\(client.events)")
+        #expect(server.events.prefix(2).sorted() == ["in open", "out open"], "\(server.events)")
+        // The central goes away: the server's streams reach their end.
+        if let peripheral = client.peripheral { client.central.cancelPeripheralConnection(peripheral) }
+        try await waitFor("the end of the server's input") { server.events.contains("in end") }
+        #expect(server.events.contains("out end"), "\(server.events)")
+        await world.close()
     }
 
     /// A neighbourhood of the test's own and the controller name it is registered under,
