@@ -6,9 +6,12 @@ import Foundation
 ///
 /// On Apple platforms all but ``centralManagerDidUpdateState(_:)`` are `@objc optional`;
 /// Linux has no Objective-C runtime, so each has a default that does nothing (in an
-/// extension) and a class implements the ones it wants with Apple's signatures. A
-/// misspelt method is then a new method that is never called, as with Apple's optional
-/// requirements. As on Apple platforms the protocol has no actor: a main-actor class
+/// extension) and a class implements the ones it wants with Apple's signatures, or with
+/// every object parameter implicitly unwrapped (`didConnect peripheral: CBPeripheral!`), as
+/// code written against the Swift 1 SDKs spells them: both are called. Any other spelling
+/// (plain optionals, a misspelt label) is a new method that is never called, as with
+/// Apple's optional requirements; the compiler warns ("nearly matches") only when the
+/// method is declared in the extension that declares the conformance. As on Apple platforms the protocol has no actor: a main-actor class
 /// conforms with `@preconcurrency` (its manager on the main queue), a class of its own
 /// queue with `nonisolated` methods or as `@unchecked Sendable`.
 public protocol CBCentralManagerDelegate: NSObjectProtocol {
@@ -46,20 +49,45 @@ public protocol CBCentralManagerDelegate: NSObjectProtocol {
     /// The ANCS authorization of `peripheral` changed. Never called on Linux: SwiftBLE
     /// serves no Apple Notification Center Service (`centralManager:didUpdateANCSAuthorizationForPeripheral:`).
     func centralManager(_ central: CBCentralManager, didUpdateANCSAuthorizationFor peripheral: CBPeripheral)
+
+    // Old code spells delegate methods with implicitly unwrapped parameters, as the Swift 1
+    // SDKs imported them; Apple's Objective-C protocols call those too. The default of each
+    // method above forwards to its spelling here, so either spelling is called.
+
+    /// ``centralManager(_:willRestoreState:)`` spelled with implicitly unwrapped parameters.
+    func centralManager(_ central: CBCentralManager!, willRestoreState dict: [String: Any]!)
+    /// ``centralManager(_:didDiscover:advertisementData:rssi:)`` spelled with implicitly unwrapped parameters.
+    func centralManager(_ central: CBCentralManager!, didDiscover peripheral: CBPeripheral!, advertisementData: [String: Any]!, rssi RSSI: NSNumber!)
+    /// ``centralManager(_:didConnect:)`` spelled with implicitly unwrapped parameters.
+    func centralManager(_ central: CBCentralManager!, didConnect peripheral: CBPeripheral!)
+    /// ``centralManager(_:didFailToConnect:error:)`` spelled with implicitly unwrapped parameters.
+    func centralManager(_ central: CBCentralManager!, didFailToConnect peripheral: CBPeripheral!, error: (any Error)!)
+    /// ``centralManager(_:didDisconnectPeripheral:error:)`` spelled with implicitly unwrapped parameters.
+    func centralManager(_ central: CBCentralManager!, didDisconnectPeripheral peripheral: CBPeripheral!, error: (any Error)!)
 }
 
 extension CBCentralManagerDelegate {
-    /// Does nothing unless the delegate implements it.
-    public func centralManager(_ central: CBCentralManager, willRestoreState dict: [String: Any]) {}
-    /// Does nothing unless the delegate implements it.
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func centralManager(_ central: CBCentralManager, willRestoreState dict: [String: Any]) {
+        self.centralManager(central as CBCentralManager?, willRestoreState: dict)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
     public func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral, advertisementData: [String: Any],
-                               rssi RSSI: NSNumber) {}
-    /// Does nothing unless the delegate implements it.
-    public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {}
-    /// Does nothing unless the delegate implements it.
-    public func centralManager(_ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?) {}
-    /// Does nothing unless the delegate implements it.
-    public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?) {}
+                               rssi RSSI: NSNumber) {
+        centralManager(central as CBCentralManager?, didDiscover: peripheral, advertisementData: advertisementData, rssi: RSSI)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
+        self.centralManager(central as CBCentralManager?, didConnect: peripheral)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func centralManager(_ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?) {
+        self.centralManager(central as CBCentralManager?, didFailToConnect: peripheral, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?) {
+        self.centralManager(central as CBCentralManager?, didDisconnectPeripheral: peripheral, error: error)
+    }
     /// Calls ``centralManager(_:didDisconnectPeripheral:error:)`` unless the delegate
     /// implements this one.
     public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, timestamp: CFAbsoluteTime,

@@ -43,35 +43,96 @@ public protocol CBPeripheralDelegate: NSObjectProtocol {
     func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral)
     /// The answer to ``CBPeripheral/openL2CAPChannel(_:)`` (`peripheral:didOpenL2CAPChannel:error:`).
     func peripheral(_ peripheral: CBPeripheral, didOpen channel: CBL2CAPChannel?, error: (any Error)?)
+
+    // Old code spells delegate methods with implicitly unwrapped parameters, as the Swift 1
+    // SDKs imported them; Apple's Objective-C protocols call those too. The default of each
+    // method above forwards to its spelling here, so either spelling is called.
+
+    /// ``peripheralDidUpdateName(_:)`` spelled with implicitly unwrapped parameters.
+    func peripheralDidUpdateName(_ peripheral: CBPeripheral!)
+    /// ``peripheral(_:didModifyServices:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didModifyServices invalidatedServices: [CBService]!)
+    /// ``peripheral(_:didReadRSSI:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didReadRSSI RSSI: NSNumber!, error: (any Error)!)
+    /// ``peripheral(_:didDiscoverServices:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didDiscoverServices error: (any Error)!)
+    /// ``peripheral(_:didDiscoverIncludedServicesFor:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didDiscoverIncludedServicesFor service: CBService!, error: (any Error)!)
+    /// ``peripheral(_:didDiscoverCharacteristicsFor:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didDiscoverCharacteristicsFor service: CBService!, error: (any Error)!)
+    /// ``peripheral(_:didUpdateValueFor:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didUpdateValueFor characteristic: CBCharacteristic!, error: (any Error)!)
+    /// ``peripheral(_:didWriteValueFor:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didWriteValueFor characteristic: CBCharacteristic!, error: (any Error)!)
+    /// ``peripheral(_:didUpdateNotificationStateFor:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didUpdateNotificationStateFor characteristic: CBCharacteristic!, error: (any Error)!)
+    /// ``peripheral(_:didDiscoverDescriptorsFor:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didDiscoverDescriptorsFor characteristic: CBCharacteristic!, error: (any Error)!)
+    /// ``peripheral(_:didUpdateValueFor:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didUpdateValueFor descriptor: CBDescriptor!, error: (any Error)!)
+    /// ``peripheral(_:didWriteValueFor:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didWriteValueFor descriptor: CBDescriptor!, error: (any Error)!)
+    /// ``peripheralIsReady(toSendWriteWithoutResponse:)`` spelled with implicitly unwrapped parameters.
+    func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral!)
+    /// ``peripheral(_:didOpen:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheral(_ peripheral: CBPeripheral!, didOpen channel: CBL2CAPChannel!, error: (any Error)!)
 }
 
 extension CBPeripheralDelegate {
-    /// Does nothing unless the delegate implements it.
-    public func peripheralDidUpdateName(_ peripheral: CBPeripheral) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didModifyServices invalidatedServices: [CBService]) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didReadRSSI RSSI: NSNumber, error: (any Error)?) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didDiscoverIncludedServicesFor service: CBService, error: (any Error)?) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService, error: (any Error)?) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: (any Error)?) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didWriteValueFor characteristic: CBCharacteristic, error: (any Error)?) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didUpdateNotificationStateFor characteristic: CBCharacteristic, error: (any Error)?) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didDiscoverDescriptorsFor characteristic: CBCharacteristic, error: (any Error)?) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor descriptor: CBDescriptor, error: (any Error)?) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didWriteValueFor descriptor: CBDescriptor, error: (any Error)?) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {}
-    /// Does nothing unless the delegate implements it.
-    public func peripheral(_ peripheral: CBPeripheral, didOpen channel: CBL2CAPChannel?, error: (any Error)?) {}
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralDidUpdateName(_ peripheral: CBPeripheral) {
+        self.peripheralDidUpdateName(peripheral as CBPeripheral?)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didModifyServices invalidatedServices: [CBService]) {
+        self.peripheral(peripheral as CBPeripheral?, didModifyServices: invalidatedServices)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didReadRSSI RSSI: NSNumber, error: (any Error)?) {
+        self.peripheral(peripheral as CBPeripheral?, didReadRSSI: RSSI, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?) {
+        self.peripheral(peripheral as CBPeripheral?, didDiscoverServices: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverIncludedServicesFor service: CBService, error: (any Error)?) {
+        self.peripheral(peripheral as CBPeripheral?, didDiscoverIncludedServicesFor: service, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService, error: (any Error)?) {
+        self.peripheral(peripheral as CBPeripheral?, didDiscoverCharacteristicsFor: service, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: (any Error)?) {
+        self.peripheral(peripheral as CBPeripheral?, didUpdateValueFor: characteristic, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didWriteValueFor characteristic: CBCharacteristic, error: (any Error)?) {
+        self.peripheral(peripheral as CBPeripheral?, didWriteValueFor: characteristic, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didUpdateNotificationStateFor characteristic: CBCharacteristic, error: (any Error)?) {
+        self.peripheral(peripheral as CBPeripheral?, didUpdateNotificationStateFor: characteristic, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverDescriptorsFor characteristic: CBCharacteristic, error: (any Error)?) {
+        self.peripheral(peripheral as CBPeripheral?, didDiscoverDescriptorsFor: characteristic, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor descriptor: CBDescriptor, error: (any Error)?) {
+        self.peripheral(peripheral as CBPeripheral?, didUpdateValueFor: descriptor, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didWriteValueFor descriptor: CBDescriptor, error: (any Error)?) {
+        self.peripheral(peripheral as CBPeripheral?, didWriteValueFor: descriptor, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {
+        self.peripheralIsReady(toSendWriteWithoutResponse: peripheral as CBPeripheral?)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheral(_ peripheral: CBPeripheral, didOpen channel: CBL2CAPChannel?, error: (any Error)?) {
+        self.peripheral(peripheral as CBPeripheral?, didOpen: channel, error: error)
+    }
 }

@@ -33,31 +33,80 @@ public protocol CBPeripheralManagerDelegate: NSObjectProtocol {
     func peripheralManager(_ peripheral: CBPeripheralManager, didUnpublishL2CAPChannel PSM: CBL2CAPPSM, error: (any Error)?)
     /// A central opened a channel to a published PSM.
     func peripheralManager(_ peripheral: CBPeripheralManager, didOpen channel: CBL2CAPChannel?, error: (any Error)?)
+
+    // Old code spells delegate methods with implicitly unwrapped parameters, as the Swift 1
+    // SDKs imported them; Apple's Objective-C protocols call those too. The default of each
+    // method above forwards to its spelling here, so either spelling is called.
+
+    /// ``peripheralManager(_:willRestoreState:)`` spelled with implicitly unwrapped parameters.
+    func peripheralManager(_ peripheral: CBPeripheralManager!, willRestoreState dict: [String: Any]!)
+    /// ``peripheralManagerDidStartAdvertising(_:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheralManagerDidStartAdvertising(_ peripheral: CBPeripheralManager!, error: (any Error)!)
+    /// ``peripheralManager(_:didAdd:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheralManager(_ peripheral: CBPeripheralManager!, didAdd service: CBService!, error: (any Error)!)
+    /// ``peripheralManager(_:central:didSubscribeTo:)`` spelled with implicitly unwrapped parameters.
+    func peripheralManager(_ peripheral: CBPeripheralManager!, central: CBCentral!, didSubscribeTo characteristic: CBCharacteristic!)
+    /// ``peripheralManager(_:central:didUnsubscribeFrom:)`` spelled with implicitly unwrapped parameters.
+    func peripheralManager(_ peripheral: CBPeripheralManager!, central: CBCentral!, didUnsubscribeFrom characteristic: CBCharacteristic!)
+    /// ``peripheralManager(_:didReceiveRead:)`` spelled with implicitly unwrapped parameters.
+    func peripheralManager(_ peripheral: CBPeripheralManager!, didReceiveRead request: CBATTRequest!)
+    /// ``peripheralManager(_:didReceiveWrite:)`` spelled with implicitly unwrapped parameters.
+    func peripheralManager(_ peripheral: CBPeripheralManager!, didReceiveWrite requests: [CBATTRequest]!)
+    /// ``peripheralManagerIsReady(toUpdateSubscribers:)`` spelled with implicitly unwrapped parameters.
+    func peripheralManagerIsReady(toUpdateSubscribers peripheral: CBPeripheralManager!)
+    /// ``peripheralManager(_:didPublishL2CAPChannel:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheralManager(_ peripheral: CBPeripheralManager!, didPublishL2CAPChannel PSM: CBL2CAPPSM, error: (any Error)!)
+    /// ``peripheralManager(_:didUnpublishL2CAPChannel:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheralManager(_ peripheral: CBPeripheralManager!, didUnpublishL2CAPChannel PSM: CBL2CAPPSM, error: (any Error)!)
+    /// ``peripheralManager(_:didOpen:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheralManager(_ peripheral: CBPeripheralManager!, didOpen channel: CBL2CAPChannel!, error: (any Error)!)
 }
 
 extension CBPeripheralManagerDelegate {
-    /// Does nothing.
-    public func peripheralManager(_ peripheral: CBPeripheralManager, willRestoreState dict: [String: Any]) {}
-    /// Does nothing.
-    public func peripheralManagerDidStartAdvertising(_ peripheral: CBPeripheralManager, error: (any Error)?) {}
-    /// Does nothing.
-    public func peripheralManager(_ peripheral: CBPeripheralManager, didAdd service: CBService, error: (any Error)?) {}
-    /// Does nothing.
-    public func peripheralManager(_ peripheral: CBPeripheralManager, central: CBCentral, didSubscribeTo characteristic: CBCharacteristic) {}
-    /// Does nothing.
-    public func peripheralManager(_ peripheral: CBPeripheralManager, central: CBCentral, didUnsubscribeFrom characteristic: CBCharacteristic) {}
-    /// Does nothing (the request then times out at the central after 30 s).
-    public func peripheralManager(_ peripheral: CBPeripheralManager, didReceiveRead request: CBATTRequest) {}
-    /// Does nothing (the requests then time out at the central after 30 s).
-    public func peripheralManager(_ peripheral: CBPeripheralManager, didReceiveWrite requests: [CBATTRequest]) {}
-    /// Does nothing.
-    public func peripheralManagerIsReady(toUpdateSubscribers peripheral: CBPeripheralManager) {}
-    /// Does nothing.
-    public func peripheralManager(_ peripheral: CBPeripheralManager, didPublishL2CAPChannel PSM: CBL2CAPPSM, error: (any Error)?) {}
-    /// Does nothing.
-    public func peripheralManager(_ peripheral: CBPeripheralManager, didUnpublishL2CAPChannel PSM: CBL2CAPPSM, error: (any Error)?) {}
-    /// Does nothing.
-    public func peripheralManager(_ peripheral: CBPeripheralManager, didOpen channel: CBL2CAPChannel?, error: (any Error)?) {}
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralManager(_ peripheral: CBPeripheralManager, willRestoreState dict: [String: Any]) {
+        self.peripheralManager(peripheral as CBPeripheralManager?, willRestoreState: dict)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralManagerDidStartAdvertising(_ peripheral: CBPeripheralManager, error: (any Error)?) {
+        self.peripheralManagerDidStartAdvertising(peripheral as CBPeripheralManager?, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralManager(_ peripheral: CBPeripheralManager, didAdd service: CBService, error: (any Error)?) {
+        self.peripheralManager(peripheral as CBPeripheralManager?, didAdd: service, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralManager(_ peripheral: CBPeripheralManager, central: CBCentral, didSubscribeTo characteristic: CBCharacteristic) {
+        self.peripheralManager(peripheral as CBPeripheralManager?, central: central, didSubscribeTo: characteristic)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralManager(_ peripheral: CBPeripheralManager, central: CBCentral, didUnsubscribeFrom characteristic: CBCharacteristic) {
+        self.peripheralManager(peripheral as CBPeripheralManager?, central: central, didUnsubscribeFrom: characteristic)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one (with neither, the request times out at the central after 30 s).
+    public func peripheralManager(_ peripheral: CBPeripheralManager, didReceiveRead request: CBATTRequest) {
+        self.peripheralManager(peripheral as CBPeripheralManager?, didReceiveRead: request)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one (with neither, the requests time out at the central after 30 s).
+    public func peripheralManager(_ peripheral: CBPeripheralManager, didReceiveWrite requests: [CBATTRequest]) {
+        self.peripheralManager(peripheral as CBPeripheralManager?, didReceiveWrite: requests)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralManagerIsReady(toUpdateSubscribers peripheral: CBPeripheralManager) {
+        self.peripheralManagerIsReady(toUpdateSubscribers: peripheral as CBPeripheralManager?)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralManager(_ peripheral: CBPeripheralManager, didPublishL2CAPChannel PSM: CBL2CAPPSM, error: (any Error)?) {
+        self.peripheralManager(peripheral as CBPeripheralManager?, didPublishL2CAPChannel: PSM, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralManager(_ peripheral: CBPeripheralManager, didUnpublishL2CAPChannel PSM: CBL2CAPPSM, error: (any Error)?) {
+        self.peripheralManager(peripheral as CBPeripheralManager?, didUnpublishL2CAPChannel: PSM, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralManager(_ peripheral: CBPeripheralManager, didOpen channel: CBL2CAPChannel?, error: (any Error)?) {
+        self.peripheralManager(peripheral as CBPeripheralManager?, didOpen: channel, error: error)
+    }
 }
 
 /// How quickly a peripheral wants its central to answer (Core Bluetooth's

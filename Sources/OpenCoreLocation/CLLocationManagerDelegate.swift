@@ -13,8 +13,12 @@ import Foundation
 /// }
 /// ```
 /// Because the defaults are extension methods, a delegate method must match the
-/// signature exactly (a typo makes a new, never-called method instead of a compile error,
-/// just as with Apple's optional requirements).
+/// signature exactly, or with every object parameter implicitly unwrapped
+/// (`didEnterRegion region: CLRegion!`), as code written against the Swift 1 SDKs spells
+/// it: both are called. Any other spelling (plain optionals, a typo) makes a new,
+/// never-called method instead of a compile error, just as with Apple's optional
+/// requirements; the compiler warns ("nearly matches") only when the method is declared in
+/// the extension that declares the conformance.
 public protocol CLLocationManagerDelegate: NSObjectProtocol {
     /// The device entered `region` (`locationManager:didEnterRegion:`).
     func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion)
@@ -49,31 +53,84 @@ public protocol CLLocationManagerDelegate: NSObjectProtocol {
     /// The authorization status, as `status` (`locationManager:didChangeAuthorizationStatus:`);
     /// delivered right after ``locationManagerDidChangeAuthorization(_:)``.
     func locationManager(_ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus)
+
+    // Old code spells delegate methods with implicitly unwrapped parameters, as the Swift 1
+    // SDKs imported them; Apple's Objective-C protocols call those too. The default of each
+    // method above forwards to its spelling here, so either spelling is called.
+
+    /// ``locationManager(_:didEnterRegion:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didEnterRegion region: CLRegion!)
+    /// ``locationManager(_:didExitRegion:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didExitRegion region: CLRegion!)
+    /// ``locationManager(_:didDetermineState:for:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didDetermineState state: CLRegionState, for region: CLRegion!)
+    /// ``locationManager(_:didRange:satisfying:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didRange beacons: [CLBeacon]!, satisfying beaconConstraint: CLBeaconIdentityConstraint!)
+    /// ``locationManager(_:didFailRangingFor:error:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didFailRangingFor beaconConstraint: CLBeaconIdentityConstraint!, error: (any Error)!)
+    /// ``locationManager(_:monitoringDidFailFor:withError:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, monitoringDidFailFor region: CLRegion!, withError error: (any Error)!)
+    /// ``locationManager(_:didStartMonitoringFor:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didStartMonitoringFor region: CLRegion!)
+    /// ``locationManager(_:didFailWithError:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didFailWithError error: (any Error)!)
+    /// ``locationManagerDidChangeAuthorization(_:)`` spelled with implicitly unwrapped parameters.
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager!)
+    /// ``locationManager(_:didRangeBeacons:in:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didRangeBeacons beacons: [CLBeacon]!, in region: CLBeaconRegion!)
+    /// ``locationManager(_:rangingBeaconsDidFailFor:withError:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, rangingBeaconsDidFailFor region: CLBeaconRegion!, withError error: (any Error)!)
+    /// ``locationManager(_:didChangeAuthorization:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didChangeAuthorization status: CLAuthorizationStatus)
 }
 
 extension CLLocationManagerDelegate {
-    /// Does nothing unless the delegate implements it.
-    public func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {}
-    /// Does nothing unless the delegate implements it.
-    public func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {}
-    /// Does nothing unless the delegate implements it.
-    public func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {}
-    /// Does nothing unless the delegate implements it.
-    public func locationManager(_ manager: CLLocationManager, didRange beacons: [CLBeacon], satisfying beaconConstraint: CLBeaconIdentityConstraint) {}
-    /// Does nothing unless the delegate implements it.
-    public func locationManager(_ manager: CLLocationManager, didFailRangingFor beaconConstraint: CLBeaconIdentityConstraint, error: any Error) {}
-    /// Does nothing unless the delegate implements it.
-    public func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error) {}
-    /// Does nothing unless the delegate implements it.
-    public func locationManager(_ manager: CLLocationManager, didStartMonitoringFor region: CLRegion) {}
-    /// Does nothing unless the delegate implements it.
-    public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {}
-    /// Does nothing unless the delegate implements it.
-    public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {}
-    /// Does nothing unless the delegate implements it.
-    public func locationManager(_ manager: CLLocationManager, didRangeBeacons beacons: [CLBeacon], in region: CLBeaconRegion) {}
-    /// Does nothing unless the delegate implements it.
-    public func locationManager(_ manager: CLLocationManager, rangingBeaconsDidFailFor region: CLBeaconRegion, withError error: any Error) {}
-    /// Does nothing unless the delegate implements it.
-    public func locationManager(_ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus) {}
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
+        self.locationManager(manager as CLLocationManager?, didEnterRegion: region)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
+        self.locationManager(manager as CLLocationManager?, didExitRegion: region)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {
+        self.locationManager(manager as CLLocationManager?, didDetermineState: state, for: region)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didRange beacons: [CLBeacon], satisfying beaconConstraint: CLBeaconIdentityConstraint) {
+        self.locationManager(manager as CLLocationManager?, didRange: beacons, satisfying: beaconConstraint)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didFailRangingFor beaconConstraint: CLBeaconIdentityConstraint, error: any Error) {
+        self.locationManager(manager as CLLocationManager?, didFailRangingFor: beaconConstraint, error: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error) {
+        self.locationManager(manager as CLLocationManager?, monitoringDidFailFor: region, withError: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didStartMonitoringFor region: CLRegion) {
+        self.locationManager(manager as CLLocationManager?, didStartMonitoringFor: region)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
+        self.locationManager(manager as CLLocationManager?, didFailWithError: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
+        self.locationManagerDidChangeAuthorization(manager as CLLocationManager?)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didRangeBeacons beacons: [CLBeacon], in region: CLBeaconRegion) {
+        self.locationManager(manager as CLLocationManager?, didRangeBeacons: beacons, in: region)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, rangingBeaconsDidFailFor region: CLBeaconRegion, withError error: any Error) {
+        self.locationManager(manager as CLLocationManager?, rangingBeaconsDidFailFor: region, withError: error)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus) {
+        self.locationManager(manager as CLLocationManager?, didChangeAuthorization: status)
+    }
 }

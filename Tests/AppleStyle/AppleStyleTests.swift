@@ -30,6 +30,18 @@ struct AppleStyleTests {
         try await testClock.sleep(seconds: 3)
         #expect(watcher.rangedCounts.count == after, "ranging went on after the stop")
     }
+
+    @Test("Location delegate methods spelled with implicitly unwrapped parameters are called")
+    func legacyBeaconWatcher() async throws {
+        let watcher = LegacyBeaconWatcher()
+        watcher.start(uuid: Self.neighbourhoodUUID)
+        for _ in 0 ..< 30 where watcher.rangedCounts.filter({ $0 > 0 }).isEmpty || watcher.entered.isEmpty {
+            try await testClock.sleep(seconds: 1)
+        }
+        #expect(watcher.authorizations == [.authorizedAlways])
+        #expect(watcher.entered == ["street"])
+        #expect(!watcher.rangedCounts.filter { $0 > 0 }.isEmpty, "\(watcher.rangedCounts)")
+    }
 }
 
 /// The Bluetooth managers of the Apple-style sources, made with the main queue, on virtual
@@ -64,6 +76,19 @@ struct AppleStyleBluetoothSourcesTests {
         #expect(logger.published)
         if let sensor = logger.sensor { logger.central.cancelPeripheralConnection(sensor) }
         logger.peripheralManager.removeAllServices()
+        await device.close()
+    }
+
+    @Test("A central delegate's didDiscover spelled with implicitly unwrapped parameters is called")
+    func legacyScanner() async throws {
+        let (device, name) = try await Self.ownNeighbourhood()
+        let scanner = LegacyScanner()
+        scanner.start(options: [OpenCoreBluetoothControllerOptionKey: name])
+        for _ in 0 ..< 30 where scanner.names.isEmpty {
+            try await testClock.sleep(seconds: 1)
+        }
+        #expect(!scanner.names.isEmpty)
+        scanner.central.stopScan()
         await device.close()
     }
 
