@@ -35,6 +35,9 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     /// ``pendingWritesLimit`` writes without response wait; then
     /// `peripheralIsReady(toSendWriteWithoutResponse:)` follows once one is sent.
     open internal(set) var canSendWriteWithoutResponse = true
+    /// The RSSI the last ``readRSSI()`` read, `nil` before (Core Bluetooth's deprecated
+    /// `RSSI` property, which code written for iOS 7 reads in `peripheralDidUpdateRSSI(_:error:)`).
+    open internal(set) var rssi: NSNumber?
     /// Always `false`: SwiftBLE serves no Apple Notification Center Service.
     open var ancsAuthorized: Bool { false }
 
@@ -122,7 +125,8 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
         type == .withResponse ? 512 : writeWithoutResponseLength
     }
 
-    /// Reads the link's RSSI (`readRSSI`); the delegate gets `peripheral(_:didReadRSSI:error:)`.
+    /// Reads the link's RSSI (`readRSSI`); the delegate gets `peripheral(_:didReadRSSI:error:)`,
+    /// then the deprecated `peripheralDidUpdateRSSI(_:error:)` with ``rssi`` set.
     open func readRSSI() {
         enqueue { peripheral, connection in
             let result: Result<Int?, BLEError>
@@ -134,9 +138,14 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
             await peripheral.onQueue {
                 switch result {
                 case let .success(rssi):
-                    peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: rssi ?? 127), error: nil)
+                    let value = NSNumber(value: rssi ?? 127)
+                    peripheral.rssi = value
+                    peripheral.delegate?.peripheral(peripheral, didReadRSSI: value, error: nil)
+                    peripheral.delegate?.peripheralDidUpdateRSSI(peripheral, error: nil)
                 case let .failure(error):
-                    peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: 127), error: CBErrorMapping.error(error))
+                    let failure = CBErrorMapping.error(error)
+                    peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: 127), error: failure)
+                    peripheral.delegate?.peripheralDidUpdateRSSI(peripheral, error: failure)
                 }
             }
         }

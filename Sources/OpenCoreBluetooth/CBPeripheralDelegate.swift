@@ -15,6 +15,10 @@ public protocol CBPeripheralDelegate: NSObjectProtocol {
     func peripheral(_ peripheral: CBPeripheral, didModifyServices invalidatedServices: [CBService])
     /// The answer to ``CBPeripheral/readRSSI()`` (`peripheral:didReadRSSI:error:`).
     func peripheral(_ peripheral: CBPeripheral, didReadRSSI RSSI: NSNumber, error: (any Error)?)
+    /// ``CBPeripheral/readRSSI()`` finished and ``CBPeripheral/rssi`` holds the value (the
+    /// deprecated `peripheralDidUpdateRSSI:error:` of iOS 7 and earlier); called right after
+    /// ``peripheral(_:didReadRSSI:error:)``.
+    func peripheralDidUpdateRSSI(_ peripheral: CBPeripheral, error: (any Error)?)
     /// The answer to ``CBPeripheral/discoverServices(_:)`` (`peripheral:didDiscoverServices:`).
     func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?)
     /// The answer to ``CBPeripheral/discoverIncludedServices(_:for:)``
@@ -48,6 +52,8 @@ public protocol CBPeripheralDelegate: NSObjectProtocol {
     // SDKs imported them; Apple's Objective-C protocols call those too. The default of each
     // method above forwards to its spelling here, so either spelling is called.
 
+    /// ``peripheralDidUpdateRSSI(_:error:)`` spelled with implicitly unwrapped parameters.
+    func peripheralDidUpdateRSSI(_ peripheral: CBPeripheral!, error: (any Error)!)
     /// ``peripheralDidUpdateName(_:)`` spelled with implicitly unwrapped parameters.
     func peripheralDidUpdateName(_ peripheral: CBPeripheral!)
     /// ``peripheral(_:didModifyServices:)`` spelled with implicitly unwrapped parameters.
@@ -79,6 +85,10 @@ public protocol CBPeripheralDelegate: NSObjectProtocol {
 }
 
 extension CBPeripheralDelegate {
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func peripheralDidUpdateRSSI(_ peripheral: CBPeripheral, error: (any Error)?) {
+        self.peripheralDidUpdateRSSI(peripheral as CBPeripheral?, error: error)
+    }
     /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
     public func peripheralDidUpdateName(_ peripheral: CBPeripheral) {
         self.peripheralDidUpdateName(peripheral as CBPeripheral?)

@@ -18,6 +18,8 @@ extension CBCentralManagerDelegate {
 
 extension CBPeripheralDelegate {
     /// Does nothing unless the delegate implements it.
+    public func peripheralDidUpdateRSSI(_ peripheral: CBPeripheral!, error: (any Error)!) {}
+    /// Does nothing unless the delegate implements it.
     public func peripheralDidUpdateName(_ peripheral: CBPeripheral!) {}
     /// Does nothing unless the delegate implements it.
     public func peripheral(_ peripheral: CBPeripheral!, didModifyServices invalidatedServices: [CBService]!) {}

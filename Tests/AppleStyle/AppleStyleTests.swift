@@ -79,15 +79,17 @@ struct AppleStyleBluetoothSourcesTests {
         await device.close()
     }
 
-    @Test("A central delegate's didDiscover spelled with implicitly unwrapped parameters is called")
+    @Test("A central written for iOS 7 to 9 (old state enum, RSSI property, implicitly unwrapped parameters) works")
     func legacyScanner() async throws {
         let (device, name) = try await Self.ownNeighbourhood()
         let scanner = LegacyScanner()
         scanner.start(options: [OpenCoreBluetoothControllerOptionKey: name])
-        for _ in 0 ..< 30 where scanner.names.isEmpty {
+        for _ in 0 ..< 30 where scanner.names.isEmpty || scanner.rssiReadings.isEmpty {
             try await testClock.sleep(seconds: 1)
         }
         #expect(!scanner.names.isEmpty)
+        #expect(scanner.legacyStates == [.poweredOn])
+        #expect(scanner.rssiReadings.count == 1 && scanner.rssiReadings[0] < 0, "\(scanner.rssiReadings)")
         scanner.central.stopScan()
         await device.close()
     }

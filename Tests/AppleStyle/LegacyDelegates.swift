@@ -35,20 +35,39 @@ class LegacyBeaconWatcher: NSObject, CLLocationManagerDelegate {
     }
 }
 
-class LegacyScanner: NSObject, CBCentralManagerDelegate {
+/// A central written for iOS 7 to 9: the pre-iOS 10 state enum, the RSSI property read in
+/// the deprecated `peripheralDidUpdateRSSI(_:error:)`, implicitly unwrapped parameters.
+class LegacyScanner: NSObject, CBCentralManagerDelegate, CBPeripheralDelegate {
     var central: CBCentralManager!
     var names: Set<String> = []
+    var legacyStates: [CBCentralManagerState] = []
+    var peripheral: CBPeripheral?
+    var rssiReadings: [Int] = []
 
     func start(options: [String: Any]?) {
         central = CBCentralManager(delegate: self, queue: nil, options: options)
     }
 
     func centralManagerDidUpdateState(_ central: CBCentralManager) {
+        if let state = CBCentralManagerState(rawValue: central.state.rawValue) { legacyStates.append(state) }
         if central.state == .poweredOn { central.scanForPeripherals(withServices: nil, options: nil) }
     }
 
     func centralManager(_ central: CBCentralManager!, didDiscover peripheral: CBPeripheral!,
                         advertisementData: [String: Any]!, rssi RSSI: NSNumber!) {
         if let name = advertisementData[CBAdvertisementDataLocalNameKey] as? String { names.insert(name) }
+        if self.peripheral == nil, advertisementData[CBAdvertisementDataServiceUUIDsKey] as? [CBUUID] == [CBUUID(string: "180D")] {
+            self.peripheral = peripheral
+            central.connect(peripheral, options: nil)
+        }
+    }
+
+    func centralManager(_ central: CBCentralManager!, didConnect peripheral: CBPeripheral!) {
+        peripheral.delegate = self
+        peripheral.readRSSI()
+    }
+
+    func peripheralDidUpdateRSSI(_ peripheral: CBPeripheral!, error: Error!) {
+        if error == nil, let rssi = peripheral.rssi { rssiReadings.append(rssi.intValue) }
     }
 }
