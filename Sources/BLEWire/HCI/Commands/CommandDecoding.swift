@@ -73,6 +73,7 @@ extension HCI {
         ReadBufferSize.self,
         ReadBDADDR.self,
         ReadRSSI.self,
+        ReadSimulatedLocation.self,
         ReadEncryptionKeySize.self,
         LESetEventMask.self,
         LEReadBufferSize.self,

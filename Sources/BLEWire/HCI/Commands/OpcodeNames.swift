@@ -186,6 +186,7 @@ extension HCI.Opcode {
         .readBufferSize: "Read Buffer Size",
         .readBDADDR: "Read BD_ADDR",
         .readRSSI: "Read RSSI",
+        .readSimulatedLocation: "SwiftBLE Read Simulated Location",
         .readEncryptionKeySize: "Read Encryption Key Size",
         .leSetEventMask: "LE Set Event Mask",
         .leReadBufferSize: "LE Read Buffer Size",

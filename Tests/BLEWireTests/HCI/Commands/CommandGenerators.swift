@@ -6,6 +6,7 @@ extension SeededGenerator {
     mutating func u8() -> UInt8 { UInt8.random(in: .min ... .max, using: &self) }
     mutating func u16() -> UInt16 { UInt16.random(in: .min ... .max, using: &self) }
     mutating func u24() -> UInt32 { UInt32.random(in: 0 ... 0xFF_FFFF, using: &self) }
+    mutating func u32() -> UInt32 { UInt32.random(in: .min ... .max, using: &self) }
     mutating func u64() -> UInt64 { next() }
     mutating func u128() -> UInt128 { UInt128(next()) << 64 | UInt128(next()) }
     mutating func i8() -> Int8 { Int8(bitPattern: u8()) }
@@ -67,6 +68,7 @@ enum CommandGenerators {
             HCI.ReadBufferSize(),
             HCI.ReadBDADDR(),
             HCI.ReadRSSI(connectionHandle: g.handle()),
+            HCI.ReadSimulatedLocation(),
             HCI.ReadEncryptionKeySize(connectionHandle: g.handle()),
             HCI.LESetEventMask(leEventMask: HCI.LEEventMask(rawValue: g.u64())),
             HCI.LEReadBufferSize(),
@@ -185,6 +187,11 @@ enum CommandGenerators {
                 totalNumACLDataPackets: g.u16(), totalNumSynchronousDataPackets: g.u16())),
             (.readBDADDR, HCI.ReadBDADDR.ReturnParameters(status: g.status(), bdAddr: g.address(.public))),
             (.readRSSI, HCI.ReadRSSI.ReturnParameters(status: g.status(), connectionHandle: g.handle(), rssi: g.i8())),
+            (.readSimulatedLocation, HCI.ReadSimulatedLocation.ReturnParameters(
+                status: g.status(), hasOrigin: g.bool(), xMillimetres: Int32(bitPattern: g.u32()),
+                yMillimetres: Int32(bitPattern: g.u32()), zMillimetres: Int32(bitPattern: g.u32()),
+                headingCentidegrees: g.u16() % 36_000, originLatitude: Int32(bitPattern: g.u32()),
+                originLongitude: Int32(bitPattern: g.u32()))),
             (.readEncryptionKeySize, HCI.ReadEncryptionKeySize.ReturnParameters(
                 status: g.status(), connectionHandle: g.handle(), keySize: g.u8())),
             (.leReadBufferSize, HCI.LEReadBufferSize.ReturnParameters(
