@@ -53,7 +53,7 @@ public struct SimulatedWorld: Sendable {
         _ scenario: Scenario, on simulation: Simulation, endingSimulation: Bool = false, attachingHost: Bool = false,
         prepare: sending (BuiltScenario, World) -> Void = { _, _ in }
     ) throws(AdapterError) -> SimulatedWorld {
-        let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
+        let world = World(configuration: scenario.worldConfiguration)
         let built: BuiltScenario
         do {
             built = try scenario.build(into: world, gattHosting: .attached)

@@ -34,6 +34,9 @@ name: walk
 seed: 1
 duration: 90
 timing: realistic
+# The shop front is on the Strand, London; the walker goes east (a phone's location
+# updates, OpenCoreLocation's tests).
+origin: {latitude: 51.5107, longitude: -0.1206}
 radio:
   referenceLossDB: 40
   pathLossExponent: 2.5

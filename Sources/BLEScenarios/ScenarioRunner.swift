@@ -41,7 +41,7 @@ public final class ScenarioRunner {
     public init(scenario: Scenario, capturesHCI: Bool = false) throws(ScenarioError) {
         self.scenario = scenario
         world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
-                                                        capturesHCI: capturesHCI))
+                                                        capturesHCI: capturesHCI, geographicOrigin: scenario.origin))
         built = try scenario.build(into: world)
         for (device, id) in zip(scenario.devices, built.deviceIDs) {
             senders[AddressKey(device.address)] = id

@@ -56,8 +56,7 @@ struct SimServeCommand: AsyncParsableCommand {
         var scenario = try self.scenario.map(loadScenario) ?? Scenario(name: "empty")
         if let seed { scenario.seed = seed }
         scenario = scenario.addingExternalDevices(devices ?? (self.scenario == nil ? 2 : 0))
-        let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing,
-                                                            radio: scenario.radio))
+        let world = World(configuration: scenario.worldConfiguration)
         let built: BuiltScenario
         do {
             built = try scenario.build(into: world)

@@ -13,6 +13,8 @@ extension Scenario {
 name: neighbourhood
 seed: 2026
 timing: realistic
+# Where "local" is on Earth: the location a phone's host reads (OpenCoreLocation's updates).
+origin: {latitude: 51.4769, longitude: -0.0005}
 radio:
   referenceLossDB: 40
   pathLossExponent: 2.5

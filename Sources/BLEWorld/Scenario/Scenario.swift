@@ -25,6 +25,9 @@ public struct Scenario: Hashable, Sendable {
     /// How many simulated seconds the scenario takes to play out, when it says:
     /// `ble sim run` runs that long unless `--until` says otherwise.
     public var durationSeconds: Double?
+    /// Where the world's (0, 0) is on Earth (the file's `origin`), for the locations its
+    /// devices report; `nil` when the file does not say.
+    public var origin: GeographicOrigin?
 
     /// The seed used when a file names none.
     public static let defaultSeed: UInt64 = 1
@@ -33,7 +36,7 @@ public struct Scenario: Hashable, Sendable {
     public init(name: String, seed: UInt64 = Scenario.defaultSeed, timing: TimingMode = .realistic,
                 radio: RadioModel = RadioModel(), devices: [ScenarioDevice] = [], obstacles: [Obstacle] = [],
                 attachedObstacles: [ScenarioAttachedObstacle] = [], actions: [ScenarioTimedAction] = [],
-                durationSeconds: Double? = nil) {
+                durationSeconds: Double? = nil, origin: GeographicOrigin? = nil) {
         self.name = name
         self.seed = seed
         self.timing = timing
@@ -43,6 +46,12 @@ public struct Scenario: Hashable, Sendable {
         self.attachedObstacles = attachedObstacles
         self.actions = actions
         self.durationSeconds = durationSeconds
+        self.origin = origin
+    }
+
+    /// The world configuration the scenario describes: its seed, timing, radio and origin.
+    public var worldConfiguration: WorldConfiguration {
+        WorldConfiguration(seed: seed, timing: timing, radio: radio, geographicOrigin: origin)
     }
 
     /// The device called `name`, if any.

@@ -11,7 +11,7 @@ struct ScenarioFile: Decodable {
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["name", "seed", "duration", "timing", "radio", "devices",
-                                                           "obstacles", "actions"])
+                                                           "obstacles", "actions", "origin"])
         let name = try fields.optional("name", String.self, expected: "a name") ?? "scenario"
         let seed = try fields.integer("seed", UInt64.self) ?? Scenario.defaultSeed
         let duration = try fields.number("duration", in: 0 ... 1_000_000, unit: "seconds")
@@ -26,6 +26,7 @@ struct ScenarioFile: Decodable {
         let devices = try fields.optional("devices", [DeviceSection].self, expected: "a list of devices") ?? []
         let obstacles = try fields.optional("obstacles", [ObstacleSection].self, expected: "a list of obstacles") ?? []
         let actions = try fields.optional("actions", [ActionSection].self, expected: "a list of actions") ?? []
+        let origin = try fields.optional("origin", OriginSection.self, expected: "a mapping with latitude and longitude")
         scenario = Scenario(
             name: name, seed: seed, timing: timing, radio: radio,
             devices: devices.enumerated().map { $1.device(index: $0) },
@@ -33,7 +34,21 @@ struct ScenarioFile: Decodable {
             attachedObstacles: obstacles.compactMap { section in
                 section.attachedTo.map { ScenarioAttachedObstacle(obstacle: section.obstacle, device: $0) }
             },
-            actions: actions.map(\.action), durationSeconds: duration)
+            actions: actions.map(\.action), durationSeconds: duration, origin: origin?.origin)
+    }
+}
+
+/// `origin: {latitude: 51.5007, longitude: -0.1246}`: where the world's (0, 0) is on Earth.
+struct OriginSection: Decodable {
+    var origin: GeographicOrigin
+
+    init(from decoder: any Decoder) throws {
+        let fields = try YAMLFields(decoder, allowed: ["latitude", "longitude"])
+        guard let latitude = try fields.number("latitude", in: -90 ... 90, unit: "degrees"),
+              let longitude = try fields.number("longitude", in: -180 ... 180, unit: "degrees") else {
+            throw fields.error("latitude", "an origin needs both latitude and longitude")
+        }
+        origin = GeographicOrigin(latitude: latitude, longitude: longitude)
     }
 }
 

@@ -303,6 +303,7 @@ public final class World {
         guard state.powered else { return }
         state.statistics.hciToController += 1
         if configuration.capturesHCI { state.capture.record(packet, direction: .sent, at: now) }
+        if answerLocationCommand(packet, device: device) { return }
         deliver(.hci(packet), to: device)
     }
 
