@@ -121,6 +121,13 @@ extension GAPCore {
         return [submit(HCI.ReadRSSI(connectionHandle: handle), for: .procedure(.readRSSI(handle: handle)))]
     }
 
+    /// Asks a simulated controller where its device is (``HCI/ReadSimulatedLocation``); the
+    /// answer comes as ``GAPEvent/simulatedLocation(_:)``, a controller without the command
+    /// fails the procedure with Unknown HCI Command (0x01).
+    public mutating func readSimulatedLocation(at now: HostTime) -> [GAPOutput] {
+        [submit(HCI.ReadSimulatedLocation(), for: .procedure(.readSimulatedLocation))]
+    }
+
     /// Asks the peer for its LE features (Vol 4, Part E, §7.8.21; the exchange is Vol 6,
     /// Part B, §5.1.4); they come as ``GAPEvent/remoteFeatures(handle:_:)``.
     public mutating func readRemoteFeatures(_ handle: UInt16, at now: HostTime) throws(GAPError) -> [GAPOutput] {

@@ -118,10 +118,17 @@ extension GAPCore {
             return answeredEncryption(purpose, failure: failure, result: result)
         case let .procedure(procedure):
             if let failure { return [.event(.procedureFailed(procedure, failure))] }
-            guard case let .readRSSI(handle) = procedure, case let .success(.commandComplete(complete)) = result else { return [] }
+            guard case let .success(.commandComplete(complete)) = result else { return [] }
             do throws(WireError) {
-                let answer = try complete.returnParameters(for: HCI.ReadRSSI.self)
-                return [.event(.rssi(handle: handle, answer.rssi))]
+                switch procedure {
+                case let .readRSSI(handle):
+                    let answer = try complete.returnParameters(for: HCI.ReadRSSI.self)
+                    return [.event(.rssi(handle: handle, answer.rssi))]
+                case .readSimulatedLocation:
+                    return [.event(.simulatedLocation(try complete.returnParameters(for: HCI.ReadSimulatedLocation.self)))]
+                default:
+                    return []
+                }
             } catch {
                 return [.event(.procedureFailed(procedure, .malformedAnswer(error)))]
             }

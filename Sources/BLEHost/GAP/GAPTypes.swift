@@ -32,6 +32,9 @@ public enum GAPProcedure: Hashable, Sendable {
     /// The feature exchange with the peer (Vol 6, Part B, §5.1.4), started by HCI LE Read
     /// Remote Features (Vol 4, Part E, §7.8.21).
     case readRemoteFeatures(handle: UInt16)
+    /// Asking a simulated controller where its device is (SwiftBLE's vendor command,
+    /// ``HCI/ReadSimulatedLocation``).
+    case readSimulatedLocation
 }
 
 /// Why GAP refused a request or a procedure failed; the controller's status codes are kept
@@ -158,6 +161,8 @@ public enum GAPEvent: Hashable, Sendable {
     case phyUpdated(handle: UInt16, tx: HCI.PHY, rx: HCI.PHY)
     /// The RSSI of a connection, in dBm (127: not available).
     case rssi(handle: UInt16, Int8)
+    /// Where the device is in its simulated world (``HCI/ReadSimulatedLocation``).
+    case simulatedLocation(HCI.ReadSimulatedLocation.ReturnParameters)
     /// The peer's LE feature bits (Vol 6, Part B, §4.6), from LE Read Remote Features
     /// Complete (Vol 4, Part E, §7.7.65.4): the peer answered on the link.
     case remoteFeatures(handle: UInt16, UInt64)

@@ -83,6 +83,22 @@ extension Host {
         return value
     }
 
+    /// Where the device is in its simulated world (SwiftBLE's vendor command,
+    /// ``HCI/ReadSimulatedLocation``).
+    /// - Throws: ``HostError/gap(_:)`` with ``HCI/StatusCode/unknownHCICommand`` from a
+    ///   controller that is not simulated (no location is known there).
+    public func readSimulatedLocation() async throws -> HCI.ReadSimulatedLocation.ReturnParameters {
+        let event = try await perform({ gap, now throws(GAPError) in gap.readSimulatedLocation(at: now) }) { event in
+            switch event {
+            case .simulatedLocation: return .success(event)
+            case let .procedureFailed(.readSimulatedLocation, error): return .failure(error)
+            default: return nil
+            }
+        }
+        guard case let .simulatedLocation(answer) = event else { throw HostError.gap(.malformedAnswer(WireError(field: "HCI.ReadSimulatedLocation", reason: .constraint("no answer")))) }
+        return answer
+    }
+
     /// Reads the peer's LE feature bits (Vol 4, Part E, §7.8.21): the controller runs the
     /// feature exchange (Vol 6, Part B, §5.1.4), so an answer also proves that the peer is on
     /// the link (§4.5.2 calls it established once a packet from it has been received).

@@ -31,6 +31,22 @@ struct GAPCoreUnitTests {
         #expect(gap.nextDeadline == HostTime(5_000_010))
     }
 
+    @Test("Read Simulated Location: the answer becomes an event; Unknown HCI Command fails the procedure by name")
+    func simulatedLocation() throws {
+        var gap = GAPCore()
+        let answer = HCI.ReadSimulatedLocation.ReturnParameters(
+            status: .success, hasOrigin: false, xMillimetres: 1, yMillimetres: 2, zMillimetres: 3, headingCentidegrees: 4,
+            originLatitude: 0, originLongitude: 0)
+        let asked = try #require(Self.token(gap.readSimulatedLocation(at: 0), HCI.ReadSimulatedLocation.opcode))
+        let answered = gap.handle(.commandCompleted(asked, .success(.commandComplete(HCI.CommandComplete(
+            numHCICommandPackets: 1, opcode: HCI.ReadSimulatedLocation.opcode, returnParameters: answer.encoded()[...])))), at: 1)
+        #expect(Self.events(answered) == [.simulatedLocation(answer)])
+        let refused = try #require(Self.token(gap.readSimulatedLocation(at: 2), HCI.ReadSimulatedLocation.opcode))
+        let failed = gap.handle(.commandCompleted(refused, .success(.commandComplete(HCI.CommandComplete(
+            numHCICommandPackets: 1, opcode: HCI.ReadSimulatedLocation.opcode, returnParameters: [0x01])))), at: 3)
+        #expect(Self.events(failed) == [.procedureFailed(.readSimulatedLocation, .controller(.unknownHCICommand))])
+    }
+
     @Test("Reports from one device are merged and deduplicated; another device is reported apart")
     func filterMergesPerDevice() throws {
         var gap = GAPCore()
