@@ -10,9 +10,10 @@ import Synchronization
 /// Sendable, so the scan and tick tasks and the manager's caller share it; the delegate
 /// calls it produces go to the main queue through the ``DelegateRelay``.
 ///
-/// The controller is opened lazily by the first start (monitoring or ranging) and stays
-/// open until the manager goes away; a controller that cannot be opened fails every region
-/// and constraint waiting for it, and the next start tries again.
+/// The controller (the manager's ``ControllerLease``) is opened lazily by the first start
+/// (monitoring or ranging) and stays open until the manager goes away; a controller that
+/// cannot be opened fails every region and constraint waiting for it, and the next start
+/// tries again.
 final class BeaconEngine: Sendable {
     private struct State: Sendable {
         var monitor: BeaconMonitor
@@ -40,8 +41,9 @@ final class BeaconEngine: Sendable {
         var closed = false
     }
 
-    let relay = DelegateRelay()
+    let relay: DelegateRelay
     private let options: CLLocationManager.Options
+    private let lease: ControllerLease
     private let state: Mutex<State>
     /// The clock of the ranging ticks and the monitoring cores: the simulation's when the
     /// manager is made in one (its embedded world then joins that simulation too), else the
@@ -49,8 +51,10 @@ final class BeaconEngine: Sendable {
     private let clock: any StackClock
     private let origin: Int64
 
-    init(options: CLLocationManager.Options) {
+    init(options: CLLocationManager.Options, lease: ControllerLease, relay: DelegateRelay) {
         self.options = options
+        self.lease = lease
+        self.relay = relay
         clock = Simulation.current?.clock ?? WallClock()
         origin = clock.microseconds
         state = Mutex(State(monitor: BeaconMonitor(configuration: MonitoringConfiguration(exitPeriod: options.exitPeriod)),
@@ -158,7 +162,7 @@ final class BeaconEngine: Sendable {
     /// The constraints ranged with `startRangingBeacons(satisfying:)`, not those of ranged regions.
     var rangedConstraints: [BeaconIdentityConstraint] { state.withLock { $0.direct } }
 
-    /// Stops the scan and closes the controller; the manager is going away.
+    /// Stops the scan; the manager is going away (and closes the controller).
     func shutdown() {
         state.withLock { state in
             state.closed = true
@@ -179,7 +183,7 @@ final class BeaconEngine: Sendable {
     private func run() async {
         let device: BLEDevice
         do {
-            device = try await BLEDevice.open(hci: options.hci, bonds: .memory)  // beacons never pair
+            device = try await lease.device()
         } catch {
             failEverything(because: error.description)
             return
@@ -195,7 +199,8 @@ final class BeaconEngine: Sendable {
         } catch {
             failEverything(because: error.description)
         }
-        await device.close()
+        // Cancelled: the manager is going away and closes the lease. Otherwise the device went.
+        if !Task.isCancelled { await lease.release(device) }
     }
 
     /// Feeds every iBeacon advertisement to the cores.

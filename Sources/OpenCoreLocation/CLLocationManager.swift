@@ -56,12 +56,17 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
         public var exitPeriod: Duration
         /// How often ranged beacons are reported (default 1 s, as Core Location does).
         public var rangingInterval: Duration
+        /// How often the location is measured while updates are on (default 1 s, about
+        /// what a phone's GPS gives).
+        public var locationInterval: Duration
 
         /// Options with every value given; by default Core Location's behaviour on `$SWIFTBLE_HCI`.
-        public init(hci: String? = nil, exitPeriod: Duration = .seconds(30), rangingInterval: Duration = .seconds(1)) {
+        public init(hci: String? = nil, exitPeriod: Duration = .seconds(30), rangingInterval: Duration = .seconds(1),
+                    locationInterval: Duration = .seconds(1)) {
             self.hci = hci
             self.exitPeriod = exitPeriod
             self.rangingInterval = rangingInterval
+            self.locationInterval = locationInterval
         }
     }
 
@@ -73,6 +78,8 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     }
 
     let engine: BeaconEngine
+    let locationEngine: LocationEngine
+    private let lease: ControllerLease
 
     /// A manager with Core Location's behaviour, listening on `$SWIFTBLE_HCI` (default `sim`).
     public override convenience init() {
@@ -82,7 +89,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     /// A manager with SwiftBLE's `options` (the controller, the exit period, the ranging
     /// interval); not in Core Location.
     public init(options: Options) {
-        engine = BeaconEngine(options: options)
+        let relay = DelegateRelay()
+        lease = ControllerLease(hci: options.hci)
+        engine = BeaconEngine(options: options, lease: lease, relay: relay)
+        locationEngine = LocationEngine(options: options, lease: lease, relay: relay)
         super.init()
         engine.relay.attach(self)
         engine.relay.post([.didChangeAuthorization])
@@ -90,6 +100,9 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
 
     deinit {
         engine.shutdown()
+        locationEngine.shutdown()
+        let lease = lease
+        Task { await lease.close() }
     }
 
     // MARK: Availability and authorization
@@ -189,4 +202,91 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     open func stopRangingBeacons(in region: CLBeaconRegion) {
         engine.stopRanging(regionIdentifier: region.identifier)
     }
+
+    // MARK: Location and heading updates
+    //
+    // The device's position in its simulated world, as a phone's location hardware reports
+    // it (LocationEngine says how fixes are made). On a controller that is not simulated,
+    // or in a world without a geographic origin, the delegate gets
+    // `locationManager(_:didFailWithError:)` with `CLError.Code.locationUnknown`.
+
+    /// The accuracy wanted, in metres or one of the `kCLLocationAccuracy…` constants
+    /// (default ``kCLLocationAccuracyBest``): fixes report it as `horizontalAccuracy`
+    /// (5 m for the best) and their error follows it.
+    open var desiredAccuracy: CLLocationAccuracy {
+        get { locationEngine.desiredAccuracy }
+        set { locationEngine.desiredAccuracy = newValue }
+    }
+
+    /// The metres the device must move before the next fix is delivered (default
+    /// ``kCLDistanceFilterNone``: every fix).
+    open var distanceFilter: CLLocationDistance {
+        get { locationEngine.distanceFilter }
+        set { locationEngine.distanceFilter = newValue }
+    }
+
+    /// The degrees the heading must turn before the next heading is delivered (default 1;
+    /// ``kCLHeadingFilterNone``: every measurement).
+    open var headingFilter: CLLocationDegrees {
+        get { locationEngine.headingFilter }
+        set { locationEngine.headingFilter = newValue }
+    }
+
+    /// Whether updates go on in the background (accepted; a Linux process has no
+    /// background state).
+    open var allowsBackgroundLocationUpdates: Bool {
+        get { locationEngine.settings.allowsBackground }
+        set { locationEngine.settings.allowsBackground = newValue }
+    }
+
+    /// Whether the system may pause updates (accepted; updates are never paused here).
+    open var pausesLocationUpdatesAutomatically: Bool {
+        get { locationEngine.settings.pausesAutomatically }
+        set { locationEngine.settings.pausesAutomatically = newValue }
+    }
+
+    /// Whether the status bar shows background use (accepted; there is no status bar).
+    open var showsBackgroundLocationIndicator: Bool {
+        get { locationEngine.settings.showsIndicator }
+        set { locationEngine.settings.showsIndicator = newValue }
+    }
+
+    /// What the app uses location for (accepted; a hint for pausing, which never happens).
+    open var activityType: CLActivityType {
+        get { locationEngine.settings.activityType }
+        set { locationEngine.settings.activityType = newValue }
+    }
+
+    /// The most recent fix delivered, `nil` before the first.
+    open var location: CLLocation? { locationEngine.location }
+
+    /// The most recent heading delivered, `nil` before the first.
+    open var heading: CLHeading? { locationEngine.heading }
+
+    /// Whether headings can be had: always; a controller that cannot say reports
+    /// ``CLError/Code/locationUnknown`` once updates start.
+    open class func headingAvailable() -> Bool { true }
+
+    /// Whether significant-change monitoring is available: no, on Linux.
+    open class func significantLocationChangeMonitoringAvailable() -> Bool { false }
+
+    /// Starts fixes: `locationManager(_:didUpdateLocations:)` once per location interval
+    /// (1 s), subject to ``distanceFilter``.
+    open func startUpdatingLocation() { locationEngine.startUpdatingLocation() }
+
+    /// Stops fixes (and a pending ``requestLocation()``); none is delivered after this returns.
+    open func stopUpdatingLocation() { locationEngine.stopUpdatingLocation() }
+
+    /// Delivers one fix, then stops unless updates are on.
+    open func requestLocation() { locationEngine.requestLocation() }
+
+    /// Starts headings: `locationManager(_:didUpdateHeading:)` when the heading turns by
+    /// ``headingFilter``, measured once per location interval.
+    open func startUpdatingHeading() { locationEngine.startUpdatingHeading() }
+
+    /// Stops headings; none is delivered after this returns.
+    open func stopUpdatingHeading() { locationEngine.stopUpdatingHeading() }
+
+    /// Does nothing: headings need no calibration in the simulated world.
+    open func dismissHeadingCalibrationDisplay() {}
 }

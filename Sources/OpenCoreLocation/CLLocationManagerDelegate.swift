@@ -38,6 +38,17 @@ public protocol CLLocationManagerDelegate: NSObjectProtocol {
     func locationManager(_ manager: CLLocationManager, didStartMonitoringFor region: CLRegion)
     /// The manager failed, e.g. its controller could not be opened (`locationManager:didFailWithError:`).
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error)
+    /// New fixes, oldest first (`locationManager:didUpdateLocations:`), while
+    /// ``CLLocationManager/startUpdatingLocation()`` is on or after ``CLLocationManager/requestLocation()``.
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation])
+    /// A new heading (`locationManager:didUpdateHeading:`), while
+    /// ``CLLocationManager/startUpdatingHeading()`` is on.
+    func locationManager(_ manager: CLLocationManager, didUpdateHeading newHeading: CLHeading)
+    /// Updates paused (`locationManagerDidPauseLocationUpdates:`). Never called on Linux:
+    /// updates are not paused automatically.
+    func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager)
+    /// Updates resumed (`locationManagerDidResumeLocationUpdates:`). Never called on Linux.
+    func locationManagerDidResumeLocationUpdates(_ manager: CLLocationManager)
     /// The authorization status is known or changed (`locationManagerDidChangeAuthorization:`);
     /// called once after the manager is created.
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager)
@@ -74,6 +85,10 @@ public protocol CLLocationManagerDelegate: NSObjectProtocol {
     func locationManager(_ manager: CLLocationManager!, didStartMonitoringFor region: CLRegion!)
     /// ``locationManager(_:didFailWithError:)`` spelled with implicitly unwrapped parameters.
     func locationManager(_ manager: CLLocationManager!, didFailWithError error: (any Error)!)
+    /// ``locationManager(_:didUpdateLocations:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didUpdateLocations locations: [CLLocation]!)
+    /// ``locationManager(_:didUpdateHeading:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didUpdateHeading newHeading: CLHeading!)
     /// ``locationManagerDidChangeAuthorization(_:)`` spelled with implicitly unwrapped parameters.
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager!)
     /// ``locationManager(_:didRangeBeacons:in:)`` spelled with implicitly unwrapped parameters.
@@ -120,6 +135,18 @@ extension CLLocationManagerDelegate {
     /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
     public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
         self.locationManagerDidChangeAuthorization(manager as CLLocationManager?)
+    }
+    /// Does nothing unless the delegate implements it (never called on Linux).
+    public func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager) {}
+    /// Does nothing unless the delegate implements it (never called on Linux).
+    public func locationManagerDidResumeLocationUpdates(_ manager: CLLocationManager) {}
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        self.locationManager(manager as CLLocationManager?, didUpdateLocations: locations)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didUpdateHeading newHeading: CLHeading) {
+        self.locationManager(manager as CLLocationManager?, didUpdateHeading: newHeading)
     }
     /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
     public func locationManager(_ manager: CLLocationManager, didRangeBeacons beacons: [CLBeacon], in region: CLBeaconRegion) {

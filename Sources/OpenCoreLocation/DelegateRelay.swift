@@ -16,6 +16,12 @@ enum LocationEvent: Sendable {
     case didStartMonitoring(RegionSnapshot)
     case didFail(CLError)
     case didChangeAuthorization
+    /// New fixes, posted in the location engine's generation (dropped after a stop).
+    case didUpdateLocations([CLLocation], Int)
+    /// A new heading, in the location engine's generation.
+    case didUpdateHeading(CLHeading, Int)
+    /// No location can be had, in the location engine's generation.
+    case didFailLocation(CLError, Int)
 }
 
 /// The main-queue end of a manager: holds it and its delegate weakly and makes the
@@ -88,6 +94,15 @@ final class DelegateRelay: @unchecked Sendable {
             case let .didStartMonitoring(region):
                 delegate.locationManager(manager, didStartMonitoringFor: region.makeRegion())
             case let .didFail(error):
+                delegate.locationManager(manager, didFailWithError: error)
+            case let .didUpdateLocations(locations, generation):
+                guard manager.locationEngine.isCurrent(generation) else { continue }
+                delegate.locationManager(manager, didUpdateLocations: locations)
+            case let .didUpdateHeading(heading, generation):
+                guard manager.locationEngine.isCurrent(generation) else { continue }
+                delegate.locationManager(manager, didUpdateHeading: heading)
+            case let .didFailLocation(error, generation):
+                guard manager.locationEngine.isCurrent(generation) else { continue }
                 delegate.locationManager(manager, didFailWithError: error)
             case .didChangeAuthorization:
                 delegate.locationManagerDidChangeAuthorization(manager)

@@ -5,6 +5,10 @@ import Foundation
 
 extension CLLocationManagerDelegate {
     /// Does nothing unless the delegate implements it.
+    public func locationManager(_ manager: CLLocationManager!, didUpdateLocations locations: [CLLocation]!) {}
+    /// Does nothing unless the delegate implements it.
+    public func locationManager(_ manager: CLLocationManager!, didUpdateHeading newHeading: CLHeading!) {}
+    /// Does nothing unless the delegate implements it.
     public func locationManager(_ manager: CLLocationManager!, didEnterRegion region: CLRegion!) {}
     /// Does nothing unless the delegate implements it.
     public func locationManager(_ manager: CLLocationManager!, didExitRegion region: CLRegion!) {}

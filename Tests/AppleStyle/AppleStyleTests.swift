@@ -31,6 +31,52 @@ struct AppleStyleTests {
         #expect(watcher.rangedCounts.count == after, "ranging went on after the stop")
     }
 
+    @Test("A location logger on a phone walking east gets fixes every 5 m near the street, walking speed and course, one heading")
+    func locationLoggerOnAWalk() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let walk = root.appendingPathComponent("Scenarios/walk.yaml").path
+        let logger = LocationLogger(manager: CLLocationManager(options: .init(hci: "sim:\(walk)")))
+        logger.start()
+        try await testClock.sleep(seconds: 20.5)
+        logger.stop()
+        let count = logger.locations.count
+        try await testClock.sleep(seconds: 3)
+        #expect(logger.locations.count == count, "fixes went on after the stop")
+        #expect(logger.errors.isEmpty, "\(logger.errors)")
+        // 20 m walked at 1 m/s with a 5 m filter: the first fix, then one every 5 s.
+        #expect((4 ... 5).contains(count), "\(logger.locations)")
+        // The walker goes east along y = 0.05 m from x = -40 m, 51.5107 N, 0.1206 W at x = 0.
+        for fix in logger.locations {
+            #expect(fix.horizontalAccuracy == 5)
+            let north = (fix.coordinate.latitude - 51.5107) * 111_260
+            let east = (fix.coordinate.longitude + 0.1206) * 69_430
+            #expect(abs(north) < 25 && (-65 ... 5).contains(east), "\(fix) is off the walker's track")
+        }
+        for fix in logger.locations.dropFirst() {
+            #expect(abs(fix.speed - 1) < 0.05 && abs(fix.course - 90) < 1, "\(fix)")
+        }
+        #expect(logger.headings == [90])
+        #expect(logger.manager.location === logger.locations.last)
+    }
+
+    @Test("requestLocation gives one fix where the world says; a world with no origin says the location is unknown")
+    func requestLocation() async throws {
+        let here = LocationLogger()
+        here.manager.delegate = here
+        here.manager.requestLocation()
+        let nowhere = LocationLogger(manager: CLLocationManager(options: .init(hci: "sim:empty")))
+        nowhere.manager.delegate = nowhere
+        nowhere.manager.requestLocation()
+        try await testClock.sleep(seconds: 5)
+        #expect(here.locations.count == 1)
+        if let fix = here.locations.first {
+            // The neighbourhood's "local" is its origin, 51.4769 N, 0.0005 W.
+            #expect(fix.distance(from: CLLocation(latitude: 51.4769, longitude: -0.0005)) < 25, "\(fix)")
+        }
+        #expect(nowhere.locations.isEmpty)
+        #expect(nowhere.errors.map { ($0 as? CLError)?.code } == [.locationUnknown], "\(nowhere.errors)")
+    }
+
     @Test("Location delegate methods spelled with implicitly unwrapped parameters are called")
     func legacyBeaconWatcher() async throws {
         let watcher = LegacyBeaconWatcher()
