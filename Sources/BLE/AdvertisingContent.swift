@@ -5,7 +5,8 @@ import BLEHost
 /// octets each, Core 5.4, Vol 3, Part C, §11; Supplement, Part A, §1).
 ///
 /// The advertisement gets, in this order and while they fit, the flags (connectable
-/// advertising only), the service UUID lists, the manufacturer data, the service data and
+/// advertising only), the service UUID lists, the service solicitation lists, the
+/// manufacturer data, the service data and
 /// the TX power; what does not fit goes into the scan response. The complete name goes
 /// into the advertisement if it still fits, else into the scan response; a name too long
 /// for either is shortened (Shortened Local Name, Supplement, Part A, §1.2) to the room
@@ -16,6 +17,9 @@ public struct AdvertisingContent: Hashable, Sendable {
     public var name: String?
     /// Service UUIDs to list, each in its shortest form.
     public var serviceUUIDs: [BluetoothUUID]
+    /// Services the device asks a central to offer (Supplement, Part A, §1.10): an ANCS
+    /// accessory solicits ANCS so an iPhone lists it for connection.
+    public var solicitedServiceUUIDs: [BluetoothUUID]
     /// Manufacturer Specific Data: the company identifier and the vendor's octets.
     public var manufacturerData: AdvertisingData.ManufacturerData?
     /// Service data by service UUID; laid out in ascending UUID order.
@@ -26,11 +30,12 @@ public struct AdvertisingContent: Hashable, Sendable {
 
     /// Content with every value given; by default empty.
     public init(
-        name: String? = nil, serviceUUIDs: [BluetoothUUID] = [], manufacturerData: AdvertisingData.ManufacturerData? = nil,
-        serviceData: [BluetoothUUID: [UInt8]] = [:], txPower: Int? = nil
+        name: String? = nil, serviceUUIDs: [BluetoothUUID] = [], solicitedServiceUUIDs: [BluetoothUUID] = [],
+        manufacturerData: AdvertisingData.ManufacturerData? = nil, serviceData: [BluetoothUUID: [UInt8]] = [:], txPower: Int? = nil
     ) {
         self.name = name
         self.serviceUUIDs = serviceUUIDs
+        self.solicitedServiceUUIDs = solicitedServiceUUIDs
         self.manufacturerData = manufacturerData
         self.serviceData = serviceData
         self.txPower = txPower
@@ -49,6 +54,7 @@ public struct AdvertisingContent: Hashable, Sendable {
         var items: [AdvertisingData.Structure] = []
         if connectable { advertising.structures.append(.flags([.leGeneralDiscoverable, .brEdrNotSupported])) }
         items += GAPAdvertisingContent.serviceLists(serviceUUIDs)
+        items += Self.solicitationLists(solicitedServiceUUIDs)
         if let manufacturerData {
             items.append(.manufacturerData(company: manufacturerData.companyIdentifier, data: Array(manufacturerData.data)))
         }
@@ -84,6 +90,22 @@ public struct AdvertisingContent: Hashable, Sendable {
             throw .advertisementTooLarge(octets: needed, maximum: maximum)
         }
         return (advertising, response)
+    }
+
+    /// The solicitation lists for `uuids`, each UUID in its shortest form, in order of width.
+    static func solicitationLists(_ uuids: [BluetoothUUID]) -> [AdvertisingData.Structure] {
+        var short: [UInt16] = [], medium: [UInt32] = [], long: [UInt128] = []
+        for uuid in uuids {
+            if let value = uuid.uuid16 {
+                if !short.contains(value) { short.append(value) }
+            } else if let value = uuid.uuid32 {
+                if !medium.contains(value) { medium.append(value) }
+            } else if !long.contains(uuid.value) {
+                long.append(uuid.value)
+            }
+        }
+        return (short.isEmpty ? [] : [.solicitation16(short)]) + (medium.isEmpty ? [] : [.solicitation32(medium)])
+            + (long.isEmpty ? [] : [.solicitation128(long)])
     }
 
     /// The longest prefix of whole characters of `name` within `room` octets of UTF-8, or

@@ -59,9 +59,15 @@ extension GATTDatabase {
             var clientConfigurationHandle: ATT.Handle?
             if added.clientConfiguration {
                 clientConfigurationHandle = nextHandle
+                // Readable by anyone; writable with the security the value's reads need
+                // (Vol 3, Part G, §3.3.3.3 leaves it to the higher layer): a notification
+                // reveals the value as a read would, so subscribing needs what reading needs.
+                var configuration: GATTPermissions = .readWrite
+                if characteristic.permissions.contains(.readEncryptionRequired) { configuration.insert(.writeEncryptionRequired) }
+                if characteristic.permissions.contains(.readAuthenticationRequired) { configuration.insert(.writeAuthenticationRequired) }
                 append(type: GATTServerUUID.clientCharacteristicConfiguration,
                        role: .clientCharacteristicConfiguration(valueHandle: valueHandle, properties: properties),
-                       permissions: .readWrite, value: [0, 0], maximumLength: 2)
+                       permissions: configuration, value: [0, 0], maximumLength: 2)
             }
             if added.extendedProperties {
                 let bits = characteristic.extendedProperties.rawValue
