@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLETime", "BLEWire"]),
         // Core Bluetooth's API on the front door, so Apple-platform code runs here with one import changed.
-        .target(name: "OpenCoreBluetooth", dependencies: ["BLE", "BLETime"]),
+        .target(name: "OpenCoreBluetooth", dependencies: ["BLE", "BLEProfiles", "BLETime"]),
         // Scenario runs with a timeline: the world composed with the beacon cores (apps & tools level).
         .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController"]),
         // The chat app's protocol (issue #7): framing, acknowledgements, heartbeats, roles. Foundation only,

@@ -1,7 +1,12 @@
 import BLE
+import BLEProfiles
 import Foundation
 
 extension CBPeripheralManager {
+    /// The services the system serves and apps may not publish: Apple's Notification
+    /// Center Service and Media Service.
+    static let systemServices: Set<BluetoothUUID> = [ANCS.service, AMS.service]
+
     /// Publishes `service` and its characteristics on the GATT server (Core 5.4, Vol 3,
     /// Part G, §3) while the manager runs; connected centrals that asked for Service
     /// Changed are told (§7.1). The delegate gets
@@ -92,6 +97,10 @@ extension CBPeripheralManager {
 
     /// The front door's service for `service`, or why it cannot be published.
     static func definition(of service: CBMutableService) -> Result<Service, CBError> {
+        // iOS serves ANCS and AMS itself and refuses them to apps (CBErrorDomain code 8).
+        guard !systemServices.contains(service.uuid.value) else {
+            return .failure(CBError(.uuidNotAllowed, reason: "The specified UUID is not allowed for this operation."))
+        }
         var characteristics: [Characteristic] = []
         for one in service.characteristics ?? [] {
             guard let characteristic = one as? CBMutableCharacteristic else {
