@@ -1,0 +1,114 @@
+import ArgumentParser
+import BLE
+import BLEProfiles
+import Foundation
+
+/// `ble ancs consumer`: acts as the accessory. It advertises with the ANCS solicitation,
+/// takes the phone's connection, pairs when the phone asks, and prints one line per
+/// notification event with its category, app, title and message.
+struct ANCSConsumerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "consumer",
+        abstract: "Act as an accessory: show the phone's notifications over ANCS.",
+        discussion: """
+            Prints a line per session start and end and per notification added, modified or removed. \
+            With --perform, performs that action on every notification that offers it (answering or declining a \
+            call, clearing a message) and prints the outcome.
+            """
+    )
+
+    enum Action: String, ExpressibleByArgument, CaseIterable {
+        case positive, negative
+    }
+
+    @Option(help: "The name to advertise.")
+    var name: String = "SwiftBLE Accessory"
+
+    @Option(help: "Perform this action on every notification that offers it.")
+    var perform: Action?
+
+    @Option(help: "Stop after this many notification events.")
+    var count: Int?
+
+    @Option(help: "How long to act, in seconds (default: until interrupted or --count).")
+    var seconds: Double?
+
+    @Flag(help: "One JSON object per line and event instead of sentences.")
+    var json = false
+
+    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
+    var hci: String = "sim"
+
+    @Option(help: "Write every HCI packet through the host to this btsnoop file.")
+    var snoop: String?
+
+    func validate() throws {
+        if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
+        if let seconds, !(seconds.isFinite && seconds > 0) { throw ValidationError("--seconds must be a positive number of seconds.") }
+    }
+
+    func run() async throws {
+        let device: BLEDevice
+        do {
+            device = try await BLEDevice.open(hci: hci, snoop: snoop, bonds: .memory)
+        } catch {
+            throw CommandFailure("Cannot open the controller: \(error).")
+        }
+        let consumer: ANCSConsumer
+        do {
+            consumer = try await ANCSConsumer.start(on: device, name: name)
+        } catch {
+            await device.close()
+            throw CommandFailure("Cannot advertise as an ANCS accessory: \(error).")
+        }
+        OutputLine(text: "Advertising \"\(name)\" with the ANCS solicitation", fields: [("event", .string("advertising")), ("name", .string(name))])
+            .print(json: json)
+        let json = self.json, limit = count, perform = self.perform
+        let reading = Task {
+            var seen = 0
+            for await event in consumer.events {
+                switch event {
+                case let .sessionStarted(peer):
+                    OutputLine(text: "Session with \(peer)", fields: [("event", .string("session")), ("peer", .string("\(peer)"))]).print(json: json)
+                case .sessionEnded:
+                    OutputLine(text: "Session ended", fields: [("event", .string("sessionEnded"))]).print(json: json)
+                case let .failure(error):
+                    OutputLine(text: "Error: \(error)", fields: [("event", .string("error")), ("error", .string("\(error)"))]).print(json: json)
+                case let .notification(note):
+                    note.outputLine.print(json: json)
+                    if let perform, note.event != .removed,
+                       (perform == .positive ? note.positiveActionLabel : note.negativeActionLabel) != nil {
+                        let outcome: String
+                        do {
+                            try await consumer.perform(perform == .positive ? .positive : .negative, on: note.uid)
+                            outcome = "performed"
+                        } catch {
+                            outcome = "\(error)"
+                        }
+                        OutputLine(text: "\(perform.rawValue) on #\(note.uid): \(outcome)",
+                                   fields: [("event", .string("perform")), ("uid", .integer(Int(note.uid))),
+                                            ("action", .string(perform.rawValue)), ("outcome", .string(outcome))]).print(json: json)
+                    }
+                    seen += 1
+                    if let limit, seen >= limit { return }
+                }
+            }
+        }
+        let timer = Task { _ = try? await device.clock.sleep(seconds: seconds ?? 86_400 * 365) }
+        await firstOf(reading, timer)
+        reading.cancel()
+        timer.cancel()
+        await consumer.stop()
+        await device.close()
+    }
+}
+
+/// Returns when the first of two tasks finishes.
+func firstOf(_ first: Task<Void, Never>, _ second: Task<Void, Never>) async {
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask { await first.value }
+        group.addTask { await second.value }
+        await group.next()
+        group.cancelAll()
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import BLE
+import BLEProfiles
+import Foundation
+
+/// `ble ancs provider`: acts as the phone. It serves the notifications given as ANCS,
+/// connects to an accessory soliciting ANCS (again after each disconnection) and prints one
+/// line per connection, disconnection and action the accessory performs.
+struct ANCSProviderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "provider",
+        abstract: "Act as the phone: serve notifications over ANCS to an accessory that solicits it.",
+        discussion: """
+            CATEGORY is a name (other, incomingCall, missedCall, voicemail, social, schedule, email, news, \
+            healthAndFitness, businessAndFinance, location, entertainment) or a number. Incoming calls offer \
+            Answer and Decline; other notifications offer Clear. The notifications are posted before the first \
+            connection (the accessory sees them as pre-existing), or --post-after seconds into the first session.
+            """
+    )
+
+    @Option(name: .customLong("notification"), help: "A notification to serve: CATEGORY:APP:TITLE[:MESSAGE]; repeatable.")
+    var notifications: [NotificationArgument] = []
+
+    @Option(name: .customLong("app-name"), help: "An app's display name: APP=NAME; repeatable.")
+    var appNames: [String] = []
+
+    @Option(help: "Post the notifications this many seconds after the first session begins, not before.")
+    var postAfter: Double?
+
+    @Option(help: "How long to act, in seconds (default: until interrupted).")
+    var seconds: Double?
+
+    @Option(help: "How long each search for a soliciting accessory may take, in seconds.")
+    var timeout: Double = 30
+
+    @Flag(help: "One JSON object per line and event instead of sentences.")
+    var json = false
+
+    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
+    var hci: String = "sim"
+
+    @Option(help: "Write every HCI packet through the host to this btsnoop file.")
+    var snoop: String?
+
+    func validate() throws {
+        for pair in appNames where pair.split(separator: "=", maxSplits: 1).count != 2 {
+            throw ValidationError("--app-name takes APP=NAME, e.g. com.apple.MobileSMS=Messages; got \(pair).")
+        }
+        for (name, value) in [("--seconds", seconds), ("--post-after", postAfter), ("--timeout", timeout)] {
+            if let value, !(value.isFinite && value >= 0) { throw ValidationError("\(name) must be a number of seconds.") }
+        }
+    }
+
+    func run() async throws {
+        let device: BLEDevice
+        do {
+            device = try await BLEDevice.open(hci: hci, snoop: snoop, bonds: .memory)
+        } catch {
+            throw CommandFailure("Cannot open the controller: \(error).")
+        }
+        let center = PhoneNotificationCenter()
+        for pair in appNames {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            center.setAppName(parts[1], for: parts[0])
+        }
+        let notifications = self.notifications.map(\.notification)
+        if postAfter == nil { for notification in notifications { center.add(notification) } }
+        let json = self.json, timeout = self.timeout, postAfter = self.postAfter
+        let provider: ANCSProvider
+        do {
+            provider = try await ANCSProvider.start(on: device, center: center)
+        } catch {
+            await device.close()
+            throw CommandFailure("Cannot serve ANCS: \(error).")
+        }
+        let actions = Task {
+            for await action in center.actions {
+                OutputLine(text: "The accessory chose \(action.action == .positive ? "positive" : "negative") on #\(action.notificationUID) (\(action.notification.title))",
+                           fields: [("event", .string("action")), ("uid", .integer(Int(action.notificationUID))),
+                                    ("action", .string(action.action == .positive ? "positive" : "negative")),
+                                    ("title", .string(action.notification.title))]).print(json: json)
+            }
+        }
+        let connecting = Task {
+            var posted = postAfter == nil
+            while !Task.isCancelled {
+                do {
+                    let link = try await provider.connectToAccessory(timeout: .milliseconds(Int64(timeout * 1000)))
+                    OutputLine(text: "Connected to the accessory \(link.peer)",
+                               fields: [("event", .string("connected")), ("peer", .string("\(link.peer)"))]).print(json: json)
+                    if !posted, let postAfter {
+                        posted = true
+                        try? await device.clock.sleep(seconds: postAfter)
+                        for notification in notifications { center.add(notification) }
+                    }
+                    let reason = try await link.disconnected
+                    OutputLine(text: "Disconnected: \(reason.name)", fields: [("event", .string("disconnected")), ("reason", .string(reason.name))])
+                        .print(json: json)
+                } catch {
+                    OutputLine(text: "No accessory: \(error)", fields: [("event", .string("noAccessory")), ("error", .string("\(error)"))])
+                        .print(json: json)
+                }
+            }
+        }
+        try? await device.clock.sleep(seconds: seconds ?? 86_400 * 365)
+        connecting.cancel()
+        actions.cancel()
+        provider.stop()
+        await device.close()
+    }
+}
