@@ -51,7 +51,7 @@ public final class ANCSProvider: Sendable {
             throw .invalidParameters("the ANCS service was published without its characteristics")
         }
         provider.published.withLock { $0 = (source, data) }
-        let changes = device.peripheral.subscriptionChanges
+        let changes = device.peripheral.watchSubscriptions()
         provider.watcher.withLock { $0 = Task { [weak provider] in
             for await change in changes {
                 guard let provider else { return }

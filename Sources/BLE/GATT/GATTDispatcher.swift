@@ -34,6 +34,8 @@ final class GATTDispatcher: Sendable {
     /// ``Peripheral/subscriptionChanges``.
     let subscriptionChanges: AsyncStream<GATTSubscriptionChange>
     private let subscriptionContinuation: AsyncStream<GATTSubscriptionChange>.Continuation
+    /// The streams of ``Peripheral/watchSubscriptions()``, each a reader of its own.
+    private let watchers = Mutex<(next: UInt64, streams: [UInt64: AsyncStream<GATTSubscriptionChange>.Continuation])>((0, [:]))
 
     init(host: BLEHost.Host, bonds: DeviceBonds) {
         self.host = host
@@ -87,7 +89,7 @@ final class GATTDispatcher: Sendable {
         }
         for continuation in ended { continuation.finish() }
         for handle in unsubscribed.sorted() {
-            subscriptionContinuation.yield(GATTSubscriptionChange(connection: connection, valueHandle: handle, isSubscribed: false))
+            publish(GATTSubscriptionChange(connection: connection, valueHandle: handle, isSubscribed: false))
         }
     }
 
@@ -182,7 +184,7 @@ final class GATTDispatcher: Sendable {
             return changed
         }
         guard changed else { return }
-        subscriptionContinuation.yield(GATTSubscriptionChange(
+        publish(GATTSubscriptionChange(
             connection: subscription.connection, valueHandle: subscription.valueHandle, isSubscribed: subscribed))
     }
 
@@ -194,5 +196,24 @@ final class GATTDispatcher: Sendable {
         for continuation in all { continuation.finish() }
         requests.finish()
         subscriptionContinuation.finish()
+        for watcher in watchers.withLock({ $0.streams.values }) { watcher.finish() }
+    }
+
+    /// A stream of its own of every later subscription change.
+    func watchSubscriptions() -> AsyncStream<GATTSubscriptionChange> {
+        let (stream, continuation) = AsyncStream.makeStream(of: GATTSubscriptionChange.self, bufferingPolicy: .unbounded)
+        let id = watchers.withLock { watchers in
+            defer { watchers.next += 1 }
+            watchers.streams[watchers.next] = continuation
+            return watchers.next
+        }
+        continuation.onTermination = { [weak self] _ in _ = self?.watchers.withLock { $0.streams.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Hands `change` to ``subscriptionChanges`` and every watcher.
+    private func publish(_ change: GATTSubscriptionChange) {
+        subscriptionContinuation.yield(change)
+        for watcher in watchers.withLock({ Array($0.streams.values) }) { watcher.yield(change) }
     }
 }

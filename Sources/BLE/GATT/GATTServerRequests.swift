@@ -132,6 +132,11 @@ extension Peripheral {
     /// Clients subscribing and unsubscribing, and the subscriptions a link took down with
     /// it, in order. One reader.
     public nonisolated var subscriptionChanges: AsyncStream<GATTSubscriptionChange> { core.gatt.subscriptionChanges }
+
+    /// The subscription changes from now on, in a stream of the caller's own: any number of
+    /// services (an ANCS and an AMS provider on one phone) each follow them apart from
+    /// ``subscriptionChanges``.
+    public nonisolated func watchSubscriptions() -> AsyncStream<GATTSubscriptionChange> { core.gatt.watchSubscriptions() }
 }
 
 /// The requests of ``Peripheral/requests`` as an `AsyncSequence`.
