@@ -61,23 +61,10 @@ public final class ANCSProvider: Sendable {
         return provider
     }
 
-    /// Scans for an accessory soliciting ANCS and connects to it, as an iPhone does once the
-    /// user picks it in Settings.
-    /// - Throws: ``BLEError/timeout`` when none is found within `timeout`.
+    /// Scans for an accessory soliciting ANCS (or AMS) and connects to it, as an iPhone
+    /// does once the user picks it in Settings (``BLEDevice/connectToSolicitingAccessory(soliciting:timeout:)``).
     public func connectToAccessory(timeout: Duration = .seconds(30)) async throws(BLEError) -> Connection {
-        let clock = device.clock
-        let deadline = clock.microseconds + timeout.wholeMicroseconds
-        let results = try await device.central.scan()
-        let soliciting = Mutex<Advertisement?>(nil)
-        await firstToFinish(within: timeout, on: clock) {
-            for await advertisement in results where advertisement.data.serviceSolicitationUUIDs?.contains(ANCS.service) == true {
-                soliciting.withLock { $0 = advertisement }
-                return
-            }
-        }
-        await results.stop()
-        guard let found = soliciting.withLock({ $0 }) else { throw .timeout }
-        return try await device.central.connect(to: found, timeout: .microseconds(max(1, deadline - clock.microseconds)))
+        try await device.connectToSolicitingAccessory(soliciting: [ANCS.service, AMS.service], timeout: timeout)
     }
 
     /// Stops serving: sessions end, the service stays published.
@@ -194,5 +181,29 @@ extension Peripheral {
     /// exchange raised it. A notification carries at most ATT_MTU − 3 octets.
     public func attMTU(on connection: UInt16) async -> Int {
         await core.host.attMTU(on: connection) ?? 23
+    }
+}
+
+extension BLEDevice {
+    /// Scans for an accessory whose advertisement solicits one of `services` (Supplement,
+    /// Part A, §1.10) and connects to it, as a phone does with an accessory that asks for
+    /// its notification or media service.
+    /// - Throws: ``BLEError/timeout`` when none is found within `timeout`; what connecting throws.
+    public func connectToSolicitingAccessory(soliciting services: [BluetoothUUID], timeout: Duration = .seconds(30))
+        async throws(BLEError) -> Connection {
+        let clock = self.clock
+        let deadline = clock.microseconds + timeout.wholeMicroseconds
+        let results = try await central.scan()
+        let soliciting = Mutex<Advertisement?>(nil)
+        await firstToFinish(within: timeout, on: clock) {
+            for await advertisement in results {
+                guard let solicited = advertisement.data.serviceSolicitationUUIDs, solicited.contains(where: services.contains) else { continue }
+                soliciting.withLock { $0 = advertisement }
+                return
+            }
+        }
+        await results.stop()
+        guard let found = soliciting.withLock({ $0 }) else { throw .timeout }
+        return try await central.connect(to: found, timeout: .microseconds(max(1, deadline - clock.microseconds)))
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 struct ANCSProviderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "provider",
-        abstract: "Act as the phone: serve notifications over ANCS to an accessory that solicits it.",
+        abstract: "Act as the phone: serve notifications over ANCS (and media over AMS) to an accessory that solicits it.",
         discussion: """
             CATEGORY is a name (other, incomingCall, missedCall, voicemail, social, schedule, email, news, \
             healthAndFitness, businessAndFinance, location, entertainment) or a number. Incoming calls offer \
@@ -23,6 +23,9 @@ struct ANCSProviderCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("app-name"), help: "An app's display name: APP=NAME; repeatable.")
     var appNames: [String] = []
+
+    @Option(help: "Serve AMS too, playing ARTIST:TITLE[:SECONDS] (paused).")
+    var nowPlaying: String?
 
     @Option(help: "Post the notifications this many seconds after the first session begins, not before.")
     var postAfter: Double?
@@ -45,6 +48,9 @@ struct ANCSProviderCommand: AsyncParsableCommand {
     func validate() throws {
         for pair in appNames where pair.split(separator: "=", maxSplits: 1).count != 2 {
             throw ValidationError("--app-name takes APP=NAME, e.g. com.apple.MobileSMS=Messages; got \(pair).")
+        }
+        if let nowPlaying, nowPlaying.split(separator: ":", omittingEmptySubsequences: false).count < 2 {
+            throw ValidationError("--now-playing takes ARTIST:TITLE[:SECONDS], e.g. Ludwig:Ode:120.")
         }
         for (name, value) in [("--seconds", seconds), ("--post-after", postAfter), ("--timeout", timeout)] {
             if let value, !(value.isFinite && value >= 0) { throw ValidationError("\(name) must be a number of seconds.") }
@@ -72,6 +78,30 @@ struct ANCSProviderCommand: AsyncParsableCommand {
         } catch {
             await device.close()
             throw CommandFailure("Cannot serve ANCS: \(error).")
+        }
+        var media: AMSProvider?
+        if let nowPlaying {
+            let parts = nowPlaying.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let player = PhoneMediaPlayer()
+            player.update { now in
+                now.artist = parts[0]
+                now.title = parts[1]
+                now.duration = parts.count > 2 ? Double(parts[2]) ?? 0 : 0
+                now.queueCount = 1
+            }
+            do {
+                media = try await AMSProvider.start(on: device, player: player)
+            } catch {
+                await device.close()
+                throw CommandFailure("Cannot serve AMS: \(error).")
+            }
+        }
+        let commands = Task { [media] in
+            guard let media else { return }
+            for await command in media.player.commands {
+                OutputLine(text: "The accessory sent \(command)", fields: [("event", .string("command")), ("command", .string("\(command)"))])
+                    .print(json: json)
+            }
         }
         let actions = Task {
             for await action in center.actions {
@@ -105,7 +135,9 @@ struct ANCSProviderCommand: AsyncParsableCommand {
         try? await device.clock.sleep(seconds: seconds ?? 86_400 * 365)
         connecting.cancel()
         actions.cancel()
+        commands.cancel()
         provider.stop()
+        media?.stop()
         await device.close()
     }
 }

@@ -38,4 +38,29 @@ struct ANCSCommandLineTests {
         #expect(added.last?["message"] as? String == "Report to the transporter room")
         #expect(lines.contains { $0["event"] as? String == "perform" && $0["outcome"] as? String == "performed" }, "\(consumer.output)")
     }
+
+    @Test("ble ams consumer prints the phone's now-playing and its commands reach the phone's player")
+    func mediaRemote() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
+        let served = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--speed", "5"])
+        defer { served.stop() }
+        let remote = try BackgroundCommand(executable: executable, arguments: [
+            "ams", "consumer", "--name", "Remote", "--command", "play", "--command", "volumeUp", "--json", "--seconds", "600",
+            "--hci", "tcp:127.0.0.1:\(served.ports[1])"])
+        defer { remote.stop() }
+        #expect(remote.waitForLine(within: Self.patience) { $0["event"] as? String == "advertising" } != nil, "\(remote.output)")
+        let phone = try BackgroundCommand(executable: executable, arguments: [
+            "ancs", "provider", "--now-playing", "Ludwig:Ode to Joy:240", "--json", "--seconds", "600",
+            "--hci", "tcp:127.0.0.1:\(served.ports[0])"])
+        defer { phone.stop() }
+        let volume = phone.waitForLine(within: Self.patience) { $0["event"] as? String == "command" && $0["command"] as? String == "volumeUp" }
+        #expect(volume != nil, "\(phone.output)\n\(remote.output)")
+        #expect(phone.jsonObjects.compactMap { $0["command"] as? String } == ["play", "volumeUp"])
+        let playing = remote.waitForLine(within: Self.patience) { $0["attribute"] as? String == "playbackInfo" && ($0["value"] as? String)?.hasPrefix("1,") == true }
+        #expect(playing != nil, "\(remote.output)")
+        let updates = remote.jsonObjects.filter { $0["event"] as? String == "update" }
+        #expect(updates.contains { $0["attribute"] as? String == "title" && $0["value"] as? String == "Ode to Joy" })
+        #expect(updates.contains { $0["attribute"] as? String == "duration" && $0["value"] as? String == "240.000" })
+        #expect(updates.contains { $0["attribute"] as? String == "volume" && $0["value"] as? String == "0.563" })
+    }
 }

@@ -1,0 +1,130 @@
+import ArgumentParser
+import BLE
+import BLEProfiles
+import Foundation
+
+/// `ble ams`: the accessory's side of the Apple Media Service.
+struct AMSCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ams",
+        abstract: "Apple Media Service: act as an accessory that shows and controls what the phone plays.",
+        subcommands: [AMSConsumerCommand.self]
+    )
+}
+
+/// `ble ams consumer`: advertises with the AMS solicitation, takes the phone's connection,
+/// prints what is playing as it changes, and can send remote commands.
+struct AMSConsumerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "consumer",
+        abstract: "Act as a media remote: print the phone's now-playing and send commands.",
+        discussion: "COMMAND is one of: " + AMS.RemoteCommandID.allCases.map { "\($0)" }.joined(separator: ", ") + "."
+    )
+
+    @Option(help: "The name to advertise.")
+    var name: String = "SwiftBLE Remote"
+
+    @Option(name: .customLong("command"), help: "A command to send once the track is known; repeatable, sent in order.")
+    var commands: [String] = []
+
+    @Option(help: "Stop after this many updates.")
+    var count: Int?
+
+    @Option(help: "How long to act, in seconds (default: until interrupted or --count).")
+    var seconds: Double?
+
+    @Flag(help: "One JSON object per line and event instead of sentences.")
+    var json = false
+
+    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
+    var hci: String = "sim"
+
+    @Option(help: "Write every HCI packet through the host to this btsnoop file.")
+    var snoop: String?
+
+    func validate() throws {
+        for command in commands where Self.command(named: command) == nil {
+            throw ValidationError("--command \(command) is not a remote command; use one of "
+                + AMS.RemoteCommandID.allCases.map { "\($0)" }.joined(separator: ", ") + ".")
+        }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
+        if let seconds, !(seconds.isFinite && seconds > 0) { throw ValidationError("--seconds must be a positive number of seconds.") }
+    }
+
+    static func command(named name: String) -> AMS.RemoteCommandID? {
+        AMS.RemoteCommandID.allCases.first { "\($0)" == name }
+    }
+
+    func run() async throws {
+        let device: BLEDevice
+        do {
+            device = try await BLEDevice.open(hci: hci, snoop: snoop, bonds: .memory)
+        } catch {
+            throw CommandFailure("Cannot open the controller: \(error).")
+        }
+        do {
+            _ = try await device.peripheral.advertise(AdvertisingContent(name: name, solicitedServiceUUIDs: [AMS.service]))
+        } catch {
+            await device.close()
+            throw CommandFailure("Cannot advertise: \(error).")
+        }
+        let json = self.json, limit = count, commands = self.commands.compactMap(Self.command(named:))
+        OutputLine(text: "Advertising \"\(name)\" with the AMS solicitation", fields: [("event", .string("advertising")), ("name", .string(name))])
+            .print(json: json)
+        let work = Task {
+            for await link in device.peripheral.connections {
+                OutputLine(text: "Connected to \(link.peer)", fields: [("event", .string("connected")), ("peer", .string("\(link.peer)"))]).print(json: json)
+                let remote: AMSRemote
+                do {
+                    remote = try await AMSRemote.start(on: link)
+                } catch {
+                    OutputLine(text: "Error: \(error)", fields: [("event", .string("error")), ("error", .string("\(error)"))]).print(json: json)
+                    continue
+                }
+                var seen = 0, sent = false
+                for await update in remote.updates {
+                    switch update {
+                    case let .supportedCommands(list):
+                        OutputLine(text: "Commands: " + list.map { "\($0)" }.joined(separator: ", "),
+                                   fields: [("event", .string("commands")), ("commands", .string(list.map { "\($0)" }.joined(separator: ",")))])
+                            .print(json: json)
+                    case let .attribute(entity, attribute, value):
+                        let name = Self.attributeName(entity, attribute)
+                        OutputLine(text: "\(entity) \(name): \(value)", fields: [("event", .string("update")), ("entity", .string("\(entity)")),
+                                                                                ("attribute", .string(name)), ("value", .string(value))])
+                            .print(json: json)
+                        if !sent, entity == .track, attribute == AMS.TrackAttributeID.duration.rawValue {
+                            sent = true
+                            for command in commands {
+                                let outcome: String
+                                do {
+                                    try await remote.send(command)
+                                    outcome = "sent"
+                                } catch {
+                                    outcome = "\(error)"
+                                }
+                                OutputLine(text: "\(command): \(outcome)", fields: [("event", .string("command")), ("command", .string("\(command)")),
+                                                                                  ("outcome", .string(outcome))]).print(json: json)
+                            }
+                        }
+                    }
+                    seen += 1
+                    if let limit, seen >= limit { return }
+                }
+            }
+        }
+        let timer = Task { _ = try? await device.clock.sleep(seconds: seconds ?? 86_400 * 365) }
+        await firstOf(work, timer)
+        work.cancel()
+        timer.cancel()
+        await device.close()
+    }
+
+    static func attributeName(_ entity: AMS.EntityID, _ attribute: UInt8) -> String {
+        switch entity {
+        case .player: AMS.PlayerAttributeID(rawValue: attribute).map { "\($0)" } ?? "\(attribute)"
+        case .queue: AMS.QueueAttributeID(rawValue: attribute).map { "\($0)" } ?? "\(attribute)"
+        case .track: AMS.TrackAttributeID(rawValue: attribute).map { "\($0)" } ?? "\(attribute)"
+        }
+    }
+}
