@@ -59,6 +59,8 @@ let package = Package(
         .target(name: "BLEChat"),
         // The chat app (Examples/Chat), written against Core Bluetooth's API: OpenCoreBluetooth here.
         .target(name: "ChatApp", dependencies: ["BLEChat", "OpenCoreBluetooth"], path: "Examples/Chat/Sources/ChatApp"),
+        // The notification light (Examples/NotificationLight): an ANCS accessory on the BLE API.
+        .target(name: "NotificationLight", dependencies: ["BLE", "BLEProfiles"], path: "Examples/NotificationLight/Sources/NotificationLight"),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
         // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(
@@ -100,7 +102,7 @@ let package = Package(
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "AppleStyleSwift6Tests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "OpenCoreLocation", "BLE"]),
         .testTarget(name: "BLETests", dependencies: ["SimulatedTesting", "BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLETime", "BLEWire", "BLEWorld",
-                                                  "BLEController"]),
+                                                  "BLEController", "NotificationLight"]),
     ],
     swiftLanguageModes: [.v6]
 )
