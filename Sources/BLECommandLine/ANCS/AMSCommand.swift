@@ -42,7 +42,13 @@ struct AMSConsumerCommand: AsyncParsableCommand {
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?
 
+    @Option(help: "Use this random static address (e.g. C0:5F:00:00:00:01) instead of the controller's public one.")
+    var ownAddress: String?
+
     func validate() throws {
+        if let ownAddress, BluetoothAddress(ownAddress, kind: .random) == nil {
+            throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
+        }
         for command in commands where Self.command(named: command) == nil {
             throw ValidationError("--command \(command) is not a remote command; use one of "
                 + AMS.RemoteCommandID.allCases.map { "\($0)" }.joined(separator: ", ") + ".")
@@ -61,6 +67,14 @@ struct AMSConsumerCommand: AsyncParsableCommand {
             device = try await BLEDevice.open(hci: hci, snoop: snoop, bonds: .memory)
         } catch {
             throw CommandFailure("Cannot open the controller: \(error).")
+        }
+        if let address = ownAddress.flatMap({ BluetoothAddress($0, kind: .random) }) {
+            do {
+                try await device.useRandomStaticAddress(address)
+            } catch {
+                await device.close()
+                throw CommandFailure("Cannot use \(address): \(error).")
+            }
         }
         do {
             _ = try await device.peripheral.advertise(AdvertisingContent(name: name, solicitedServiceUUIDs: [AMS.service]))

@@ -42,7 +42,13 @@ struct ANCSConsumerCommand: AsyncParsableCommand {
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?
 
+    @Option(help: "Use this random static address (e.g. C0:5F:00:00:00:01) instead of the controller's public one.")
+    var ownAddress: String?
+
     func validate() throws {
+        if let ownAddress, BluetoothAddress(ownAddress, kind: .random) == nil {
+            throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
+        }
         if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
         if let seconds, !(seconds.isFinite && seconds > 0) { throw ValidationError("--seconds must be a positive number of seconds.") }
     }
@@ -53,6 +59,14 @@ struct ANCSConsumerCommand: AsyncParsableCommand {
             device = try await BLEDevice.open(hci: hci, snoop: snoop, bonds: .memory)
         } catch {
             throw CommandFailure("Cannot open the controller: \(error).")
+        }
+        if let address = ownAddress.flatMap({ BluetoothAddress($0, kind: .random) }) {
+            do {
+                try await device.useRandomStaticAddress(address)
+            } catch {
+                await device.close()
+                throw CommandFailure("Cannot use \(address): \(error).")
+            }
         }
         let consumer: ANCSConsumer
         do {

@@ -45,7 +45,13 @@ struct ANCSProviderCommand: AsyncParsableCommand {
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?
 
+    @Option(help: "Use this random static address (e.g. C0:5F:00:00:00:01) instead of the controller's public one.")
+    var ownAddress: String?
+
     func validate() throws {
+        if let ownAddress, BluetoothAddress(ownAddress, kind: .random) == nil {
+            throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
+        }
         for pair in appNames where pair.split(separator: "=", maxSplits: 1).count != 2 {
             throw ValidationError("--app-name takes APP=NAME, e.g. com.apple.MobileSMS=Messages; got \(pair).")
         }
@@ -63,6 +69,14 @@ struct ANCSProviderCommand: AsyncParsableCommand {
             device = try await BLEDevice.open(hci: hci, snoop: snoop, bonds: .memory)
         } catch {
             throw CommandFailure("Cannot open the controller: \(error).")
+        }
+        if let address = ownAddress.flatMap({ BluetoothAddress($0, kind: .random) }) {
+            do {
+                try await device.useRandomStaticAddress(address)
+            } catch {
+                await device.close()
+                throw CommandFailure("Cannot use \(address): \(error).")
+            }
         }
         let center = PhoneNotificationCenter()
         for pair in appNames {
@@ -127,6 +141,7 @@ struct ANCSProviderCommand: AsyncParsableCommand {
                     OutputLine(text: "Disconnected: \(reason.name)", fields: [("event", .string("disconnected")), ("reason", .string(reason.name))])
                         .print(json: json)
                 } catch {
+                    if Task.isCancelled { return }
                     OutputLine(text: "No accessory: \(error)", fields: [("event", .string("noAccessory")), ("error", .string("\(error)"))])
                         .print(json: json)
                 }
