@@ -1,0 +1,143 @@
+extension PhoneCore {
+    /// Carries out a user or scenario action at `now`.
+    public mutating func handle(_ action: PhoneAction, at now: Int64) throws(PhoneError) -> [PhoneOutput] {
+        var outputs: [PhoneOutput] = []
+        switch action {
+        case let .bluetooth(on):
+            bluetoothOn = on
+            return []
+        case let .launch(name), let .foreground(name):
+            var app = try record(name)
+            move(&app, to: .foreground, outputs: &outputs)
+            app.suspendAt = nil
+            app.taskEndsAt = nil
+            if !app.queued.isEmpty {
+                outputs.append(.deliver(app: name, events: app.queued))
+                app.queued = []
+            }
+            store(app)
+        case let .background(name):
+            var app = try record(name)
+            guard app.state == .foreground else { throw .invalidAction("\(name) is \(app.state), not in the foreground") }
+            move(&app, to: .background, outputs: &outputs)
+            app.suspendAt = now + policy.suspendGrace
+            store(app)
+        case let .suspend(name):
+            var app = try record(name)
+            guard app.state.isRunning else { throw .invalidAction("\(name) is \(app.state), not running") }
+            suspend(&app, outputs: &outputs)
+            store(app)
+        case let .terminate(name, reason):
+            var app = try record(name)
+            move(&app, to: .terminated(reason), outputs: &outputs)
+            app.suspendAt = nil
+            app.taskEndsAt = nil
+            for event in app.queued {
+                outputs.append(.dropped(app: name, event: event, reason: "the app was terminated before it returned to the foreground"))
+            }
+            app.queued = []
+            store(app)
+        case let .beginBackgroundTask(name):
+            var app = try record(name)
+            guard app.state.isRunning else { throw .invalidAction("\(name) is \(app.state): only a running app starts a background task") }
+            app.taskEndsAt = now + policy.backgroundTaskLimit
+            store(app)
+        case let .endBackgroundTask(name):
+            var app = try record(name)
+            guard app.taskEndsAt != nil else { throw .invalidAction("\(name) has no background task") }
+            app.taskEndsAt = nil
+            if app.state == .background { app.suspendAt = min(app.suspendAt ?? now, now) }
+            store(app)
+        }
+        return outputs
+    }
+
+    /// Routes `event` to `app` at `now`: delivered now, after a wake or a relaunch, queued,
+    /// or dropped (§9, rules 1–3, 13, 16, 22).
+    public mutating func event(_ event: PhoneEvent, for name: String, at now: Int64) throws(PhoneError) -> [PhoneOutput] {
+        var app = try record(name)
+        var outputs: [PhoneOutput] = []
+        defer { store(app) }
+        guard bluetoothOn || event.kind == .region else {
+            return [.dropped(app: name, event: event, reason: "Bluetooth is off")]
+        }
+        let hasMode = switch event.kind {
+        case .central: app.description.modes.contains(.bluetoothCentral)
+        case .peripheral: app.description.modes.contains(.bluetoothPeripheral)
+        case .region: true
+        }
+        switch app.state {
+        case .foreground, .background:
+            outputs.append(.deliver(app: name, events: [event]))
+        case .suspended:
+            if hasMode {
+                wake(&app, at: now, outputs: &outputs)
+                outputs.append(.deliver(app: name, events: [event]))
+            } else {
+                app.queued.append(event)
+            }
+        case .notRunning:
+            outputs.append(.dropped(app: name, event: event, reason: "the app has not been launched"))
+        case let .terminated(reason):
+            let relaunches = switch (event.kind, reason) {
+            case (.region, .forceQuit): policy.beaconRelaunchAfterForceQuit
+            case (.region, _): true
+            case (_, .forceQuit): false
+            default: hasMode && app.description.restoresState
+            }
+            guard relaunches else {
+                let why = reason == .forceQuit ? "the user force-quit the app" : "the app preserves no Bluetooth state or lacks the background mode"
+                outputs.append(.dropped(app: name, event: event, reason: why))
+                return outputs
+            }
+            outputs.append(.relaunched(app: name, for: event))
+            wake(&app, at: now, outputs: &outputs)
+            outputs.append(.deliver(app: name, events: [event]))
+        }
+        return outputs
+    }
+
+    /// Carries out what is due by `now`: suspensions at the end of a grace period or a wake
+    /// window, and terminations of background tasks that ran over.
+    public mutating func advance(to now: Int64) -> [PhoneOutput] {
+        var outputs: [PhoneOutput] = []
+        for name in appNames {
+            guard var app = apps[name] else { continue }
+            if let ends = app.taskEndsAt, ends <= now {
+                app.taskEndsAt = nil
+                app.suspendAt = nil
+                move(&app, to: .terminated(.system), outputs: &outputs)
+            } else if let at = app.suspendAt, at <= now, app.taskEndsAt == nil {
+                suspend(&app, outputs: &outputs)
+            }
+            store(app)
+        }
+        return outputs
+    }
+
+    // MARK: Helpers
+
+    private func record(_ name: String) throws(PhoneError) -> App {
+        guard let app = apps[name] else { throw .unknownApp(name) }
+        return app
+    }
+
+    private mutating func store(_ app: App) { apps[app.description.name] = app }
+
+    private func move(_ app: inout App, to state: AppState, outputs: inout [PhoneOutput]) {
+        guard app.state != state else { return }
+        outputs.append(.stateChanged(app: app.description.name, from: app.state, to: state))
+        app.state = state
+    }
+
+    private func suspend(_ app: inout App, outputs: inout [PhoneOutput]) {
+        app.suspendAt = nil
+        move(&app, to: .suspended, outputs: &outputs)
+    }
+
+    /// Runs the app in the background for a wake window (a relaunch starts the same way).
+    private func wake(_ app: inout App, at now: Int64, outputs: inout [PhoneOutput]) {
+        move(&app, to: .background, outputs: &outputs)
+        app.suspendAt = now + policy.wakeWindow
+    }
+}

@@ -1,0 +1,149 @@
+/// An app installed on a simulated phone.
+public struct AppDescription: Hashable, Sendable {
+    /// The app's name, unique on the phone.
+    public var name: String
+    /// Its declared background modes.
+    public var modes: BackgroundModes
+    /// Whether its managers use a restore identifier, so the system preserves their work and
+    /// relaunches the app for it after a system termination or a crash.
+    public var restoresState: Bool
+
+    /// An app; by default without background modes or restoration.
+    public init(name: String, modes: BackgroundModes = [], restoresState: Bool = false) {
+        self.name = name
+        self.modes = modes
+        self.restoresState = restoresState
+    }
+}
+
+/// Something that happened for an app: a Bluetooth delegate call or a region event.
+public struct PhoneEvent: Hashable, Sendable {
+    /// Which kind, for the background mode it needs.
+    public var kind: AppEventKind
+    /// What it is, for timelines ("didDisconnect C4:7A:…").
+    public var detail: String
+    /// When it happened, in microseconds.
+    public var time: Int64
+
+    /// An event.
+    public init(kind: AppEventKind, detail: String, time: Int64) {
+        self.kind = kind
+        self.detail = detail
+        self.time = time
+    }
+}
+
+/// What the user or the scenario does to the phone.
+public enum PhoneAction: Hashable, Sendable {
+    /// Opens the app (from not running or terminated, a fresh launch).
+    case launch(String)
+    /// Brings the app to the screen.
+    case foreground(String)
+    /// Leaves the app (home button, another app, screen off while it runs).
+    case background(String)
+    /// Suspends the app now (the system's decision, ahead of the grace period).
+    case suspend(String)
+    /// Ends the app.
+    case terminate(String, TerminationReason)
+    /// The app starts a background task (`beginBackgroundTask`).
+    case beginBackgroundTask(String)
+    /// The app ends its background task.
+    case endBackgroundTask(String)
+    /// Bluetooth switched on or off in Settings.
+    case bluetooth(on: Bool)
+}
+
+/// What the phone's system does, for the layers above to carry out and for timelines.
+public enum PhoneOutput: Hashable, Sendable {
+    /// An app moved from one state to another.
+    case stateChanged(app: String, from: AppState, to: AppState)
+    /// Deliver these events to the app now, in order.
+    case deliver(app: String, events: [PhoneEvent])
+    /// The system relaunched the terminated app in the background for `event`: its launch
+    /// entry point runs again, with launch options naming its restored managers.
+    case relaunched(app: String, for: PhoneEvent)
+    /// The event never reaches the app, and why.
+    case dropped(app: String, event: PhoneEvent, reason: String)
+}
+
+/// What the phone refuses.
+public enum PhoneError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No app of that name is installed.
+    case unknownApp(String)
+    /// An app of that name is installed already.
+    case duplicateApp(String)
+    /// The action makes no sense in the app's state (e.g. a background task of a suspended app).
+    case invalidAction(String)
+
+    /// One sentence.
+    public var description: String {
+        switch self {
+        case let .unknownApp(name): "no app called \"\(name)\" is installed on the phone"
+        case let .duplicateApp(name): "an app called \"\(name)\" is installed already"
+        case let .invalidAction(why): why
+        }
+    }
+}
+
+/// The simulated iPhone's system as a sans-IO state machine (DESIGN.md, "phone"): the apps'
+/// states and the background rules deciding, for each event, whether an app sees it now,
+/// later (queued until it returns to the foreground), after a wake or a relaunch, or never.
+/// Time comes in with each call; ``nextDeadline`` says when to call ``advance(to:)``.
+///
+/// The rules, from the iOS background research's §9 (`PhonePolicy` holds the numbers):
+/// - a backgrounded app is suspended after ``PhonePolicy/suspendGrace`` unless a background
+///   task runs; a task over-running ``PhonePolicy/backgroundTaskLimit`` gets the app
+///   terminated by the system;
+/// - a suspended app with the background mode its event needs is woken for
+///   ``PhonePolicy/wakeWindow``, and suspended again after it;
+/// - a suspended app without it gets its events queued, in order, until the foreground;
+/// - a terminated app (by the system or a crash) that restores state and has the mode is
+///   relaunched in the background; after a force-quit or with Bluetooth off it is not
+///   (region events relaunch even after a force-quit unless the policy says otherwise).
+public struct PhoneCore: Sendable {
+    struct App: Sendable {
+        var description: AppDescription
+        var state: AppState = .notRunning
+        /// When a background app is suspended (grace period or wake window end).
+        var suspendAt: Int64?
+        /// When its background task runs out.
+        var taskEndsAt: Int64?
+        var queued: [PhoneEvent] = []
+    }
+
+    /// The numbers in force.
+    public let policy: PhonePolicy
+    var apps: [String: App] = [:]
+    private var order: [String] = []
+    /// Whether Bluetooth is on in Settings.
+    public internal(set) var bluetoothOn = true
+
+    /// A phone with no apps.
+    public init(policy: PhonePolicy = PhonePolicy()) {
+        self.policy = policy
+    }
+
+    /// Installs `app`.
+    public mutating func install(_ app: AppDescription) throws(PhoneError) {
+        guard apps[app.name] == nil else { throw .duplicateApp(app.name) }
+        apps[app.name] = App(description: app)
+        order.append(app.name)
+    }
+
+    /// The installed apps, in the order installed.
+    public var appNames: [String] { order }
+
+    /// The state of `app`.
+    public func state(of app: String) throws(PhoneError) -> AppState {
+        guard let record = apps[app] else { throw .unknownApp(app) }
+        return record.state
+    }
+
+    /// The events queued for `app` until it returns to the foreground.
+    public func queuedEvents(of app: String) -> [PhoneEvent] { apps[app]?.queued ?? [] }
+
+    /// The earliest time ``advance(to:)`` has something to do, if any.
+    public var nextDeadline: Int64? {
+        apps.values.flatMap { [$0.suspendAt, $0.taskEndsAt].compactMap { $0 } }.min()
+    }
+}

@@ -1,0 +1,22 @@
+/// The numbers of a simulated iPhone's background policy. Apple documents some of them; the
+/// others come from developers' measurements or are our choice, and each says which, so a
+/// test can set the value it wants to examine.
+public struct PhonePolicy: Hashable, Sendable {
+    /// How long a backgrounded app keeps running before it is suspended, in microseconds.
+    /// Apple: "shortly after" (Core Bluetooth Programming Guide, background execution);
+    /// default 5 s, our choice.
+    public var suspendGrace: Int64 = 5_000_000
+    /// How long an app woken for a Bluetooth or region event runs before it is suspended
+    /// again. Apple: "around 10 seconds"; developers measured 0 to 30 s. Default 10 s.
+    public var wakeWindow: Int64 = 10_000_000
+    /// The longest a background task (`beginBackgroundTask`) may run; an app still in one
+    /// then is terminated by the system. Default 30 s (iOS 13 and later, observed; 180 s on
+    /// iOS 7 to 9).
+    public var backgroundTaskLimit: Int64 = 30_000_000
+    /// Whether an app force-quit by the user is relaunched for a beacon region event. Observed
+    /// since iOS 7.1; default `true`.
+    public var beaconRelaunchAfterForceQuit = true
+
+    /// The defaults above.
+    public init() {}
+}
