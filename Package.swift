@@ -55,7 +55,7 @@ let package = Package(
         // The simulated iPhone's system: apps, their states and the background rules (sans-IO).
         .target(name: "BLEPhone"),
         // Scenario runs with a timeline: the world composed with the beacon cores (apps & tools level).
-        .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController"]),
+        .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController", "BLEPhone"]),
         // The chat app's protocol (issue #7): framing, acknowledgements, heartbeats, roles. Foundation only,
         // so Examples/Chat builds against Apple's Core Bluetooth too.
         .target(name: "BLEChat"),

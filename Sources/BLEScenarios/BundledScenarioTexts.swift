@@ -211,6 +211,57 @@ obstacles:
     box: {min: [-6, -1.25, 0], max: [6, 1.25, 3]}
     lossDB: 23
 """#,
+        "bus-stop-pocket": #"""
+# The bus-stop app in a pocket: a rider opens the bus app, puts the phone in a pocket and
+# walks to the stop. The app monitors the stop's beacon; the phone's system (BLEPhone)
+# suspends the app 5 s after it leaves the screen, wakes it for the region entry (a region
+# event wakes any app), delivers didEnterRegion and suspends it again after the 10 s wake
+# window. A mail app on the same phone follows no region and hears nothing. At 55 s the
+# rider force-quits the bus app.
+#
+# Geometry, in metres east (x), north (y) and up (z): the stop's pole is at the origin,
+# its beacon at 2.5 m facing south; the rider walks north from 70 m south of it at 1.4 m/s,
+# the phone in a pocket (the body costs 15 dB straight behind, none in front).
+name: bus stop pocket
+seed: 7
+duration: 60
+timing: realistic
+radio:
+  referenceLossDB: 40
+  pathLossExponent: 2.5
+  shadowingSigmaDB: 0
+  captureMarginDB: 6
+devices:
+  - name: stop beacon
+    address: "C0:57:0B:00:00:01"
+    addressType: random
+    position: [0, -0.07, 2.5]
+    heading: -90
+    antenna: {beamwidth: 120, frontToBack: 25}
+    txPower: -12
+    advertise:
+      type: nonconn_ind
+      interval: 100
+      iBeacon: {uuid: 8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51, major: 1, minor: 1, measuredPower: -52}
+  - name: rider
+    position: [0, -70, 1.0]
+    route: {waypoints: [[0, -1, 1.0]], speed: 1.4}
+    headingFollowsRoute: true
+    body: {lossDB: 15}
+    scan: {interval: 100, window: 100}
+    observe:
+      monitor: [{identifier: stop, uuid: 8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51, major: 1}]
+      range: false
+    apps:
+      - {name: Bus, regions: [stop]}
+      - {name: Mail, regions: []}
+actions:
+  - {at: 0, app: {device: rider, app: Bus, do: launch}}
+  - {at: 0, app: {device: rider, app: Mail, do: launch}}
+  - {at: 1, app: {device: rider, app: Mail, do: background}}
+  - {at: 2, app: {device: rider, app: Bus, do: background}}
+  - {at: 55, app: {device: rider, app: Bus, do: forceQuit}}
+"""#,
         "bus-route": #"""
 # A bus route (issue #8, scenarios): a bus drives east along a straight road at 30 km/h
 # past three stops without stopping. One phone rides on it and logs the stops it passes;

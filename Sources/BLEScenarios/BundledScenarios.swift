@@ -1,13 +1,14 @@
 import BLEWorld
 
-/// The beacon field scenarios of issue #8 that ship with SwiftBLE, by name: `walk`,
-/// `bus-stop`, `bus-route`, `crowd` and `car` (`ble sim run walk`). Their YAML lives in
+/// The scenarios that ship with SwiftBLE, by name: the beacon field scenarios `walk`,
+/// `bus-stop`, `bus-route`, `crowd` and `car`, and `bus-stop-pocket`, a phone's app in a
+/// pocket (`ble sim run walk`). Their YAML lives in
 /// the package's Scenarios/ folder, which is the source of truth; a copy is compiled in
 /// (scripts/embed-scenarios.py) so the command line needs no file, and a test keeps the
 /// two identical.
 public enum BundledScenarios {
     /// The names, in the order docs/scenarios.md presents them.
-    public static let names = ["walk", "bus-stop", "bus-route", "crowd", "car"]
+    public static let names = ["walk", "bus-stop", "bus-stop-pocket", "bus-route", "crowd", "car"]
 
     /// The YAML text of the scenario called `name`, or `nil` if none is.
     public static func yaml(named name: String) -> String? { texts[name] }

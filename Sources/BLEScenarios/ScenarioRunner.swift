@@ -1,5 +1,6 @@
 import BLEBeacons
 import BLEController
+import BLEPhone
 import BLEWire
 import BLEWorld
 
@@ -29,7 +30,13 @@ public final class ScenarioRunner {
     private var observers: [ScenarioObserverState] = []
     private var observerIndex: [DeviceID: Int] = [:]
     private var senders: [AddressKey: DeviceID] = [:]
-    private var events: [ScenarioTimelineEvent] = []
+    var events: [ScenarioTimelineEvent] = []
+    /// The phones of the scenario (devices with apps), by device name.
+    var phones: [String: PhoneCore] = [:]
+    /// The apps of each phone, as the scenario declares them.
+    var phoneApps: [String: [ScenarioApp]] = [:]
+    /// The times a phone's deadlines are already scheduled at.
+    var phoneWakeups: Set<Microseconds> = []
     private var receptions: [BeaconReception] = []
 
     /// Builds `scenario` into a new world.
@@ -56,6 +63,7 @@ public final class ScenarioRunner {
                 events.append(ScenarioTimelineEvent(time: world.now + timed.time, device: device, kind: .action(words)))
             }
         }
+        try installPhones()
         built.onHostPacket = { [weak self] device, packet in self?.hostPacket(packet, from: device) }
         if !observers.isEmpty { scheduleTick(at: world.now + Self.tickInterval) }
     }
@@ -82,7 +90,7 @@ public final class ScenarioRunner {
         world.schedule(at: time) { [weak self] world in
             guard let self else { return }
             for index in observers.indices {
-                events += observers[index].tick(at: world.now, quietAfter: Self.quietAfter)
+                record(observers[index].tick(at: world.now, quietAfter: Self.quietAfter))
             }
             scheduleTick(at: time + Self.tickInterval)
         }
@@ -104,9 +112,9 @@ public final class ScenarioRunner {
                                           observerPosition: observerPosition, heardAt: now)
             receptions.append(BeaconReception(time: now, observer: observers[index].name, beacon: name, identity: frame.identity,
                                               rssi: Int(rssi), observerPosition: observerPosition, beaconPosition: senderPosition))
-            for kind in observers[index].receive(frame, sighting: sighting, at: now) {
-                events.append(ScenarioTimelineEvent(time: now, device: observers[index].name, kind: kind))
-            }
+            record(observers[index].receive(frame, sighting: sighting, at: now).map {
+                ScenarioTimelineEvent(time: now, device: observers[index].name, kind: $0)
+            })
         }
     }
 
@@ -123,6 +131,8 @@ public final class ScenarioRunner {
         case let .startAdvertising(name): return (name, "starts advertising")
         case let .setPacketLoss(a, b, rate): return (a, "loses \(ScenarioTimeline.number(rate * 100, places: 0)) % of packets with \(b)")
         case let .blockLink(a, b, blocked): return (a, blocked ? "is cut off from \(b)" : "hears \(b) again")
+        case let .app(phone, app, action): return (phone, "\(app): \(action.rawValue) (scenario)")
+        case let .bluetooth(phone, on): return (phone, "Bluetooth switched \(on ? "on" : "off")")
         }
     }
 }

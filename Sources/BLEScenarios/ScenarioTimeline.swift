@@ -74,6 +74,8 @@ public struct ScenarioTimeline: Hashable, Sendable {
             return prefix + "passed \"\(sighting.beacon)\" (strongest \(sighting.rssi) dBm\(distance(sighting.distance)))"
         case let .action(words):
             return prefix + words
+        case let .app(app, words):
+            return prefix + app + ": " + words
         }
     }
 
@@ -133,6 +135,10 @@ public struct ScenarioTimeline: Hashable, Sendable {
         case let .action(words):
             pairs.append(("event", .string("action")))
             pairs.append(("action", .string(words)))
+        case let .app(app, words):
+            pairs.append(("event", .string("app")))
+            pairs.append(("app", .string(app)))
+            pairs.append(("what", .string(words)))
         }
         return .object(pairs)
     }

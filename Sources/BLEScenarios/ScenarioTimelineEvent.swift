@@ -22,6 +22,9 @@ public struct ScenarioTimelineEvent: Hashable, Sendable {
         case passed(BeaconSighting)
         /// A scripted action of the scenario, described in words.
         case action(String)
+        /// What a phone's system did with one of its apps: a state change, delegate calls
+        /// delivered, a relaunch, an event the app never gets (`BLEPhone`).
+        case app(app: String, String)
     }
 
     /// When, in microseconds of simulated time.

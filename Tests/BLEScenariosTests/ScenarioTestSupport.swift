@@ -35,6 +35,7 @@ extension ScenarioTimelineEvent {
         case .proximity: return "proximity"
         case .passed: return "passed"
         case .action: return "action"
+        case .app: return "app"
         }
     }
 }

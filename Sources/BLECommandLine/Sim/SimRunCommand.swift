@@ -26,7 +26,7 @@ struct SimRunCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "A scenario file (.yaml) or a built-in scenario: neighbourhood, empty, walk, bus-stop, bus-route, crowd, car.")
+    @Argument(help: "A scenario file (.yaml) or a built-in scenario: neighbourhood, empty, walk, bus-stop, bus-stop-pocket, bus-route, crowd, car.")
     var scenario: String
 
     @Option(help: "The world's seed (default: the scenario's).")

@@ -105,6 +105,9 @@ public struct ScenarioDevice: Hashable, Sendable {
     /// When its scripted host starts (switching the device on, as far as the air is
     /// concerned).
     public var start: ScenarioDeviceStart = .at(0)
+    /// The apps installed when the device is a simulated phone (the file's `apps`); empty
+    /// for any other device. The phone's system (`BLEPhone`) runs them.
+    public var apps: [ScenarioApp] = []
 
     /// A device with every field; `host` follows from `gatt`, `advertising` and `scanning`
     /// when not given: ``HostKind/gatt`` for a device that serves GATT, else
@@ -284,15 +287,68 @@ public enum ScenarioAction: Hashable, Sendable {
     /// The device (the person holding it) turns to face `degrees`, and stops facing where
     /// it walks.
     case turn(String, degrees: Double)
+    /// Something happens to an app of a phone: the user opens, leaves or force-quits it,
+    /// the system suspends or terminates it, it crashes or starts a background task.
+    case app(String, app: String, ScenarioAppAction)
+    /// Bluetooth is switched on or off in the phone's Settings.
+    case bluetooth(String, on: Bool)
 
     /// The devices the action names.
     public var deviceNames: [String] {
         switch self {
         case let .powerOff(name), let .powerOn(name), let .powerCycle(name),
-             let .stopAdvertising(name), let .startAdvertising(name), let .moveTo(name, _), let .turn(name, _):
+             let .stopAdvertising(name), let .startAdvertising(name), let .moveTo(name, _), let .turn(name, _),
+             let .app(name, _, _), let .bluetooth(name, _):
             return [name]
         case let .setPacketLoss(a, b, _), let .blockLink(a, b, _):
             return [a, b]
         }
     }
+}
+
+/// An app installed on a scenario's phone: what `BLEPhone`'s system needs to run it.
+public struct ScenarioApp: Hashable, Sendable {
+    /// Its name, unique on the phone.
+    public var name: String
+    /// Its background modes as an Info.plist names them (`bluetooth-central`,
+    /// `bluetooth-peripheral`, `location`).
+    public var modes: [String]
+    /// Whether its managers use a restore identifier (state preservation).
+    public var restoresState: Bool
+    /// The identifiers of the phone's monitored regions (its `observe.monitor`) whose events
+    /// go to this app; `nil`: all of them.
+    public var regions: [String]?
+
+    /// An app with every field.
+    public init(name: String, modes: [String] = [], restoresState: Bool = false, regions: [String]? = nil) {
+        self.name = name
+        self.modes = modes
+        self.restoresState = restoresState
+        self.regions = regions
+    }
+
+    /// The mode names a file may use.
+    public static let modeNames = ["bluetooth-central", "bluetooth-peripheral", "location"]
+}
+
+/// What a scenario's `app` action does to an app.
+public enum ScenarioAppAction: String, Hashable, Sendable, CaseIterable {
+    /// The user opens it.
+    case launch
+    /// The user brings it to the screen.
+    case foreground
+    /// The user leaves it.
+    case background
+    /// The system suspends it now.
+    case suspend
+    /// The system terminates it.
+    case terminate
+    /// It crashes.
+    case crash
+    /// The user force-quits it.
+    case forceQuit
+    /// It starts a background task.
+    case beginBackgroundTask
+    /// It ends its background task.
+    case endBackgroundTask
 }

@@ -61,7 +61,7 @@ struct ActionSection: Decodable {
     var action: ScenarioTimedAction
 
     static let singleDevice = ["powerOff", "powerOn", "powerCycle", "stopAdvertising", "startAdvertising"]
-    static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo", "turn"]
+    static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo", "turn", "app", "bluetooth"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["at"] + Self.verbs)
@@ -88,6 +88,12 @@ struct ActionSection: Decodable {
         case "turn":
             let turn = try fields.required(verb, TurnSection.self, expected: "{device, heading}")
             action = .turn(turn.device, degrees: turn.heading)
+        case "app":
+            let app = try fields.required(verb, AppActionSection.self, expected: "{device, app, do}")
+            action = .app(app.device, app: app.app, app.action)
+        case "bluetooth":
+            let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
+            action = .bluetooth(switched.device, on: switched.on)
         default:
             let name = try fields.required(verb, String.self, expected: "a device name")
             switch verb {
@@ -146,5 +152,36 @@ struct TurnSection: Decodable {
             throw fields.error(nil, .missingField, "turn needs heading (degrees, 0 along +x, counter-clockwise)")
         }
         self.heading = heading
+    }
+}
+
+/// `app: {device: phone, app: Bus, do: background}`.
+struct AppActionSection: Decodable {
+    var device: String
+    var app: String
+    var action: ScenarioAppAction
+
+    init(from decoder: any Decoder) throws {
+        let fields = try YAMLFields(decoder, allowed: ["device", "app", "do"])
+        device = try fields.required("device", String.self, expected: "the phone's name")
+        app = try fields.required("app", String.self, expected: "the app's name")
+        let verb = try fields.required("do", String.self, expected: "what happens to the app")
+        guard let action = ScenarioAppAction(rawValue: verb) else {
+            throw fields.error("do", "\"\(verb)\" is not an app action; use "
+                + ScenarioAppAction.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        self.action = action
+    }
+}
+
+/// `bluetooth: {device: phone, on: false}`.
+struct BluetoothSection: Decodable {
+    var device: String
+    var on: Bool
+
+    init(from decoder: any Decoder) throws {
+        let fields = try YAMLFields(decoder, allowed: ["device", "on"])
+        device = try fields.required("device", String.self, expected: "the phone's name")
+        on = try fields.required("on", Bool.self, expected: "true or false")
     }
 }

@@ -78,10 +78,11 @@ struct DeviceSection: Decodable {
     var carriedBy: ScenarioCarriage?
     var start = ScenarioDeviceStart.at(0)
     var gatt: [String] = []
+    var apps: [ScenarioApp] = []
 
     static let keys = ["name", "address", "addressType", "position", "heading", "antenna", "antennaGain", "txPower",
                        "sensitivity", "rssiOffset", "route", "advertise", "host", "headingFollowsRoute", "body",
-                       "carriedBy", "scan", "observe", "startAt", "gatt"]
+                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: Self.keys)
@@ -173,6 +174,19 @@ struct DeviceSection: Decodable {
         if observing != nil, scanning == nil {
             throw fields.error("observe", "only a scanning device hears beacons; add scan: {interval, window}")
         }
+        apps = try fields.optional("apps", [AppSection].self, expected: "a list of apps {name, modes, restoresState, regions}")?
+            .map(\.app) ?? []
+        var appNames = Set<String>()
+        for app in apps where !appNames.insert(app.name).inserted {
+            throw fields.error("apps", "two apps are called \"\(app.name)\"; app names must be unique on a phone")
+        }
+        let regions = Set(observing?.regions.map(\.identifier) ?? [])
+        for app in apps {
+            for region in app.regions ?? [] where !regions.contains(region) {
+                throw fields.error("apps", "app \"\(app.name)\" follows region \"\(region)\", which the device does not monitor "
+                                   + "(observe.monitor has: \(regions.sorted().joined(separator: ", ")))")
+            }
+        }
     }
 
     func device(index: Int) -> ScenarioDevice {
@@ -182,6 +196,7 @@ struct DeviceSection: Decodable {
                                     host: host, advertising: advertising, scanning: scanning, observing: observing,
                                     carriedBy: carriedBy, gatt: gatt)
         device.start = start
+        device.apps = apps
         return device
     }
 }
@@ -313,5 +328,22 @@ struct IBeaconSection: Decodable {
             uuid: uuid.value, major: try fields.integer("major", UInt16.self) ?? 0,
             minor: try fields.integer("minor", UInt16.self) ?? 0,
             measuredPower: try fields.integer("measuredPower", Int8.self) ?? -59)
+    }
+}
+
+/// One app of a phone: `{name: Bus, modes: [location], restoresState: false, regions: [stop]}`.
+struct AppSection: Decodable {
+    var app: ScenarioApp
+
+    init(from decoder: any Decoder) throws {
+        let fields = try YAMLFields(decoder, allowed: ["name", "modes", "restoresState", "regions"])
+        let name = try fields.required("name", String.self, expected: "the app's name")
+        let modes = try fields.optional("modes", [String].self, expected: "a list of background modes") ?? []
+        for mode in modes where !ScenarioApp.modeNames.contains(mode) {
+            throw fields.error("modes", "\"\(mode)\" is not a background mode; use " + ScenarioApp.modeNames.joined(separator: ", "))
+        }
+        let restores = try fields.optional("restoresState", Bool.self, expected: "true or false") ?? false
+        let regions = try fields.optional("regions", [String].self, expected: "a list of region identifiers")
+        app = ScenarioApp(name: name, modes: modes, restoresState: restores, regions: regions)
     }
 }

@@ -73,6 +73,21 @@ extension Scenario {
                                     message: "no device is called \"\(name)\"; known: \(devices.map(\.name).joined(separator: ", "))")
             }
             switch timed.action {
+            case let .app(name, app, _):
+                guard let phone = device(named: name), !phone.apps.isEmpty else {
+                    throw ScenarioError(.invalidField, path: "actions[\(index)]", device: name,
+                                        message: "\"\(name)\" is not a phone: it has no apps")
+                }
+                guard phone.apps.contains(where: { $0.name == app }) else {
+                    throw ScenarioError(.invalidField, path: "actions[\(index)]", device: name,
+                                        message: "no app called \"\(app)\" is installed on \"\(name)\"; installed: "
+                                            + phone.apps.map(\.name).joined(separator: ", "))
+                }
+            case let .bluetooth(name, _):
+                if device(named: name)?.apps.isEmpty ?? true {
+                    throw ScenarioError(.invalidField, path: "actions[\(index)]", device: name,
+                                        message: "\"\(name)\" is not a phone: it has no apps")
+                }
             case let .startAdvertising(name), let .stopAdvertising(name):
                 if device(named: name)?.advertising == nil || device(named: name)?.host != .scripted {  // a GATT host advertises by itself
                     throw ScenarioError(.invalidField, path: "actions[\(index)]", device: name,

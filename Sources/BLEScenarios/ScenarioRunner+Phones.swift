@@ -1,0 +1,116 @@
+import BLEController
+import BLEPhone
+import BLEWorld
+
+extension ScenarioRunner {
+    /// Gives every device with apps a phone system (`BLEPhone`) and schedules the
+    /// scenario's app and Bluetooth actions for it.
+    func installPhones() throws(ScenarioError) {
+        for device in scenario.devices where !device.apps.isEmpty {
+            var phone = PhoneCore()
+            for app in device.apps {
+                var modes: BackgroundModes = []
+                for name in app.modes { if let mode = BackgroundModes(name: name) { modes.insert(mode) } }
+                do {
+                    try phone.install(AppDescription(name: app.name, modes: modes, restoresState: app.restoresState))
+                } catch {
+                    throw ScenarioError(.invalidField, path: "devices.apps", device: device.name, message: "\(error)")
+                }
+            }
+            phones[device.name] = phone
+            phoneApps[device.name] = device.apps
+        }
+        for timed in scenario.actions {
+            let name: String, action: PhoneAction
+            switch timed.action {
+            case let .app(phone, app, verb):
+                name = phone
+                action = Self.phoneAction(verb, app: app)
+            case let .bluetooth(phone, on):
+                name = phone
+                action = .bluetooth(on: on)
+            default:
+                continue
+            }
+            world.schedule(at: world.now + timed.time) { [weak self] world in
+                self?.carryOut(action, on: name, at: world.now)
+            }
+        }
+    }
+
+    static func phoneAction(_ verb: ScenarioAppAction, app: String) -> PhoneAction {
+        switch verb {
+        case .launch: .launch(app)
+        case .foreground: .foreground(app)
+        case .background: .background(app)
+        case .suspend: .suspend(app)
+        case .terminate: .terminate(app, .system)
+        case .crash: .terminate(app, .crash)
+        case .forceQuit: .terminate(app, .forceQuit)
+        case .beginBackgroundTask: .beginBackgroundTask(app)
+        case .endBackgroundTask: .endBackgroundTask(app)
+        }
+    }
+
+    /// Appends observer events, and hands region entries and exits to the apps of the
+    /// observing phone that follow the region.
+    func record(_ new: [ScenarioTimelineEvent]) {
+        for event in new {
+            events.append(event)
+            guard phones[event.device] != nil else { continue }
+            let call: String
+            switch event.kind {
+            case let .entered(region): call = "didEnterRegion \"\(region)\""
+            case let .exited(region): call = "didExitRegion \"\(region)\""
+            default: continue
+            }
+            guard let region = event.region else { continue }
+            for app in phoneApps[event.device] ?? [] where app.regions?.contains(region) ?? true {
+                route(PhoneEvent(kind: .region, detail: call, time: event.time), to: app.name, on: event.device)
+            }
+        }
+    }
+
+    private func carryOut(_ action: PhoneAction, on name: String, at now: Microseconds) {
+        guard var phone = phones[name] else { return }
+        let outputs: [PhoneOutput]
+        do {
+            outputs = try phone.handle(action, at: now)
+        } catch {
+            outputs = []
+            events.append(ScenarioTimelineEvent(time: now, device: name, kind: .action("refuses: \(error)")))
+        }
+        phones[name] = phone
+        show(outputs, on: name, at: now)
+    }
+
+    private func route(_ event: PhoneEvent, to app: String, on name: String) {
+        guard var phone = phones[name] else { return }
+        let now = world.now
+        let outputs = (try? phone.event(event, for: app, at: now)) ?? []
+        phones[name] = phone
+        show(outputs, on: name, at: now)
+    }
+
+    /// Puts a phone's outputs on the timeline and schedules its next deadline.
+    private func show(_ outputs: [PhoneOutput], on name: String, at now: Microseconds) {
+        for output in outputs {
+            let kind: ScenarioTimelineEvent.Kind
+            switch output {
+            case let .stateChanged(app, from, to): kind = .app(app: app, "\(from) → \(to)")
+            case let .deliver(app, delivered): kind = .app(app: app, "← " + delivered.map(\.detail).joined(separator: ", "))
+            case let .relaunched(app, event): kind = .app(app: app, "relaunched in the background for \(event.detail)")
+            case let .dropped(app, event, reason): kind = .app(app: app, "never gets \(event.detail): \(reason)")
+            }
+            events.append(ScenarioTimelineEvent(time: now, device: name, kind: kind))
+        }
+        guard let deadline = phones[name]?.nextDeadline, deadline > now, phoneWakeups.insert(deadline).inserted else { return }
+        world.schedule(at: deadline) { [weak self] world in
+            guard let self, var phone = phones[name] else { return }
+            phoneWakeups.remove(deadline)
+            let due = phone.advance(to: world.now)
+            phones[name] = phone
+            show(due, on: name, at: world.now)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import BLEScenarios
+import BLEWorld
+import Testing
+
+/// Apps on a scenario's phone (BLEPhone's system in the timeline runner), on the world's
+/// virtual clock.
+@Suite("Apps on a simulated phone in scenarios")
+struct PhoneScenarioTests {
+    /// The app lines of `app` on the rider's phone, as "state → state" or "← call" text.
+    static func lines(_ timeline: ScenarioTimeline, app: String) -> [(Double, String)] {
+        timeline.events(of: "rider").compactMap { event in
+            guard case let .app(name, words) = event.kind, name == app else { return nil }
+            return (event.seconds, words)
+        }
+    }
+
+    @Test("The bus app in a pocket is suspended before the stop, woken for the region entry, suspended after the wake window")
+    func busAppInPocket() throws {
+        let timeline = try runBundled("bus-stop-pocket")
+        let bus = Self.lines(timeline, app: "Bus")
+        #expect(bus.map(\.1) == [
+            "notRunning → foreground", "foreground → background", "background → suspended",
+            "suspended → background", "← didEnterRegion \"stop\"", "background → suspended",
+            "suspended → terminated (forceQuit)",
+        ])
+        // Suspended 5 s after leaving the screen, before the stop is heard.
+        #expect(bus[2].0 == 7)
+        let enter = try #require(timeline.events(of: "rider", "enter").first)
+        #expect(bus[3].0 == enter.seconds && bus[4].0 == enter.seconds)
+        // The wake window: 10 s.
+        #expect(abs(bus[5].0 - enter.seconds - 10) < 0.001)
+        // The mail app follows no region: it only goes to the background and is suspended.
+        #expect(Self.lines(timeline, app: "Mail").map(\.1) == ["notRunning → foreground", "foreground → background", "background → suspended"])
+        // The same seed, the same timeline.
+        #expect(try runBundled("bus-stop-pocket").text == timeline.text)
+        #expect(timeline.text.contains("rider  Bus: ← didEnterRegion \"stop\""))
+    }
+
+    @Test("App actions naming a device without apps, or an app not installed, are refused with the action's place")
+    func badAppActions() throws {
+        let phone = """
+        devices:
+          - name: phone
+            scan: {interval: 100, window: 100}
+            observe:
+              monitor: [{identifier: stop, uuid: 8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51}]
+            apps: [{name: Bus, regions: [stop]}]
+          - name: pole
+        """
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: phone + "\nactions: [{at: 1, app: {device: pole, app: Bus, do: launch}}]\n") }
+        do {
+            _ = try ScenarioLoader.parse(yaml: phone + "\nactions: [{at: 1, app: {device: phone, app: Taxi, do: launch}}]\n")
+            Issue.record("an app that is not installed was accepted")
+        } catch {
+            #expect(error.path == "actions[0]" && "\(error)".contains("Taxi"), "\(error)")
+        }
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: phone + "\nactions: [{at: 1, app: {device: phone, app: Bus, do: dance}}]\n") }
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: phone + "\nactions: [{at: 1, bluetooth: {device: pole, on: false}}]\n") }
+        let unknownRegion = phone.replacingOccurrences(of: "regions: [stop]", with: "regions: [shop]")
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: unknownRegion) }
+        let badMode = phone.replacingOccurrences(of: "regions: [stop]", with: "modes: [audio]")
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: badMode) }
+        #expect(try ScenarioLoader.parse(yaml: phone).devices[0].apps == [ScenarioApp(name: "Bus", regions: ["stop"])])
+    }
+}
