@@ -53,9 +53,32 @@ extension PhoneCore {
     }
 
     /// Routes `event` to `app` at `now`: delivered now, after a wake or a relaunch, queued,
-    /// or dropped (§9, rules 1–3, 13, 16, 22).
+    /// or dropped (§9, rules 1–3, 13, 16, 22). A region entry for an app not in the
+    /// foreground is first held back for ``PhonePolicy/backgroundEntryDelay`` (rule 21).
     public mutating func event(_ event: PhoneEvent, for name: String, at now: Int64) throws(PhoneError) -> [PhoneOutput] {
-        var app = try record(name)
+        let app = try record(name)
+        if event.kind == .region, event.detail.hasPrefix("didEnterRegion"), app.state != .foreground {
+            let range = policy.backgroundEntryDelay
+            let delay = range.lowerBound + Int64(nextRandom() % UInt64(max(1, range.upperBound - range.lowerBound + 1)))
+            let index = delayed.firstIndex { $0.at > now + delay } ?? delayed.endIndex
+            delayed.insert((now + delay, name, event), at: index)
+            return []
+        }
+        return route(event, to: name, at: now)
+    }
+
+    /// The next value of the phone's seeded sequence.
+    private mutating func nextRandom() -> UInt64 {
+        random &+= 0x9E37_79B9_7F4A_7C15
+        var z = random
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The routing of ``event(_:for:at:)`` once any delay is over.
+    private mutating func route(_ event: PhoneEvent, to name: String, at now: Int64) -> [PhoneOutput] {
+        guard var app = apps[name] else { return [] }
         var outputs: [PhoneOutput] = []
         defer { store(app) }
         guard bluetoothOn || event.kind == .region else {
@@ -101,6 +124,10 @@ extension PhoneCore {
     /// window, and terminations of background tasks that ran over.
     public mutating func advance(to now: Int64) -> [PhoneOutput] {
         var outputs: [PhoneOutput] = []
+        while let first = delayed.first, first.at <= now {
+            delayed.removeFirst()
+            outputs += route(first.event, to: first.app, at: now)
+        }
         for name in appNames {
             guard var app = apps[name] else { continue }
             if let ends = app.taskEndsAt, ends <= now {

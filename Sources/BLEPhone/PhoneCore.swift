@@ -117,10 +117,15 @@ public struct PhoneCore: Sendable {
     private var order: [String] = []
     /// Whether Bluetooth is on in Settings.
     public internal(set) var bluetoothOn = true
+    /// Region entries held back for apps not in the foreground, in order of their time.
+    var delayed: [(at: Int64, app: String, event: PhoneEvent)] = []
+    /// The seeded sequence (SplitMix64) of the phone's random choices (the entry delays).
+    var random: UInt64
 
-    /// A phone with no apps.
-    public init(policy: PhonePolicy = PhonePolicy()) {
+    /// A phone with no apps; `seed` makes its random choices repeat.
+    public init(policy: PhonePolicy = PhonePolicy(), seed: UInt64 = 0) {
         self.policy = policy
+        random = seed
     }
 
     /// Installs `app`.
@@ -144,6 +149,6 @@ public struct PhoneCore: Sendable {
 
     /// The earliest time ``advance(to:)`` has something to do, if any.
     public var nextDeadline: Int64? {
-        apps.values.flatMap { [$0.suspendAt, $0.taskEndsAt].compactMap { $0 } }.min()
+        (apps.values.flatMap { [$0.suspendAt, $0.taskEndsAt].compactMap { $0 } } + delayed.map(\.at)).min()
     }
 }

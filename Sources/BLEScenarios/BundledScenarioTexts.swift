@@ -214,9 +214,9 @@ obstacles:
         "bus-stop-pocket": #"""
 # The bus-stop app in a pocket: a rider opens the bus app, puts the phone in a pocket and
 # walks to the stop. The app monitors the stop's beacon; the phone's system (BLEPhone)
-# suspends the app 5 s after it leaves the screen, wakes it for the region entry (a region
-# event wakes any app), delivers didEnterRegion and suspends it again after the 10 s wake
-# window. A mail app on the same phone follows no region and hears nothing. At 55 s the
+# suspends the app 5 s after it leaves the screen; the region entry comes 1 to 12 s late
+# (seeded) to an app off screen, wakes it (a region event wakes any app), is delivered, and
+# the app is suspended again after the 10 s wake window. A mail app on the same phone follows no region and hears nothing. At 55 s the
 # rider force-quits the bus app.
 #
 # Geometry, in metres east (x), north (y) and up (z): the stop's pole is at the origin,

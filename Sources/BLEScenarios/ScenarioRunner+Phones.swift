@@ -6,8 +6,8 @@ extension ScenarioRunner {
     /// Gives every device with apps a phone system (`BLEPhone`) and schedules the
     /// scenario's app and Bluetooth actions for it.
     func installPhones() throws(ScenarioError) {
-        for device in scenario.devices where !device.apps.isEmpty {
-            var phone = PhoneCore()
+        for (index, device) in scenario.devices.enumerated() where !device.apps.isEmpty {
+            var phone = PhoneCore(seed: scenario.seed &+ UInt64(index))
             for app in device.apps {
                 var modes: BackgroundModes = []
                 for name in app.modes { if let mode = BackgroundModes(name: name) { modes.insert(mode) } }

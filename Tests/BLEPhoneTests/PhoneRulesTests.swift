@@ -125,15 +125,41 @@ struct PhoneRulesTests {
         var phone = try Self.phone(AppDescription(name: "Bus"))
         _ = try phone.handle(.launch("Bus"), at: 0)
         _ = try phone.handle(.terminate("Bus", .forceQuit), at: 0)
-        let entry = Self.event(.region, "didEnterRegion stop", at: 1)
-        #expect(try phone.event(entry, for: "Bus", at: 1).first == .relaunched(app: "Bus", for: entry))
+        let exit = Self.event(.region, "didExitRegion stop", at: 1)
+        #expect(try phone.event(exit, for: "Bus", at: 1).first == .relaunched(app: "Bus", for: exit))
         var policy = PhonePolicy()
         policy.beaconRelaunchAfterForceQuit = false
         var strict = PhoneCore(policy: policy)
         try strict.install(AppDescription(name: "Bus"))
         _ = try strict.handle(.launch("Bus"), at: 0)
         _ = try strict.handle(.terminate("Bus", .forceQuit), at: 0)
-        #expect(try strict.event(entry, for: "Bus", at: 1).first == .dropped(app: "Bus", event: entry, reason: "the user force-quit the app"))
+        #expect(try strict.event(exit, for: "Bus", at: 1).first == .dropped(app: "Bus", event: exit, reason: "the user force-quit the app"))
+    }
+
+    @Test("Rule 21: a region entry reaches an app in the background 1 to 12 s late (seeded), in the foreground at once")
+    func entryDelay() throws {
+        var delays: Set<Int64> = []
+        for seed in 0 ..< 40 as Range<UInt64> {
+            var phone = PhoneCore(seed: seed)
+            try phone.install(AppDescription(name: "Bus"))
+            try phone.install(AppDescription(name: "Map"))
+            _ = try phone.handle(.launch("Bus"), at: 0)
+            _ = try phone.handle(.launch("Map"), at: 0)
+            _ = try phone.handle(.background("Bus"), at: 0)
+            _ = phone.advance(to: 5 * Self.second)
+            let entry = Self.event(.region, "didEnterRegion stop", at: 10 * Self.second)
+            #expect(try phone.event(entry, for: "Map", at: entry.time) == [.deliver(app: "Map", events: [entry])])
+            #expect(try phone.event(entry, for: "Bus", at: entry.time).isEmpty)
+            let due = try #require(phone.nextDeadline)
+            #expect((11 * Self.second ... 22 * Self.second).contains(due))
+            #expect(phone.advance(to: due).contains(.deliver(app: "Bus", events: [entry])))
+            delays.insert(due)
+            var again = PhoneCore(seed: seed)
+            try again.install(AppDescription(name: "Bus"))
+            _ = try again.event(entry, for: "Bus", at: entry.time)
+            #expect(again.nextDeadline == due, "the same seed, the same delay")
+        }
+        #expect(delays.count > 20, "the delays spread over the range")
     }
 
     @Test("Bad input: unknown and duplicate apps, actions that make no sense, are typed errors")

@@ -26,9 +26,10 @@ struct PhoneScenarioTests {
         // Suspended 5 s after leaving the screen, before the stop is heard.
         #expect(bus[2].0 == 7)
         let enter = try #require(timeline.events(of: "rider", "enter").first)
-        #expect(bus[3].0 == enter.seconds && bus[4].0 == enter.seconds)
-        // The wake window: 10 s.
-        #expect(abs(bus[5].0 - enter.seconds - 10) < 0.001)
+        // In the background the entry comes 1 to 12 s late, then wakes the app for 10 s.
+        #expect(bus[3].0 == bus[4].0)
+        #expect((enter.seconds + 1 ... enter.seconds + 12).contains(bus[4].0), "entered \(enter.seconds), delivered \(bus[4].0)")
+        #expect(abs(bus[5].0 - bus[4].0 - 10) < 0.001)
         // The mail app follows no region: it only goes to the background and is suspended.
         #expect(Self.lines(timeline, app: "Mail").map(\.1) == ["notRunning → foreground", "foreground → background", "background → suspended"])
         // The same seed, the same timeline.
