@@ -5,38 +5,13 @@ import Foundation
 // availability check.
 
 /// A central manager's state before iOS 10 (Core Bluetooth's deprecated
-/// `CBCentralManagerState`); Apple's raw values, the same as ``CBManagerState``'s.
-public enum CBCentralManagerState: Int, Sendable {
-    /// Not known yet.
-    case unknown = 0
-    /// The connection to the system service was lost and is being restored.
-    case resetting = 1
-    /// No Bluetooth LE here.
-    case unsupported = 2
-    /// The app may not use Bluetooth LE.
-    case unauthorized = 3
-    /// Bluetooth is off.
-    case poweredOff = 4
-    /// Bluetooth is on and ready.
-    case poweredOn = 5
-}
+/// `CBCentralManagerState`): the same cases and raw values as ``CBManagerState``, which
+/// replaced it.
+public typealias CBCentralManagerState = CBManagerState
 
 /// A peripheral manager's state before iOS 10 (Core Bluetooth's deprecated
-/// `CBPeripheralManagerState`); Apple's raw values, the same as ``CBManagerState``'s.
-public enum CBPeripheralManagerState: Int, Sendable {
-    /// Not known yet.
-    case unknown = 0
-    /// The connection to the system service was lost and is being restored.
-    case resetting = 1
-    /// No Bluetooth LE here.
-    case unsupported = 2
-    /// The app may not use Bluetooth LE.
-    case unauthorized = 3
-    /// Bluetooth is off.
-    case poweredOff = 4
-    /// Bluetooth is on and ready.
-    case poweredOn = 5
-}
+/// `CBPeripheralManagerState`): the same cases and raw values as ``CBManagerState``.
+public typealias CBPeripheralManagerState = CBManagerState
 
 extension CBError.Code {
     /// ``unknownDevice`` under the misspelt name Apple shipped first (`CBErrorUnkownDevice`).

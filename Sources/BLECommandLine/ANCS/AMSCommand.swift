@@ -33,22 +33,9 @@ struct AMSConsumerCommand: AsyncParsableCommand {
     @Option(help: "How long to act, in seconds (default: until interrupted or --count).")
     var seconds: Double?
 
-    @Flag(help: "One JSON object per line and event instead of sentences.")
-    var json = false
-
-    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
-    var hci: String = "sim"
-
-    @Option(help: "Write every HCI packet through the host to this btsnoop file.")
-    var snoop: String?
-
-    @Option(help: "Use this random static address (e.g. C0:5F:00:00:00:01) instead of the controller's public one.")
-    var ownAddress: String?
+    @OptionGroup var device: AccessoryDeviceOptions
 
     func validate() throws {
-        if let ownAddress, BluetoothAddress(ownAddress, kind: .random) == nil {
-            throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
-        }
         for command in commands where Self.command(named: command) == nil {
             throw ValidationError("--command \(command) is not a remote command; use one of "
                 + AMS.RemoteCommandID.allCases.map { "\($0)" }.joined(separator: ", ") + ".")
@@ -62,27 +49,14 @@ struct AMSConsumerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let device: BLEDevice
-        do {
-            device = try await BLEDevice.open(hci: hci, snoop: snoop, bonds: .memory)
-        } catch {
-            throw CommandFailure("Cannot open the controller: \(error).")
-        }
-        if let address = ownAddress.flatMap({ BluetoothAddress($0, kind: .random) }) {
-            do {
-                try await device.useRandomStaticAddress(address)
-            } catch {
-                await device.close()
-                throw CommandFailure("Cannot use \(address): \(error).")
-            }
-        }
+        let device = try await self.device.open()
         do {
             _ = try await device.peripheral.advertise(AdvertisingContent(name: name, solicitedServiceUUIDs: [AMS.service]))
         } catch {
             await device.close()
             throw CommandFailure("Cannot advertise: \(error).")
         }
-        let json = self.json, limit = count, commands = self.commands.compactMap(Self.command(named:))
+        let json = self.device.json, limit = count, commands = self.commands.compactMap(Self.command(named:))
         OutputLine(text: "Advertising \"\(name)\" with the AMS solicitation", fields: [("event", .string("advertising")), ("name", .string(name))])
             .print(json: json)
         let work = Task {

@@ -33,41 +33,15 @@ struct ANCSConsumerCommand: AsyncParsableCommand {
     @Option(help: "How long to act, in seconds (default: until interrupted or --count).")
     var seconds: Double?
 
-    @Flag(help: "One JSON object per line and event instead of sentences.")
-    var json = false
-
-    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
-    var hci: String = "sim"
-
-    @Option(help: "Write every HCI packet through the host to this btsnoop file.")
-    var snoop: String?
-
-    @Option(help: "Use this random static address (e.g. C0:5F:00:00:00:01) instead of the controller's public one.")
-    var ownAddress: String?
+    @OptionGroup var device: AccessoryDeviceOptions
 
     func validate() throws {
-        if let ownAddress, BluetoothAddress(ownAddress, kind: .random) == nil {
-            throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
-        }
         if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
         if let seconds, !(seconds.isFinite && seconds > 0) { throw ValidationError("--seconds must be a positive number of seconds.") }
     }
 
     func run() async throws {
-        let device: BLEDevice
-        do {
-            device = try await BLEDevice.open(hci: hci, snoop: snoop, bonds: .memory)
-        } catch {
-            throw CommandFailure("Cannot open the controller: \(error).")
-        }
-        if let address = ownAddress.flatMap({ BluetoothAddress($0, kind: .random) }) {
-            do {
-                try await device.useRandomStaticAddress(address)
-            } catch {
-                await device.close()
-                throw CommandFailure("Cannot use \(address): \(error).")
-            }
-        }
+        let device = try await self.device.open()
         let consumer: ANCSConsumer
         do {
             consumer = try await ANCSConsumer.start(on: device, name: name)
@@ -76,8 +50,8 @@ struct ANCSConsumerCommand: AsyncParsableCommand {
             throw CommandFailure("Cannot advertise as an ANCS accessory: \(error).")
         }
         OutputLine(text: "Advertising \"\(name)\" with the ANCS solicitation", fields: [("event", .string("advertising")), ("name", .string(name))])
-            .print(json: json)
-        let json = self.json, limit = count, perform = self.perform
+            .print(json: self.device.json)
+        let json = self.device.json, limit = count, perform = self.perform
         let reading = Task {
             var seen = 0
             for await event in consumer.events {

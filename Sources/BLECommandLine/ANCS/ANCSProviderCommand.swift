@@ -36,22 +36,9 @@ struct ANCSProviderCommand: AsyncParsableCommand {
     @Option(help: "How long each search for a soliciting accessory may take, in seconds.")
     var timeout: Double = 30
 
-    @Flag(help: "One JSON object per line and event instead of sentences.")
-    var json = false
-
-    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
-    var hci: String = "sim"
-
-    @Option(help: "Write every HCI packet through the host to this btsnoop file.")
-    var snoop: String?
-
-    @Option(help: "Use this random static address (e.g. C0:5F:00:00:00:01) instead of the controller's public one.")
-    var ownAddress: String?
+    @OptionGroup var device: AccessoryDeviceOptions
 
     func validate() throws {
-        if let ownAddress, BluetoothAddress(ownAddress, kind: .random) == nil {
-            throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
-        }
         for pair in appNames where pair.split(separator: "=", maxSplits: 1).count != 2 {
             throw ValidationError("--app-name takes APP=NAME, e.g. com.apple.MobileSMS=Messages; got \(pair).")
         }
@@ -64,20 +51,7 @@ struct ANCSProviderCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let device: BLEDevice
-        do {
-            device = try await BLEDevice.open(hci: hci, snoop: snoop, bonds: .memory)
-        } catch {
-            throw CommandFailure("Cannot open the controller: \(error).")
-        }
-        if let address = ownAddress.flatMap({ BluetoothAddress($0, kind: .random) }) {
-            do {
-                try await device.useRandomStaticAddress(address)
-            } catch {
-                await device.close()
-                throw CommandFailure("Cannot use \(address): \(error).")
-            }
-        }
+        let device = try await self.device.open()
         let center = PhoneNotificationCenter()
         for pair in appNames {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -85,7 +59,7 @@ struct ANCSProviderCommand: AsyncParsableCommand {
         }
         let notifications = self.notifications.map(\.notification)
         if postAfter == nil { for notification in notifications { center.add(notification) } }
-        let json = self.json, timeout = self.timeout, postAfter = self.postAfter
+        let json = self.device.json, timeout = self.timeout, postAfter = self.postAfter
         let provider: ANCSProvider
         do {
             provider = try await ANCSProvider.start(on: device, center: center)

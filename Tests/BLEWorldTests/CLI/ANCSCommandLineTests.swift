@@ -36,7 +36,8 @@ struct ANCSCommandLineTests {
         #expect(added.map { $0["appName"] as? String } == ["Phone", "Mail"])
         #expect(added.allSatisfy { $0["preExisting"] as? Bool == true })
         #expect(added.last?["message"] as? String == "Report to the transporter room")
-        #expect(lines.contains { $0["event"] as? String == "perform" && $0["outcome"] as? String == "performed" }, "\(consumer.output)")
+        let performed = consumer.waitForLine(within: Self.patience) { $0["event"] as? String == "perform" && $0["outcome"] as? String == "performed" }
+        #expect(performed != nil, "\(consumer.output)")
     }
 
     @Test("ble ams consumer prints the phone's now-playing and its commands reach the phone's player")
@@ -58,9 +59,11 @@ struct ANCSCommandLineTests {
         #expect(phone.jsonObjects.compactMap { $0["command"] as? String } == ["play", "volumeUp"])
         let playing = remote.waitForLine(within: Self.patience) { $0["attribute"] as? String == "playbackInfo" && ($0["value"] as? String)?.hasPrefix("1,") == true }
         #expect(playing != nil, "\(remote.output)")
+        // The phone received volumeUp; its new volume reaches the remote as an update of its own.
+        let louder = remote.waitForLine(within: Self.patience) { $0["attribute"] as? String == "volume" && $0["value"] as? String == "0.563" }
+        #expect(louder != nil, "\(remote.output)")
         let updates = remote.jsonObjects.filter { $0["event"] as? String == "update" }
         #expect(updates.contains { $0["attribute"] as? String == "title" && $0["value"] as? String == "Ode to Joy" })
         #expect(updates.contains { $0["attribute"] as? String == "duration" && $0["value"] as? String == "240.000" })
-        #expect(updates.contains { $0["attribute"] as? String == "volume" && $0["value"] as? String == "0.563" })
     }
 }
