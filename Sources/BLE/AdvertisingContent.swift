@@ -94,16 +94,7 @@ public struct AdvertisingContent: Hashable, Sendable {
 
     /// The solicitation lists for `uuids`, each UUID in its shortest form, in order of width.
     static func solicitationLists(_ uuids: [BluetoothUUID]) -> [AdvertisingData.Structure] {
-        var short: [UInt16] = [], medium: [UInt32] = [], long: [UInt128] = []
-        for uuid in uuids {
-            if let value = uuid.uuid16 {
-                if !short.contains(value) { short.append(value) }
-            } else if let value = uuid.uuid32 {
-                if !medium.contains(value) { medium.append(value) }
-            } else if !long.contains(uuid.value) {
-                long.append(uuid.value)
-            }
-        }
+        let (short, medium, long) = GAPAdvertisingContent.grouped(uuids)
         return (short.isEmpty ? [] : [.solicitation16(short)]) + (medium.isEmpty ? [] : [.solicitation32(medium)])
             + (long.isEmpty ? [] : [.solicitation128(long)])
     }

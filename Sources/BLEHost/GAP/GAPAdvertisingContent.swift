@@ -77,8 +77,20 @@ public struct GAPAdvertisingContent: Hashable, Sendable {
     /// Complete lists of 16-, 32- and 128-bit service UUIDs, in that order, each UUID in
     /// its shortest form and listed once (Core Specification Supplement, Part A, §1.1).
     public static func serviceLists(_ services: [BluetoothUUID]) -> [AdvertisingData.Structure] {
+        let (short, medium, long) = grouped(services)
+        var structures: [AdvertisingData.Structure] = []
+        if !short.isEmpty { structures.append(.completeList16(short)) }
+        if !medium.isEmpty { structures.append(.completeList32(medium)) }
+        if !long.isEmpty { structures.append(.completeList128(long)) }
+        return structures
+    }
+
+    /// `uuids` in their shortest forms, each once, in order within each width: what the 16-,
+    /// 32- and 128-bit lists of a service or solicitation list hold (Supplement, Part A,
+    /// §1.1, §1.10).
+    public static func grouped(_ uuids: [BluetoothUUID]) -> (short: [UInt16], medium: [UInt32], long: [UInt128]) {
         var short: [UInt16] = [], medium: [UInt32] = [], long: [UInt128] = []
-        for uuid in services {
+        for uuid in uuids {
             if let value = uuid.uuid16 {
                 if !short.contains(value) { short.append(value) }
             } else if let value = uuid.uuid32 {
@@ -87,10 +99,6 @@ public struct GAPAdvertisingContent: Hashable, Sendable {
                 long.append(uuid.value)
             }
         }
-        var structures: [AdvertisingData.Structure] = []
-        if !short.isEmpty { structures.append(.completeList16(short)) }
-        if !medium.isEmpty { structures.append(.completeList32(medium)) }
-        if !long.isEmpty { structures.append(.completeList128(long)) }
-        return structures
+        return (short, medium, long)
     }
 }

@@ -6,21 +6,13 @@ import Testing
 /// captures, nRF Connect SDK test vectors, and examples built from Apple's figures).
 @Suite("ANCS codecs")
 struct ANCSCodecTests {
-    static func hex(_ text: String) -> [UInt8] { Hex.decode(text) ?? [] }
-
-    /// A UUID as the ATT PDUs carry it.
-    static func wire(_ uuid: BluetoothUUID) -> [UInt8] {
-        var writer = ByteWriter()
-        uuid.encode(to: &writer, width: .bits128)
-        return writer.bytes
-    }
 
     @Test("The UUIDs are Apple's, least significant octet first on the wire")
     func uuids() {
-        #expect(Self.wire(ANCS.service) == Self.hex("D0002D121E4B0FA4994ECEB531F40579"))
-        #expect(Self.wire(ANCS.notificationSource) == Self.hex("BD1DA299E625588CD94201630D12BF9F"))
-        #expect(Self.wire(ANCS.controlPoint) == Self.hex("D9D9AAFDBD9B2198A849E145F3D8D169"))
-        #expect(Self.wire(ANCS.dataSource) == Self.hex("FB7B7CCE6AB344BEB54BD624E9C6EA22"))
+        #expect(wire(ANCS.service) == hex("D0002D121E4B0FA4994ECEB531F40579"))
+        #expect(wire(ANCS.notificationSource) == hex("BD1DA299E625588CD94201630D12BF9F"))
+        #expect(wire(ANCS.controlPoint) == hex("D9D9AAFDBD9B2198A849E145F3D8D169"))
+        #expect(wire(ANCS.dataSource) == hex("FB7B7CCE6AB344BEB54BD624E9C6EA22"))
     }
 
     @Test("Notification Source events decode and re-encode byte for byte", arguments: [
@@ -31,39 +23,39 @@ struct ANCSCodecTests {
         ("021A010003000000", ANCS.NotificationSourceEvent(eventID: .removed, flags: [.important, .positiveAction, .negativeAction], category: .incomingCall, categoryCount: 0, notificationUID: 3)),
     ])
     func notificationSource(bytes: String, event: ANCS.NotificationSourceEvent) throws {
-        #expect(try ANCS.NotificationSourceEvent(decoding: Self.hex(bytes)) == event)
-        #expect(event.encoded() == Self.hex(bytes))
+        #expect(try ANCS.NotificationSourceEvent(decoding: hex(bytes)) == event)
+        #expect(event.encoded() == hex(bytes))
     }
 
     @Test("A Notification Source of another length, or with a reserved EventID, is refused; reserved categories and flags are kept")
     func notificationSourceMalformed() throws {
-        #expect(throws: WireError.self) { try ANCS.NotificationSourceEvent(decoding: Self.hex("00100409370000")) }
-        #expect(throws: WireError.self) { try ANCS.NotificationSourceEvent(decoding: Self.hex("001004093700000000")) }
-        #expect(throws: WireError.self) { try ANCS.NotificationSourceEvent(decoding: Self.hex("0310040937000000")) }
-        let future = try ANCS.NotificationSourceEvent(decoding: Self.hex("01E00C0537000000"))
+        #expect(throws: WireError.self) { try ANCS.NotificationSourceEvent(decoding: hex("00100409370000")) }
+        #expect(throws: WireError.self) { try ANCS.NotificationSourceEvent(decoding: hex("001004093700000000")) }
+        #expect(throws: WireError.self) { try ANCS.NotificationSourceEvent(decoding: hex("0310040937000000")) }
+        let future = try ANCS.NotificationSourceEvent(decoding: hex("01E00C0537000000"))
         #expect(future.category.description == "reserved(12)")
-        #expect(future.encoded() == Self.hex("01E00C0537000000"))
+        #expect(future.encoded() == hex("01E00C0537000000"))
     }
 
     @Test("Control Point commands from the examples decode and re-encode")
     func controlPoint() throws {
         let title = ANCS.ControlPointCommand.getNotificationAttributes(
             notificationUID: 3, attributes: [.init(.title, maximumLength: 32), .init(.message, maximumLength: 100)])
-        #expect(title.encoded() == Self.hex("0003000000012000036400"))
-        #expect(try ANCS.ControlPointCommand(decoding: Self.hex("0003000000012000036400")) == title)
+        #expect(title.encoded() == hex("0003000000012000036400"))
+        #expect(try ANCS.ControlPointCommand(decoding: hex("0003000000012000036400")) == title)
         let all = ANCS.ControlPointCommand.getNotificationAttributes(notificationUID: 0x0403_0201, attributes: [
             .init(.appIdentifier), .init(.title, maximumLength: 32), .init(.subtitle, maximumLength: 32),
             .init(.message, maximumLength: 32), .init(.messageSize), .init(.date), .init(.positiveActionLabel),
             .init(.negativeActionLabel),
         ])
-        #expect(all.encoded() == Self.hex("00010203040001200002200003200004050607"))
+        #expect(all.encoded() == hex("00010203040001200002200003200004050607"))
         #expect(try ANCS.ControlPointCommand(decoding: all.encoded()) == all)
         let app = ANCS.ControlPointCommand.getAppAttributes(appIdentifier: "com.apple.facetime", attributes: [.displayName])
-        #expect(app.encoded() == Self.hex("01636F6D2E6170706C652E6661636574696D650000"))
-        #expect(try ANCS.ControlPointCommand(decoding: Self.hex("01636F6D0000")) == .getAppAttributes(appIdentifier: "com", attributes: [.displayName]))
+        #expect(app.encoded() == hex("01636F6D2E6170706C652E6661636574696D650000"))
+        #expect(try ANCS.ControlPointCommand(decoding: hex("01636F6D0000")) == .getAppAttributes(appIdentifier: "com", attributes: [.displayName]))
         let decline = ANCS.ControlPointCommand.performNotificationAction(notificationUID: 3, action: .negative)
-        #expect(decline.encoded() == Self.hex("020300000001"))
-        #expect(try ANCS.ControlPointCommand(decoding: Self.hex("020102030400")) == .performNotificationAction(notificationUID: 0x0403_0201, action: .positive))
+        #expect(decline.encoded() == hex("020300000001"))
+        #expect(try ANCS.ControlPointCommand(decoding: hex("020102030400")) == .performNotificationAction(notificationUID: 0x0403_0201, action: .positive))
     }
 
     @Test("Malformed Control Point writes get the specified ANCS error", arguments: [
@@ -84,7 +76,7 @@ struct ANCSCodecTests {
         ("020300000002", .invalidParameter),  // reserved ActionID
     ])
     func controlPointMalformed(bytes: String, error: ANCS.ErrorCode) {
-        #expect(throws: error) { try ANCS.ControlPointCommand(decoding: Self.hex(bytes)) }
+        #expect(throws: error) { try ANCS.ControlPointCommand(decoding: hex(bytes)) }
     }
 
     @Test("ANCS errors travel as ATT error codes 0xA0–0xA3 unchanged")

@@ -4,7 +4,6 @@ import Testing
 
 @Suite("ANCS Data Source responses and their reassembly")
 struct ANCSDataSourceTests {
-    static func hex(_ text: String) -> [UInt8] { Hex.decode(text) ?? [] }
 
     static let riker = ANCS.ControlPointCommand.getNotificationAttributes(
         notificationUID: 3, attributes: [.init(.title, maximumLength: 32), .init(.message, maximumLength: 100)])
@@ -16,9 +15,9 @@ struct ANCSDataSourceTests {
         #expect(response.encoded().count == 44)
         let fragments = response.fragments(attMTU: 23)
         #expect(fragments == [
-            Self.hex("000300000001100057696C6C69616D20542E2052"),
-            Self.hex("696B6572031100496E636F6D696E672046616365"),
-            Self.hex("54696D65"),
+            hex("000300000001100057696C6C69616D20542E2052"),
+            hex("696B6572031100496E636F6D696E672046616365"),
+            hex("54696D65"),
         ])
         var reassembler = ANCS.DataSourceReassembler()
         reassembler.expect(Self.riker)
@@ -38,13 +37,13 @@ struct ANCSDataSourceTests {
         ])
         var reassembler = ANCS.DataSourceReassembler()
         reassembler.expect(command)
-        #expect(try reassembler.append(Self.hex("00010203040103006E52460302003532")) == nil)
-        let response = try reassembler.append(Self.hex("000300636F6D"))
+        #expect(try reassembler.append(hex("00010203040103006E52460302003532")) == nil)
+        let response = try reassembler.append(hex("000300636F6D"))
         #expect(response == .notificationAttributes(notificationUID: 0x0403_0201, attributes: [
             .init(.title, "nRF"), .init(.message, "52"), .init(.appIdentifier, "com"),
         ]))
         reassembler.expect(.getAppAttributes(appIdentifier: "com", attributes: [.displayName]))
-        #expect(try reassembler.append(Self.hex("01636F6D000004004D61696C"))
+        #expect(try reassembler.append(hex("01636F6D000004004D61696C"))
             == .appAttributes(appIdentifier: "com", attributes: [.init(.displayName, "Mail")]))
         let facetime = ANCS.DataSourceResponse.appAttributes(appIdentifier: "com.apple.facetime", attributes: [.init(.displayName, "FaceTime")])
         #expect(facetime.encoded().count == 31)
@@ -93,16 +92,16 @@ struct ANCSDataSourceTests {
         var reassembler = ANCS.DataSourceReassembler()
         #expect(throws: ANCS.DataSourceError.unexpected) { try reassembler.append([0x00]) }
         reassembler.expect(Self.riker)
-        #expect(throws: ANCS.DataSourceError.mismatch(field: "NotificationUID")) { try reassembler.append(Self.hex("0004000000")) }
+        #expect(throws: ANCS.DataSourceError.mismatch(field: "NotificationUID")) { try reassembler.append(hex("0004000000")) }
         reassembler.expect(Self.riker)
-        #expect(throws: ANCS.DataSourceError.mismatch(field: "CommandID")) { try reassembler.append(Self.hex("01")) }
+        #expect(throws: ANCS.DataSourceError.mismatch(field: "CommandID")) { try reassembler.append(hex("01")) }
         reassembler.expect(Self.riker)
-        #expect(throws: ANCS.DataSourceError.mismatch(field: "AttributeID")) { try reassembler.append(Self.hex("00030000000200004142")) }
+        #expect(throws: ANCS.DataSourceError.mismatch(field: "AttributeID")) { try reassembler.append(hex("00030000000200004142")) }
         reassembler.expect(Self.riker)
-        #expect(throws: ANCS.DataSourceError.trailingOctets(1)) { try reassembler.append(Self.hex("0003000000010000030000FF")) }
+        #expect(throws: ANCS.DataSourceError.trailingOctets(1)) { try reassembler.append(hex("0003000000010000030000FF")) }
         #expect(!reassembler.isAwaiting)
         reassembler.expect(Self.riker)
-        #expect(try reassembler.append(Self.hex("0003000000010000030000"))
+        #expect(try reassembler.append(hex("0003000000010000030000"))
             == .notificationAttributes(notificationUID: 3, attributes: [.init(.title, value: []), .init(.message, value: [])]))
     }
 }
