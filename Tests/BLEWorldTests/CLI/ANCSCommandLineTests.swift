@@ -29,6 +29,9 @@ struct ANCSCommandLineTests {
         let action = provider.waitForLine(within: Self.patience) { $0["event"] as? String == "action" }
         #expect(action?["action"] as? String == "negative", "\(provider.output)\n\(consumer.output)")
         #expect(action?["title"] as? String == "William T. Riker")
+        // The consumer prints the second notification after it acted on the first.
+        let second = consumer.waitForLine(within: Self.patience) { $0["event"] as? String == "added" && $0["title"] as? String == "Away team" }
+        #expect(second != nil, "\(consumer.output)")
         let lines = consumer.jsonObjects
         #expect(lines.contains { $0["event"] as? String == "session" }, "\(consumer.output)")
         let added = lines.filter { $0["event"] as? String == "added" }

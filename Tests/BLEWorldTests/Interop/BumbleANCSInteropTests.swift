@@ -58,6 +58,8 @@ struct BumbleANCSInteropTests {
         defer { phone.stop() }
         let action = phone.waitForLine(within: Self.patience) { $0["event"] as? String == "action" }
         #expect(action?["title"] as? String == "William T. Riker", "\(phone.output)\n\(accessory.output)")
+        // The accessory prints the second notification after it acted on the first.
+        _ = accessory.waitForLine(within: Self.patience) { $0["event"] as? String == "added" && $0["title"] as? String == "Away team" }
         let added = accessory.jsonObjects.filter { $0["event"] as? String == "added" }
         #expect(added.map { $0["title"] as? String } == ["William T. Riker", "Away team"], "\(accessory.output)")
     }
