@@ -79,9 +79,12 @@ public final class ScenarioRunner {
         return timeline
     }
 
-    /// Everything recorded so far, events in time order (ties in the order they happened).
+    /// Everything recorded up to the world's time, events in time order (ties in the order
+    /// they happened). The scenario's scripted actions are known from the start; those still
+    /// ahead are left out, as is anything stamped later than now.
     public var timeline: ScenarioTimeline {
-        let ordered = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        let now = world.now
+        let ordered = events.enumerated().filter { $0.element.time <= now }.sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         return ScenarioTimeline(scenario: scenario.name, seed: scenario.seed, until: world.now, events: ordered,
                                 receptions: receptions, failures: built.failures.map(\.description))
     }

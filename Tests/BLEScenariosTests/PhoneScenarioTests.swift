@@ -63,4 +63,15 @@ struct PhoneScenarioTests {
         #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: badMode) }
         #expect(try ScenarioLoader.parse(yaml: phone).devices[0].apps == [ScenarioApp(name: "Bus", regions: ["stop"])])
     }
+
+    @Test("A timeline run to --until shows nothing later: neither scripted actions ahead nor app events")
+    func untilCutsEverything() throws {
+        for name in ["walk", "bus-stop-pocket"] {
+            let timeline = try runBundled(name, until: 5)
+            #expect(!timeline.events.isEmpty)
+            #expect(timeline.events.allSatisfy { $0.seconds <= 5 }, "\(name): \(timeline.text)")
+            let whole = try runBundled(name)
+            #expect(Array(whole.events.prefix(timeline.events.count)) == timeline.events, "the first 5 s are the same either way")
+        }
+    }
 }
