@@ -91,12 +91,14 @@ struct ANCSConsumerCommand: AsyncParsableCommand {
     }
 }
 
-/// Returns when the first of two tasks finishes.
+/// Returns when the first of two tasks finishes, having cancelled both (so the other ends
+/// too: the group waits for it).
 func firstOf(_ first: Task<Void, Never>, _ second: Task<Void, Never>) async {
     await withTaskGroup(of: Void.self) { group in
         group.addTask { await first.value }
         group.addTask { await second.value }
         await group.next()
-        group.cancelAll()
+        first.cancel()
+        second.cancel()
     }
 }

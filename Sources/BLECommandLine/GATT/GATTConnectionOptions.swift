@@ -32,8 +32,8 @@ struct GATTConnectionOptions: ParsableArguments {
     @OptionGroup(title: "Privacy") var privacyOptions: PrivacyOptions
 
     func validate() throws {
-        guard PeerAddress(parsing: address, random: random) != nil else {
-            throw ValidationError("\(address) is not an address: write it as C0:11:22:33:44:55, with /random for a random one.")
+        guard PeerQuery(address, random: random) != nil else {
+            throw ValidationError("\(address) is not an address (write it as C0:11:22:33:44:55, optionally with /random or /public) nor a device name.")
         }
         guard (23 ... 517).contains(mtu) else { throw ValidationError("--mtu must be from 23 to 517.") }
         guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be from 0 to 3600 seconds.") }
@@ -50,11 +50,11 @@ struct GATTConnectionOptions: ParsableArguments {
     /// connecting, for the peer to receive before pairing starts.
     func withConnection<T: Sendable>(securing: Bool = true, localOutOfBand: LocalOutOfBand? = nil,
                                      _ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
-        guard let peer = PeerAddress(parsing: address, random: random) else { throw CommandFailure("Invalid address \(address).") }
+        guard let query = PeerQuery(address, random: random) else { throw CommandFailure("Invalid address \(address).") }
         let opened = try await openAdapter(hci: hci, snoop: snoop, att: ATTBearerConfiguration(receiveMTU: mtu))
         do {
             let local = try localOutOfBand ?? (securing ? security.makeLocalOutOfBand() : nil)
-            let result = try await connected(opened.host, peer: peer, securing: securing, localOutOfBand: local, body)
+            let result = try await connected(opened.host, query: query, securing: securing, localOutOfBand: local, body)
             await opened.close()
             return result
         } catch let failure as CommandFailure {
@@ -62,16 +62,17 @@ struct GATTConnectionOptions: ParsableArguments {
             throw failure
         } catch {
             await opened.close()
-            throw CommandFailure("The GATT exchange with \(peer) failed: \(error).")
+            throw CommandFailure("The GATT exchange with \(address) failed: \(error).")
         }
     }
 
-    private func connected<T: Sendable>(_ host: BLEHost.Host, peer: PeerAddress, securing: Bool, localOutOfBand: LocalOutOfBand?,
+    private func connected<T: Sendable>(_ host: BLEHost.Host, query: PeerQuery, securing: Bool, localOutOfBand: LocalOutOfBand?,
                                         _ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
         let info = try await host.start()
         try await privacyOptions.enable(on: host, hci: hci, bonds: security.bonds)
         let own = ownAddress.flatMap { BluetoothAddress($0, kind: .random) }
         if let own { try await host.setRandomStaticAddress(own) }
+        let peer = try await query.resolve(on: host, within: min(timeout, 3))
         if let localOutOfBand { await SecurityOptions.handOver(localOutOfBand, address: own ?? info.address) }
         let request = GAPConnectRequest(
             peer: peer.address, peerAddressType: peer.hciType,

@@ -57,8 +57,8 @@ struct L2CAPConnectCommand: AsyncParsableCommand {
     var snoop: String?
 
     func validate() throws {
-        guard PeerAddress(parsing: address, random: random) != nil else {
-            throw ValidationError("\(address) is not an address: write it as C0:11:22:33:44:55, with /random for a random one.")
+        guard PeerQuery(address, random: random) != nil else {
+            throw ValidationError("\(address) is not an address (write it as C0:11:22:33:44:55, optionally with /random or /public) nor a device name.")
         }
         try validateChannelOptions(psm: psm, mtu: mtu, credits: credits)
         guard count >= 1 else { throw ValidationError("--count must be at least 1.") }
@@ -72,12 +72,13 @@ struct L2CAPConnectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let peer = PeerAddress(parsing: address, random: random), let sizes = SDUPattern.sizes(parsing: size),
+        guard let query = PeerQuery(address, random: random), let sizes = SDUPattern.sizes(parsing: size),
               let psm = parseSPSM(self.psm) else { throw CommandFailure("Invalid arguments; see ble l2cap connect --help.") }
         let opened = try await openAdapter(hci: hci, snoop: snoop)
         let outcome: Result<EchoSummary, CommandFailure>
         do {
             _ = try await opened.host.start()
+            let peer = try await query.resolve(on: opened.host, within: min(timeout, 3))
             outcome = try await exchange(with: peer, psm: psm, pattern: SDUPattern(sizes: sizes, seed: seed), host: opened.host)
         } catch let failure as CommandFailure {
             await opened.close()

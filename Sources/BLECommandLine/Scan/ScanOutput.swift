@@ -32,14 +32,14 @@ enum ScanOutput {
     /// The live table: one row per device, strongest first.
     static func table(_ records: [ScannedDevice], elapsed: Int64) -> String {
         var lines = ["Scanning… \(seconds(elapsed)) s, \(records.count) device(s)", "",
-                     pad("ADDRESS", 19) + pad("RSSI", 6) + pad("CONN", 6) + pad("NAME", 24) + "SERVICES / DATA"]
+                     pad("ADDRESS", 26) + pad("RSSI", 6) + pad("CONN", 6) + pad("NAME", 24) + "SERVICES / DATA"]
         for record in records.sorted(by: { ($0.rssi, $0.address.description) > ($1.rssi, $1.address.description) }) {
             let data = record.merged
             var detail = (data.serviceUUIDs ?? []).map(\.description).joined(separator: ",")
             if let manufacturer = data.manufacturerData {
                 detail += (detail.isEmpty ? "" : " ") + "mfr \(String(format4: manufacturer.companyIdentifier)) \(Hex.encode(manufacturer.data.prefix(12)))"
             }
-            lines.append(pad(record.address.description, 19) + pad(String(record.rssi), 6) + pad(record.connectable ? "yes" : "no", 6)
+            lines.append(pad(PeerAddress(record.address, type: record.addressType).description, 26) + pad(String(record.rssi), 6) + pad(record.connectable ? "yes" : "no", 6)
                          + pad(String((data.localName ?? "").prefix(23)), 24) + detail)
         }
         return lines.joined(separator: "\n")
