@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEWire
 import Foundation
+import Glibc
 
 /// `ble snoop FILE`: decodes a btsnoop capture (ours, BlueZ's `btmon -w`, Android's HCI
 /// snoop log) into one line per packet, like `btmon -r`, from SwiftBLE's own decoders.
@@ -12,7 +13,9 @@ struct SnoopCommand: ParsableCommand {
             Each line: the packet's number, seconds since the first packet, > (host to controller) or < \
             (controller to host), the HCI packet type, and what it is by name with its fields. ACL data is \
             reassembled into L2CAP frames per connection handle and direction. A packet our decoders refuse is \
-            shown as malformed and decoding goes on. Reads the H4 (1002) and H1 (1001) datalinks.
+            shown as malformed and decoding goes on. Reads the H4 (1002) and H1 (1001) datalinks. With \
+            --follow, keeps printing the packets written to the file afterwards (as `ble … --snoop` writes \
+            them), until interrupted.
             """
     )
 
@@ -22,36 +25,115 @@ struct SnoopCommand: ParsableCommand {
     @Flag(help: "One JSON object per packet instead of lines.")
     var json = false
 
+    @Flag(help: "Keep printing packets as they are written to the file, until interrupted.")
+    var follow = false
+
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CommandFailure("Cannot read \(file).")
         }
-        var reader: BTSnoop.Reader
+        var records = SnoopRecordBuffer()
+        records.append(Array(data))
+        let header: BTSnoop.Header
         do {
-            reader = try BTSnoop.Reader(Array(data))
+            guard let read = try records.header() else { throw CommandFailure("\(file) is shorter than a btsnoop header.") }
+            header = read
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure("\(file) is not a btsnoop file: \(error).")
         }
-        guard reader.header.datalink.isSupported else {
-            throw CommandFailure("\(file) uses the \(reader.header.datalink) datalink; only H4 (1002) and H1 (1001) are read.")
+        guard header.datalink.isSupported else {
+            throw CommandFailure("\(file) uses the \(header.datalink) datalink; only H4 (1002) and H1 (1001) are read.")
         }
-        var decoder = SnoopDecoder(datalink: reader.header.datalink)
+        var decoder = SnoopDecoder(datalink: header.datalink)
         var number = 0
-        while true {
-            let record: BTSnoop.Record
+        func printAvailable() -> Bool {
             do {
-                guard let next = try reader.next() else { break }
-                record = next
+                for record in try records.completeRecords() {
+                    number += 1
+                    decoder.describe(record, number: number).output.print(json: json)
+                }
+                return true
             } catch {
-                // A truncated record ends the readable part of the file (a capture cut off
-                // while written): say so and stop.
-                OutputLine(text: "      (the file ends inside record \(number + 1): \(error))",
+                OutputLine(text: "      (record \(number + 1) cannot be read: \(error))",
                            fields: [("number", .integer(number + 1)), ("malformed", .bool(true)), ("summary", .string("\(error)"))])
                     .print(json: json)
-                return
+                return false
             }
-            number += 1
-            decoder.describe(record, number: number).output.print(json: json)
+        }
+        guard printAvailable() else { return }
+        if !follow {
+            if records.pendingCount > 0 {
+                OutputLine(text: "      (the file ends inside record \(number + 1))",
+                           fields: [("number", .integer(number + 1)), ("malformed", .bool(true)), ("summary", .string("truncated"))])
+                    .print(json: json)
+            }
+            return
+        }
+        try followGrowth(from: data.count) { bytes in
+            records.append(bytes)
+            return printAvailable()
         }
     }
+
+    /// Hands `body` what is appended to the file from `offset` on, each time the kernel says
+    /// it was modified (inotify, no polling), until `body` returns `false`.
+    private func followGrowth(from offset: Int, _ body: ([UInt8]) -> Bool) throws {
+        let watch = inotify_init1(Int32(IN_CLOEXEC))
+        guard watch >= 0, inotify_add_watch(watch, file, UInt32(IN_MODIFY)) >= 0 else {
+            throw CommandFailure("Cannot follow \(file): inotify is not available (\(String(cString: strerror(errno)))).")
+        }
+        defer { close(watch) }
+        guard let handle = FileHandle(forReadingAtPath: file) else { throw CommandFailure("Cannot read \(file).") }
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(offset))
+        var events = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = read(watch, &events, events.count)
+            guard got > 0 else { return }
+            let bytes = handle.readDataToEndOfFile()
+            if !bytes.isEmpty, !body(Array(bytes)) { return }
+        }
+    }
+}
+
+/// The bytes of a btsnoop file as they arrive, handing out each record once it is whole:
+/// each record's 24-octet header gives its included length (the RFC 1761 snoop layout that
+/// btsnoop, BlueZ and Android use).
+struct SnoopRecordBuffer {
+    private var bytes: [UInt8] = []
+    private var offset = 0
+
+    mutating func append(_ more: [UInt8]) { bytes += more }
+
+    /// The file header once its 16 octets are there.
+    mutating func header() throws -> BTSnoop.Header? {
+        guard offset == 0, bytes.count >= BTSnoop.Header.encodedLength else { return nil }
+        var reader = ByteReader(bytes[0 ..< BTSnoop.Header.encodedLength])
+        let header = try BTSnoop.Header(from: &reader)
+        offset = BTSnoop.Header.encodedLength
+        return header
+    }
+
+    /// Every whole record after those already handed out.
+    mutating func completeRecords() throws -> [BTSnoop.Record] {
+        var records: [BTSnoop.Record] = []
+        while bytes.count - offset >= BTSnoop.Record.headerLength {
+            let included = bytes[(offset + 4) ..< (offset + 8)].reduce(0) { $0 << 8 | Int($1) }
+            let end = offset + BTSnoop.Record.headerLength + included
+            guard bytes.count >= end else { break }
+            var reader = ByteReader(bytes[offset ..< end])
+            records.append(try BTSnoop.Record(from: &reader))
+            offset = end
+        }
+        if offset > 65_536 {
+            bytes.removeFirst(offset)
+            offset = 0
+        }
+        return records
+    }
+
+    /// Octets of a record not yet whole.
+    var pendingCount: Int { bytes.count - offset }
 }

@@ -1,0 +1,48 @@
+import BLEWire
+import Foundation
+import SimulatedTesting
+import Testing
+
+/// `ble snoop` on a capture `ble` writes, and `--follow` on a capture still being written.
+@Suite("ble snoop", .serialized, .ownThread)
+struct SnoopCommandLineTests {
+    @Test("A capture of ble scan decodes with nothing malformed")
+    func scanCapture() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
+        let path = temporaryPath("snoop-scan") + ".btsnoop"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scan = try runProcess(executable, ["scan", "--seconds", "1", "--json", "--snoop", path, "--hci", "sim"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let decoded = try runProcess(executable, ["snoop", path, "--json"])
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        let lines = jsonLines(decoded.stdout)
+        #expect(lines.count > 10)
+        #expect(lines.allSatisfy { $0["malformed"] as? Bool == false }, "\(lines.filter { $0["malformed"] as? Bool == true })")
+        #expect(lines.contains { ($0["summary"] as? String)?.hasPrefix("LE Set Scan Enable") == true })
+        #expect(lines.contains { ($0["summary"] as? String)?.contains("advertisingReport") == true })
+    }
+
+    @Test("--follow prints the packets appended after it started")
+    func follow() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
+        let path = temporaryPath("snoop-follow") + ".btsnoop"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var writer = BTSnoop.Writer()
+        let reset: [UInt8] = [0x01, 0x03, 0x0C, 0x00]
+        let complete: [UInt8] = [0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00]
+        try Data(writer.bytes(forH4Packet: reset, direction: .sent, unixMicroseconds: 0)).write(to: URL(fileURLWithPath: path))
+        let follower = try BackgroundCommand(executable: executable, arguments: ["snoop", path, "--follow", "--json"])
+        defer { follower.stop() }
+        #expect(follower.waitForLine(within: 30) { $0["number"] as? Int == 1 } != nil, "\(follower.output)")
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        // A record written in two pieces is printed once it is whole.
+        let record = try writer.bytes(forH4Packet: complete, direction: .received, unixMicroseconds: 1000)
+        try handle.write(contentsOf: Data(record.prefix(10)))
+        try handle.synchronize()
+        try handle.write(contentsOf: Data(record.dropFirst(10)))
+        try handle.close()
+        let second = follower.waitForLine(within: 30) { $0["number"] as? Int == 2 }
+        #expect((second?["summary"] as? String)?.hasPrefix("Command Complete (Reset)") == true, "\(follower.output)")
+    }
+}
