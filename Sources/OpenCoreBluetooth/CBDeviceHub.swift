@@ -5,7 +5,9 @@ import Synchronization
 /// The devices the managers of this process use: one `BLEDevice` per controller, shared by
 /// every central and peripheral manager naming that controller, since one controller
 /// serves both roles at once (DESIGN.md, "Two faces, one engine"). Opened lazily, on the
-/// first manager's request, and kept for the life of the process.
+/// first manager's request, with privacy on (an iPhone never shows its public address), and
+/// kept for the life of the process. A device the app opened and registered
+/// (``OpenCoreBluetooth/use(_:as:)``) is used as the app set it up.
 final class CBDeviceHub: Sendable {
     /// The process's hub.
     static let shared = CBDeviceHub()
@@ -65,6 +67,12 @@ final class CBDeviceHub: Sendable {
         return result
     }
 
+    /// Forgets the device of `spec`, closing it if the hub opened it.
+    func close(_ spec: String) async {
+        guard let entry = state.withLock({ $0.entries.removeValue(forKey: spec) }), !entry.isGiven else { return }
+        if case let .success(device) = await entry.opening.value { await device.close() }
+    }
+
     /// Forgets every device; closes the ones the hub opened.
     func closeAll() async {
         let entries = state.withLock { state in
@@ -76,13 +84,28 @@ final class CBDeviceHub: Sendable {
         }
     }
 
+    /// Opens `spec` as an iPhone runs its radio: privacy on, so advertising, scanning and
+    /// connecting use a resolvable private address that changes every 15 minutes and the
+    /// controller's public address never goes on air (Core 5.4, Vol 3, Part C, §10.7).
     private static func open(_ spec: String) async -> Result<BLEDevice, BLEError> {
+        let device: BLEDevice
         do {
-            return .success(try await BLEDevice.open(hci: spec))
+            device = try await BLEDevice.open(hci: spec)
         } catch {
             return .failure(error)
         }
+        do {
+            try await device.enablePrivacy(rotation: privateAddressRotation)
+        } catch {
+            await device.close()
+            return .failure(error)
+        }
+        return .success(device)
     }
+
+    /// How often the private address changes: 15 minutes, as iOS does and the specification
+    /// recommends (Vol 3, Part C, Appendix A, TGAP(private_addr_int)).
+    static let privateAddressRotation: Duration = .seconds(900)
 }
 
 /// SwiftBLE-only settings of OpenCoreBluetooth: which controller the managers use. Core
