@@ -29,6 +29,11 @@ extension ScenarioRunner {
             case let .bluetooth(phone, on):
                 name = phone
                 action = .bluetooth(on: on)
+            case let .screen(phone, on):
+                if on {
+                    world.schedule(at: world.now + timed.time) { [weak self] world in self?.screenOn(phone, at: world.now) }
+                }
+                continue
             default:
                 continue
             }
@@ -60,13 +65,29 @@ extension ScenarioRunner {
             guard phones[event.device] != nil else { continue }
             let call: String
             switch event.kind {
-            case let .entered(region): call = "didEnterRegion \"\(region)\""
-            case let .exited(region): call = "didExitRegion \"\(region)\""
+            case let .entered(region):
+                call = "didEnterRegion \"\(region)\""
+                phoneInside[event.device, default: []].insert(region)
+            case let .exited(region):
+                call = "didExitRegion \"\(region)\""
+                phoneInside[event.device]?.remove(region)
             default: continue
             }
             guard let region = event.region else { continue }
             for app in phoneApps[event.device] ?? [] where app.regions?.contains(region) ?? true {
                 route(PhoneEvent(kind: .region, detail: call, time: event.time), to: app.name, on: event.device)
+            }
+        }
+    }
+
+    /// The screen comes on: every app asking `notifyEntryStateOnDisplay` learns, for each of
+    /// its regions the phone is inside, `didDetermineState(.inside)` (§9 rule 23), woken or
+    /// relaunched as a region event would.
+    private func screenOn(_ name: String, at now: Microseconds) {
+        let inside = phoneInside[name] ?? []
+        for app in phoneApps[name] ?? [] where app.notifyEntryStateOnDisplay {
+            for region in inside.sorted() where app.regions?.contains(region) ?? true {
+                route(PhoneEvent(kind: .region, detail: "didDetermineState inside \"\(region)\"", time: now), to: app.name, on: name)
             }
         }
     }

@@ -37,6 +37,8 @@ public final class ScenarioRunner {
     var phoneApps: [String: [ScenarioApp]] = [:]
     /// The times a phone's deadlines are already scheduled at.
     var phoneWakeups: Set<Microseconds> = []
+    /// The regions each phone is inside now, from its monitoring's entries and exits.
+    var phoneInside: [String: Set<String>] = [:]
     private var receptions: [BeaconReception] = []
 
     /// Builds `scenario` into a new world.
@@ -136,6 +138,7 @@ public final class ScenarioRunner {
         case let .blockLink(a, b, blocked): return (a, blocked ? "is cut off from \(b)" : "hears \(b) again")
         case let .app(phone, app, action): return (phone, "\(app): \(action.rawValue) (scenario)")
         case let .bluetooth(phone, on): return (phone, "Bluetooth switched \(on ? "on" : "off")")
+        case let .screen(phone, on): return (phone, "screen switched \(on ? "on" : "off")")
         }
     }
 }

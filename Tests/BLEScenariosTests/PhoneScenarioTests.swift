@@ -74,4 +74,18 @@ struct PhoneScenarioTests {
             #expect(Array(whole.events.prefix(timeline.events.count)) == timeline.events, "the first 5 s are the same either way")
         }
     }
+
+    @Test("Rule 23: the screen coming on while inside tells an app with notifyEntryStateOnDisplay its state; others hear nothing")
+    func screenOnInsideRegion() throws {
+        var text = try #require(BundledScenarios.yaml(named: "bus-stop-pocket"))
+        text = text.replacingOccurrences(of: "{name: Bus, regions: [stop]}", with: "{name: Bus, regions: [stop], notifyEntryStateOnDisplay: true}")
+        text = text.replacingOccurrences(of: "  - {at: 55, app: {device: rider, app: Bus, do: forceQuit}}",
+                                         with: "  - {at: 45, screen: {device: rider, on: true}}")
+        let scenario = try ScenarioLoader.parse(yaml: text)
+        let timeline = try ScenarioRunner(scenario: scenario).run(until: 60)
+        let bus = Self.lines(timeline, app: "Bus")
+        #expect(bus.suffix(3).map(\.0) == [45, 45, 55], "\(bus)")
+        #expect(bus.suffix(3).map(\.1) == ["suspended → background", "← didDetermineState inside \"stop\"", "background → suspended"])
+        #expect(!Self.lines(timeline, app: "Mail").contains { $0.1.contains("didDetermineState") })
+    }
 }

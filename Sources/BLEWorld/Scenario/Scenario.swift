@@ -292,13 +292,15 @@ public enum ScenarioAction: Hashable, Sendable {
     case app(String, app: String, ScenarioAppAction)
     /// Bluetooth is switched on or off in the phone's Settings.
     case bluetooth(String, on: Bool)
+    /// The phone's screen is switched on (or off).
+    case screen(String, on: Bool)
 
     /// The devices the action names.
     public var deviceNames: [String] {
         switch self {
         case let .powerOff(name), let .powerOn(name), let .powerCycle(name),
              let .stopAdvertising(name), let .startAdvertising(name), let .moveTo(name, _), let .turn(name, _),
-             let .app(name, _, _), let .bluetooth(name, _):
+             let .app(name, _, _), let .bluetooth(name, _), let .screen(name, _):
             return [name]
         case let .setPacketLoss(a, b, _), let .blockLink(a, b, _):
             return [a, b]
@@ -318,13 +320,18 @@ public struct ScenarioApp: Hashable, Sendable {
     /// The identifiers of the phone's monitored regions (its `observe.monitor`) whose events
     /// go to this app; `nil`: all of them.
     public var regions: [String]?
+    /// Whether the app's regions set `notifyEntryStateOnDisplay`: switching the screen on
+    /// while inside one tells the app its state.
+    public var notifyEntryStateOnDisplay: Bool
 
     /// An app with every field.
-    public init(name: String, modes: [String] = [], restoresState: Bool = false, regions: [String]? = nil) {
+    public init(name: String, modes: [String] = [], restoresState: Bool = false, regions: [String]? = nil,
+                notifyEntryStateOnDisplay: Bool = false) {
         self.name = name
         self.modes = modes
         self.restoresState = restoresState
         self.regions = regions
+        self.notifyEntryStateOnDisplay = notifyEntryStateOnDisplay
     }
 
     /// The mode names a file may use.

@@ -61,7 +61,7 @@ struct ActionSection: Decodable {
     var action: ScenarioTimedAction
 
     static let singleDevice = ["powerOff", "powerOn", "powerCycle", "stopAdvertising", "startAdvertising"]
-    static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo", "turn", "app", "bluetooth"]
+    static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo", "turn", "app", "bluetooth", "screen"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["at"] + Self.verbs)
@@ -94,6 +94,9 @@ struct ActionSection: Decodable {
         case "bluetooth":
             let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
             action = .bluetooth(switched.device, on: switched.on)
+        case "screen":
+            let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
+            action = .screen(switched.device, on: switched.on)
         default:
             let name = try fields.required(verb, String.self, expected: "a device name")
             switch verb {
@@ -174,7 +177,7 @@ struct AppActionSection: Decodable {
     }
 }
 
-/// `bluetooth: {device: phone, on: false}`.
+/// `bluetooth: {device: phone, on: false}` (and `screen:`, the same shape).
 struct BluetoothSection: Decodable {
     var device: String
     var on: Bool

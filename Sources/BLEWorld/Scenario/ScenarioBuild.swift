@@ -151,7 +151,7 @@ public final class BuiltScenario {
             if let device = id(name) { world.move(device, to: position) }
         case let .turn(name, degrees):
             if let device = id(name) { world.setHeading(device, degrees: degrees) }
-        case .app, .bluetooth:
+        case .app, .bluetooth, .screen:
             // The phone's system (BLEPhone) carries these out; the radio does not change.
             break
         }

@@ -336,7 +336,7 @@ struct AppSection: Decodable {
     var app: ScenarioApp
 
     init(from decoder: any Decoder) throws {
-        let fields = try YAMLFields(decoder, allowed: ["name", "modes", "restoresState", "regions"])
+        let fields = try YAMLFields(decoder, allowed: ["name", "modes", "restoresState", "regions", "notifyEntryStateOnDisplay"])
         let name = try fields.required("name", String.self, expected: "the app's name")
         let modes = try fields.optional("modes", [String].self, expected: "a list of background modes") ?? []
         for mode in modes where !ScenarioApp.modeNames.contains(mode) {
@@ -344,6 +344,7 @@ struct AppSection: Decodable {
         }
         let restores = try fields.optional("restoresState", Bool.self, expected: "true or false") ?? false
         let regions = try fields.optional("regions", [String].self, expected: "a list of region identifiers")
-        app = ScenarioApp(name: name, modes: modes, restoresState: restores, regions: regions)
+        let onDisplay = try fields.optional("notifyEntryStateOnDisplay", Bool.self, expected: "true or false") ?? false
+        app = ScenarioApp(name: name, modes: modes, restoresState: restores, regions: regions, notifyEntryStateOnDisplay: onDisplay)
     }
 }
