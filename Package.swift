@@ -5,6 +5,7 @@ let package = Package(
     name: "SwiftBLE",
     products: [
         .library(name: "BLEWire", targets: ["BLEWire"]),
+        .library(name: "BLELogging", targets: ["BLELogging"]),
         .library(name: "BLECrypto", targets: ["BLECrypto"]),
         .library(name: "BLETime", targets: ["BLETime"]),
         .library(name: "BLEController", targets: ["BLEController"]),
@@ -26,9 +27,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .target(name: "BLEWire"),
+        // The per-layer loggers (swift-log) and the levels SWIFTBLE_LOG and `ble --log` set.
+        .target(name: "BLELogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The stack's one clock: the wall clock, or a simulation's virtual time and the executor that keeps it.
         .target(name: "BLETime"),
         .target(
@@ -39,9 +43,9 @@ let package = Package(
             ]
         ),
         .target(name: "BLEController", dependencies: ["BLEWire", "BLECrypto"]),
-        .target(name: "BLEWorld", dependencies: ["BLEController", "BLETime", "BLEWire", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BLEWorld", dependencies: ["BLEController", "BLETime", "BLEWire", "BLELogging", .product(name: "Yams", package: "Yams")]),
         .target(name: "BLETransport", dependencies: ["BLEWire"]),
-        .target(name: "BLEHost", dependencies: ["BLETime", "BLEWire", "BLECrypto"]),
+        .target(name: "BLEHost", dependencies: ["BLETime", "BLEWire", "BLECrypto", "BLELogging"]),
         // Files the host's state lives in (the bond store): the I/O BLEHost, being sans-IO, leaves out.
         .target(name: "BLEStorage", dependencies: ["BLEHost", "BLEWire"]),
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
@@ -69,7 +73,8 @@ let package = Package(
             name: "BLECommandLine",
             dependencies: [
                 "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEStorage", "BLETransport", "BLEWorld",
-                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp",
+                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "BLELogging",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,7 @@
 import ArgumentParser
+import BLELogging
+import Foundation
+import Logging
 
 /// `ble`: SwiftBLE's command line, one executable with a subcommand per task (DESIGN.md,
 /// "The command line").
@@ -9,6 +12,30 @@ struct BLECommand: AsyncParsableCommand {
         abstract: "Bluetooth Low Energy from the command line: simulated worlds, scanning, advertising, L2CAP channels, GATT, beacons, benchmarks, bonds.",
         subcommands: subcommands
     )
+
+    /// Runs the command line after taking out the logging options every command shares:
+    /// `--log-level LEVEL` (all layers) and `--log LAYER=LEVEL` (repeatable), which set
+    /// ``BLELogging/BLELog``'s levels as `SWIFTBLE_LOG` does; log lines go to standard error.
+    static func main() async {
+        var arguments: [String]
+        do {
+            arguments = try LoggingArguments.extract(from: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            Foundation.exit(64)
+        }
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 
     private static let subcommands: [any ParsableCommand.Type] = [
         ScanCommand.self, AdvertiseCommand.self, L2CAPCommand.self, GATTCommand.self, ServeCommand.self, BeaconCommand.self, SimCommand.self,

@@ -224,12 +224,15 @@ extension Host {
             let channel = HostChannel(id: id, psm: status?.psm ?? 0, localMTU: status?.localMTU ?? 0,
                                       peerMTU: peerMTU, peerMPS: peerMPS)
             channels[id] = HostChannelState(channel: channel)
+            HostLog.l2cap.info("channel open: PSM 0x\(String(channel.psm, radix: 16)), peer MTU \(peerMTU)",
+                               metadata: ["handle": "\(handle)", "cid": "\(id.localCID)"])
             if let waiter = channelOpenWaiters.removeValue(forKey: id) {
                 waiter.resume(returning: channel)
             } else {
                 listeners[channel.psm]?.output.yield(channel)
             }
         case let .channelRefused(id, result):
+            HostLog.l2cap.notice("channel refused: \(result)", metadata: ["handle": "\(handle)"])
             channelOpenWaiters.removeValue(forKey: id)?.resume(throwing: HostChannelError.refused(result))
         case let .sdu(sdu, id):
             guard channels[id] != nil else { break }
@@ -241,6 +244,7 @@ extension Host {
                 channels[id]?.unread.append(sdu)
             }
         case let .channelClosed(id, reason):
+            HostLog.l2cap.info("channel closed: \(reason)", metadata: ["handle": "\(handle)", "cid": "\(id.localCID)"])
             channelOpenWaiters.removeValue(forKey: id)?.resume(throwing: HostChannelError.closed(reason))
             channelClosed(id, reason: reason)
         case let .sendBlocked(id):

@@ -1,3 +1,4 @@
+import BLELogging
 import BLEWire
 
 extension Host {
@@ -82,11 +83,13 @@ extension Host {
             case let .send(packet):
                 write(packet)
             case let .ready(info):
+                HostLog.hci.info("controller ready: \(info.address.map { "\($0)" } ?? "no public address")")
                 startWaiter?.resume(returning: info)
                 startWaiter = nil
                 apply(gap.handle(output, at: time))
                 privacyControllerReady(info)
             case let .failed(error):
+                HostLog.hci.error("the controller failed: \(error)")
                 startWaiter?.resume(throwing: HostError.startupFailed(error))
                 startWaiter = nil
                 apply(gap.handle(output, at: time))
@@ -101,6 +104,9 @@ extension Host {
                 apply(gap.handle(output, at: time))
             case let .commandCompleted(token, result) where addressResolution.owns(token):
                 resolvingListCommandCompleted(token, result)
+            case let .commandCompleted(_, .failure(error)):
+                HostLog.hci.warning("command failed: \(error)")
+                apply(gap.handle(output, at: time))
             case .commandCompleted, .event:
                 apply(gap.handle(output, at: time))
             }
@@ -151,7 +157,10 @@ extension Host {
         switch event {
         case let .disconnected(handle, reason):
             lastDisconnectionReasons[handle] = reason
+            HostLog.gap.info("link down: \(reason)", metadata: ["handle": "\(handle)"])
         case let .connected(link) where links[link.handle] == nil:
+            HostLog.gap.info("link up with \(link.peer) as \(link.role == .central ? "central" : "peripheral")",
+                             metadata: ["handle": "\(link.handle)"])
             lastDisconnectionReasons[link.handle] = nil
             links[link.handle] = L2CAPLink(
                 handle: link.handle, role: link.role == .central ? .central : .peripheral, configuration: l2capConfiguration)
@@ -164,7 +173,8 @@ extension Host {
             // responder's keys only on an encrypted link (Vol 3, Part H, §3.6.1).
             smpEncryptionChanged(handle, encryption: encryption)
             releaseHeldPDUs(handle)
-        case let .encryptionFailed(handle, _):
+        case let .encryptionFailed(handle, status):
+            HostLog.smp.warning("encryption failed: \(status)", metadata: ["handle": "\(handle)"])
             releaseHeldPDUs(handle)
         case let .advertisement(advertisement):
             // Reports go to the scan's own stream only: at hundreds a second they would

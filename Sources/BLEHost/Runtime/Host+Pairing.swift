@@ -1,3 +1,4 @@
+import BLELogging
 import BLEWire
 
 // SMP on each link (Core 5.4, Vol 3, Part H): the host runs one SMPPairing per pairing,
@@ -185,6 +186,7 @@ extension Host {
                     await self?.userAnswered(handle) { session, now in session.numberConfirmed(accepted, at: now) }
                 }
             case let .completed(result):
+                HostLog.smp.info("paired: \(result)", metadata: ["handle": "\(handle)"])
                 if let peer {
                     pairingAttempts.recordSuccess(peer)
                     securityOutput.yield(.paired(connection: handle, peer: peer, result))
@@ -193,6 +195,7 @@ extension Host {
                 let waiting = pairingWaiters.removeValue(forKey: handle) ?? []
                 for waiter in waiting { waiter.resume(returning: result) }
             case let .failed(failure):
+                HostLog.smp.notice("pairing failed: \(failure)", metadata: ["handle": "\(handle)"])
                 if let peer {
                     if failure != .received(.repeatedAttempts) { pairingAttempts.recordFailure(peer, at: now) }
                     securityOutput.yield(.pairingFailed(connection: handle, peer: peer, failure))

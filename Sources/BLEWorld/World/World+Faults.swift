@@ -1,4 +1,8 @@
 import BLEController
+import BLELogging
+
+/// The world's logger (`ble.world`): faults and power, in world time.
+let worldLog = BLELog.logger("world")
 
 extension World {
     /// Drops each packet between `a` and `b` (both ways) with probability `rate` (0–1),
@@ -7,6 +11,7 @@ extension World {
         let key = LinkKey(a.rawValue, b.rawValue)
         let clamped = rate.isNaN ? 0 : Swift.min(1, Swift.max(0, rate))
         if clamped > 0 { packetLoss[key] = clamped } else { packetLoss[key] = nil }
+        worldLog.info("packet loss \(clamped) between devices \(a.rawValue) and \(b.rawValue)", metadata: ["time": "\(now)"])
     }
 
     /// Blocks or unblocks every packet between `a` and `b`, both ways: a link that drops
@@ -14,6 +19,7 @@ extension World {
     public func setLinkBlocked(_ blocked: Bool, between a: DeviceID, and b: DeviceID) {
         let key = LinkKey(a.rawValue, b.rawValue)
         if blocked { blockedLinks.insert(key) } else { blockedLinks.remove(key) }
+        worldLog.info("link between devices \(a.rawValue) and \(b.rawValue) \(blocked ? "blocked" : "open")", metadata: ["time": "\(now)"])
     }
 
     /// Blocks or unblocks the packets `sender` sends to `receiver`, one way only: an
@@ -59,6 +65,7 @@ extension World {
         let index = device.rawValue
         let state = deviceStates[index]
         guard state.powered != on else { return }
+        worldLog.info("device \(index) powered \(on ? "on" : "off")", metadata: ["time": "\(now)"])
         if on {
             state.powered = true
             powerCycle(device)
