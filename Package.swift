@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "OpenCoreLocation", targets: ["OpenCoreLocation"]),
         .library(name: "OpenCoreBluetooth", targets: ["OpenCoreBluetooth"]),
         .library(name: "BLEScenarios", targets: ["BLEScenarios"]),
+        .library(name: "BLEBench", targets: ["BLEBench"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
     dependencies: [
@@ -60,6 +61,8 @@ let package = Package(
         .target(name: "BLEPhone"),
         // Scenario runs with a timeline: the world composed with the beacon cores (apps & tools level).
         .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController", "BLEPhone"]),
+        // Throughput benchmarks of two of our hosts in an embedded world: `ble bench` and Benchmarks/ run them.
+        .target(name: "BLEBench", dependencies: ["BLEAdapter", "BLEController", "BLEHost", "BLETime", "BLEWire", "BLEWorld"]),
         // The chat app's protocol (issue #7): framing, acknowledgements, heartbeats, roles. Foundation only,
         // so Examples/Chat builds against Apple's Core Bluetooth too.
         .target(name: "BLEChat"),
@@ -72,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "BLECommandLine",
             dependencies: [
-                "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEStorage", "BLETransport", "BLEWorld",
+                "BLEAdapter", "BLEBeacons", "BLEBench", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEStorage", "BLETransport", "BLEWorld",
                 "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "BLELogging",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -98,6 +101,7 @@ let package = Package(
         .testTarget(name: "BLEProfilesTests", dependencies: ["SimulatedTesting", "BLEProfiles", "BLEHost", "BLEWire"]),
         // Unit tests of the `ble` executable's parsers (`@testable import BLECommandLine`).
         .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLEProfiles", "BLEHost", "BLEWire"]),
+        .testTarget(name: "BLEBenchTests", dependencies: ["BLEBench", "BLEWire"]),
         .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),

@@ -1,7 +1,7 @@
 import ArgumentParser
+import BLEBench
 import BLEWire
 import BLEWorld
-import Foundation
 
 /// `ble bench l2cap`: CoC throughput of two of our hosts in an embedded world, the figure
 /// `scripts/compare-bumble-l2cap.sh` sets beside Bumble-to-Bumble `bumble-bench`.
@@ -79,26 +79,14 @@ struct BenchL2CAPCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let timing = TimingMode(rawValue: world), let speed = worldSpeed else { throw CommandFailure("Invalid options; see ble bench l2cap --help.") }
-        if let snoop {
-            do {
-                try FileManager.default.createDirectory(atPath: snoop, withIntermediateDirectories: true)
-            } catch {
-                throw CommandFailure("Cannot create the snoop directory \(snoop): \(error.localizedDescription); choose a writable path.")
-            }
-        }
-        let bench = try BenchWorld(timing: timing, speed: speed, seed: seed, snoopDirectory: snoop)
+        let throughput = L2CAPThroughput(size: size, count: count, credits: UInt16(credits))
         let result: L2CAPThroughputResult
         do {
-            let throughput = L2CAPThroughput(size: size, count: count, credits: UInt16(credits))
-            result = try await bench.measure { try await throughput.run(in: $0) }
-        } catch let failure as CommandFailure {
-            await bench.close()
-            throw failure
-        } catch {
-            await bench.close()
-            throw CommandFailure("The benchmark failed: \(error).")
+            let bench = try BenchWorld(timing: timing, speed: speed, seed: seed, snoopDirectory: snoop)
+            result = try await bench.measureThenClose { try await throughput.run(in: $0) }
+        } catch let failure as BenchFailure {
+            throw CommandFailure(failure.description)
         }
-        await bench.close()
         line(result, speed: speed).print(json: json)
     }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
+import BLEBench
 import BLEWire
 import BLEWorld
-import Foundation
 
 /// The options `ble bench notify` and `ble bench write` share: the world, how fast it runs,
 /// and the link the two hosts make (interval, PHY, data length).
@@ -76,20 +76,18 @@ struct BenchLinkOptions: ParsableArguments {
                          dataFromPeripheral: dataFromPeripheral)
     }
 
-    /// The bench world these options describe (hosts not started).
-    func makeWorld() throws -> BenchWorld {
+    /// Runs `body` in the bench world these options describe, then closes the world.
+    func measure<T: Sendable>(_ body: @escaping @Sendable (BenchWorld) async throws -> T) async throws -> T {
         guard let timing = TimingMode(rawValue: world), let speed = worldSpeed else {
             throw CommandFailure("Invalid options; see ble bench --help.")
         }
-        if let snoop {
-            do {
-                try FileManager.default.createDirectory(atPath: snoop, withIntermediateDirectories: true)
-            } catch {
-                throw CommandFailure("Cannot create the snoop directory \(snoop): \(error.localizedDescription); choose a writable path.")
-            }
+        do {
+            let bench = try BenchWorld(timing: timing, speed: speed, seed: seed, snoopDirectory: snoop, dataLength: dataLength,
+                                       airtimeFreeIdeal: true)
+            return try await bench.measureThenClose(body)
+        } catch let failure as BenchFailure {
+            throw CommandFailure(failure.description)
         }
-        return try BenchWorld(timing: timing, speed: speed, seed: seed, snoopDirectory: snoop, dataLength: dataLength,
-                              airtimeFreeIdeal: true)
     }
 
     /// `speed` for JSON: "max" or the number.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLEBench
 
 /// `ble bench notify`: GATT notifications between two of our hosts in an embedded world,
 /// the figure `scripts/compare-bumble-gatt.py` sets beside Bumble-to-Bumble.
@@ -43,19 +44,8 @@ struct BenchNotifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let bench = try link.makeWorld()
-        let result: GATTNotifyResult
-        do {
-            let throughput = GATTNotifyThroughput(size: size, count: count, request: link.linkRequest(dataFromPeripheral: true))
-            result = try await bench.measure { try await throughput.run(in: $0) }
-        } catch let failure as CommandFailure {
-            await bench.close()
-            throw failure
-        } catch {
-            await bench.close()
-            throw CommandFailure("The benchmark failed: \(error).")
-        }
-        await bench.close()
+        let throughput = GATTNotifyThroughput(size: size, count: count, request: link.linkRequest(dataFromPeripheral: true))
+        let result = try await link.measure { try await throughput.run(in: $0) }
         line(result).print(json: link.json)
         guard result.received == count, result.inOrder == count else {
             throw CommandFailure("\(result.inOrder) of \(count) notifications arrived in order (\(result.received) arrived); run with --snoop DIR to see why.")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLEBench
 
 /// `ble bench write`: GATT write-with-response round trips between two of our hosts in an
 /// embedded world, the figure `scripts/compare-bumble-gatt.py` sets beside Bumble-to-Bumble.
@@ -33,19 +34,8 @@ struct BenchWriteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let bench = try link.makeWorld()
-        let result: GATTWriteResult
-        do {
-            let rate = GATTWriteRate(size: size, count: count, request: link.linkRequest(dataFromPeripheral: false))
-            result = try await bench.measure { try await rate.run(in: $0) }
-        } catch let failure as CommandFailure {
-            await bench.close()
-            throw failure
-        } catch {
-            await bench.close()
-            throw CommandFailure("The benchmark failed: \(error).")
-        }
-        await bench.close()
+        let rate = GATTWriteRate(size: size, count: count, request: link.linkRequest(dataFromPeripheral: false))
+        let result = try await link.measure { try await rate.run(in: $0) }
         line(result).print(json: link.json)
         guard result.acknowledged == count, result.stored == count, result.storedInOrder == count else {
             let why = result.failure.map { " (\($0))" } ?? ""

@@ -14,49 +14,63 @@ final class NotifySenderState: Sendable {
 }
 
 /// What one run of the notification bench measured.
-struct GATTNotifyResult: Sendable {
+public struct GATTNotifyResult: Sendable {
     /// Notifications the central's host reported for the characteristic.
-    var received: Int
+    public var received: Int
     /// Those whose sequence number followed the previous one's, the first being 0.
-    var inOrder: Int
+    public var inOrder: Int
     /// From the first notify call to the last notification received.
-    var span: BenchSpan
-    var mtu: Int
-    var link: BenchLink
+    public var span: BenchSpan
+    /// ATT_MTU after the exchange.
+    public var mtu: Int
+    /// The link the notifications crossed.
+    public var link: BenchLink
     /// Where the wall-clock time went, in a lock-stepped world.
-    var phases: BenchPhases?
+    public var phases: BenchPhases?
 }
 
 /// Notifications from a peripheral's GATT server to a subscribed central (Core 5.4, Vol 3,
 /// Part G, §4.10; Part F, §3.4.7.1), as fast as the peripheral's host takes them: it
 /// suspends in ``Host/notify(_:valueHandle:on:)`` while the controller's buffers are
 /// full, so the air sets the pace and nothing is dropped.
-struct GATTNotifyThroughput {
-    let size: Int
-    let count: Int
-    let request: BenchLinkRequest
+public struct GATTNotifyThroughput: Sendable {
+    /// Octets in each value, the first four its sequence number.
+    public let size: Int
+    /// How many notifications the peripheral sends.
+    public let count: Int
+    /// The link the two hosts make first.
+    public let request: BenchLinkRequest
 
-    func run(in world: BenchWorld) async throws -> GATTNotifyResult {
+    /// A run of `count` notifications of `size` octets over the link `request` asks for.
+    public init(size: Int, count: Int, request: BenchLinkRequest) {
+        self.size = size
+        self.count = count
+        self.request = request
+    }
+
+    /// Publishes the bench service on the peripheral, connects, subscribes, then times the
+    /// notifications from the first notify call to the last value received.
+    public func run(in world: BenchWorld) async throws -> GATTNotifyResult {
         let peripheral = world.hosts[0]
         let central = world.hosts[1]
         let database: GATTDatabase
         do {
             database = try await peripheral.publishGATT(BenchGATTService.definitions)
         } catch {
-            throw CommandFailure("The bench service does not lay out: \(error).")
+            throw BenchFailure("The bench service does not lay out: \(error).")
         }
         guard let serverHandle = database.valueHandle(of: BenchGATTService.notified, inService: BenchGATTService.service) else {
-            throw CommandFailure("The bench service has no notified value.")
+            throw BenchFailure("The bench service has no notified value.")
         }
         let link = try await BenchLink.establish(in: world, request)
         let remote = try await BenchGATTService.discover(from: central, on: link.centralHandle)
         guard remote.mtu >= size + 3 else {
-            throw CommandFailure("ATT_MTU is \(remote.mtu), too small for \(size)-octet notifications.")
+            throw BenchFailure("ATT_MTU is \(remote.mtu), too small for \(size)-octet notifications.")
         }
         _ = try await central.gatt(.configure([.notification], descriptor: remote.notifiedConfiguration), on: link.centralHandle)
         let subscribed = await peripheral.subscriptions(of: serverHandle)
         guard subscribed.contains(where: { $0.connection == link.peripheralHandle && $0.notify }) else {
-            throw CommandFailure("The central's subscription did not reach the peripheral's server.")
+            throw BenchFailure("The central's subscription did not reach the peripheral's server.")
         }
 
         // Plain values into the tasks (a Swift 6.3 miscompile met captures of values bound
@@ -115,7 +129,7 @@ struct GATTNotifyThroughput {
         await runner.setAppSettled(nil)
         let phases = await runner.phases
         if case let .failure(error) = await sender.result {
-            throw CommandFailure("The peripheral stopped notifying: \(error).")
+            throw BenchFailure("The peripheral stopped notifying: \(error).")
         }
         return GATTNotifyResult(received: arrivals.received, inOrder: arrivals.inOrder, span: arrivals.span, mtu: remote.mtu, link: link,
                                 phases: phases)

@@ -3,9 +3,11 @@ import BLETime
 
 /// A span measured on both clocks: the wall clock (what the processor did) and the
 /// world's simulated clock (what the air did).
-struct BenchSpan: Sendable {
-    var wallSeconds: Double
-    var simulatedSeconds: Double
+public struct BenchSpan: Sendable {
+    /// Seconds on the wall clock: what this machine's processor took.
+    public var wallSeconds: Double
+    /// Seconds on the world's simulated clock: what the air took.
+    public var simulatedSeconds: Double
 
     /// The span from `wallStart`/`simulatedStart` to now. The wall-clock edge: the
     /// wall-clock half of a bench's figure is the processor's time.

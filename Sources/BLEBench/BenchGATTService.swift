@@ -31,18 +31,18 @@ enum BenchGATTService {
     /// All Characteristics of it, Discover All Descriptors of the notified one.
     static func discover(from central: Host, on connection: UInt16) async throws -> Remote {
         guard case let .mtu(mtu) = try await central.gatt(.exchangeMTU, on: connection) else {
-            throw CommandFailure("Exchange MTU gave no MTU.")
+            throw BenchFailure("Exchange MTU gave no MTU.")
         }
         guard case let .services(services) = try await central.gatt(.discoverPrimaryServices(service), on: connection),
-              let found = services.first else { throw CommandFailure("The peripheral does not serve the bench service.") }
+              let found = services.first else { throw BenchFailure("The peripheral does not serve the bench service.") }
         guard case let .characteristics(characteristics) = try await central.gatt(.discoverAllCharacteristics(in: found.handles), on: connection),
               let notifying = characteristics.first(where: { $0.uuid == notified }),
               let writing = characteristics.first(where: { $0.uuid == written }) else {
-            throw CommandFailure("The bench service lacks its characteristics.")
+            throw BenchFailure("The bench service lacks its characteristics.")
         }
         guard case let .descriptors(descriptors) = try await central.gatt(.discoverAllDescriptors(of: notifying), on: connection),
               let configuration = descriptors.first(where: \.isClientCharacteristicConfiguration) else {
-            throw CommandFailure("The notified characteristic has no Client Characteristic Configuration descriptor.")
+            throw BenchFailure("The notified characteristic has no Client Characteristic Configuration descriptor.")
         }
         return Remote(mtu: mtu, notifiedValue: notifying.valueHandle, notifiedConfiguration: configuration.handle,
                       writtenValue: writing.valueHandle)

@@ -16,17 +16,17 @@ import BLEWire
 /// five per event, 666.7 notifications and 1.30 Mbit/s of values per second. (The
 /// "about 1.4 Mbit/s" of a stream that never stops at event boundaries, 1952 bits every
 /// 1392 µs, is what no connection event can reach.)
-struct ATTCeiling: Sendable {
+public struct ATTCeiling: Sendable {
     /// Notifications per second.
-    var notificationsPerSecond: Double
+    public var notificationsPerSecond: Double
     /// Value octets per second.
-    var bytesPerSecond: Double
+    public var bytesPerSecond: Double
     /// Data PDUs in a connection event that starts with a new value.
-    var pdusPerEvent: Int
+    public var pdusPerEvent: Int
 
     /// The ceiling for `size`-octet notifications over `dataLength`-octet PDUs on `phy`
     /// (both directions), at `intervalMicroseconds`.
-    init(size: Int, dataLength: Int, phy: HCI.PHY, intervalMicroseconds: Int) {
+    public init(size: Int, dataLength: Int, phy: HCI.PHY, intervalMicroseconds: Int) {
         let radio: RadioPHY = phy == .le2M ? .le2M : .le1M
         let ifs = Int(Airtime.interFrameSpace)
         let empty = Int(Airtime.duration(pduOctets: 2, phy: radio))

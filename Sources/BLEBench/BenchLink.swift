@@ -2,34 +2,51 @@ import BLEHost
 import BLEWire
 
 /// The link a GATT bench asks for: interval, PHY and data length.
-struct BenchLinkRequest: Sendable {
+public struct BenchLinkRequest: Sendable {
     /// connInterval in 1.25 ms units.
-    var intervalUnits: UInt16
-    var phy: HCI.PHY
+    public var intervalUnits: UInt16
+    /// The PHY both directions are asked to use.
+    public var phy: HCI.PHY
     /// connMaxTxOctets the sending side asks for.
-    var dataLength: Int
+    public var dataLength: Int
     /// Whether the bench's data goes from the peripheral (notifications) rather than from
     /// the central (writes): that side asks for the longer data PDUs.
-    var dataFromPeripheral: Bool
+    public var dataFromPeripheral: Bool
 
-    var intervalMicroseconds: Int { Int(intervalUnits) * 1250 }
+    /// A request for a link at `intervalUnits` × 1.25 ms on `phy` with `dataLength`-octet
+    /// data PDUs in the direction the data goes.
+    public init(intervalUnits: UInt16, phy: HCI.PHY, dataLength: Int, dataFromPeripheral: Bool) {
+        self.intervalUnits = intervalUnits
+        self.phy = phy
+        self.dataLength = dataLength
+        self.dataFromPeripheral = dataFromPeripheral
+    }
+
+    /// The connection interval in microseconds.
+    public var intervalMicroseconds: Int { Int(intervalUnits) * 1250 }
 }
 
 /// The link two bench hosts made: the handle on each side and what the controllers agreed.
-struct BenchLink: Sendable {
-    var centralHandle: UInt16
-    var peripheralHandle: UInt16
-    var phy: HCI.PHY
+public struct BenchLink: Sendable {
+    /// The connection handle on the central's side.
+    public var centralHandle: UInt16
+    /// The connection handle on the peripheral's side.
+    public var peripheralHandle: UInt16
+    /// The PHY the controllers moved to (LE 1M when they could not move).
+    public var phy: HCI.PHY
     /// The peripheral's connMaxTxOctets (the direction notifications travel); 27 unless
     /// the data goes that way.
-    var peripheralTxOctets: Int
+    public var peripheralTxOctets: Int
     /// The central's connMaxTxOctets (the direction writes travel); 27 unless the data
     /// goes that way.
-    var centralTxOctets: Int
-    var intervalMicroseconds: Int
+    public var centralTxOctets: Int
+    /// The connection interval in microseconds.
+    public var intervalMicroseconds: Int
 
-    var phyName: String { phy == .le2M ? "2M" : phy == .leCoded ? "coded" : "1M" }
-    var intervalMilliseconds: Double { Double(intervalMicroseconds) / 1000 }
+    /// The PHY as a figure prints it: "1M", "2M" or "coded".
+    public var phyName: String { phy == .le2M ? "2M" : phy == .leCoded ? "coded" : "1M" }
+    /// The connection interval in milliseconds.
+    public var intervalMilliseconds: Double { Double(intervalMicroseconds) / 1000 }
 
     /// Starts both hosts of `world`, has the central connect to the advertising peripheral
     /// at the asked interval, then moves to the asked PHY (LE Set PHY, Vol 4, Part E,
@@ -82,7 +99,7 @@ struct BenchLink: Sendable {
         for await event in events {
             if case let .connected(link) = event { return link.handle }
         }
-        throw CommandFailure("The peripheral's host closed before the connection came up.")
+        throw BenchFailure("The peripheral's host closed before the connection came up.")
     }
 
     /// Waits for the LE Data Length Change of `handle` (Vol 4, Part E, §7.7.65.7) and
@@ -93,13 +110,13 @@ struct BenchLink: Sendable {
             case let .dataLengthChanged(changed, lengths) where changed == handle && Int(lengths.maxTxOctets) > floor:
                 return Int(lengths.maxTxOctets)
             case let .procedureFailed(.dataLengthUpdate(handle: failed), error) where failed == handle:
-                throw CommandFailure("The controller refused longer data PDUs: \(error).")
+                throw BenchFailure("The controller refused longer data PDUs: \(error).")
             case let .disconnected(down, reason) where down == handle:
-                throw CommandFailure("The link went down while setting the data length: \(reason).")
+                throw BenchFailure("The link went down while setting the data length: \(reason).")
             default:
                 continue
             }
         }
-        throw CommandFailure("A host closed while setting the data length.")
+        throw BenchFailure("A host closed while setting the data length.")
     }
 }

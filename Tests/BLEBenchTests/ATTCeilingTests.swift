@@ -1,4 +1,4 @@
-@testable import BLECommandLine
+import BLEBench
 import BLEWire
 import Testing
 

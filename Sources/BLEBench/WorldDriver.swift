@@ -30,13 +30,13 @@ protocol WorldDriver: Actor {
 /// Where a lock-stepped bench's wall-clock time went: the runner's thread runs the world
 /// (controllers, air) or waits for the hosts to settle; the hosts also work while the world
 /// runs, on the other threads.
-struct BenchPhases: Sendable {
+public struct BenchPhases: Sendable {
     /// Seconds inside the world's events and deliveries to controllers.
-    var worldSeconds: Double = 0
+    public var worldSeconds: Double = 0
     /// Seconds waiting for hosts and apps to settle.
-    var settleSeconds: Double = 0
+    public var settleSeconds: Double = 0
     /// Settle rounds: how often the world stopped for the hosts.
-    var settles = 0
+    public var settles = 0
 }
 
 extension WorldRunner: WorldDriver {

@@ -4,38 +4,7 @@ import BLEHost
 import BLETime
 import BLEWire
 import BLEWorld
-
-/// A ``HostTransport`` straight into one device of a world: what the host sends is handed
-/// to the device's controller through the runner, what the controller sends comes out of
-/// ``packets``. No sockets, no copies beyond the packets themselves.
-struct WorldHostTransport: HostTransport {
-    let runner: any WorldDriver
-    let device: DeviceID
-    /// The world's packets for the host, one at a time (when there is no inbox).
-    let packets: AsyncThrowingStream<H4.Packet, any Error>
-    /// The world's packets for the host, taken in batches (``HostPacketInbox``): only on
-    /// the airtime-free link, where nothing waits for a connection event.
-    let packetInbox: HostPacketInbox?
-
-    var inbox: HostPacketInbox? { packetInbox }
-
-    /// Ends the host's inbox.
-    func close() async {
-        packetInbox?.finish()
-    }
-
-    func send(_ packet: H4.Packet) async throws {
-        runner.submit(packet, to: device)
-    }
-
-    /// A world that takes packets on the caller's turn (``DirectLinkRunner``) saves the
-    /// host's writer task a hop per packet.
-    func sendImmediately(_ packet: H4.Packet) -> Bool {
-        guard runner.acceptsImmediately else { return false }
-        runner.submit(packet, to: device)
-        return true
-    }
-}
+import Foundation
 
 /// Two of our hosts on two controllers in one embedded world: the bench's test bed. The
 /// world runs paced by a ``WorldRunner`` at a finite speed; at infinite speed where the air
@@ -45,7 +14,7 @@ struct WorldHostTransport: HostTransport {
 /// ``DirectLinkRunner`` in the GATT benches' ideal world, whose controllers hand data to
 /// each other with no airtime (``ControllerConfiguration/airtimeFreeData``). Index 0 is
 /// the peripheral's host, index 1 the central's.
-final class BenchWorld: Sendable {
+public final class BenchWorld: Sendable {
     let runner: any WorldDriver
     let hosts: [BLEHost.Host]
     /// The public address of each host's controller, in the same order.
@@ -64,19 +33,22 @@ final class BenchWorld: Sendable {
     /// - Parameters:
     ///   - timing: `.ideal` (no loss: the stack alone is measured) or `.realistic`.
     ///   - speed: simulated seconds per wall-clock second; `.infinity` for lock-step.
-    ///   - snoopDirectory: where to write `peripheral.btsnoop` and `central.btsnoop`, if anywhere.
+    ///   - seed: the world's seed: the same seed gives the same simulated timeline.
+    ///   - snoopDirectory: where to write `peripheral.btsnoop` and `central.btsnoop`, if
+    ///     anywhere; created when missing.
     ///   - dataLength: the connMaxTxOctets both hosts have their controllers suggest for new
     ///     connections (LE Write Suggested Default Data Length, Vol 4, Part E, §7.8.35).
     ///   - airtimeFreeIdeal: whether an ideal world's controllers hand connection data
     ///     straight to each other (``ControllerConfiguration/airtimeFreeData``), as the GATT
     ///     benches compare with Bumble's LocalLink; the L2CAP bench keeps the air's limit.
-    init(timing: TimingMode, speed: Double, seed: UInt64, snoopDirectory: String?, dataLength: Int = 251,
+    /// - Throws: ``BenchFailure`` when the world, its threads or the captures cannot be made.
+    public init(timing: TimingMode, speed: Double, seed: UInt64, snoopDirectory: String?, dataLength: Int = 251,
          airtimeFreeIdeal: Bool = false) throws {
         let airtimeFree = airtimeFreeIdeal && timing == .ideal
         var scenario = Scenario(name: "bench", seed: seed, timing: timing).addingExternalDevices(2)
         scenario.timing = timing
         // The world's own capture of every HCI packet would cost memory and time in a
-        // benchmark; --snoop writes the hosts' captures instead.
+        // benchmark; a snoop directory holds the hosts' captures instead.
         let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
                                                             capturesHCI: false))
         let built: BuiltScenario
@@ -88,7 +60,7 @@ final class BenchWorld: Sendable {
                 return Controller(configuration: configuration)
             }
         } catch {
-            throw CommandFailure(error.description)
+            throw BenchFailure(error.description)
         }
         // Batches only on the airtime-free link: in the lock-stepped world with air, a host
         // that handles a whole batch in one turn keeps its sender from the controller's freed
@@ -105,7 +77,7 @@ final class BenchWorld: Sendable {
             streams.append((id, stream))
             if let index = built.deviceIDs.firstIndex(of: id) { addresses.append(scenario.controllerPublicAddress(index: index)) }
         }
-        guard streams.count == 2, addresses.count == 2 else { throw CommandFailure("The bench world did not build two devices.") }
+        guard streams.count == 2, addresses.count == 2 else { throw BenchFailure("The bench world did not build two devices.") }
         let outputs = sinks
         let boxes = inboxes
         let devices = streams.map(\.0)
@@ -119,9 +91,14 @@ final class BenchWorld: Sendable {
         var snoops: [SnoopFile] = []
         if let snoopDirectory {
             do {
+                try FileManager.default.createDirectory(atPath: snoopDirectory, withIntermediateDirectories: true)
+            } catch {
+                throw BenchFailure("Cannot create the snoop directory \(snoopDirectory): \(error.localizedDescription); choose a writable path.")
+            }
+            do {
                 for name in ["peripheral", "central"] { snoops.append(try SnoopFile(path: snoopDirectory + "/" + name + ".btsnoop")) }
             } catch let error as AdapterError {
-                throw CommandFailure(error.description)
+                throw BenchFailure(error.description)
             }
         }
         // One thread per host: a stream of notifications is a pipeline, both hosts work at
@@ -133,14 +110,14 @@ final class BenchWorld: Sendable {
             executors = batched ? [try SingleThreadExecutor(name: "peripheral", spinsBeforeSleeping: BenchWorld.spins),
                                    try SingleThreadExecutor(name: "central", spinsBeforeSleeping: BenchWorld.spins)] : []
         } catch {
-            throw CommandFailure(error.description)
+            throw BenchFailure(error.description)
         }
         self.executors = executors
         let simulation: Simulation?
         do {
             simulation = speed.isInfinite && !airtimeFree ? try Simulation(seed: seed, name: "ble-bench") : nil
         } catch {
-            throw CommandFailure(error.description)
+            throw BenchFailure(error.description)
         }
         self.simulation = simulation
         let runner: any WorldDriver
@@ -154,7 +131,7 @@ final class BenchWorld: Sendable {
             do {
                 (runner, attach) = (try WorldRunner(world: world, speed: speed), nil)
             } catch {
-                throw CommandFailure(error.description)
+                throw BenchFailure(error.description)
             }
         }
         self.runner = runner
@@ -191,13 +168,30 @@ final class BenchWorld: Sendable {
 
     /// Runs a bench's measurement: on the world's simulation when it has one, so that the
     /// bench's tasks are part of its timeline; else where the caller is.
-    func measure<T: Sendable>(_ body: @escaping @Sendable (BenchWorld) async throws -> T) async throws -> T {
+    public func measure<T: Sendable>(_ body: @escaping @Sendable (BenchWorld) async throws -> T) async throws -> T {
         guard let simulation else { return try await body(self) }
         return try await simulation.run { try await body(self) }
     }
 
+    /// Runs a bench's measurement (``measure(_:)``), then closes the world (``close()``)
+    /// whether it finished or failed, so a failed bench leaves no thread or capture open.
+    /// - Throws: ``BenchFailure``: the bench's own, or one that names any other error.
+    public func measureThenClose<T: Sendable>(_ body: @escaping @Sendable (BenchWorld) async throws -> T) async throws(BenchFailure) -> T {
+        do {
+            let result = try await measure(body)
+            await close()
+            return result
+        } catch let failure as BenchFailure {
+            await close()
+            throw failure
+        } catch {
+            await close()
+            throw BenchFailure("The benchmark failed: \(error).")
+        }
+    }
+
     /// Closes both hosts, stops the world and finishes the captures.
-    func close() async {
+    public func close() async {
         for host in hosts { await host.close() }
         await runner.stop()
         run.cancel()

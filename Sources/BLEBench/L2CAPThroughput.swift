@@ -3,31 +3,46 @@ import BLEWire
 import BLEWorld
 
 /// What one run of the L2CAP send scenario measured.
-struct L2CAPThroughputResult {
-    var sdus: Int
-    var octets: Int
+public struct L2CAPThroughputResult: Sendable {
+    /// SDUs the peripheral read.
+    public var sdus: Int
+    /// Octets in those SDUs.
+    public var octets: Int
     /// Wall-clock seconds from the first send to the last SDU read by the receiver.
-    var wallSeconds: Double
+    public var wallSeconds: Double
     /// The world's simulated seconds over the same span.
-    var simulatedSeconds: Double
+    public var simulatedSeconds: Double
     /// The link the data crossed: PHY, data length, connection interval.
-    var phy: HCI.PHY
-    var maxTxOctets: Int
-    var intervalMilliseconds: Double
+    public var phy: HCI.PHY
+    /// The central's connMaxTxOctets.
+    public var maxTxOctets: Int
+    /// The connection interval in milliseconds.
+    public var intervalMilliseconds: Double
 }
 
 /// Bumble-bench's L2CAP "send" scenario on two of our hosts (Core 5.4, Vol 3, Part A,
 /// §3.4 and §10.1): the central opens an LE credit-based channel to the peripheral and
 /// sends `count` SDUs of `size` octets as fast as credits allow; the peripheral reads them.
-struct L2CAPThroughput {
-    let size: Int
-    let count: Int
-    let credits: UInt16
-    let psm: UInt16 = 0x0080
+public struct L2CAPThroughput: Sendable {
+    /// Octets in each SDU.
+    public let size: Int
+    /// How many SDUs the central sends.
+    public let count: Int
+    /// The credits each side announces for the channel.
+    public let credits: UInt16
+    /// The channel's LE_PSM, from the dynamic range (Vol 3, Part A, §4.22).
+    public let psm: UInt16 = 0x0080
+
+    /// A run of `count` SDUs of `size` octets on a channel with `credits` credits each way.
+    public init(size: Int, count: Int, credits: UInt16) {
+        self.size = size
+        self.count = count
+        self.credits = credits
+    }
 
     /// Connects the two hosts at a 7.5 ms interval, moves to 2M PHY and 251-octet data
     /// PDUs when both controllers support them, then runs and times the scenario.
-    func run(in world: BenchWorld) async throws -> L2CAPThroughputResult {
+    public func run(in world: BenchWorld) async throws -> L2CAPThroughputResult {
         let peripheral = world.hosts[0], central = world.hosts[1]
         let peripheralInfo = try await peripheral.start()
         let centralInfo = try await central.start()
@@ -52,7 +67,7 @@ struct L2CAPThroughput {
         let channel = try await central.openChannel(psm: psm, on: link.handle, parameters: HostChannelParameters(
             mtu: mtu, mps: 247, initialCredits: credits))
         var accepted = incoming.makeAsyncIterator()
-        guard let served = await accepted.next() else { throw CommandFailure("The peripheral's host closed before the channel opened.") }
+        guard let served = await accepted.next() else { throw BenchFailure("The peripheral's host closed before the channel opened.") }
 
         let size = self.size, count = self.count
         let payload = [UInt8]((0 ..< size).map { UInt8(truncatingIfNeeded: $0) })
@@ -72,7 +87,7 @@ struct L2CAPThroughput {
         let simulatedEnd = await world.runner.now
         try await sender.value
         guard sdus == count else {
-            throw CommandFailure("The channel closed after \(sdus) of \(count) SDUs; run with --snoop DIR to see why.")
+            throw BenchFailure("The channel closed after \(sdus) of \(count) SDUs; capture both hosts' traffic (ble bench --snoop DIR) to see why.")
         }
         await central.closeChannel(channel.id)
         return L2CAPThroughputResult(

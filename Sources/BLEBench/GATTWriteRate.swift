@@ -2,44 +2,59 @@ import BLEHost
 import BLEWire
 
 /// What one run of the write bench measured.
-struct GATTWriteResult: Sendable {
+public struct GATTWriteResult: Sendable {
     /// Write Requests the central saw answered with a Write Response.
-    var acknowledged: Int
+    public var acknowledged: Int
     /// Writes the peripheral's server stored, and those in sequence.
-    var stored: Int
-    var storedInOrder: Int
+    public var stored: Int
+    /// Stored values whose sequence number followed the previous one's, the first being 0.
+    public var storedInOrder: Int
     /// From the first Write Request to the last Write Response.
-    var span: BenchSpan
-    var mtu: Int
-    var link: BenchLink
+    public var span: BenchSpan
+    /// ATT_MTU after the exchange.
+    public var mtu: Int
+    /// The link the writes crossed.
+    public var link: BenchLink
     /// Why the writes stopped before the count, if they did.
-    var failure: String?
+    public var failure: String?
 }
 
 /// Write Characteristic Value round trips (Core 5.4, Vol 3, Part G, §4.9.3): the central
 /// sends each Write Request after the previous Write Response, the peripheral's server
 /// stores the value and answers by itself.
-struct GATTWriteRate {
-    let size: Int
-    let count: Int
-    let request: BenchLinkRequest
+public struct GATTWriteRate: Sendable {
+    /// Octets in each value, the first four its sequence number.
+    public let size: Int
+    /// How many writes the central makes.
+    public let count: Int
+    /// The link the two hosts make first.
+    public let request: BenchLinkRequest
 
-    func run(in world: BenchWorld) async throws -> GATTWriteResult {
+    /// A run of `count` writes of `size` octets over the link `request` asks for.
+    public init(size: Int, count: Int, request: BenchLinkRequest) {
+        self.size = size
+        self.count = count
+        self.request = request
+    }
+
+    /// Publishes the bench service on the peripheral, connects and discovers it, then
+    /// times the writes from the first Write Request to the last Write Response.
+    public func run(in world: BenchWorld) async throws -> GATTWriteResult {
         let peripheral = world.hosts[0]
         let central = world.hosts[1]
         let database: GATTDatabase
         do {
             database = try await peripheral.publishGATT(BenchGATTService.definitions)
         } catch {
-            throw CommandFailure("The bench service does not lay out: \(error).")
+            throw BenchFailure("The bench service does not lay out: \(error).")
         }
         guard let serverHandle = database.valueHandle(of: BenchGATTService.written, inService: BenchGATTService.service) else {
-            throw CommandFailure("The bench service has no written value.")
+            throw BenchFailure("The bench service has no written value.")
         }
         let link = try await BenchLink.establish(in: world, request)
         let remote = try await BenchGATTService.discover(from: central, on: link.centralHandle)
         guard remote.mtu >= size + 3 else {
-            throw CommandFailure("ATT_MTU is \(remote.mtu), too small for \(size)-octet writes.")
+            throw BenchFailure("ATT_MTU is \(remote.mtu), too small for \(size)-octet writes.")
         }
 
         let size = self.size
@@ -88,7 +103,7 @@ struct GATTWriteRate {
         let watchdog = BenchWatchdog.start(cancelling: watcher, on: runner, after: {})
         let seen = await watcher.value
         watchdog.cancel()
-        if let failure, acknowledged == 0 { throw CommandFailure("The first write failed: \(failure).") }
+        if let failure, acknowledged == 0 { throw BenchFailure("The first write failed: \(failure).") }
         return GATTWriteResult(acknowledged: acknowledged, stored: seen.stored, storedInOrder: seen.inOrder, span: span,
                                mtu: remote.mtu, link: link, failure: failure)
     }
