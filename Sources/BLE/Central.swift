@@ -111,7 +111,7 @@ public actor Central {
         while true {
             let connection = try await attemptConnection(to: address, wanted, timeout: remaining())
             // LE Connection Complete comes when the CONNECT_IND was sent; the feature exchange
-            // shows the peer got it (docs/decisions.md, "A new link is confirmed").
+            // shows the peer got it (docs/decisions/0056-a-new-link-is-confirmed-before-connect-returns.md).
             if await core.host.peerAnswered(on: connection.handle, within: max(remaining(), .seconds(1))) {
                 return connection
             }

@@ -88,7 +88,7 @@ struct GATTConnectionOptions: ParsableArguments {
                 throw CommandFailure("No device answered at \(peer) within \(timeout.formatted(decimals: 1)) s: check that it is "
                                      + "advertising connectably and that the address type is right.")
             }
-            // The link is the peer's only once it answers (docs/decisions.md, "A new link is confirmed").
+            // The link is the peer's only once it answers (docs/decisions/0056-a-new-link-is-confirmed-before-connect-returns.md).
             if await host.peerAnswered(on: link.handle, within: .seconds(timeout)) { break }
             guard attempt < 3 else {
                 throw CommandFailure("\(peer) never answered on 3 new links (Connection Failed to be Established, 0x3E): "

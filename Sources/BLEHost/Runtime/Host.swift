@@ -22,7 +22,7 @@ public actor Host {
     // touches (`@exclusivity(unchecked)` below): the actor's isolation makes it single-
     // threaded, the compiler still checks what it can see, and debug builds (the tests)
     // keep the run-time checks. On the ideal bench link the checks cost the sending host's
-    // thread about a fifth of its time (docs/decisions.md, "Session 8").
+    // thread about a fifth of its time (docs/decisions/0046-release-builds-skip-runtime-exclusivity-checks.md).
     #if !DEBUG
     @exclusivity(unchecked)
     #endif

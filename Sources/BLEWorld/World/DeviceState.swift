@@ -8,7 +8,7 @@ final class DeviceState {
     // Release builds skip the run-time exclusivity checks on the state every event
     // touches (`@exclusivity(unchecked)` below): only its world, single-threaded by
     // contract, touches it; the compiler still checks what it can see, and debug builds
-    // (the tests) keep the run-time checks (docs/decisions.md, "Session 8").
+    // (the tests) keep the run-time checks (docs/decisions/0046-release-builds-skip-runtime-exclusivity-checks.md).
 
     var description: DeviceDescription
     #if !DEBUG

@@ -16,7 +16,7 @@ public final class World {
     // Release builds skip the run-time exclusivity checks on the state every event
     // touches (`@exclusivity(unchecked)` below): the world is single-threaded by contract,
     // the compiler still checks what it can see, and debug builds (the tests) keep the
-    // run-time checks (docs/decisions.md, "Session 8").
+    // run-time checks (docs/decisions/0046-release-builds-skip-runtime-exclusivity-checks.md).
 
     /// The virtual time: the time of the event being or last processed, or the end of the
     /// last ``run(until:)``.
