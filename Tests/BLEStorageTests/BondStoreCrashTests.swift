@@ -15,7 +15,7 @@ func bleExecutable() -> String? {
     return nil
 }
 
-/// Crash safety of the bond store (issue #6, "Done when"): a writer killed at any point
+/// Crash safety of the bond store: a writer killed at any point
 /// leaves the old store or the new one, never a corrupt or partial file.
 @Suite("Bond store crash safety", .ownThread)
 struct BondStoreCrashTests {

@@ -39,7 +39,7 @@ public struct ReceiverModel: Hashable, Sendable, CustomStringConvertible {
 
     /// The AltBeacon library's default receiver, the Nexus 5, with its published
     /// coefficients A = 0.42093, B = 6.9476, C = 0.54992 (model-distance-calculations.json,
-    /// marked default). The default model of ranging, as issue #8 asks.
+    /// marked default). The default model of ranging: the curve most beacon apps use.
     public static let nexus5 = ReceiverModel(name: "Nexus 5", curve: .altBeacon(a: 0.42093, b: 6.9476, c: 0.54992))
 
     /// Log-distance with exponent 2.5, the exponent of the simulated world's default path

@@ -5,7 +5,7 @@ import BLEWire
 import Foundation
 
 /// `ble serve FILE.yaml`: publishes the file's GATT services, advertises connectably and
-/// answers clients, logging every request as one JSON line (issue #5; DESIGN.md).
+/// answers clients, logging every request as one JSON line (DESIGN.md).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",

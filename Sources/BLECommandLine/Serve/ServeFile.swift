@@ -4,7 +4,7 @@ import BLEWire
 import BLEWorld
 import Foundation
 
-/// A `ble serve FILE.yaml` file (issue #5, item 6; DESIGN.md, "The command line"): the GATT
+/// A `ble serve FILE.yaml` file (DESIGN.md, "The command line"): the GATT
 /// server a device offers and what it advertises.
 ///
 /// ```yaml

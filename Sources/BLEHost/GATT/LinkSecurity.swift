@@ -32,7 +32,7 @@ public struct LinkSecurity: Hashable, Sendable {
         self.hasKey = hasKey
     }
 
-    /// An unencrypted link with no stored key: what every link is until SMP exists.
+    /// An unencrypted link with no stored key: what every link is until it is encrypted.
     public static let unencrypted = LinkSecurity(level: .none)
 
     /// Whether the link is encrypted.

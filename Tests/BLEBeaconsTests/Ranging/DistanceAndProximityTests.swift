@@ -8,7 +8,7 @@ struct DistanceAndProximityTests {
     /// world's default path loss, 40 + 25 · log10(d) dB (so -59 at 1 m).
     static func worldRSSI(at distance: Double) -> Double { -59 - 25 * log10(distance) }
 
-    /// Distances of the walk, with what each scheme gives there.
+    /// Distances along the walk scenario, with what each scheme gives there.
     static let table: [(distance: Double, proximity: BeaconProximity, nexus5: Double)] = [
         (0.05, .immediate, 0.00033),
         (0.10, .immediate, 0.00404),

@@ -3,10 +3,10 @@ import Foundation
 import SimulatedTesting
 import Testing
 
-/// Issue #7's first "done when": two `ble chat` processes in a served world exchange
+/// The chat across processes: two `ble chat` processes in a served world exchange
 /// messages of 1 to 2,000 bytes each way, none lost, duplicated or reordered, also with
 /// 10 % packet loss and a silent link drop. `SWIFTBLE_CHAT_COUNT` sets the number of
-/// messages each way (default: the issue's 1,000). The chats run Examples/Chat's
+/// messages each way (default: 1,000). The chats run Examples/Chat's
 /// `ChatEngine` on OpenCoreBluetooth unless a test asks for the front-door transport.
 @Suite("ble chat command line", .serialized, .ownThread)
 struct ChatCommandLineTests {

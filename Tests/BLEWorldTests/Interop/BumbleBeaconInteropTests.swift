@@ -3,7 +3,7 @@ import Glibc
 import SimulatedTesting
 import Testing
 
-/// Issue #8's interop: `ble beacon range` sees a Bumble iBeacon with the exact UUID, major,
+/// Beacons across stacks: `ble beacon range` sees a Bumble iBeacon with the exact UUID, major,
 /// minor and measured power, and a Bumble scanner decodes `ble beacon emit` exactly — both
 /// over stock Bumble controllers (Interop/bumble_controllers.py), the Bumble side played by
 /// Interop/bumble_beacon_peer.py. Off with SWIFTBLE_INTEROP=0.

@@ -5,7 +5,7 @@ import BLEWire
 import Testing
 
 /// Carried devices, attached obstacles, body shadows, headings that follow the route, and
-/// the turn action (issue #8's scenarios need a bus with passengers and a walking person).
+/// the turn action (the beacon field scenarios need a bus with passengers and a walking person).
 @Suite("Carried devices, moving obstacles and bodies")
 struct MovingWorldTests {
     static let east = Route(waypoints: [Waypoint(position: Vector3(x: 10, y: 0, z: 0), speed: 1)])

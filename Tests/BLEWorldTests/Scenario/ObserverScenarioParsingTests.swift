@@ -3,7 +3,7 @@ import BLEWire
 @testable import BLEWorld
 import Testing
 
-/// The scenario fields of issue #8's field scenarios: carriedBy, headingFollowsRoute, body,
+/// The scenario fields of the beacon field scenarios: carriedBy, headingFollowsRoute, body,
 /// scan, observe, startAt, duration, attached obstacles and the turn action.
 @Suite("Scenario files: carrying, bodies, scanning and observing")
 struct ObserverScenarioParsingTests {
