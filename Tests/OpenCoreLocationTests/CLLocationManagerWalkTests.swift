@@ -39,8 +39,8 @@ struct CLLocationManagerWalkTests {
 
         // The app phone hears the beacon from 27.5 m before it (about 6 s in) to 6.9 m
         // past it, where the walker's body is between (about 23 s in); the exit follows 10 s
-        // later. (At 4 m/s the beacon was ranged only 4 times on a loaded machine: too few to
-        // see it recede.)
+        // later. (At 4 m/s a loaded machine may range the beacon only 4 times: too few to see
+        // it recede.)
         let entered = await watcher.log.first { $0 == .didEnter("shop") }
         #expect(entered != nil)
         let exited = await watcher.log.first { $0 == .didExit("shop") }
@@ -69,9 +69,9 @@ struct CLLocationManagerWalkTests {
         // after the pass) depends on the 20 s running average and on how late the ticks come
         // on a loaded machine, so it is not asserted (the BLEScenarios walk test checks the
         // far → near → immediate → far sequence on the world's own clock).
-        // The fall needs two sightings. A whole suite on a crowded machine once left a single
-        // known one out of about 17 ticks (the others came more than 2 s after the last report
-        // and were unknown, as Core Location lists a beacon not heard lately); the world runs on
+        // The fall needs two sightings. A whole suite on a crowded machine can leave a single
+        // known one out of about 17 ticks (the others come more than 2 s after the last report
+        // and are unknown, as Core Location lists a beacon not heard lately); the world runs on
         // the wall clock here, so that is the machine's doing, and the trend is checked
         // whenever there is one to see.
         if sightings.count > 1 {

@@ -122,7 +122,8 @@ extension FrontDoorChat {
     func pump() {
         guard session.isLinkUp, device != nil else { return }
         // The tasks below read the link from `self` rather than capturing copies: a debug
-        // build crashed on a task capturing a copied local that suspends in Host.notify.
+        // build can crash on a task capturing a copied local that suspends in Host.notify
+        // (docs/decisions/0040-a-compiler-hazard-in-tasks-that-notify.md).
         if isCentral {
             guard !writing, link != nil, remote != nil, let frame = session.nextFrame(maximumLength: frameRoom, now: now) else { return }
             writing = true

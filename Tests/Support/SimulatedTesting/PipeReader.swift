@@ -8,7 +8,7 @@ import Glibc
 ///
 /// A thread blocked in `read(2)` rather than a `FileHandle.readabilityHandler`: the handler's
 /// dispatch source must be cancelled from the right place at the right time, and getting it
-/// wrong in a test harness crashed Dispatch's event loop. The thread ends with the output.
+/// wrong in a test harness crashes Dispatch's event loop. The thread ends with the output.
 public func readToEnd(of handle: FileHandle, name: String, _ chunk: @escaping @Sendable (Data) -> Void) {
     let thread = Thread {
         var buffer = [UInt8](repeating: 0, count: 65_536)
