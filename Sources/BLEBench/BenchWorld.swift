@@ -104,7 +104,8 @@ public final class BenchWorld: Sendable {
         // One thread per host: a stream of notifications is a pipeline, both hosts work at
         // once and a batch crosses between them with one hand-over; a write and its response
         // go back and forth, and the threads' looking before sleeping spares each exchange
-        // two wake-ups. (One thread for both measured 40,000 writes/s against 50,000.)
+        // two wake-ups. One thread for both is slower: the work no longer overlaps
+        // (docs/decisions/0045-one-thread-per-host.md).
         let executors: [SingleThreadExecutor]
         do {
             executors = batched ? [try SingleThreadExecutor(name: "peripheral", spinsBeforeSleeping: BenchWorld.spins),
