@@ -36,6 +36,12 @@ final class H4DescriptorChannel: Sendable {
         /// Treat `EIO` from `read` as the end of the stream: what a tty reports after a
         /// hang-up (the other end of a pseudo-terminal closed, a USB adapter unplugged).
         var readErrorEIOIsHangUp: Bool = false
+        /// Decodes one message of a `.datagram` descriptor; nil reads it as a plain H4
+        /// packet. `/dev/vhci` checks the packet's direction too.
+        var decodeMessage: (@Sendable ([UInt8]) throws(TransportError) -> H4.Packet)? = nil
+        /// Errnos of a write that fail only that one send, not the channel: `/dev/vhci`
+        /// refuses with `ENXIO` a packet for an adapter that is down, and goes on.
+        var perPacketWriteErrors: Set<Int32> = []
     }
 
     /// One queued send: its octets, how many are written, and whom to tell.
@@ -144,6 +150,8 @@ final class H4DescriptorChannel: Sendable {
                         return .success(())
                     case .wouldBlock:
                         break
+                    case let .failed(error) where error.errno.map(options.perPacketWriteErrors.contains) == true:
+                        return .failure(error)
                     case let .failed(error):
                         state.stopRequested = true
                         state.stopError = error
@@ -256,7 +264,13 @@ final class H4DescriptorChannel: Sendable {
     /// One `read`, and every packet it completes yielded to ``packets``.
     private func readOnce(into buffer: inout [UInt8], decoder: inout H4.StreamDecoder) -> ReadOutcome {
         let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        if count == 0 { return .endOfStream }
+        if count == 0 {
+            // The peer closed: a packet it had begun is lost, which the user must hear of.
+            guard decoder.bufferedCount == 0 else {
+                return .failed(TransportError("\(options.label) closed the connection in the middle of a packet (\(decoder.bufferedCount) octets of it had arrived)"))
+            }
+            return .endOfStream
+        }
         if count < 0 {
             let code = SystemError.current
             if code == EINTR || code == EAGAIN || code == EWOULDBLOCK { return .more }
@@ -265,10 +279,19 @@ final class H4DescriptorChannel: Sendable {
         }
         switch options.framing {
         case .datagram:
-            do {
-                continuation.yield(try H4.Packet(decoding: Array(buffer[0 ..< count])))
+            let message = Array(buffer[0 ..< count])
+            do throws(TransportError) {
+                if let decode = options.decodeMessage {
+                    continuation.yield(try decode(message))
+                } else {
+                    do {
+                        continuation.yield(try H4.Packet(decoding: message))
+                    } catch {
+                        throw malformed(error)
+                    }
+                }
             } catch {
-                return .failed(malformed(error))
+                return .failed(error)
             }
         case .byteStream:
             decoder.append(buffer[0 ..< count])
@@ -291,6 +314,7 @@ final class H4DescriptorChannel: Sendable {
     /// ends the channel.
     private func flushQueuedWrites() -> TransportError? {
         var completed: [CheckedContinuation<Result<Void, TransportError>, Never>] = []
+        var rejected: [(CheckedContinuation<Result<Void, TransportError>, Never>, TransportError)] = []
         let failure: TransportError? = state.withLock { state in
             defer {
                 if !state.hasQueuedWrites {
@@ -309,6 +333,9 @@ final class H4DescriptorChannel: Sendable {
                     state.writeHead += 1
                 case .wouldBlock:
                     return nil
+                case let .failed(error) where error.errno.map(options.perPacketWriteErrors.contains) == true:
+                    rejected.append((state.writes[head].completion, error))
+                    state.writeHead += 1
                 case let .failed(error):
                     return error
                 }
@@ -316,6 +343,7 @@ final class H4DescriptorChannel: Sendable {
             return nil
         }
         for completion in completed { completion.resume(returning: .success(())) }
+        for (completion, error) in rejected { completion.resume(returning: .failure(error)) }
         return failure
     }
 
