@@ -3,7 +3,7 @@ import BLEWire
 import Foundation
 
 /// Where a device is in its simulated world, as the world reports it through SwiftBLE's
-/// vendor command (``HCI/ReadSimulatedLocation``): what a phone's location hardware would
+/// vendor command (`HCI.ReadSimulatedLocation`): what a phone's location hardware would
 /// say. Real controllers have no such answer (``BLEDevice/simulatedLocation()`` is `nil`).
 public struct SimulatedLocation: Hashable, Sendable {
     /// Metres east of the world's origin.

@@ -73,7 +73,7 @@ public final class BLEDevice: Sendable {
     ///     adapter's store file, the one `ble bonds` lists (docs/bonds.md).
     ///   - commandTimeout: how long the controller may take to answer an HCI command
     ///     before it is considered gone (Vol 4, Part E, §4.4); by default 2 s for a real
-    ///     controller and ``Adapter/simulatedCommandTimeout`` for an embedded world. A slow
+    ///     controller and `Adapter.simulatedCommandTimeout` for an embedded world. A slow
     ///     serial line may need more.
     /// - Throws: ``BLEError/controllerUnavailable(_:)`` with a sentence saying what to do;
     ///   ``BLEError/bondStoreUnavailable(_:)`` when the bond store file cannot be read.
@@ -99,14 +99,14 @@ public final class BLEDevice: Sendable {
     }
 
     /// Starts `host`, made by the caller on a transport of its own, and puts the front
-    /// door on it. The device takes over the host: its ``BLEHost/Host/events`` must have no
+    /// door on it. The device takes over the host: its `BLEHost.Host.events` must have no
     /// other reader.
     /// - Parameters:
     ///   - host: a host not yet started.
     ///   - bonds: where the bonds pairing makes are kept (``BondStorage``); the default file
     ///     is `bonds-host.json`, there being no `--hci` spec to name it after.
     ///   - onClose: what ``close()`` does to release the controller; it must close the
-    ///     host (``BLEHost/Host/close()``), which is all the default does.
+    ///     host (`BLEHost.Host.close()`), which is all the default does.
     /// - Throws: ``BLEError/controllerUnavailable(_:)`` when the controller does not start.
     public static func open(
         host: BLEHost.Host, bonds: BondStorage = .memory, onClose: (@Sendable () async -> Void)? = nil
@@ -133,7 +133,7 @@ public final class BLEDevice: Sendable {
 
     /// Ends every connection (with Remote User Terminated Connection, Vol 3, Part C,
     /// §9.3.10), stops the host and releases the controller. Connections then report
-    /// ``HCI/StatusCode/connectionTerminatedByLocalHost`` if they were still up, scans and
+    /// `HCI.StatusCode.connectionTerminatedByLocalHost` if they were still up, scans and
     /// queues end, and calls throw ``BLEError/closed``. Closing twice does nothing.
     public func close() async {
         guard core.markClosed() else { return }

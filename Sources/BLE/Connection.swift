@@ -2,7 +2,7 @@ import BLEHost
 import Synchronization
 
 /// One LE connection to a peer, in either role (Core 5.4, Vol 3, Part C, §9.3): made by
-/// ``Central/connect(to:parameters:timeout:)`` or accepted by an advertising
+/// ``Central/connect(to:parameters:timeout:)-(Advertisement,_,_)`` or accepted by an advertising
 /// ``Peripheral`` (``Peripheral/connections``).
 ///
 /// A connection stays valid after its link went down: ``isConnected`` turns false,
@@ -54,8 +54,8 @@ public final class Connection: Sendable, Hashable, CustomStringConvertible {
     public var disconnectReason: HCI.StatusCode? { state.withLock { $0.reason } }
 
     /// Waits until the link goes down and returns why (Vol 1, Part F): e.g.
-    /// ``HCI/StatusCode/remoteUserTerminatedConnection`` when the peer ended it,
-    /// ``HCI/StatusCode/connectionTimeout`` when it was lost. Returns at once if it is
+    /// `HCI.StatusCode.remoteUserTerminatedConnection` when the peer ended it,
+    /// `HCI.StatusCode.connectionTimeout` when it was lost. Returns at once if it is
     /// already down; any number of tasks may wait.
     /// - Throws: ``BLEError/cancelled`` if the waiting task is cancelled.
     public var disconnected: HCI.StatusCode {

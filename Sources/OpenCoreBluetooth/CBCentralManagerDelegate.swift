@@ -37,7 +37,7 @@ public protocol CBCentralManagerDelegate: NSObjectProtocol {
     func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?)
     /// The link to `peripheral` went down, with when and whether the system reconnects (never,
     /// on Linux). This is the one the manager calls; unless a delegate implements it, it calls
-    /// ``centralManager(_:didDisconnectPeripheral:error:)``, as Core Bluetooth calls that one
+    /// ``centralManager(_:didDisconnectPeripheral:error:)-6or31``, as Core Bluetooth calls that one
     /// only when this one is not implemented
     /// (`centralManager:didDisconnectPeripheral:timestamp:isReconnecting:error:`).
     func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, timestamp: CFAbsoluteTime,

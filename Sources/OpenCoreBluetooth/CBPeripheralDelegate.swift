@@ -17,7 +17,7 @@ public protocol CBPeripheralDelegate: NSObjectProtocol {
     func peripheral(_ peripheral: CBPeripheral, didReadRSSI RSSI: NSNumber, error: (any Error)?)
     /// ``CBPeripheral/readRSSI()`` finished and ``CBPeripheral/rssi`` holds the value (the
     /// deprecated `peripheralDidUpdateRSSI:error:` of iOS 7 and earlier); called right after
-    /// ``peripheral(_:didReadRSSI:error:)``.
+    /// ``peripheral(_:didReadRSSI:error:)-17xfq``.
     func peripheralDidUpdateRSSI(_ peripheral: CBPeripheral, error: (any Error)?)
     /// The answer to ``CBPeripheral/discoverServices(_:)`` (`peripheral:didDiscoverServices:`).
     func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?)

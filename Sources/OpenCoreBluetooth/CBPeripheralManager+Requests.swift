@@ -6,7 +6,7 @@ extension CBPeripheralManager {
     /// of `centrals`) as a notification or an indication, whichever each enabled (Core 5.4,
     /// Vol 3, Part G, §4.10–§4.11), without waiting.
     /// - Returns: `false` when the transmit queue is full: nothing is sent, and
-    ///   ``CBPeripheralManagerDelegate/peripheralManagerIsReady(toUpdateSubscribers:)`` is
+    ///   ``CBPeripheralManagerDelegate/peripheralManagerIsReady(toUpdateSubscribers:)-3aub9`` is
     ///   called once there is room — send it again then. Values taken go out in order.
     ///   Discardable, as Apple's Objective-C method is: code that sends without watching
     ///   for a full queue compiles without a warning.

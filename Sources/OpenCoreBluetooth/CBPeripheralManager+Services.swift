@@ -10,7 +10,7 @@ extension CBPeripheralManager {
     /// Publishes `service` and its characteristics on the GATT server (Core 5.4, Vol 3,
     /// Part G, §3) while the manager runs; connected centrals that asked for Service
     /// Changed are told (§7.1). The delegate gets
-    /// ``CBPeripheralManagerDelegate/peripheralManager(_:didAdd:error:)``.
+    /// ``CBPeripheralManagerDelegate/peripheralManager(_:didAdd:error:)-5acjb``.
     ///
     /// A characteristic created with a value is read-only and served by the stack (Core
     /// Bluetooth's rule: its properties must be `.read` alone); one created without a value

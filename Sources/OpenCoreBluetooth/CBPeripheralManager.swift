@@ -131,7 +131,7 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     /// dictionary `CLBeaconRegion.peripheralData(withMeasuredPower:)` returns (its one key,
     /// `kCBAdvDataAppleBeaconKey`) advertises that iBeacon instead, connectable as an
     /// iPhone sends it. The delegate gets
-    /// ``CBPeripheralManagerDelegate/peripheralManagerDidStartAdvertising(_:error:)``.
+    /// ``CBPeripheralManagerDelegate/peripheralManagerDidStartAdvertising(_:error:)-55fco``.
     open func startAdvertising(_ advertisementData: [String: Any]?) {
         let parsed = AdvertisedContent.parse(advertisementData ?? [:])
         enqueue { [weak self] in

@@ -57,12 +57,12 @@ public protocol CLLocationManagerDelegate: NSObjectProtocol {
 
     /// The beacons of `region`, closest first, once a second while it is ranged with
     /// ``CLLocationManager/startRangingBeacons(in:)`` (`locationManager:didRangeBeacons:inRegion:`);
-    /// delivered right after the constraint-based ``locationManager(_:didRange:satisfying:)``.
+    /// delivered right after the constraint-based ``locationManager(_:didRange:satisfying:)-2ec2r``.
     func locationManager(_ manager: CLLocationManager, didRangeBeacons beacons: [CLBeacon], in region: CLBeaconRegion)
     /// Ranging `region` failed (`locationManager:rangingBeaconsDidFailForRegion:withError:`).
     func locationManager(_ manager: CLLocationManager, rangingBeaconsDidFailFor region: CLBeaconRegion, withError error: any Error)
     /// The authorization status, as `status` (`locationManager:didChangeAuthorizationStatus:`);
-    /// delivered right after ``locationManagerDidChangeAuthorization(_:)``.
+    /// delivered right after ``locationManagerDidChangeAuthorization(_:)-79dro``.
     func locationManager(_ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus)
 
     // Old code spells delegate methods with implicitly unwrapped parameters, as the Swift 1

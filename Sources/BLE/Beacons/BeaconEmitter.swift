@@ -8,7 +8,7 @@ extension Peripheral {
     public static let defaultBeaconInterval: Duration = .milliseconds(100)
 
     /// Starts sending `frame` as a beacon: legacy advertising whose advertising data is
-    /// exactly the frame's octets (``BeaconFrame/advertisingData``, flags included), with no
+    /// exactly the frame's octets (`BeaconFrame.advertisingData`, flags included), with no
     /// scan response.
     ///
     /// By default the advertisement is ADV_NONCONN_IND (Core 5.4, Vol 6, Part B,

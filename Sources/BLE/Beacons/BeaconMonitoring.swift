@@ -2,7 +2,7 @@ import BLEHost
 
 extension Central {
     /// Monitors beacon regions like Core Location's `startMonitoring(for:)`: scans
-    /// passively with duplicates, feeds every iBeacon heard to a ``BeaconMonitor`` and
+    /// passively with duplicates, feeds every iBeacon heard to a `BeaconMonitor` and
     /// yields its events — the state, then enter, on the first detection; the state, then
     /// exit, once none of a region's beacons was heard for the exit period.
     ///

@@ -2,7 +2,7 @@ import BLEHost
 
 extension Central {
     /// Ranges beacons like Core Location's `startRangingBeacons(satisfying:)`: scans
-    /// passively with duplicates, feeds every frame's RSSI to a ``BeaconRanger`` and, once a
+    /// passively with duplicates, feeds every frame's RSSI to a `BeaconRanger` and, once a
     /// second, yields the beacons heard with their RSSI, filtered RSSI, estimated distance
     /// and proximity, closest first (an empty list when none is heard).
     ///

@@ -6,7 +6,7 @@ public struct GATTReadRequest: Hashable, Sendable {
     /// The client's connection handle.
     public let connection: UInt16
     /// Where the read starts: answer `value[offset...]` (Read Blob, §3.4.4.5); an offset
-    /// past the end deserves ``BLEHost/ATT/ErrorCode/invalidOffset``.
+    /// past the end deserves `ATT.ErrorCode.invalidOffset`.
     public let offset: Int
 
     init(_ request: GATTAppRequest) {
@@ -155,7 +155,7 @@ public enum CharacteristicBuilder {
     public static func buildArray(_ parts: [[Characteristic]]) -> [Characteristic] { parts.flatMap { $0 } }
 }
 
-/// Collects ``Service``s for ``Peripheral/publish(_:)``.
+/// Collects ``Service``s for ``Peripheral/publish(name:_:)``.
 @resultBuilder
 public enum ServiceBuilder {
     /// One service.
@@ -184,7 +184,7 @@ public struct LocalCharacteristic: Hashable, Sendable {
     public let properties: GATTCharacteristicProperties
 }
 
-/// What ``Peripheral/publish(_:)`` laid out: the database with its handles.
+/// What ``Peripheral/publish(name:_:)`` laid out: the database with its handles.
 public struct PublishedGATT: Sendable {
     /// The whole database, the GAP and GATT services first.
     public let database: GATTDatabase

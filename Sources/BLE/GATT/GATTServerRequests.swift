@@ -18,7 +18,7 @@ public final class GATTReadRequestToAnswer: Sendable {
     }
 
     /// Answers with the value from ``GATTReadRequest/offset`` on, or an ATT error
-    /// (``BLEHost/ATT/ErrorCode/invalidOffset`` for an offset past the end).
+    /// (`ATT.ErrorCode.invalidOffset` for an offset past the end).
     /// - Returns: `false` (and nothing is sent) if it was already answered.
     @discardableResult
     public func respond(_ result: Result<[UInt8], ATT.ErrorCode>) async -> Bool {

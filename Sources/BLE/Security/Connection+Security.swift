@@ -51,7 +51,7 @@ extension Connection {
         }
     }
 
-    /// The link's security level now (Vol 3, Part C, §10.2.1): ``LinkSecurityLevel/none``
+    /// The link's security level now (Vol 3, Part C, §10.2.1): `LinkSecurityLevel.none`
     /// until it is encrypted.
     public var securityLevel: SecurityLevel {
         get async { await core.host.linkSecurity(handle).level }
@@ -61,7 +61,7 @@ extension Connection {
     public var isBonded: Bool { core.security.bonds.record(for: peer) != nil }
 
     /// A stable identifier for the peer, as an uppercase UUID string: the bond's identifier
-    /// (``BLEHost/BondRecord/peerIdentifier``, made at bonding) when the peer is bonded,
+    /// (`BLEHost.BondRecord.peerIdentifier`, made at bonding) when the peer is bonded,
     /// which survives its address changes and restarts; else a UUID made from its address
     /// alone, the same on every connection from that address.
     public var peerIdentifier: String {

@@ -55,7 +55,7 @@ public struct LocalOutOfBandData: Hashable, Sendable {
     }
 
     /// What to send the peer: our address (when known), C and r. Its
-    /// ``BLEHost/SMPOutOfBandBlock/advertisingData`` is the AD form for an NFC tag or a QR code.
+    /// `SMPOutOfBandBlock.advertisingData` is the AD form for an NFC tag or a QR code.
     public var block: OutOfBandBlock { OutOfBandBlock(address: address, secureConnections: data) }
 
     /// Equal when the data and address are (the data commits to the key pair).
