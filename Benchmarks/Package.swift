@@ -46,6 +46,16 @@ let package = Package(
             path: "WireCodecs",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "HostThroughput",
+            dependencies: [
+                .product(name: "BLEBench", package: rootPackage),
+                .product(name: "BLEWire", package: rootPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "HostThroughput",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
