@@ -1,0 +1,12 @@
+import Foundation
+
+/// A failure of a `ble` command, printed to stderr as one sentence that says what to do.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Writes a line to stderr.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
