@@ -20,6 +20,16 @@ state="${SWIFTBLE_VM_STATE:-/tmp/swiftble-vm-$(id -u)}"
 forward_ports=(9000 9001 9002 9003 9004 9005 9006 9007)
 
 fail() { echo "vm.sh: $*" >&2; exit 1; }
+# Closes every descriptor above stderr that this (sub)shell inherited, so that what it
+# leaves running (QEMU, the watcher) holds no pipe or socket of whoever started vm.sh: a
+# caller waiting for end of file, or Foundation's Process watching its child, would wait on.
+close_inherited() {
+    local fd
+    for fd in $(ls /proc/$BASHPID/fd); do
+        [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null
+    done
+    return 0
+}
 running() { [ -f "$state/pid" ] && kill -0 "$(cat "$state/pid")" 2>/dev/null; }
 
 start() {
@@ -67,7 +77,7 @@ start() {
     bindir="$(dirname "$ble")"
     rm -f "$state/console.log" "$state/agent-port" "$state/forward/"*
     local booted=$SECONDS
-    setsid qemu-system-x86_64 \
+    (close_inherited; exec setsid qemu-system-x86_64 \
         -machine "q35,accel=$accel" -cpu "$cpu" -m "${SWIFTBLE_VM_MEMORY:-1024}" -smp 2 \
         -nodefaults -display none -no-reboot -monitor none \
         -serial "file:$state/console.log" \
@@ -79,12 +89,12 @@ start() {
         -virtfs "local,path=$bindir,mount_tag=bin,security_model=none,readonly=on" \
         -virtfs "local,path=$swiftlib,mount_tag=swiftlib,security_model=none,readonly=on" \
         -netdev "$netdev" -device virtio-net-pci,netdev=net0 \
-        < /dev/null > "$state/qemu.log" 2>&1 &
+        < /dev/null > "$state/qemu.log" 2>&1) &
     local pid=$!
     echo "$pid" > "$state/pid"
     # With --parent PID the guest ends when that process does (a test run that exits or is killed).
     if [ -n "${parent:-}" ]; then
-        (trap '' HUP; while kill -0 "$parent" 2>/dev/null && kill -0 "$pid" 2>/dev/null; do sleep 2; done; kill "$pid" 2>/dev/null) \
+        (close_inherited; trap '' HUP; while kill -0 "$parent" 2>/dev/null && kill -0 "$pid" 2>/dev/null; do sleep 2; done; kill "$pid" 2>/dev/null) \
             < /dev/null > /dev/null 2>&1 &
     fi
     local limit="${SWIFTBLE_VM_BOOT_TIMEOUT:-300}"

@@ -1,0 +1,92 @@
+import Foundation
+import SimulatedTesting
+import Testing
+
+/// BlueZ, the Linux kernel's Bluetooth host and bleak as peers of our stack. The host runs
+/// `ble sim serve --devices 2`; the guest attaches the first device to its kernel with
+/// `ble vhci --hci tcp:10.0.2.100:9000` (hci0), and our stack drives the second one, so the
+/// two meet over the world's simulated air. docs/linux.md says what each check proves.
+@Suite("Linux guest: BlueZ and bleak against our stack", .serialized, .ownThread,
+       .enabled(if: LinuxGuest.unavailableReason == nil, Comment(rawValue: LinuxGuest.unavailableReason ?? "")))
+struct LinuxBlueZTests {
+    /// The second device's address in a `--devices 2` world.
+    private let peerAddress = "F0:5B:1E:00:00:02"
+
+    /// A served world whose first device is the guest's hci0; stop both when done.
+    private func bridgedWorld(_ guest: LinuxGuest) throws -> (world: ServedWorld, bridge: LineProcess) {
+        let ble = try #require(bleExecutable(), "the ble executable is not built")
+        let world = try ServedWorld(executable: ble, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0"])
+        do {
+            try guest.forward(guestPort: 9000, toHostPort: world.ports[0])
+            // Forget what an earlier check's world left in bluetoothd about the same address.
+            _ = try guest.run("bluetoothctl remove \(peerAddress) >/dev/null 2>&1; true", timeoutSeconds: 30)
+            let bridge = try guest.start("exec ble vhci --hci tcp:10.0.2.100:9000 2>&1")
+            guard bridge.waitForLine(containing: "READY", timeoutSeconds: 60) != nil else {
+                bridge.stop()
+                throw ServeError(message: "ble vhci in the guest printed no READY line: \(bridge.output)")
+            }
+            let powered = try guest.run("bluetoothctl power on", timeoutSeconds: 60)
+            guard powered.stdout.contains("succeeded") else {
+                bridge.stop()
+                throw ServeError(message: "bluetoothctl could not power hci0 on: \(powered.stdout)\(powered.stderr)")
+            }
+            return (world, bridge)
+        } catch {
+            world.stop()
+            throw error
+        }
+    }
+
+    @Test("BlueZ scans our advertiser: its name, service UUID and manufacturer data")
+    func bluezScansOurAdvertiser() throws {
+        let guest = try LinuxGuest.shared.get()
+        let (world, bridge) = try bridgedWorld(guest)
+        defer {
+            bridge.stop()
+            world.stop()
+        }
+        let ble = try #require(bleExecutable())
+        let advertiser = try LineProcess(ble, ["advertise", "--hci", "tcp:127.0.0.1:\(world.ports[1])", "--name", "SwiftBLE-VHCI",
+                                               "--service", "180D", "--manufacturer", "FFFF0102"])
+        defer { advertiser.stop() }
+        try #require(advertiser.waitForLine(containing: "Advertising", timeoutSeconds: 30) != nil, "\(advertiser.output)")
+        let scan = try guest.run("bluetoothctl --timeout 10 scan on; bluetoothctl info \(peerAddress)", timeoutSeconds: 60)
+        #expect(scan.status == 0, "\(scan.stdout)\n\(scan.stderr)")
+        #expect(scan.stdout.contains("Device \(peerAddress) SwiftBLE-VHCI"), "\(scan.stdout)")
+        #expect(scan.stdout.contains("Name: SwiftBLE-VHCI"), "\(scan.stdout)")
+        #expect(scan.stdout.contains("(0000180d-0000-1000-8000-00805f9b34fb)"), "\(scan.stdout)")
+        #expect(scan.stdout.contains("ManufacturerData Key: 0xffff"), "\(scan.stdout)")
+    }
+
+    @Test("bleak, through BlueZ's D-Bus API, scans for ble serve, connects, reads, writes and reads back, and subscribes")
+    func bleakUsesOurGATTServer() throws {
+        let guest = try LinuxGuest.shared.get()
+        let (world, bridge) = try bridgedWorld(guest)
+        defer {
+            bridge.stop()
+            world.stop()
+        }
+        let ble = try #require(bleExecutable())
+        let server = try LineProcess(ble, ["serve", LinuxGuest.interopDirectory + "/gatt-server.yaml", "--hci", "tcp:127.0.0.1:\(world.ports[1])",
+                                           "--stream", "d7a30104-6c5a-4a7e-9b1e-5f0c2a9e0001:3:8"])
+        defer { server.stop() }
+        try #require(server.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(server.output)")
+        let client = try guest.run("python3 \(LinuxGuest.interopDirectory)/bleak_client.py --name SwiftBLE-BlueZ", timeoutSeconds: 180)
+        let lines = jsonLines(client.stdout)
+        func event(_ name: String) -> [String: Any]? { lines.first { $0["event"] as? String == name } }
+        #expect(client.status == 0, "\(client.stdout)\n\(client.stderr)")
+        #expect(event("found")?["address"] as? String == peerAddress)
+        #expect((event("services")?["uuids"] as? [String])?.contains("d7a30101-6c5a-4a7e-9b1e-5f0c2a9e0001") == true)
+        #expect(event("read")?["text"] as? String == "hello from SwiftBLE")
+        #expect(event("write")?["readBack"] as? String == "written by bleak")
+        let notifications = lines.filter { $0["event"] as? String == "notification" }.compactMap { $0["value"] as? String }
+        #expect(notifications.map { $0.prefix(8) } == ["00000000", "01000000", "02000000"])
+        #expect(event("done")?["ok"] as? Bool == true, "\(client.stdout)")
+        // The server saw BlueZ's requests as requests from the guest's adapter.
+        _ = server.waitForLine(containing: "\"disconnected\"", timeoutSeconds: 30)
+        let requests = jsonLines(server.output)
+        #expect(requests.contains { $0["event"] as? String == "write" && $0["value"] as? String
+                == Data("written by bleak".utf8).map { String(format: "%02x", $0) }.joined() })
+        #expect(requests.contains { $0["event"] as? String == "subscribe" && $0["notify"] as? Bool == true })
+    }
+}
