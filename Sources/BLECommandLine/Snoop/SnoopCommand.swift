@@ -32,7 +32,7 @@ struct SnoopCommand: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CommandFailure("Cannot read \(file).")
         }
-        var records = SnoopRecordBuffer()
+        var records = BTSnoop.RecordBuffer()
         records.append(Array(data))
         let header: BTSnoop.Header
         do {
@@ -46,13 +46,13 @@ struct SnoopCommand: ParsableCommand {
         guard header.datalink.isSupported else {
             throw CommandFailure("\(file) uses the \(header.datalink) datalink; only H4 (1002) and H1 (1001) are read.")
         }
-        var decoder = SnoopDecoder(datalink: header.datalink)
+        var decoder = BTSnoop.PacketDecoder(datalink: header.datalink)
         var number = 0
         func printAvailable() -> Bool {
             do {
                 for record in try records.completeRecords() {
                     number += 1
-                    decoder.describe(record, number: number).output.print(json: json)
+                    decoder.decode(record, number: number).output.print(json: json)
                 }
                 return true
             } catch {
@@ -96,44 +96,4 @@ struct SnoopCommand: ParsableCommand {
             if !bytes.isEmpty, !body(Array(bytes)) { return }
         }
     }
-}
-
-/// The bytes of a btsnoop file as they arrive, handing out each record once it is whole:
-/// each record's 24-octet header gives its included length (the RFC 1761 snoop layout that
-/// btsnoop, BlueZ and Android use).
-struct SnoopRecordBuffer {
-    private var bytes: [UInt8] = []
-    private var offset = 0
-
-    mutating func append(_ more: [UInt8]) { bytes += more }
-
-    /// The file header once its 16 octets are there.
-    mutating func header() throws -> BTSnoop.Header? {
-        guard offset == 0, bytes.count >= BTSnoop.Header.encodedLength else { return nil }
-        var reader = ByteReader(bytes[0 ..< BTSnoop.Header.encodedLength])
-        let header = try BTSnoop.Header(from: &reader)
-        offset = BTSnoop.Header.encodedLength
-        return header
-    }
-
-    /// Every whole record after those already handed out.
-    mutating func completeRecords() throws -> [BTSnoop.Record] {
-        var records: [BTSnoop.Record] = []
-        while bytes.count - offset >= BTSnoop.Record.headerLength {
-            let included = bytes[(offset + 4) ..< (offset + 8)].reduce(0) { $0 << 8 | Int($1) }
-            let end = offset + BTSnoop.Record.headerLength + included
-            guard bytes.count >= end else { break }
-            var reader = ByteReader(bytes[offset ..< end])
-            records.append(try BTSnoop.Record(from: &reader))
-            offset = end
-        }
-        if offset > 65_536 {
-            bytes.removeFirst(offset)
-            offset = 0
-        }
-        return records
-    }
-
-    /// Octets of a record not yet whole.
-    var pendingCount: Int { bytes.count - offset }
 }

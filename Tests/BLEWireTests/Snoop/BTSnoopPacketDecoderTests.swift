@@ -1,23 +1,23 @@
-@testable import BLECommandLine
 import BLEWire
 import Foundation
 import Testing
 
-@Suite("ble snoop's decoder")
-struct SnoopDecoderTests {
+@Suite("btsnoop packet decoder")
+struct BTSnoopPacketDecoderTests {
     /// A capture of a Bumble GATT server pairing with Secure Connections (H4 datalink), from
     /// the wire decoders' fixtures.
     static func fixture() throws -> [UInt8] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let url = root.appendingPathComponent("Tests/BLEWireTests/Fixtures/bumble-gatt-server-sc-pairing.btsnoop")
         return Array(try Data(contentsOf: url))
     }
 
-    static func lines(_ bytes: [UInt8]) throws -> [SnoopLine] {
+    static func lines(_ bytes: [UInt8]) throws -> [BTSnoop.DecodedPacket] {
         var reader = try BTSnoop.Reader(bytes)
-        var decoder = SnoopDecoder(datalink: reader.header.datalink)
-        var lines: [SnoopLine] = []
-        while let record = try reader.next() { lines.append(decoder.describe(record, number: lines.count + 1)) }
+        var decoder = BTSnoop.PacketDecoder(datalink: reader.header.datalink)
+        var lines: [BTSnoop.DecodedPacket] = []
+        while let record = try reader.next() { lines.append(decoder.decode(record, number: lines.count + 1)) }
         return lines
     }
 
@@ -25,10 +25,10 @@ struct SnoopDecoderTests {
     func realCapture() throws {
         let lines = try Self.lines(Self.fixture())
         #expect(lines.count == 234)
-        #expect(!lines.contains { $0.malformed }, "\(lines.filter(\.malformed).map(\.text))")
-        #expect(lines[0].text.hasSuffix("> Command     Reset Reset()"), "\(lines[0].text)")
+        #expect(!lines.contains { $0.isMalformed }, "\(lines.filter(\.isMalformed).map(\.summary))")
+        #expect(lines[0].direction == .sent && lines[0].kind == "Command" && lines[0].summary == "Reset Reset()", "\(lines[0])")
         #expect(lines[1].summary == "Command Complete (Reset) StatusReturnParameters(status: Success (0x00))")
-        #expect(lines.contains { $0.summary.hasPrefix("SMP pairingRequest(") && $0.direction == "<" })
+        #expect(lines.contains { $0.summary.hasPrefix("SMP pairingRequest(") && $0.direction == .received })
         #expect(lines.contains { $0.summary.hasPrefix("ATT ") && $0.channel == 0x0004 })
         // The 65-octet public key came in three fragments and is decoded once, whole.
         #expect(lines.filter { $0.summary.hasPrefix("SMP pairingPublicKey(") }.count == 2)
@@ -52,7 +52,7 @@ struct SnoopDecoderTests {
                                       unixMicroseconds: 1_000_000 * Int64(index))
         }
         let lines = try Self.lines(bytes)
-        #expect(lines.map(\.malformed) == [false, true, true, true, false], "\(lines.map(\.text))")
+        #expect(lines.map(\.isMalformed) == [false, true, true, true, false], "\(lines.map(\.summary))")
         #expect(lines[3].summary.hasPrefix("malformed on CID 0x0004"), "\(lines[3].summary)")
         #expect(lines[4].summary == "Reset Reset()")
         #expect(lines[4].seconds == 4)
