@@ -39,10 +39,3 @@ extension HostChannel {
          ("localMTU", .integer(Int(localMTU))), ("peerMTU", .integer(Int(peerMTU))), ("peerMPS", .integer(Int(peerMPS)))]
     }
 }
-
-extension String {
-    /// The text with leading zeros up to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

@@ -59,3 +59,10 @@ extension Double {
         return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
     }
 }
+
+extension String {
+    /// The text with leading zeros up to `width` characters.
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
