@@ -94,21 +94,23 @@ start() {
     echo "$pid" > "$state/pid"
     # With --parent PID the guest ends when that process does (a test run that exits or is killed).
     if [ -n "${parent:-}" ]; then
-        (close_inherited; trap '' HUP; while kill -0 "$parent" 2>/dev/null && kill -0 "$pid" 2>/dev/null; do sleep 2; done; kill "$pid" 2>/dev/null) \
+        (close_inherited; trap '' HUP; while kill -0 "$parent" 2>/dev/null && kill -0 "$pid" 2>/dev/null; do sleep 2; done; kill -KILL "$pid" 2>/dev/null) \
             < /dev/null > /dev/null 2>&1 &
     fi
     local limit="${SWIFTBLE_VM_BOOT_TIMEOUT:-300}"
     while true; do
         if grep -q SWIFTBLE-GUEST-READY "$state/console.log" 2>/dev/null; then break; fi
         if grep -q SWIFTBLE-GUEST-FAILED "$state/console.log" 2>/dev/null || ! kill -0 "$pid" 2>/dev/null; then
-            kill "$pid" 2>/dev/null || true
+            kill -KILL "$pid" 2>/dev/null || true
+            rm -f "$state/pid"
             echo "vm.sh: the guest failed to boot; QEMU said: $(tail -n 5 "$state/qemu.log" 2>/dev/null)" >&2
             echo "vm.sh: last console lines:" >&2
             tail -n 20 "$state/console.log" >&2 2>/dev/null || true
             exit 1
         fi
         if [ $((SECONDS - booted)) -ge "$limit" ]; then
-            kill "$pid" 2>/dev/null || true
+            kill -KILL "$pid" 2>/dev/null || true
+            rm -f "$state/pid"
             echo "vm.sh: the guest was not ready within $limit s (accel=$accel); last console lines:" >&2
             tail -n 20 "$state/console.log" >&2 2>/dev/null || true
             exit 1
@@ -136,7 +138,7 @@ forward() {
 
 stop() {
     if running; then
-        kill "$(cat "$state/pid")" 2>/dev/null || true
+        kill -KILL "$(cat "$state/pid")" 2>/dev/null || true
         echo "vm.sh: stopped the guest" >&2
     fi
     rm -f "$state/pid" "$state/agent-port"

@@ -86,7 +86,7 @@ struct VHCIFramingTests {
     @Test("Errors read as sentences naming the packet")
     func descriptions() {
         #expect(VHCI.PacketError.wrongDirection(.event, from: .kernel).description
-            == "an HCI event packet from the kernel, which only a controller sends")
+            == "an HCI event packet, which only a controller sends")
         #expect(VHCI.PacketError.unknownPacketType(0x07).description == "a packet of unknown type 0x07 (H4 knows 0x01 to 0x05)")
     }
 }
@@ -128,7 +128,7 @@ struct VHCITransportTests {
         let transport = try VHCITransport(adoptingDescriptor: ours, response: response, path: "/dev/vhci-test")
         #expect(writeAll(kernel, [0x04, 0x0E, 0x01, 0x01]))
         let error = await #expect(throws: TransportError.self) { _ = try await collect(transport.packets, count: .max) }
-        #expect(error?.message.contains("an HCI event packet from the kernel, which only a controller sends") == true)
+        #expect(error?.message.contains("the kernel sent an HCI event packet, which only a controller sends") == true)
     }
 
     @Test("A command handed to the kernel as if from a controller is refused, and the transport goes on")

@@ -30,7 +30,7 @@ struct VHCICommand: AsyncParsableCommand {
         do {
             spec = try HCITransportSpec(parsing: hci)
         } catch {
-            throw CommandFailure("\(error).")
+            throw CommandFailure(Self.ending("\(error)"))
         }
         guard !spec.isSimulated else {
             throw CommandFailure("\(spec) is an embedded world, which the kernel cannot reach: serve it with `ble sim serve` "
@@ -40,21 +40,27 @@ struct VHCICommand: AsyncParsableCommand {
         do {
             controller = try await spec.open()
         } catch {
-            throw CommandFailure("Cannot open the controller: \(error).")
+            throw CommandFailure(Self.ending("Cannot open the controller: \(error)"))
         }
         let kernel: VHCITransport
         do {
             kernel = try await VHCITransport.open(path: device)
         } catch {
             await controller.close()
-            throw CommandFailure("Cannot attach \(spec) to the kernel: \(error).")
+            throw CommandFailure(Self.ending("Cannot attach \(spec) to the kernel: \(error)"))
         }
         let index = kernel.response.index
         let name = kernel.response.interfaceName
         // Written straight to the descriptor, so a parent reading a pipe sees it at once.
         FileHandle.standardOutput.write(Data("READY {\"index\": \(index), \"interface\": \"\(name)\", \"hci\": \"\(spec)\"}\n".utf8))
         let ending = await VHCIBridge.run(kernel: kernel, controller: controller)
-        throw CommandFailure("\(name) is gone: \(Self.sentence(for: ending, spec: spec)).")
+        throw CommandFailure(Self.ending("\(name) is gone: \(Self.sentence(for: ending, spec: spec))"))
+    }
+
+    /// `text` ended with a full stop, unless it ends with punctuation already.
+    static func ending(_ text: String) -> String {
+        guard let last = text.last, !".?!".contains(last) else { return text }
+        return text + "."
     }
 
     /// Why the bridge ended, naming the side in the user's terms.

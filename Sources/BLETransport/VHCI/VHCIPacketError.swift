@@ -40,8 +40,8 @@ extension VHCI {
                 return "a malformed \(name(type)) packet (\(error))"
             case let .wrongDirection(type, side):
                 switch side {
-                case .kernel: return "an HCI \(name(type)) packet from the kernel, which only a controller sends"
-                case .controller: return "an HCI \(name(type)) packet from the controller, which only a host sends"
+                case .kernel: return "an HCI \(name(type)) packet, which only a controller sends"
+                case .controller: return "an HCI \(name(type)) packet, which only a host sends"
                 }
             }
         }

@@ -58,6 +58,22 @@ struct LinuxBlueZTests {
         #expect(scan.stdout.contains("ManufacturerData Key: 0xffff"), "\(scan.stdout)")
     }
 
+    @Test("When the controller goes away, ble vhci in the guest says so, exits, and hci0 is gone")
+    func controllerGoesAway() throws {
+        let guest = try LinuxGuest.shared.get()
+        let (world, bridge) = try bridgedWorld(guest)
+        defer { bridge.stop() }
+        let ready = bridge.output.split(separator: "\n").first { $0.hasPrefix("READY ") }.map { String($0.dropFirst(6)) } ?? ""
+        let interface = try #require(jsonLines(ready).first?["interface"] as? String, "\(bridge.output)")
+        let before = try guest.run("ls /sys/class/bluetooth", timeoutSeconds: 30)
+        #expect(before.stdout.split(separator: "\n").contains(Substring(interface)), "\(before.stdout)")
+        world.stop()
+        let gone = bridge.waitForLine(containing: "\(interface) is gone", timeoutSeconds: 60)
+        #expect(gone?.contains("the controller at tcp:10.0.2.100:9000 closed the connection.") == true, "\(bridge.output)")
+        let after = try guest.run("ls /sys/class/bluetooth", timeoutSeconds: 30)
+        #expect(!after.stdout.split(separator: "\n").contains(Substring(interface)), "\(after.stdout)")
+    }
+
     @Test("bleak, through BlueZ's D-Bus API, scans for ble serve, connects, reads, writes and reads back, and subscribes")
     func bleakUsesOurGATTServer() throws {
         let guest = try LinuxGuest.shared.get()

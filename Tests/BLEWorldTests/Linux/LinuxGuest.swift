@@ -24,7 +24,18 @@ final class LinuxGuest: Sendable {
             return "the Linux guest is built as root (mmdebstrap, chroot); run the tests as root, as .ci/run does"
         }
         if bleExecutable() == nil { return "the ble executable is not built" }
-        return nil
+        // Cached after the first build (.ci/run builds it before the tests); a machine that
+        // cannot reach Debian's mirror or PyPI cannot build it.
+        let build = Result { try runProcess("/bin/bash", [packageRoot().appendingPathComponent("Interop/linux/build-guest.sh").path]) }
+        switch build {
+        case let .success(result) where result.status == 0:
+            return nil
+        case let .success(result):
+            return "the Linux guest could not be built (Interop/linux/build-guest.sh): "
+                + (result.stderr.split(separator: "\n").last.map(String.init) ?? "exit status \(result.status)")
+        case let .failure(error):
+            return "the Linux guest could not be built: \(error)"
+        }
     }()
 
     /// The booted guest, or why it could not boot: started on first use, once per run.
