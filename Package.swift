@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // `swift package generate-documentation`: the DocC catalogs of BLE, OpenCoreBluetooth and OpenCoreLocation.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "BLEWire"),
@@ -50,13 +52,13 @@ let package = Package(
         // Files the host's state lives in (the bond store): the I/O BLEHost, being sans-IO, leaves out.
         .target(name: "BLEStorage", dependencies: ["BLEHost", "BLEWire"]),
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
-        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLECrypto", "BLEHost", "BLEProfiles", "BLEStorage", "BLEWire"]),
+        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLECrypto", "BLEHost", "BLEPhone", "BLEProfiles", "BLEStorage", "BLETime", "BLEWire"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
         .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLETime", "BLEWire"]),
         // Core Bluetooth's API on the front door, so Apple-platform code runs here with one import changed.
-        .target(name: "OpenCoreBluetooth", dependencies: ["BLE", "BLEProfiles", "BLETime"]),
+        .target(name: "OpenCoreBluetooth", dependencies: ["BLE", "BLEPhone", "BLEProfiles", "BLETime"]),
         // The simulated iPhone's system: apps, their states and the background rules (sans-IO).
         .target(name: "BLEPhone"),
         // Scenario runs with a timeline: the world composed with the beacon cores (apps & tools level).

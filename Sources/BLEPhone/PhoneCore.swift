@@ -24,12 +24,16 @@ public struct PhoneEvent: Hashable, Sendable {
     public var detail: String
     /// When it happened, in microseconds.
     public var time: Int64
+    /// A number the layer that raised it uses to find what to do on delivery; the phone
+    /// only carries it.
+    public var id: UInt64
 
     /// An event.
-    public init(kind: AppEventKind, detail: String, time: Int64) {
+    public init(kind: AppEventKind, detail: String, time: Int64, id: UInt64 = 0) {
         self.kind = kind
         self.detail = detail
         self.time = time
+        self.id = id
     }
 }
 
@@ -143,6 +147,9 @@ public struct PhoneCore: Sendable {
         guard let record = apps[app] else { throw .unknownApp(app) }
         return record.state
     }
+
+    /// How `app` was installed, or `nil` when no app of that name is.
+    public func description(of app: String) -> AppDescription? { apps[app]?.description }
 
     /// The events queued for `app` until it returns to the foreground.
     public func queuedEvents(of app: String) -> [PhoneEvent] { apps[app]?.queued ?? [] }

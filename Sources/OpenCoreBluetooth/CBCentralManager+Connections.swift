@@ -32,7 +32,9 @@ extension CBCentralManager {
                         await self.onQueue {
                             guard peripheral.state == .connecting else { return }
                             peripheral.state = .disconnected
-                            self.delegate?.centralManager(self, didFailToConnect: peripheral, error: CBErrorMapping.error(error))
+                            self.tell("didFailToConnect \(peripheral.logName)") { manager in
+                                manager.delegate?.centralManager(manager, didFailToConnect: peripheral, error: CBErrorMapping.error(error))
+                            }
                         }
                         return
                     }
@@ -47,7 +49,7 @@ extension CBCentralManager {
             return
         }
         peripheral.attach(connection)
-        delegate?.centralManager(self, didConnect: peripheral)
+        tell("didConnect \(peripheral.logName)") { manager in manager.delegate?.centralManager(manager, didConnect: peripheral) }
         peripheral.watching = Task { [weak self, weak peripheral] in
             let reason = try? await connection.disconnected
             guard let self, let peripheral else { return }
@@ -65,8 +67,11 @@ extension CBCentralManager {
     }
 
     func reportDisconnection(of peripheral: CBPeripheral, error: CBError?) {
-        delegate?.centralManager(self, didDisconnectPeripheral: peripheral, timestamp: Date().timeIntervalSinceReferenceDate,
-                                 isReconnecting: false, error: error)
+        let timestamp = Date().timeIntervalSinceReferenceDate
+        if let app { app.phone.forgetBackgroundReport(of: peripheral.identifier.uuidString, for: app.name) }
+        tell("didDisconnectPeripheral \(peripheral.logName)") { manager in
+            manager.delegate?.centralManager(manager, didDisconnectPeripheral: peripheral, timestamp: timestamp, isReconnecting: false, error: error)
+        }
     }
 
     /// Cancels a pending connection or ends the link (`cancelPeripheralConnection:`); the

@@ -47,6 +47,15 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
 
     let controller: String?
     let restoreIdentifier: String?
+    /// The app of a simulated phone this manager belongs to (made in its launch entry
+    /// point), whose system decides when the delegate hears of each event.
+    let app: PhoneApp?
+    /// The manager of the app's previous run whose links and scan this one restored.
+    var predecessor: CBCentralManager?
+    /// The manager of the app's next run that restored this one's links and scan.
+    weak var successor: CBCentralManager?
+    /// The services and options of the running scan, for state restoration.
+    var scanRequest: (services: [CBUUID]?, options: [String: Any]?)?
     /// The device, once open.
     var device: BLEDevice?
     /// The peripherals seen or retrieved this run, by identifier (for
@@ -75,11 +84,23 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     public init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
         controller = options?[OpenCoreBluetoothControllerOptionKey] as? String
         restoreIdentifier = options?[CBCentralManagerOptionRestoreIdentifierKey] as? String
+        app = PhoneApp.launching
         self.delegate = delegate
         super.init(queue: queue)
+        let kept = app.flatMap { app in app.phone.join(CentralMembership(self), app: app.name) as? CentralMembership }
         // The delegate is set before the first report can run.
-        Task { [weak self] in await self?.powerUp() }
+        Task { [weak self] in
+            if let predecessor = kept?.manager {
+                await self?.restore(from: predecessor)
+            } else {
+                await self?.powerUp()
+            }
+        }
     }
+
+    /// The manager now in charge of this one's work: this one, or the one that restored it
+    /// after the app's relaunch.
+    var live: CBCentralManager { successor?.live ?? self }
 
     deinit {
         scanning?.cancel()
@@ -87,7 +108,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
 
     /// Opens the controller (shared with the process's other managers) and reports the state.
     private func powerUp() async {
-        if let restoreIdentifier {
+        if let restoreIdentifier, app == nil {
             await onQueue {
                 self.delegate?.centralManager(self, willRestoreState: [CBCentralManagerOptionRestoreIdentifierKey: restoreIdentifier])
             }
@@ -100,8 +121,18 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
                 self.learn(bonded)
                 self.report(.poweredOn)
             }
+            await watchController(opened)
+        case .failure:
+            await onQueue { self.report(.unsupported) }
+        }
+    }
+
+    /// Waits for the controller to go away, then ends links and scan and reports it (the
+    /// manager that restored this one watches in its place).
+    func watchController(_ opened: BLEDevice) async {
             await opened.stopped()
             await onQueue {
+                guard self.successor == nil else { return }
                 self.device = nil
                 self.stopScanTask()
                 for peripheral in self.known.values where peripheral.state != .disconnected {
@@ -109,14 +140,19 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
                 }
                 self.report(.poweredOff)
             }
-        case .failure:
-            await onQueue { self.report(.unsupported) }
-        }
     }
 
     private func report(_ newState: CBManagerState) {
         guard changeState(to: newState) else { return }
-        delegate?.centralManagerDidUpdateState(self)
+        tell("didUpdateState \(newState)") { manager in manager.delegate?.centralManagerDidUpdateState(manager) }
+    }
+
+    /// Calls the delegate through the app's phone, which delivers the call now, later or
+    /// never (DESIGN.md, "phone"); at once for a manager on no phone. `call` gets the manager
+    /// in charge when it runs (after a relaunch, the one that restored this one).
+    func tell(_ detail: @autoclosure () -> String, _ call: @escaping @Sendable (CBCentralManager) -> Void) {
+        guard let app else { return call(self) }
+        app.phone.deliver(.central, detail(), for: app.name, on: isolation) { call(self.live) }
     }
 
     // MARK: Features
@@ -146,6 +182,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     open func scanForPeripherals(withServices serviceUUIDs: [CBUUID]?, options: [String: Any]? = nil) {
         guard let device, state == .poweredOn else { return }
         let rule = DiscoveryRule(services: serviceUUIDs?.map(\.value), options: options)
+        scanRequest = (serviceUUIDs, options)
         let previous = scanning
         previous?.cancel()
         scanNumber += 1
@@ -153,26 +190,23 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         isScanning = true
         scanning = Task { [weak self] in
             await previous?.value
-            let results: ScanResults
-            do {
-                // Every report comes up; the rule picks what the delegate sees.
-                results = try await device.central.scan(options: ScanOptions(allowDuplicates: true))
-            } catch {
-                guard let self else { return }
-                await self.onQueue { self.scanFailed(number) }
-                return
-            }
+            // Every report of the device's one scan comes up; the rule picks what the delegate sees.
+            let results = SharedScan.of(device).subscribe()
             var sieve = DiscoverySieve(rule: rule)
             for await advertisement in results {
                 guard let self, !Task.isCancelled else { break }
                 guard let report = sieve.admit(advertisement) else { continue }
                 let current = await self.onQueue { () -> Bool in
-                    guard self.scanNumber == number else { return false }
-                    self.discovered(report, scannedFor: rule.services ?? [], on: device)
+                    guard self.live.scanNumber == number else { return false }
+                    self.live.discovered(report, scannedFor: rule.services ?? [], on: device)
                     return true
                 }
                 guard current else { break }
             }
+            // The device's scan ended under the manager (the controller went away, or the
+            // device's central scans for someone else).
+            guard let self, !Task.isCancelled else { return }
+            await self.onQueue { self.scanFailed(number) }
         }
     }
 
@@ -181,10 +215,11 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         stopScanTask()
     }
 
-    private func stopScanTask() {
+    func stopScanTask() {
         scanning?.cancel()
         scanNumber += 1
         isScanning = false
+        scanRequest = nil
     }
 
     private func scanFailed(_ number: Int) {
@@ -194,13 +229,17 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
 
     private func discovered(_ advertisement: Advertisement, scannedFor: [BluetoothUUID], on device: BLEDevice) {
         let peripheral = peripheral(at: advertisement.address, on: device)
-        if let name = advertisement.localName, peripheral.name != name {
-            let renamed = peripheral.name != nil
-            peripheral.name = name
-            if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
+        guard admitsInBackground(peripheral, scannedFor: scannedFor) else { return }
+        tell("didDiscover \(peripheral.name ?? advertisement.localName ?? advertisement.address.description)") { manager in
+            if let name = advertisement.localName, peripheral.name != name {
+                let renamed = peripheral.name != nil
+                peripheral.name = name
+                if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
+            }
+            manager.delegate?.centralManager(manager, didDiscover: peripheral,
+                                             advertisementData: AdvertisementDictionary.make(advertisement, scannedFor: scannedFor),
+                                             rssi: NSNumber(value: advertisement.rssi ?? 127))
         }
-        delegate?.centralManager(self, didDiscover: peripheral, advertisementData: AdvertisementDictionary.make(advertisement, scannedFor: scannedFor),
-                                 rssi: NSNumber(value: advertisement.rssi ?? 127))
     }
 
     /// The one peripheral object for the peer at `address`.

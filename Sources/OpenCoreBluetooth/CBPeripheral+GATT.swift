@@ -102,10 +102,14 @@ extension CBPeripheral {
             await peripheral.onQueue {
                 switch result {
                 case let .success(bytes):
-                    characteristic.value = Data(bytes)
-                    peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
+                    peripheral.tell("didUpdateValueFor \(characteristic.uuid.uuidString)") {
+                        characteristic.value = Data(bytes)
+                        peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
+                    }
                 case let .failure(error):
-                    peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: CBErrorMapping.error(error))
+                    peripheral.tell("didUpdateValueFor \(characteristic.uuid.uuidString) error") {
+                        peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: CBErrorMapping.error(error))
+                    }
                 }
             }
         }
@@ -221,8 +225,11 @@ extension CBPeripheral {
                             guard let peripheral, let characteristic else { break }
                             let delivered = await peripheral.onQueue { () -> Bool in
                                 guard characteristic.isNotifying else { return false }
-                                characteristic.value = Data(value)
-                                peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
+                                let data = Data(value)
+                                peripheral.tell("didUpdateValueFor \(characteristic.uuid.uuidString)") {
+                                    characteristic.value = data
+                                    peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
+                                }
                                 return true
                             }
                             guard delivered else { break }

@@ -32,7 +32,7 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     /// The services found by ``discoverServices(_:)``, `nil` until then.
     open internal(set) var services: [CBService]?
     /// Whether a write without response would be sent now rather than queued: false while
-    /// ``pendingWritesLimit`` writes without response wait; then
+    /// `pendingWritesLimit` writes without response wait; then
     /// `peripheralIsReady(toSendWriteWithoutResponse:)` follows once one is sent.
     open internal(set) var canSendWriteWithoutResponse = true
     /// The RSSI the last ``readRSSI()`` read, `nil` before (Core Bluetooth's deprecated
@@ -112,6 +112,16 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
             let length = await connection.maximumWriteLength(for: .withoutResponse)
             await self.onQueue { self.writeWithoutResponseLength = length }
         }
+    }
+
+    /// The name, else the start of the identifier, for timelines.
+    var logName: String { name ?? String(identifier.uuidString.prefix(8)) }
+
+    /// Calls the delegate through the phone of the manager's app, which delivers the call
+    /// now, later or never (DESIGN.md, "phone"); at once for a manager on no phone.
+    func tell(_ detail: @autoclosure () -> String, _ call: @escaping @Sendable () -> Void) {
+        guard let app = manager?.app else { return call() }
+        app.phone.deliver(.central, "\(detail()) \(logName)", for: app.name, on: isolation, call)
     }
 
     /// Runs `body` on the central manager's queue (see `hop(to:_:)`).

@@ -30,9 +30,18 @@ final class HeartRateCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDe
 
     func centralManagerDidUpdateState(_ central: CBCentralManager) {
         log.append("didUpdateState \(central.state.rawValue)")
-        if central.state == .poweredOn {
+        // A sensor restored after a relaunch is connected and subscribed already.
+        if central.state == .poweredOn, sensor == nil {
             central.scanForPeripherals(withServices: [HeartRateCentral.heartRateService], options: nil)
         }
+    }
+
+    /// The system relaunched the app: it takes back the sensor it was connected to.
+    func centralManager(_ central: CBCentralManager, willRestoreState dict: [String: Any]) {
+        let peripherals = dict[CBCentralManagerRestoredStatePeripheralsKey] as? [CBPeripheral] ?? []
+        log.append("willRestoreState \(peripherals.count)")
+        sensor = peripherals.first
+        sensor?.delegate = self
     }
 
     func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral, advertisementData: [String: Any], rssi RSSI: NSNumber) {

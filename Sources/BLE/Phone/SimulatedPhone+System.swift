@@ -1,0 +1,194 @@
+import BLETime
+import Dispatch
+
+extension SimulatedPhone {
+    /// A delegate call waiting for the phone's decision, and the queue it runs on.
+    struct Delivery: Sendable {
+        let isolation: any Actor
+        let body: @Sendable () -> Void
+    }
+
+    /// What the system carries out once its lock is released.
+    enum Effect: Sendable {
+        /// Run a delivery (`id` 0 for one not to run inline).
+        case run(Delivery, id: UInt64)
+        /// Run the app's launch entry point.
+        case launch(String, LaunchEntryPoint, PhoneLaunchOptions)
+        /// Tell a manager its app ended.
+        case terminate(any PhoneAppMember, preserved: Bool)
+    }
+
+    /// The phone's system: the rules' core and what the layers above gave it.
+    struct State {
+        var core: PhoneCore
+        var launchers: [String: LaunchEntryPoint] = [:]
+        /// Delegate calls routed and not yet delivered or dropped, by event number.
+        var pending: [UInt64: Delivery] = [:]
+        var nextID: UInt64 = 1
+        /// The managers of each running app: held until the app ends, as the system holds
+        /// what an app asked of it.
+        var members: [String: [any PhoneAppMember]] = [:]
+        /// The managers the system keeps for each terminated app, by restore identifier.
+        var preserved: [String: [String: any PhoneAppMember]] = [:]
+        /// The deliveries held for each app being relaunched, until a manager restores.
+        var relaunching: [String: [Delivery]] = [:]
+        /// The peripherals each app has been told of while not in the foreground (rule 7).
+        var backgroundReported: [String: Set<String>] = [:]
+        var timeline: [PhoneTimelineEntry] = []
+        var timer: Task<Void, Never>?
+        var timerDeadline: Int64?
+
+        init(core: PhoneCore) {
+            self.core = core
+        }
+
+        /// Records `outputs` and turns them into what is to be done.
+        mutating func process(_ outputs: [PhoneOutput], at now: Int64) -> [Effect] {
+            var effects: [Effect] = []
+            for output in outputs {
+                timeline.append(PhoneTimelineEntry(time: now, output: output))
+                switch output {
+                case let .stateChanged(app, _, to):
+                    if case let .terminated(reason) = to {
+                        effects += terminate(app, reason)
+                    } else if to == .suspended {
+                        // A relaunched app that made no manager to restore before it was
+                        // suspended again loses the events it was relaunched for, as
+                        // observed on iOS (research §9, rule 14).
+                        relaunching[app] = nil
+                    }
+                case let .deliver(app, events):
+                    for event in events {
+                        guard let delivery = pending.removeValue(forKey: event.id) else { continue }
+                        if relaunching[app] != nil {
+                            relaunching[app]?.append(delivery)
+                        } else {
+                            effects.append(.run(delivery, id: event.id))
+                        }
+                    }
+                case let .relaunched(app, event):
+                    guard let launcher = launchers[app] else { continue }
+                    let kept = preserved[app] ?? [:]
+                    var options = PhoneLaunchOptions(location: event.kind == .region)
+                    options.bluetoothCentrals = kept.filter { $0.value.role == .central }.keys.sorted()
+                    options.bluetoothPeripherals = kept.filter { $0.value.role == .peripheral }.keys.sorted()
+                    if event.kind != .region { relaunching[app] = [] }
+                    effects.append(.launch(app, launcher, options))
+                case let .dropped(_, event, _):
+                    pending[event.id] = nil
+                }
+            }
+            return effects
+        }
+
+        /// The app ended: managers with a restore identifier are kept unless the user
+        /// force-quit it (rules 13 and 16); the others end with it.
+        private mutating func terminate(_ app: String, _ reason: TerminationReason) -> [Effect] {
+            var effects: [Effect] = []
+            for member in members.removeValue(forKey: app) ?? [] {
+                if reason != .forceQuit, let identifier = member.restoreIdentifier {
+                    preserved[app, default: [:]][identifier] = member
+                    effects.append(.terminate(member, preserved: true))
+                } else {
+                    effects.append(.terminate(member, preserved: false))
+                }
+            }
+            if reason == .forceQuit {
+                for member in (preserved.removeValue(forKey: app) ?? [:]).values {
+                    effects.append(.terminate(member, preserved: false))
+                }
+            }
+            relaunching[app] = nil
+            backgroundReported[app] = nil
+            return effects
+        }
+    }
+
+    /// Carries `effects` out in order: the delivery numbered `inline` at once, on the
+    /// caller's queue, when nothing comes before it; the rest in a task, each on its queue.
+    func carryOut(_ effects: [Effect], inline: UInt64?) {
+        var later: [Effect] = []
+        for effect in effects {
+            if case let .run(delivery, id) = effect, let inline, id == inline, later.isEmpty {
+                delivery.body()
+            } else {
+                later.append(effect)
+            }
+        }
+        guard !later.isEmpty else { return }
+        spawn { [self, later] in
+            for effect in later {
+                switch effect {
+                case let .run(delivery, _):
+                    await runIsolated(on: delivery.isolation, delivery.body)
+                case let .launch(app, launcher, options):
+                    launch(app, launcher, options)
+                case let .terminate(member, preserved):
+                    await member.appTerminated(preserved: preserved)
+                }
+            }
+        }
+    }
+
+    /// Runs the launch entry point on the main queue, with the app current for the
+    /// managers it makes.
+    private func launch(_ app: String, _ launcher: @escaping LaunchEntryPoint, _ options: PhoneLaunchOptions) {
+        let binding = PhoneApp(phone: self, name: app)
+        let work: @Sendable () -> Void = {
+            MainActor.assumeIsolated {
+                PhoneApp.$launching.withValue(binding) { launcher(options) }
+            }
+        }
+        if let simulation {
+            simulation.dispatch(to: .main, work)
+        } else {
+            DispatchQueue.main.async(execute: work)
+        }
+    }
+
+    /// Sets the timer for the rules' next deadline (a suspension, a background task's end,
+    /// a delayed region entry).
+    func rearm() {
+        state.withLock { state in
+            let deadline = state.core.nextDeadline
+            guard deadline != state.timerDeadline else { return }
+            state.timer?.cancel()
+            state.timer = nil
+            state.timerDeadline = deadline
+            guard let deadline else { return }
+            state.timer = spawn { [weak self] in
+                guard let clock = self?.clock else { return }
+                do {
+                    try await clock.sleep(untilMicroseconds: deadline)
+                } catch {
+                    return
+                }
+                self?.tick()
+            }
+        }
+    }
+
+    /// The rules' deadline came.
+    private func tick() {
+        let now = clock.microseconds
+        let effects = state.withLock { state -> [Effect] in
+            state.timer = nil
+            state.timerDeadline = nil
+            return state.process(state.core.advance(to: now), at: now)
+        }
+        carryOut(effects, inline: nil)
+        rearm()
+    }
+
+    /// Starts a task in the phone's simulation, if it has one.
+    @discardableResult
+    private func spawn(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        if let simulation { return Task(executorPreference: simulation) { await work() } }
+        return Task { await work() }
+    }
+}
+
+/// Runs `body` on `isolation`'s executor.
+private func runIsolated(on isolation: isolated any Actor, _ body: @Sendable () -> Void) {
+    body()
+}

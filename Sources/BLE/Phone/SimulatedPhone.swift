@@ -1,0 +1,150 @@
+import BLETime
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A simulated iPhone: apps with their states and background modes on one ``BLEDevice``,
+/// and the system between them and their events (``PhoneCore``, the background rules of
+/// DESIGN.md's "phone").
+///
+/// The compatibility layers hand each delegate call of an app's managers to
+/// ``deliver(_:_:for:on:_:)``: the phone runs it at once, keeps it until the app returns to
+/// the foreground, wakes the app for it, relaunches the terminated app for it, or drops it.
+/// What the system does is kept in ``timeline``. Its timers run on the device's clock, so a
+/// phone in a simulated world runs on virtual time.
+///
+/// ```swift
+/// let phone = SimulatedPhone(device: device)
+/// try phone.install(AppDescription(name: "Pulse", modes: .bluetoothCentral, restoresState: true)) { options in
+///     app = HeartRateApp(restoring: options.bluetoothCentrals)   // the app's launch entry point
+/// }
+/// try phone.perform(.launch("Pulse"))
+/// try phone.perform(.background("Pulse"))
+/// ```
+public final class SimulatedPhone: Sendable {
+    /// An app's launch entry point (UIKit's `application(_:didFinishLaunchingWithOptions:)`):
+    /// run on the main queue at a launch by the user and at each relaunch by the system. The
+    /// managers it makes belong to the app.
+    public typealias LaunchEntryPoint = @MainActor @Sendable (PhoneLaunchOptions) -> Void
+
+    /// The device whose radio the phone's apps share.
+    public let device: BLEDevice
+    /// The clock the phone's rules run on: the device's.
+    public let clock: any StackClock
+    let simulation: Simulation?
+    let state: Mutex<State>
+
+    /// A phone with no apps on `device`; `seed` makes its random choices repeat.
+    public init(device: BLEDevice, policy: PhonePolicy = PhonePolicy(), seed: UInt64 = 0) {
+        self.device = device
+        clock = device.clock
+        simulation = Simulation.current
+        state = Mutex(State(core: PhoneCore(policy: policy, seed: seed)))
+    }
+
+    /// Installs `app`, whose launch entry point is `launch`.
+    /// - Throws: ``PhoneError/duplicateApp(_:)`` when an app of that name is installed.
+    public func install(_ app: AppDescription, launch: @escaping LaunchEntryPoint) throws(PhoneError) {
+        try state.withLock { state throws(PhoneError) in
+            try state.core.install(app)
+            state.launchers[app.name] = launch
+        }
+    }
+
+    /// Does what the user or the system does to an app, or to Bluetooth. Launching an app
+    /// that is not running runs its launch entry point.
+    /// - Throws: ``PhoneError`` for an app not installed, or an action its state forbids.
+    public func perform(_ action: PhoneAction) throws(PhoneError) {
+        let now = clock.microseconds
+        let effects = try state.withLock { state throws(PhoneError) -> [Effect] in
+            var fresh: (String, LaunchEntryPoint)?
+            if case let .launch(name) = action {
+                switch try state.core.state(of: name) {
+                case .notRunning, .terminated: fresh = state.launchers[name].map { (name, $0) }
+                default: break
+                }
+            }
+            var effects = state.process(try state.core.handle(action, at: now), at: now)
+            if let (name, launcher) = fresh { effects.append(.launch(name, launcher, PhoneLaunchOptions())) }
+            return effects
+        }
+        carryOut(effects, inline: nil)
+        rearm()
+    }
+
+    /// Hands the system a delegate call of `app`'s managers, to run as the phone's rules
+    /// say. Call it on `isolation` (the manager's queue): a call the app may see now runs
+    /// at once, inside this call; a later one runs on `isolation` then.
+    public func deliver(_ kind: AppEventKind, _ detail: String, for app: String, on isolation: any Actor,
+                        _ body: @escaping @Sendable () -> Void) {
+        let now = clock.microseconds
+        let (id, effects) = state.withLock { state -> (UInt64, [Effect]) in
+            let id = state.nextID
+            state.nextID += 1
+            state.pending[id] = Delivery(isolation: isolation, body: body)
+            let event = PhoneEvent(kind: kind, detail: detail, time: now, id: id)
+            let outputs: [PhoneOutput]
+            do {
+                outputs = try state.core.event(event, for: app, at: now)
+            } catch {
+                outputs = [.dropped(app: app, event: event, reason: "\(error)")]
+            }
+            return (id, state.process(outputs, at: now))
+        }
+        carryOut(effects, inline: id)
+        rearm()
+    }
+
+    /// Adds `member` to the managers of `app`. When the system preserved a manager of the
+    /// app with the same role and restore identifier, it is returned, for `member` to take
+    /// its links, scans and subscriptions over (state restoration).
+    public func join(_ member: any PhoneAppMember, app: String) -> (any PhoneAppMember)? {
+        state.withLock { state in
+            state.members[app, default: []].append(member)
+            guard let identifier = member.restoreIdentifier, let kept = state.preserved[app]?[identifier],
+                  kept.role == member.role else { return nil }
+            state.preserved[app]?[identifier] = nil
+            return kept
+        }
+    }
+
+    /// A relaunched app's manager has restored its state and reported its own: the events
+    /// the app was relaunched for follow, in order.
+    public func restored(app: String) {
+        let held = state.withLock { $0.relaunching.removeValue(forKey: app) ?? [] }
+        carryOut(held.map { .run($0, id: 0) }, inline: nil)
+    }
+
+    /// Whether a discovery of `peripheral` reaches `app` while it is not in the foreground:
+    /// once per app and peripheral (§9, rule 7), until ``forgetBackgroundReport(of:for:)``.
+    public func firstBackgroundReport(of peripheral: String, for app: String) -> Bool {
+        state.withLock { $0.backgroundReported[app, default: []].insert(peripheral).inserted }
+    }
+
+    /// A connection to `peripheral` ended: its next background discovery is reported again.
+    public func forgetBackgroundReport(of peripheral: String, for app: String) {
+        state.withLock { _ = $0.backgroundReported[app]?.remove(peripheral) }
+    }
+
+    /// The state of `app`, or `nil` when it is not installed.
+    public func state(of app: String) -> AppState? {
+        state.withLock { try? $0.core.state(of: app) }
+    }
+
+    /// The background modes `app` declared (none when it is not installed).
+    public func modes(of app: String) -> BackgroundModes {
+        state.withLock { $0.core.description(of: app)?.modes ?? [] }
+    }
+
+    /// What the system did so far, in order.
+    public var timeline: [PhoneTimelineEntry] { state.withLock { $0.timeline } }
+
+    /// Stops the phone's timers; the apps stay as they are.
+    public func close() {
+        state.withLock { state in
+            state.timer?.cancel()
+            state.timer = nil
+            state.timerDeadline = nil
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import BLE
+import Foundation
+import OpenCoreBluetooth
+import SimulatedTesting
+import Testing
+
+/// What a phone's launches of an app made: one app object per launch, and its options.
+@MainActor
+final class Launches<App> {
+    var apps: [App] = []
+    var options: [PhoneLaunchOptions] = []
+}
+
+/// Apple-style centrals as apps of a simulated iPhone, against the neighbourhood's Polar H10
+/// (a heart-rate strap notifying a measurement a second): the background rules of the iOS
+/// research's §9 and state restoration, each a named test on virtual time.
+@Suite("Core Bluetooth centrals on the simulated iPhone", .simulatedOnMainActor, .timeLimit(.minutes(10)))
+@MainActor
+struct PhoneCentralTests {
+    /// A phone on a fresh neighbourhood with a heart-rate app; its managers use `name`.
+    private func phoneWithPulse(_ name: String, modes: BackgroundModes, restores: Bool)
+        async throws -> (BLEDevice, SimulatedPhone, Launches<HeartRateCentral>) {
+        let device = try await neighbourhood(name)
+        let phone = SimulatedPhone(device: device)
+        let launches = Launches<HeartRateCentral>()
+        var managerOptions: [String: String] = [OpenCoreBluetoothControllerOptionKey: name]
+        if restores { managerOptions[CBCentralManagerOptionRestoreIdentifierKey] = "pulse" }
+        try phone.install(AppDescription(name: "Pulse", modes: modes, restoresState: restores)) { launch in
+            launches.options.append(launch)
+            launches.apps.append(HeartRateCentral(options: managerOptions))
+        }
+        return (device, phone, launches)
+    }
+
+    @Test("Rules 13–15: terminated by the system, the app is relaunched by a notification and restored before it hears it")
+    func restoration() async throws {
+        let (device, phone, launches) = try await phoneWithPulse("phone-restore", modes: .bluetoothCentral, restores: true)
+        try phone.perform(.launch("Pulse"))
+        #expect(await eventually { (launches.apps.first?.measurements.count ?? 0) >= 2 })
+        let first = try #require(launches.apps.first)
+        try phone.perform(.background("Pulse"))
+        try phone.perform(.terminate("Pulse", .system))
+        let heardBefore = first.measurements.count
+        #expect(await eventually { launches.apps.count == 2 && launches.apps[1].measurements.count >= 3 })
+        let second = try #require(launches.apps.last)
+        #expect(launches.options == [PhoneLaunchOptions(), PhoneLaunchOptions(bluetoothCentrals: ["pulse"])])
+        // Core Bluetooth's order after a relaunch (§9, rule 14).
+        #expect(Array(second.log.prefix(3)) == ["willRestoreState 1", "didUpdateState 5", "didUpdateValueFor 2A37"])
+        // The restored peripheral is connected, with its services and notify state (rule 15).
+        let sensor = try #require(second.sensor)
+        #expect(sensor.state == .connected)
+        let measurement = sensor.services?.first?.characteristics?.first { $0.uuid == HeartRateCentral.measurement }
+        #expect(measurement?.isNotifying == true)
+        // The terminated app's objects hear nothing more.
+        #expect(first.measurements.count == heardBefore)
+        #expect(phone.timeline.contains { if case .relaunched(app: "Pulse", for: _) = $0.output { true } else { false } })
+        phone.close()
+        await device.close()
+    }
+
+    @Test("Rule 16: a force-quit app is not relaunched, and its link ends with it")
+    func forceQuit() async throws {
+        let (device, phone, launches) = try await phoneWithPulse("phone-force-quit", modes: .bluetoothCentral, restores: true)
+        try phone.perform(.launch("Pulse"))
+        #expect(await eventually { (launches.apps.first?.measurements.count ?? 0) >= 2 })
+        let sensor = try #require(launches.apps.first?.sensor)
+        try phone.perform(.terminate("Pulse", .forceQuit))
+        #expect(await eventually { sensor.state == .disconnected })
+        try await testClock.sleep(for: .seconds(5))
+        #expect(launches.apps.count == 1)
+        #expect(!phone.timeline.contains { if case .relaunched = $0.output { true } else { false } })
+        phone.close()
+        await device.close()
+    }
+
+    @Test("Rule 3: a suspended app without bluetooth-central gets its notifications queued, in order, on its return")
+    func queuedWhileSuspended() async throws {
+        let (device, phone, launches) = try await phoneWithPulse("phone-queued", modes: [], restores: false)
+        try phone.perform(.launch("Pulse"))
+        #expect(await eventually { (launches.apps.first?.measurements.count ?? 0) >= 2 })
+        let app = try #require(launches.apps.first)
+        try phone.perform(.background("Pulse"))
+        #expect(await eventually { phone.state(of: "Pulse") == .suspended })
+        let heardBefore = app.measurements.count
+        try await testClock.sleep(for: .seconds(10))
+        #expect(app.measurements.count == heardBefore)
+        #expect(phone.state(of: "Pulse") == .suspended)
+        try phone.perform(.foreground("Pulse"))
+        #expect(await eventually { app.measurements.count >= heardBefore + 8 })
+        // The queued values came in one delivery, in the order they arrived.
+        let delivery = phone.timeline.last { entry in
+            if case let .deliver(app: "Pulse", events: events) = entry.output { events.count >= 8 } else { false }
+        }
+        #expect(delivery != nil)
+        if case let .deliver(_, events)? = delivery?.output {
+            #expect(events.map(\.time) == events.map(\.time).sorted())
+        }
+        phone.close()
+        await device.close()
+    }
+
+    @Test("Rules 6 and 7: in the background a scan without services hears nothing, and each peripheral comes once per app")
+    func backgroundScanning() async throws {
+        let device = try await neighbourhood("phone-scan")
+        let phone = SimulatedPhone(device: device)
+        let everything = Launches<ScanningApp>()
+        let pulse = Launches<ScanningApp>()
+        try phone.install(AppDescription(name: "Everything", modes: .bluetoothCentral)) { _ in
+            everything.apps.append(ScanningApp(services: nil, allowDuplicates: true, controller: "phone-scan"))
+        }
+        try phone.install(AppDescription(name: "Pulse", modes: .bluetoothCentral)) { _ in
+            pulse.apps.append(ScanningApp(services: [CBUUID(string: "180D")], allowDuplicates: true, controller: "phone-scan"))
+        }
+        try phone.perform(.launch("Everything"))
+        try phone.perform(.launch("Pulse"))
+        // In the foreground, duplicates come as asked.
+        #expect(await eventually { (pulse.apps.first?.discoveries.count ?? 0) >= 3 && (everything.apps.first?.discoveries.count ?? 0) >= 3 })
+        try phone.perform(.background("Everything"))
+        try phone.perform(.background("Pulse"))
+        let everythingBefore = try #require(everything.apps.first).discoveries.count
+        let pulseBefore = try #require(pulse.apps.first).discoveries.count
+        try await testClock.sleep(for: .seconds(30))
+        #expect(everything.apps[0].discoveries.count == everythingBefore)
+        // The strap once, though it advertises many times a second and duplicates were asked for.
+        #expect(pulse.apps[0].discoveries.count == pulseBefore + 1)
+        #expect(phone.state(of: "Pulse") == .background || phone.state(of: "Pulse") == .suspended)
+        phone.close()
+        await device.close()
+    }
+}
