@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController", "BLEPhone"]),
         // Throughput benchmarks of two of our hosts in an embedded world: `ble bench` and Benchmarks/ run them.
         .target(name: "BLEBench", dependencies: ["BLEAdapter", "BLEController", "BLEHost", "BLETime", "BLEWire", "BLEWorld"]),
-        // The chat app's protocol (issue #7): framing, acknowledgements, heartbeats, roles. Foundation only,
+        // The chat app's protocol: framing, acknowledgements, heartbeats, roles. Foundation only,
         // so Examples/Chat builds against Apple's Core Bluetooth too.
         .target(name: "BLEChat"),
         // The chat app (Examples/Chat), written against Core Bluetooth's API: OpenCoreBluetooth here.
