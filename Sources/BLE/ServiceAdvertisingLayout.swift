@@ -66,6 +66,25 @@ public struct ServiceAdvertisingLayout: Hashable, Sendable {
         overflow = overflowed
     }
 
+    /// How Core Bluetooth advertises for an app that is not in the foreground (iOS research
+    /// §9, rule 12): no local name and no UUID list, every service UUID in the overflow area
+    /// of the advertisement itself, and no scan response, so a scanner that is not an Apple
+    /// device sees manufacturer data only.
+    public static func background(serviceUUIDs: [BluetoothUUID]) -> ServiceAdvertisingLayout {
+        var unique: [BluetoothUUID] = []
+        for uuid in serviceUUIDs where !unique.contains(uuid) { unique.append(uuid) }
+        var advertising = AdvertisingData([.flags([.leGeneralDiscoverable, .brEdrNotSupported])])
+        advertising.structures.append(ServiceOverflowArea(unique).structure)
+        return ServiceAdvertisingLayout(advertisingData: advertising, scanResponse: AdvertisingData([]), advertised: [], overflow: unique)
+    }
+
+    private init(advertisingData: AdvertisingData, scanResponse: AdvertisingData, advertised: [BluetoothUUID], overflow: [BluetoothUUID]) {
+        self.advertisingData = advertisingData
+        self.scanResponse = scanResponse
+        self.advertised = advertised
+        self.overflow = overflow
+    }
+
     /// The UUID lists for `uuids` by width (16, 32, then 128 bits), complete or incomplete.
     private static func lists(_ uuids: [BluetoothUUID], complete: Bool) -> [AdvertisingData.Structure] {
         var short: [UInt16] = [], medium: [UInt32] = [], long: [UInt128] = []
@@ -96,11 +115,17 @@ extension Peripheral {
         name: String?, serviceUUIDs: [BluetoothUUID], interval: Duration = .milliseconds(100)
     ) async throws(BLEError) -> (session: AdvertisingSession, layout: ServiceAdvertisingLayout) {
         let layout = ServiceAdvertisingLayout(name: name, serviceUUIDs: serviceUUIDs)
+        return (try await advertise(layout, interval: interval), layout)
+    }
+
+    /// Advertises `layout`, connectable (see ``ServiceAdvertisingLayout``).
+    /// - Throws: ``BLEError/advertisingInProgress``, ``BLEError/invalidParameters(_:)``.
+    public func advertise(_ layout: ServiceAdvertisingLayout, interval: Duration = .milliseconds(100)) async throws(BLEError) -> AdvertisingSession {
         let units = ConnectionParameters.microseconds(interval) / 625
         guard (0x0020...0x4000).contains(units) else { throw .invalidParameters("the advertising interval must be 20 ms to 10.24 s") }
         let parameters = GAPAdvertisingParameters(
             kind: .connectable, intervalMin: UInt16(units), intervalMax: UInt16(units), data: layout.advertisingData,
             scanResponse: layout.scanResponse)
-        return (try await startAdvertising(parameters), layout)
+        return try await startAdvertising(parameters)
     }
 }

@@ -43,14 +43,59 @@ enum AdvertisedContent: Sendable {
         return .success(.services(name: name, uuids: (uuids ?? []).map(\.value)))
     }
 
-    /// Has `device` advertise this content; the session stops it.
-    func start(on device: BLEDevice) async throws(BLEError) -> AdvertisingSession {
+    /// Has `device` advertise this content as the phone of `app` lets it (in the foreground,
+    /// or on no phone, all of it; off screen, the background form of §9, rule 12: services
+    /// in the overflow area only, no name, a slower interval, no iBeacon); the session
+    /// stops it, `nil` when nothing goes on air.
+    func start(on device: BLEDevice, for app: PhoneApp?) async throws(BLEError) -> AdvertisingSession? {
+        let offScreen = app.map { $0.state != .foreground } ?? false
         switch self {
         case let .services(name, uuids):
-            return try await device.peripheral.advertiseServices(name: name, serviceUUIDs: uuids).session
+            guard offScreen, let app else {
+                return try await device.peripheral.advertiseServices(name: name, serviceUUIDs: uuids).session
+            }
+            let interval = Duration.microseconds(app.policy.backgroundAdvertisingInterval)
+            return try await device.peripheral.advertise(ServiceAdvertisingLayout.background(serviceUUIDs: uuids), interval: interval)
         case let .beacon(beacon):
+            // iBeacon payloads stop when the app leaves the foreground.
+            guard !offScreen else { return nil }
             // An iPhone sends an iBeacon from CBPeripheralManager as ADV_IND.
             return try await device.peripheral.emit(beacon, connectable: true)
+        }
+    }
+}
+
+/// A peripheral manager as its phone's system sees it (``PhoneAppMember``): its advertising
+/// follows the app on and off screen; it ends with its app.
+final class PeripheralMembership: PhoneAppMember, @unchecked Sendable {
+    // @unchecked Sendable: `manager` is weak and set once; the manager is used on its queue.
+    weak var manager: CBPeripheralManager?
+    /// Peripheral managers are not restored: their work ends with the app.
+    var restoreIdentifier: String? { nil }
+    var role: AppEventKind { .peripheral }
+    /// Whether the advertisement is the foreground one; read and set on the manager's queue.
+    private var advertisesOnScreen = true
+
+    init(_ manager: CBPeripheralManager) {
+        self.manager = manager
+    }
+
+    func appTerminated(preserved: Bool) async {
+        guard let manager else { return }
+        await manager.onQueue {
+            manager.delegate = nil
+            manager.stopAdvertising()
+        }
+    }
+
+    func appStateChanged(to state: AppState) async {
+        guard let manager else { return }
+        let onScreen = state == .foreground
+        await manager.onQueue {
+            // Off screen, the advertisement is the same whether the app runs or is suspended.
+            guard onScreen != self.advertisesOnScreen else { return }
+            self.advertisesOnScreen = onScreen
+            if manager.isAdvertising { manager.restartAdvertising() }
         }
     }
 }

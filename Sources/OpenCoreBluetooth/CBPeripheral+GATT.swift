@@ -19,9 +19,13 @@ extension CBPeripheral {
                         merged.append(CBService(remote: remote, peripheral: peripheral))
                     }
                     peripheral.services = merged
-                    peripheral.delegate?.peripheral(peripheral, didDiscoverServices: nil)
+                    peripheral.tell("didDiscoverServices") {
+                        peripheral.delegate?.peripheral(peripheral, didDiscoverServices: nil)
+                    }
                 case let .failure(error):
-                    peripheral.delegate?.peripheral(peripheral, didDiscoverServices: CBErrorMapping.error(error))
+                    peripheral.tell("didDiscoverServices") {
+                        peripheral.delegate?.peripheral(peripheral, didDiscoverServices: CBErrorMapping.error(error))
+                    }
                 }
             }
             if case .success = result { await peripheral.watchServiceChanges(on: connection) }
@@ -41,9 +45,13 @@ extension CBPeripheral {
                 case let .success(found):
                     service.includedServices = found.filter { wanted?.contains($0.uuid) ?? true }
                         .map { CBService(remote: $0, peripheral: peripheral) }
-                    peripheral.delegate?.peripheral(peripheral, didDiscoverIncludedServicesFor: service, error: nil)
+                    peripheral.tell("didDiscoverIncludedServicesFor") {
+                        peripheral.delegate?.peripheral(peripheral, didDiscoverIncludedServicesFor: service, error: nil)
+                    }
                 case let .failure(error):
-                    peripheral.delegate?.peripheral(peripheral, didDiscoverIncludedServicesFor: service, error: CBErrorMapping.error(error))
+                    peripheral.tell("didDiscoverIncludedServicesFor") {
+                        peripheral.delegate?.peripheral(peripheral, didDiscoverIncludedServicesFor: service, error: CBErrorMapping.error(error))
+                    }
                 }
             }
         }
@@ -66,9 +74,13 @@ extension CBPeripheral {
                         merged.append(CBCharacteristic(remote: characteristic, service: service))
                     }
                     service.characteristics = merged
-                    peripheral.delegate?.peripheral(peripheral, didDiscoverCharacteristicsFor: service, error: nil)
+                    peripheral.tell("didDiscoverCharacteristicsFor") {
+                        peripheral.delegate?.peripheral(peripheral, didDiscoverCharacteristicsFor: service, error: nil)
+                    }
                 case let .failure(error):
-                    peripheral.delegate?.peripheral(peripheral, didDiscoverCharacteristicsFor: service, error: CBErrorMapping.error(error))
+                    peripheral.tell("didDiscoverCharacteristicsFor") {
+                        peripheral.delegate?.peripheral(peripheral, didDiscoverCharacteristicsFor: service, error: CBErrorMapping.error(error))
+                    }
                 }
             }
         }
@@ -85,7 +97,9 @@ extension CBPeripheral {
                     characteristic.descriptors?.first { $0.remote?.handle == descriptor.handle }
                         ?? CBDescriptor(remote: descriptor, characteristic: characteristic)
                 }
-                peripheral.delegate?.peripheral(peripheral, didDiscoverDescriptorsFor: characteristic, error: nil)
+                peripheral.tell("didDiscoverDescriptorsFor") {
+                    peripheral.delegate?.peripheral(peripheral, didDiscoverDescriptorsFor: characteristic, error: nil)
+                }
             }
         }
     }
@@ -126,9 +140,13 @@ extension CBPeripheral {
                 switch result {
                 case let .success(bytes):
                     descriptor.value = DescriptorValue.typed(bytes, uuid: remote.uuid)
-                    peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: nil)
+                    peripheral.tell("didUpdateValueFor descriptor") {
+                        peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: nil)
+                    }
                 case let .failure(error):
-                    peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: CBErrorMapping.error(error))
+                    peripheral.tell("didUpdateValueFor descriptor") {
+                        peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: descriptor, error: CBErrorMapping.error(error))
+                    }
                 }
             }
         }
@@ -149,8 +167,9 @@ extension CBPeripheral {
             enqueue { peripheral, connection in
                 let result = await CBPeripheral.outcome { () async throws(BLEError) in try await connection.write(bytes, to: remote, type: .withResponse) }
                 await peripheral.onQueue {
-                    let error = result.failure.map(CBErrorMapping.error)
-                    peripheral.delegate?.peripheral(peripheral, didWriteValueFor: characteristic, error: error)
+                    peripheral.tell("didWriteValueFor") {
+                        peripheral.delegate?.peripheral(peripheral, didWriteValueFor: characteristic, error: result.failure.map(CBErrorMapping.error))
+                    }
                 }
             }
         case .withoutResponse:
@@ -163,7 +182,9 @@ extension CBPeripheral {
                     peripheral.pendingWrites -= 1
                     if !peripheral.canSendWriteWithoutResponse, peripheral.pendingWrites < CBPeripheral.pendingWritesLimit {
                         peripheral.canSendWriteWithoutResponse = true
-                        peripheral.delegate?.peripheralIsReady(toSendWriteWithoutResponse: peripheral)
+                        peripheral.tell("isReadyToSendWriteWithoutResponse") {
+                            peripheral.delegate?.peripheralIsReady(toSendWriteWithoutResponse: peripheral)
+                        }
                     }
                 }
             }
@@ -179,7 +200,9 @@ extension CBPeripheral {
         enqueue { peripheral, connection in
             let result = await CBPeripheral.outcome { () async throws(BLEError) in try await connection.write(bytes, to: remote) }
             await peripheral.onQueue {
-                peripheral.delegate?.peripheral(peripheral, didWriteValueFor: descriptor, error: result.failure.map(CBErrorMapping.error))
+                peripheral.tell("didWriteValueFor") {
+                    peripheral.delegate?.peripheral(peripheral, didWriteValueFor: descriptor, error: result.failure.map(CBErrorMapping.error))
+                }
             }
         }
     }
@@ -201,16 +224,22 @@ extension CBPeripheral {
                         subscription.reader.cancel()
                     }
                     characteristic.isNotifying = false
-                    peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+                    peripheral.tell("didUpdateNotificationStateFor") {
+                        peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+                    }
                     return false
                 }
                 guard peripheral.subscriptions[remote.valueHandle] == nil else {
-                    peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+                    peripheral.tell("didUpdateNotificationStateFor") {
+                        peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+                    }
                     return false
                 }
                 guard !remote.properties.isDisjoint(with: [.notify, .indicate]) else {
-                    peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic,
-                                                    error: CBATTError(.requestNotSupported, reason: "the characteristic neither notifies nor indicates"))
+                    peripheral.tell("didUpdateNotificationStateFor") {
+                        peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic,
+                                                        error: CBATTError(.requestNotSupported, reason: "the characteristic neither notifies nor indicates"))
+                    }
                     return false
                 }
                 return true
@@ -237,9 +266,13 @@ extension CBPeripheral {
                     }
                     peripheral.subscriptions[remote.valueHandle] = (values, reader)
                     characteristic.isNotifying = true
-                    peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+                    peripheral.tell("didUpdateNotificationStateFor") {
+                        peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: nil)
+                    }
                 case let .failure(error):
-                    peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: CBErrorMapping.error(error))
+                    peripheral.tell("didUpdateNotificationStateFor") {
+                        peripheral.delegate?.peripheral(peripheral, didUpdateNotificationStateFor: characteristic, error: CBErrorMapping.error(error))
+                    }
                 }
             }
         }

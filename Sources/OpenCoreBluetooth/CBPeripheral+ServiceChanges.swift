@@ -41,6 +41,6 @@ extension CBPeripheral {
             }
         }
         services = services?.filter { service in !invalidated.contains { $0 === service } }
-        delegate?.peripheral(self, didModifyServices: invalidated)
+        tell("didModifyServices") { self.delegate?.peripheral(self, didModifyServices: invalidated) }
     }
 }

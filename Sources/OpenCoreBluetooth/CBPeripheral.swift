@@ -148,14 +148,18 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
             await peripheral.onQueue {
                 switch result {
                 case let .success(rssi):
-                    let value = NSNumber(value: rssi ?? 127)
-                    peripheral.rssi = value
-                    peripheral.delegate?.peripheral(peripheral, didReadRSSI: value, error: nil)
-                    peripheral.delegate?.peripheralDidUpdateRSSI(peripheral, error: nil)
+                    peripheral.tell("didReadRSSI") {
+                        let value = NSNumber(value: rssi ?? 127)
+                        peripheral.rssi = value
+                        peripheral.delegate?.peripheral(peripheral, didReadRSSI: value, error: nil)
+                        peripheral.delegate?.peripheralDidUpdateRSSI(peripheral, error: nil)
+                    }
                 case let .failure(error):
-                    let failure = CBErrorMapping.error(error)
-                    peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: 127), error: failure)
-                    peripheral.delegate?.peripheralDidUpdateRSSI(peripheral, error: failure)
+                    peripheral.tell("didReadRSSI error") {
+                        let failure = CBErrorMapping.error(error)
+                        peripheral.delegate?.peripheral(peripheral, didReadRSSI: NSNumber(value: 127), error: failure)
+                        peripheral.delegate?.peripheralDidUpdateRSSI(peripheral, error: failure)
+                    }
                 }
             }
         }
@@ -174,9 +178,14 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
             await peripheral.onQueue {
                 switch result {
                 case let .success(channel):
-                    peripheral.delegate?.peripheral(peripheral, didOpen: CBL2CAPChannel(peer: peripheral, channel: channel, managerQueue: peripheral.isolation), error: nil)
+                    peripheral.tell("didOpen L2CAP") {
+                        peripheral.delegate?.peripheral(peripheral, didOpen: CBL2CAPChannel(peer: peripheral, channel: channel, managerQueue: peripheral.isolation),
+                                                        error: nil)
+                    }
                 case let .failure(error):
-                    peripheral.delegate?.peripheral(peripheral, didOpen: nil, error: CBErrorMapping.error(error))
+                    peripheral.tell("didOpen L2CAP error") {
+                        peripheral.delegate?.peripheral(peripheral, didOpen: nil, error: CBErrorMapping.error(error))
+                    }
                 }
             }
         }

@@ -37,6 +37,9 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
 
     /// The controller the options named (``OpenCoreBluetoothControllerOptionKey``).
     let controllerName: String?
+    /// The app of a simulated phone this manager belongs to (made in its launch entry
+    /// point), whose state decides how it advertises.
+    let app: PhoneApp?
     /// The device, once opened.
     var device: BLEDevice?
     /// Service changes and advertising starts, one after another in call order.
@@ -75,8 +78,10 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     /// Linux; ``OpenCoreBluetoothControllerOptionKey`` picks the controller).
     public init(delegate: (any CBPeripheralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
         controllerName = options?[OpenCoreBluetoothControllerOptionKey] as? String
+        app = PhoneApp.launching
         self.delegate = delegate
         super.init(queue: queue)
+        if let app { _ = app.phone.join(PeripheralMembership(self), app: app.name) }
         // Opens (or shares) the controller; the delegate is set before the state moves on.
         let controllerName = controllerName
         Task { [weak self] in
@@ -147,7 +152,7 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
             }
             guard let device, case let .success(content) = parsed else { return }
             do {
-                let session = try await content.start(on: device)
+                let session = try await content.start(on: device, for: self.app)
                 await self.onQueue {
                     self.advertisingSession = session
                     self.advertised = content
@@ -181,8 +186,8 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
         }
     }
 
-    /// A central connected: the controller stopped advertising, so start again while the
-    /// app wants to advertise.
+    /// A central connected (the controller stopped advertising), or the app moved on or off
+    /// screen (the advertisement changes): start again while the app wants to advertise.
     func restartAdvertising() {
         enqueue { [weak self] in
             guard let self else { return }
@@ -192,7 +197,7 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
             }
             guard let running else { return }
             try? await running.session?.stop()
-            let session = try? await running.content.start(on: running.device)
+            let session = try? await running.content.start(on: running.device, for: self.app)
             await self.onQueue { self.advertisingSession = session }
         }
     }

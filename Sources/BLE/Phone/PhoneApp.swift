@@ -20,6 +20,9 @@ public struct PhoneApp: Sendable {
     /// The app's state now.
     public var state: AppState { phone.state(of: name) ?? .notRunning }
 
+    /// The numbers of the phone's rules.
+    public var policy: PhonePolicy { phone.policy }
+
     /// Whether the app declared `mode` in its background modes.
     public func declares(_ mode: BackgroundModes) -> Bool {
         phone.modes(of: name).contains(mode)
@@ -60,6 +63,14 @@ public protocol PhoneAppMember: AnyObject, Sendable {
     /// Its app ended. A `preserved` member's links, scans and subscriptions stay with the
     /// system for the app's relaunch; any other member's end with the app.
     func appTerminated(preserved: Bool) async
+    /// Its running app moved to `state` (foreground, background, suspended), for the rules
+    /// that change what a manager does off screen, such as background advertising.
+    func appStateChanged(to state: AppState) async
+}
+
+extension PhoneAppMember {
+    /// Nothing to change by default.
+    public func appStateChanged(to state: AppState) async {}
 }
 
 /// One line of a phone's story: what its system did, and when.

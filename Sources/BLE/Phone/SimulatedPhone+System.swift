@@ -16,6 +16,8 @@ extension SimulatedPhone {
         case launch(String, LaunchEntryPoint, PhoneLaunchOptions)
         /// Tell a manager its app ended.
         case terminate(any PhoneAppMember, preserved: Bool)
+        /// Tell a manager its running app changed state.
+        case changed(any PhoneAppMember, AppState)
     }
 
     /// The phone's system: the rules' core and what the layers above gave it.
@@ -51,7 +53,10 @@ extension SimulatedPhone {
                 case let .stateChanged(app, _, to):
                     if case let .terminated(reason) = to {
                         effects += terminate(app, reason)
-                    } else if to == .suspended {
+                    } else {
+                        effects += (members[app] ?? []).map { .changed($0, to) }
+                    }
+                    if to == .suspended {
                         // A relaunched app that made no manager to restore before it was
                         // suspended again loses the events it was relaunched for, as
                         // observed on iOS (research §9, rule 14).
@@ -125,6 +130,8 @@ extension SimulatedPhone {
                     launch(app, launcher, options)
                 case let .terminate(member, preserved):
                     await member.appTerminated(preserved: preserved)
+                case let .changed(member, state):
+                    await member.appStateChanged(to: state)
                 }
             }
         }

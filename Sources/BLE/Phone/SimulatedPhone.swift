@@ -136,6 +136,9 @@ public final class SimulatedPhone: Sendable {
         state.withLock { $0.core.description(of: app)?.modes ?? [] }
     }
 
+    /// The numbers of the phone's rules.
+    public var policy: PhonePolicy { state.withLock { $0.core.policy } }
+
     /// What the system did so far, in order.
     public var timeline: [PhoneTimelineEntry] { state.withLock { $0.timeline } }
 
