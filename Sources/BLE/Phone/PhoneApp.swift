@@ -58,7 +58,7 @@ public struct PhoneLaunchOptions: Hashable, Sendable {
 public protocol PhoneAppMember: AnyObject, Sendable {
     /// The restore identifier the manager was made with, if any.
     var restoreIdentifier: String? { get }
-    /// Which role it plays: ``AppEventKind/central`` or ``AppEventKind/peripheral``.
+    /// Which role it plays: `AppEventKind.central` or `AppEventKind.peripheral`.
     var role: AppEventKind { get }
     /// Its app ended. A `preserved` member's links, scans and subscriptions stay with the
     /// system for the app's relaunch; any other member's end with the app.

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 
 /// A simulated iPhone: apps with their states and background modes on one ``BLEDevice``,
-/// and the system between them and their events (``PhoneCore``, the background rules of
+/// and the system between them and their events (`PhoneCore`, the background rules of
 /// DESIGN.md's "phone").
 ///
 /// The compatibility layers hand each delegate call of an app's managers to
@@ -43,7 +43,7 @@ public final class SimulatedPhone: Sendable {
     }
 
     /// Installs `app`, whose launch entry point is `launch`.
-    /// - Throws: ``PhoneError/duplicateApp(_:)`` when an app of that name is installed.
+    /// - Throws: `PhoneError.duplicateApp(_:)` when an app of that name is installed.
     public func install(_ app: AppDescription, launch: @escaping LaunchEntryPoint) throws(PhoneError) {
         try state.withLock { state throws(PhoneError) in
             try state.core.install(app)
@@ -53,7 +53,7 @@ public final class SimulatedPhone: Sendable {
 
     /// Does what the user or the system does to an app, or to Bluetooth. Launching an app
     /// that is not running runs its launch entry point.
-    /// - Throws: ``PhoneError`` for an app not installed, or an action its state forbids.
+    /// - Throws: `PhoneError` for an app not installed, or an action its state forbids.
     public func perform(_ action: PhoneAction) throws(PhoneError) {
         let now = clock.microseconds
         let effects = try state.withLock { state throws(PhoneError) -> [Effect] in
