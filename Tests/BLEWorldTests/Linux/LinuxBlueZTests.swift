@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SimulatedTesting
 import Testing
 
@@ -12,21 +13,35 @@ struct LinuxBlueZTests {
     /// The second device's address in a `--devices 2` world.
     private let peerAddress = "F0:5B:1E:00:00:02"
 
+    /// A bond store of its own for one `ble serve`, in the temporary folder.
+    private func temporaryBondStore() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("swiftble-linux-bonds-\(getpid())-\(UInt32.random(in: 0 ... .max)).json").path
+    }
+
     /// A served world whose first device is the guest's hci0; stop both when done.
     private func bridgedWorld(_ guest: LinuxGuest) throws -> (world: ServedWorld, bridge: LineProcess) {
         let ble = try #require(bleExecutable(), "the ble executable is not built")
         let world = try ServedWorld(executable: ble, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0"])
         do {
             try guest.forward(guestPort: 9000, toHostPort: world.ports[0])
-            // Forget what an earlier check's world left in bluetoothd about the same address.
-            _ = try guest.run("bluetoothctl remove \(peerAddress) >/dev/null 2>&1; true", timeoutSeconds: 30)
+            // Forget what an earlier check's world left in bluetoothd about the same addresses
+            // (a bond above all): bluetoothd loads an adapter's storage when it appears.
+            _ = try guest.run("rm -rf /var/lib/bluetooth/*", timeoutSeconds: 30)
             let bridge = try guest.start("exec ble vhci --hci tcp:10.0.2.100:9000 2>&1")
             guard bridge.waitForLine(containing: "READY", timeoutSeconds: 60) != nil else {
                 bridge.stop()
                 throw ServeError(message: "ble vhci in the guest printed no READY line: \(bridge.output)")
             }
-            let powered = try guest.run("bluetoothctl power on", timeoutSeconds: 60)
-            guard powered.stdout.contains("succeeded") else {
+            // bluetoothd takes the new adapter over a moment after it appears: ask until it is on.
+            let powered = try guest.run("""
+                for _ in $(seq 1 40); do
+                    bluetoothctl show | grep -q 'Powered: yes' && exit 0
+                    bluetoothctl power on >/dev/null 2>&1
+                    sleep 0.5
+                done
+                bluetoothctl show; exit 1
+                """, timeoutSeconds: 60)
+            guard powered.status == 0 else {
                 bridge.stop()
                 throw ServeError(message: "bluetoothctl could not power hci0 on: \(powered.stdout)\(powered.stderr)")
             }
@@ -58,6 +73,30 @@ struct LinuxBlueZTests {
         #expect(scan.stdout.contains("ManufacturerData Key: 0xffff"), "\(scan.stdout)")
     }
 
+    @Test("BlueZ pairs with ble serve (Just Works, Secure Connections) and reads a value only an encrypted link may read")
+    func bluezPairsWithOurServer() throws {
+        let guest = try LinuxGuest.shared.get()
+        let (world, bridge) = try bridgedWorld(guest)
+        defer {
+            bridge.stop()
+            world.stop()
+        }
+        let ble = try #require(bleExecutable())
+        let server = try LineProcess(ble, ["serve", LinuxGuest.interopDirectory + "/gatt-server.yaml", "--hci", "tcp:127.0.0.1:\(world.ports[1])",
+                                           "--bonds", temporaryBondStore()])
+        defer { server.stop() }
+        try #require(server.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(server.output)")
+        let pairing = try guest.run("bluetoothctl --timeout 8 scan on >/dev/null; \(LinuxGuest.interopDirectory)/bluetoothctl_pair.sh "
+                                    + "\(peerAddress) d7a30105-6c5a-4a7e-9b1e-5f0c2a9e0001 2>&1; status=$?; bluetoothctl info \(peerAddress); exit $status",
+                                    timeoutSeconds: 180)
+        #expect(pairing.status == 0, "\(pairing.stdout)\n\(pairing.stderr)")
+        #expect(pairing.stdout.contains("Pairing successful"), "\(pairing.stdout)")
+        #expect(pairing.stdout.contains("encrypted hello"), "\(pairing.stdout)")
+        #expect(pairing.stdout.contains("Paired: yes") && pairing.stdout.contains("Bonded: yes"), "\(pairing.stdout)")
+        let encrypted = server.waitForLine(containing: "\"encrypted\"", timeoutSeconds: 10)
+        #expect(encrypted?.contains("\"keySize\": 16") == true, "\(server.output)")
+    }
+
     @Test("When the controller goes away, ble vhci in the guest says so, exits, and hci0 is gone")
     func controllerGoesAway() throws {
         let guest = try LinuxGuest.shared.get()
@@ -84,10 +123,17 @@ struct LinuxBlueZTests {
         }
         let ble = try #require(bleExecutable())
         let server = try LineProcess(ble, ["serve", LinuxGuest.interopDirectory + "/gatt-server.yaml", "--hci", "tcp:127.0.0.1:\(world.ports[1])",
-                                           "--stream", "d7a30104-6c5a-4a7e-9b1e-5f0c2a9e0001:3:8"])
+                                           "--bonds", temporaryBondStore(), "--stream", "d7a30104-6c5a-4a7e-9b1e-5f0c2a9e0001:3:8"])
         defer { server.stop() }
         try #require(server.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(server.output)")
-        let client = try guest.run("python3 \(LinuxGuest.interopDirectory)/bleak_client.py --name SwiftBLE-BlueZ", timeoutSeconds: 180)
+        // On failure the HCI traffic of hci0 (btmon) goes to stderr, into the failure's message.
+        let client = try guest.run("""
+            btmon -w /tmp/bleak.snoop >/dev/null 2>&1 & monitor=$!
+            python3 \(LinuxGuest.interopDirectory)/bleak_client.py --name SwiftBLE-BlueZ; status=$?
+            kill $monitor; wait $monitor
+            [ $status -eq 0 ] || btmon -r /tmp/bleak.snoop | tail -n 150 >&2
+            exit $status
+            """, timeoutSeconds: 180)
         let lines = jsonLines(client.stdout)
         func event(_ name: String) -> [String: Any]? { lines.first { $0["event"] as? String == name } }
         #expect(client.status == 0, "\(client.stdout)\n\(client.stderr)")
