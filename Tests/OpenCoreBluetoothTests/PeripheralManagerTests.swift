@@ -50,9 +50,19 @@ final class RecordingPeripheralDelegate: NSObject, @MainActor CBPeripheralManage
 
     /// Returns once the ready call has come `count` times (no polling: the delegate call
     /// resumes the wait).
+    ///
+    /// The count is checked in the continuation's body, where nothing runs between the check
+    /// and storing the waiter: entering `withCheckedContinuation` may suspend (a task that
+    /// prefers the simulation as its executor goes through the main queue again there), and a
+    /// ready call already queued then runs first, before any waiter is stored.
     func readyCall(_ count: Int) async {
-        guard readyCalls < count else { return }
-        await withCheckedContinuation { readyWaiter = $0 }
+        await withCheckedContinuation { continuation in
+            if readyCalls >= count {
+                continuation.resume()
+            } else {
+                readyWaiter = continuation
+            }
+        }
     }
 
     func peripheralManager(_ peripheral: CBPeripheralManager, didReceiveRead request: CBATTRequest) {
