@@ -75,10 +75,13 @@ public final class BLEDevice: Sendable {
     ///     before it is considered gone (Vol 4, Part E, §4.4); by default 2 s for a real
     ///     controller and `Adapter.simulatedCommandTimeout` for an embedded world. A slow
     ///     serial line may need more.
+    ///   - profile: the host's habits that differ between systems: its ATT MTU and its
+    ///     answer to connection parameter requests (``HostProfile/iPhone`` for Apple's).
     /// - Throws: ``BLEError/controllerUnavailable(_:)`` with a sentence saying what to do;
     ///   ``BLEError/bondStoreUnavailable(_:)`` when the bond store file cannot be read.
     public static func open(
-        hci: String? = nil, snoop: String? = nil, bonds: BondStorage = .default, commandTimeout: Duration? = nil
+        hci: String? = nil, snoop: String? = nil, bonds: BondStorage = .default, commandTimeout: Duration? = nil,
+        profile: HostProfile = .standard
     ) async throws(BLEError) -> BLEDevice {
         var configuration: HCIDriverConfiguration?
         if let commandTimeout {
@@ -90,7 +93,8 @@ public final class BLEDevice: Sendable {
         let kept = try await DeviceBonds.open(bonds, hci: spec)
         let adapter: Adapter
         do {
-            adapter = try await Adapter.open(hci: hci, snoopPath: snoop, configuration: configuration)
+            adapter = try await Adapter.open(hci: hci, snoopPath: snoop, configuration: configuration,
+                                             att: ATTBearerConfiguration(receiveMTU: profile.attMTU), parameterUpdates: profile.parameterUpdates)
             try await adapter.startSimulatedPeripherals()
         } catch {
             throw BLEError(error, closed: false)

@@ -149,6 +149,8 @@ extension Adapter {
     ///     command and an embedded world ``simulatedCommandTimeout``.
     ///   - att: the host's ATT bearers (receive MTU, default 517; Core 5.4, Vol 3, Part F,
     ///     §3.2.8), e.g. 23 for a client that must not exchange a larger MTU.
+    ///   - parameterUpdates: how the host answers a peripheral's connection parameter
+    ///     requests (``ConnectionParameterUpdatePolicy``); by default it accepts valid ones.
     ///   - speed: for an embedded world, simulated seconds per wall-clock second: 1 (the
     ///     default) paces the world's virtual clock to real time, as a program talking to
     ///     people or other processes needs; `.infinity` runs the world, the host and every
@@ -158,7 +160,8 @@ extension Adapter {
     /// - Throws: ``AdapterError`` with one sentence saying what to do.
     public static func open(
         hci: String? = nil, seed: UInt64? = nil, snoopPath: String? = nil, onLog: (@Sendable (String) -> Void)? = nil,
-        configuration explicit: HCIDriverConfiguration? = nil, att: ATTBearerConfiguration = .init(), speed: Double = 1
+        configuration explicit: HCIDriverConfiguration? = nil, att: ATTBearerConfiguration = .init(),
+        parameterUpdates: ConnectionParameterUpdatePolicy = .acceptValid, speed: Double = 1
     ) async throws -> Adapter {
         let hci = hci ?? defaultSpec
         let configuration: HCIDriverConfiguration
@@ -182,10 +185,10 @@ extension Adapter {
         switch spec {
         case .simulated:
             return try openWorld(try scenario(named: "neighbourhood"), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog,
-                                 configuration: configuration, att: att, speed: speed)
+                                 configuration: configuration, att: att, parameterUpdates: parameterUpdates, speed: speed)
         case let .simulatedScenario(path):
             return try openWorld(try scenario(named: path), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog,
-                                 configuration: configuration, att: att, speed: speed)
+                                 configuration: configuration, att: att, parameterUpdates: parameterUpdates, speed: speed)
         case .tcp, .unix, .serial, .userChannel:
             let transport: any HCITransport
             do {
@@ -194,7 +197,7 @@ extension Adapter {
                 snoop?.close()
                 throw AdapterError("\(error)")  // TransportError already names the spec: "could not connect to tcp:…"
             }
-            let host = BLEHost.Host(transport: HCIHostTransport(base: transport), configuration: configuration, att: att,
+            let host = BLEHost.Host(transport: HCIHostTransport(base: transport), configuration: configuration, parameterUpdates: parameterUpdates, att: att,
                                     onPacket: onPacket)
             return Adapter(host: host, simulatedAddress: nil, runner: nil, tasks: [], snoop: snoop)
         }
@@ -202,7 +205,8 @@ extension Adapter {
 
     private static func openWorld(
         _ loaded: Scenario, seed: UInt64?, snoop: SnoopFile?, onPacket: (@Sendable (HostPacketRecord) -> Void)?,
-        onLog: (@Sendable (String) -> Void)?, configuration: HCIDriverConfiguration, att: ATTBearerConfiguration, speed: Double
+        onLog: (@Sendable (String) -> Void)?, configuration: HCIDriverConfiguration, att: ATTBearerConfiguration,
+        parameterUpdates: ConnectionParameterUpdatePolicy, speed: Double
     ) throws -> Adapter {
         var scenario = loaded
         if let seed { scenario.seed = seed }
@@ -232,7 +236,7 @@ extension Adapter {
         }
         let runner = simulated.runner
         let run = Task(executorPreference: simulation) { _ = await runner.run() }
-        let host = BLEHost.Host(transport: hostTransport, configuration: configuration, att: att,
+        let host = BLEHost.Host(transport: hostTransport, configuration: configuration, parameterUpdates: parameterUpdates, att: att,
                                 onPacket: onPacket, clock: runner.clock, pairingSeed: simulated.hostPairingSeed)
         return Adapter(host: host, simulatedAddress: address, runner: runner, simulatedPeripherals: simulated.peripherals,
                        tasks: [run] + simulated.feeds, snoop: snoop)

@@ -7,7 +7,8 @@ extension CBCentralManager {
     /// Connects to `peripheral` (`connectPeripheral:options:`): the delegate gets
     /// `didConnect`, or `didFailToConnect` when the controller refuses. As on Apple
     /// platforms the attempt never times out: it stays pending until it succeeds or
-    /// ``cancelPeripheralConnection(_:)``. The `CBConnectPeripheralOption…` keys are
+    /// ``cancelPeripheralConnection(_:)``. The link starts as an iPhone's does: a 30 ms
+    /// interval, no latency, a 720 ms supervision timeout (`HostProfile.iPhone`). The `CBConnectPeripheralOption…` keys are
     /// accepted and ignored (they concern alerts of a suspended app).
     public func connect(_ peripheral: CBPeripheral, options: [String: Any]? = nil) {
         guard let device, state == .poweredOn, peripheral.state == .disconnected else { return }
@@ -21,7 +22,7 @@ extension CBCentralManager {
                 guard let self, let peripheral, await self.onQueue({ peripheral.state == .connecting }) else { return }
                 do throws(BLEError) {
                     // In slices, so the attempt has no overall limit (Apple's behaviour).
-                    let connection = try await device.central.connect(to: address, timeout: .seconds(30))
+                    let connection = try await device.central.connect(to: address, parameters: HostProfile.iPhone.initialConnection, timeout: .seconds(30))
                     await self.onQueue { self.connected(peripheral, connection) }
                     return
                 } catch {

@@ -84,13 +84,15 @@ final class CBDeviceHub: Sendable {
         }
     }
 
-    /// Opens `spec` as an iPhone runs its radio: privacy on, so advertising, scanning and
-    /// connecting use a resolvable private address that changes every 15 minutes and the
-    /// controller's public address never goes on air (Core 5.4, Vol 3, Part C, §10.7).
+    /// Opens `spec` as an iPhone runs its radio: an iPhone's host profile (ATT MTU 185,
+    /// connection parameter requests checked against Apple's Accessory Design Guidelines),
+    /// and privacy on, so advertising, scanning and connecting use a resolvable private
+    /// address that changes every 15 minutes and the controller's public address never goes
+    /// on air (Core 5.4, Vol 3, Part C, §10.7).
     private static func open(_ spec: String) async -> Result<BLEDevice, BLEError> {
         let device: BLEDevice
         do {
-            device = try await BLEDevice.open(hci: spec)
+            device = try await BLEDevice.open(hci: spec, profile: .iPhone)
         } catch {
             return .failure(error)
         }

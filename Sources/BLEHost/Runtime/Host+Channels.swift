@@ -55,6 +55,18 @@ public enum ConnectionParameterUpdatePolicy: Hashable, Sendable {
     case acceptValid
     /// Reject every request (result 0x0001).
     case reject
+    /// Accept a request only if it keeps Apple's Accessory Design Guidelines
+    /// (``AccessoryDesignGuidelines``), as an iPhone does.
+    case accessoryDesignGuidelines
+
+    /// Whether a valid request for `parameters` is accepted.
+    public func accepts(_ parameters: HCI.LEConnectionParameters) -> Bool {
+        switch self {
+        case .acceptValid: true
+        case .reject: false
+        case .accessoryDesignGuidelines: AccessoryDesignGuidelines.violation(of: parameters) == nil
+        }
+    }
 }
 
 /// Why a channel call failed.

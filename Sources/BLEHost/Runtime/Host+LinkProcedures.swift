@@ -204,7 +204,7 @@ extension Host {
     /// Central: answers a peripheral's parameter request by ``parameterUpdatePolicy`` and,
     /// on acceptance, applies the values with HCI LE Connection Update (§9.3.9).
     func answerParameterUpdate(handle: UInt16, identifier: UInt8, _ parameters: HCI.LEConnectionParameters) {
-        let accept = parameterUpdatePolicy == .acceptValid
+        let accept = parameterUpdatePolicy.accepts(parameters)
         carryOut(links[handle]?.answerConnectionParameterUpdate(identifier: identifier, accept: accept) ?? [], link: handle)
         guard accept else { return }
         // A refusal here (the link just went down) leaves nothing to apply.
