@@ -25,6 +25,11 @@ public struct PhonePolicy: Hashable, Sendable {
     /// foreground, in microseconds. No Apple figure; 200 ms observed (research §9, rule 12).
     public var backgroundAdvertisingInterval: Int64 = 200_000
 
+    /// The ATT error code a remote read of a dynamic characteristic (no value at publish)
+    /// gets while the app is suspended without `bluetooth-peripheral`. Not documented by
+    /// Apple; default 0x0E, Unlikely Error (research §9, rule 4, an unverified choice).
+    public var suspendedDynamicReadError: UInt8 = 0x0E
+
     /// The defaults above.
     public init() {}
 }

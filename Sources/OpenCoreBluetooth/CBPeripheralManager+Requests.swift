@@ -75,7 +75,7 @@ extension CBPeripheralManager {
         loops.append(Task { [weak self] in
             for await _ in peripheral.readyToUpdate {
                 guard let self else { return }
-                await self.onQueue { self.delegate?.peripheralManagerIsReady(toUpdateSubscribers: self) }
+                await self.onQueue { self.tell("isReadyToUpdateSubscribers") { self.delegate?.peripheralManagerIsReady(toUpdateSubscribers: self) } }
             }
         })
         loops.append(Task { [weak self] in
@@ -118,6 +118,22 @@ extension CBPeripheralManager {
         return CBCentral(identifier: text.flatMap(UUID.init(uuidString:)) ?? UUID())
     }
 
+    /// Calls the delegate through the phone of the manager's app, which delivers the call
+    /// now, later or never (DESIGN.md, "phone"); at once for a manager on no phone.
+    func tell(_ detail: @autoclosure () -> String, _ call: @escaping @Sendable () -> Void) {
+        guard let app else { return call() }
+        app.phone.deliver(.peripheral, detail(), for: app.name, on: isolation, call)
+    }
+
+    /// The ATT error a read of a dynamic value gets while the app is suspended without
+    /// `bluetooth-peripheral`: nothing runs to answer it (iOS research §9, rule 4; the code
+    /// is the phone's ``PhonePolicy/suspendedDynamicReadError``). `nil` when the app can
+    /// answer, or the manager is on no phone.
+    var suspendedReadRefusal: ATT.ErrorCode? {
+        guard let app, app.state == .suspended, !app.declares(.bluetoothPeripheral) else { return nil }
+        return ATT.ErrorCode(rawValue: app.policy.suspendedDynamicReadError)
+    }
+
     private func deliver(_ request: GATTServerRequest, device: BLEDevice) async {
         switch request {
         case let .read(read):
@@ -128,9 +144,13 @@ extension CBPeripheralManager {
                     read.respondNow(.failure(.invalidHandle))
                     return
                 }
+                if let refusal = self.suspendedReadRefusal {
+                    read.respondNow(.failure(refusal))
+                    return
+                }
                 let attRequest = CBATTRequest(central: central, characteristic: characteristic, offset: read.request.offset, value: nil)
                 attRequest.serverContext = read
-                self.delegate?.peripheralManager(self, didReceiveRead: attRequest)
+                self.tell("didReceiveRead \(characteristic.uuid.uuidString)") { self.delegate?.peripheralManager(self, didReceiveRead: attRequest) }
             }
         case let .write(writes):
             var lengths: [UInt16: Int?] = [:]
@@ -151,7 +171,7 @@ extension CBPeripheralManager {
                     attRequest.serverContext = writes
                     requests.append(attRequest)
                 }
-                self.delegate?.peripheralManager(self, didReceiveWrite: requests)
+                self.tell("didReceiveWrite") { [requests] in self.delegate?.peripheralManager(self, didReceiveWrite: requests) }
             }
         }
     }
@@ -169,12 +189,14 @@ extension CBPeripheralManager {
             guard !subscribed.contains(where: { $0 === central }) else { return }
             subscribed.append(central)
             characteristic.subscribedCentrals = subscribed
-            delegate?.peripheralManager(self, central: central, didSubscribeTo: characteristic)
+            tell("didSubscribeTo \(characteristic.uuid.uuidString)") { self.delegate?.peripheralManager(self, central: central, didSubscribeTo: characteristic) }
         } else {
             guard subscribed.contains(where: { $0 === central }) else { return }
             subscribed.removeAll { $0 === central }
             characteristic.subscribedCentrals = subscribed.isEmpty ? nil : subscribed
-            delegate?.peripheralManager(self, central: central, didUnsubscribeFrom: characteristic)
+            tell("didUnsubscribeFrom \(characteristic.uuid.uuidString)") {
+                self.delegate?.peripheralManager(self, central: central, didUnsubscribeFrom: characteristic)
+            }
         }
     }
 }

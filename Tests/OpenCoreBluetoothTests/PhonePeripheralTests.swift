@@ -78,3 +78,79 @@ struct PhonePeripheralTests {
         await world.close()
     }
 }
+
+/// An app that publishes one characteristic with a dynamic value (read from the app on
+/// each request) and answers reads with a counter, as Apple-platform code writes it.
+final class CounterApp: NSObject, CBPeripheralManagerDelegate {
+    static let service = CBUUID(string: "FFD0")
+    static let counter = CBUUID(string: "FFD1")
+    var manager: CBPeripheralManager!
+    var reads = 0
+
+    init(controller: String) {
+        super.init()
+        manager = CBPeripheralManager(delegate: self, queue: nil, options: [OpenCoreBluetoothControllerOptionKey: controller])
+    }
+
+    func peripheralManagerDidUpdateState(_ peripheral: CBPeripheralManager) {
+        guard peripheral.state == .poweredOn else { return }
+        let service = CBMutableService(type: Self.service, primary: true)
+        service.characteristics = [CBMutableCharacteristic(type: Self.counter, properties: [.read], value: nil, permissions: [.readable])]
+        peripheral.add(service)
+        peripheral.startAdvertising([CBAdvertisementDataLocalNameKey: "Counter"])
+    }
+
+    func peripheralManager(_ peripheral: CBPeripheralManager, didReceiveRead request: CBATTRequest) {
+        reads += 1
+        request.value = Data([UInt8(reads)])
+        peripheral.respond(to: request, withResult: .success)
+    }
+}
+
+extension PhonePeripheralTests {
+    /// A phone running the counter app with `modes`, and a central connected to it that has
+    /// found the counter characteristic.
+    private func counterOnPhone(modes: BackgroundModes) async throws
+        -> (DevicesWorld, SimulatedPhone, Launches<CounterApp>, Connection, RemoteCharacteristic) {
+        let world = try await DevicesWorld.make(devices: 2)
+        let phone = SimulatedPhone(device: world.devices[0])
+        let launches = Launches<CounterApp>()
+        let controller = world.names[0]
+        try phone.install(AppDescription(name: "Counter", modes: modes)) { _ in
+            launches.apps.append(CounterApp(controller: controller))
+        }
+        try phone.perform(.launch("Counter"))
+        try await waitFor("advertising") { launches.apps.first?.manager.isAdvertising == true }
+        let connection = try await world.devices[1].central.connect(to: world.addresses[0], timeout: .seconds(devicesWorldPatience))
+        let service = try #require(try await connection.services([0xFFD0]).first)
+        let counter = try #require(try await connection.characteristics(of: service).first)
+        return (world, phone, launches, connection, counter)
+    }
+
+    @Test("Rule 4: a suspended app without bluetooth-peripheral cannot answer a read of a dynamic value: Unlikely Error")
+    func dynamicReadWhileSuspended() async throws {
+        let (world, phone, launches, connection, counter) = try await counterOnPhone(modes: [])
+        #expect(try await connection.read(counter) == [1])
+        try phone.perform(.background("Counter"))
+        try await waitFor("suspension") { phone.state(of: "Counter") == .suspended }
+        await #expect(throws: BLEError.att(.unlikelyError, handle: counter.valueHandle)) { try await connection.read(counter) }
+        #expect(launches.apps.first?.reads == 1)
+        try phone.perform(.foreground("Counter"))
+        #expect(try await connection.read(counter) == [2])
+        phone.close()
+        await world.close()
+    }
+
+    @Test("Rule 2: a suspended app with bluetooth-peripheral is woken to answer a read, then suspended after its wake window")
+    func dynamicReadWakes() async throws {
+        let (world, phone, launches, connection, counter) = try await counterOnPhone(modes: .bluetoothPeripheral)
+        try phone.perform(.background("Counter"))
+        try await waitFor("suspension") { phone.state(of: "Counter") == .suspended }
+        #expect(try await connection.read(counter) == [1])
+        #expect(phone.state(of: "Counter") == .background)
+        try await waitFor("suspension after the wake window") { phone.state(of: "Counter") == .suspended }
+        #expect(launches.apps.first?.reads == 1)
+        phone.close()
+        await world.close()
+    }
+}
