@@ -27,8 +27,11 @@ struct AMSTests {
         }
 
         func wait(until check: @escaping @Sendable ([AMSRemoteUpdate]) -> Bool) async {
-            if check(updates) { return }
-            await withCheckedContinuation { waiters.append((check, $0)) }
+            // The check runs inside the continuation's body, where no update can slip in
+            // between it and the wait.
+            await withCheckedContinuation { continuation in
+                if check(updates) { continuation.resume() } else { waiters.append((check, continuation)) }
+            }
         }
 
         /// The last value reported for `attribute` of `entity`.

@@ -29,8 +29,11 @@ struct ANCSTests {
 
         /// The events so far once `check` holds for them.
         func wait(until check: @escaping @Sendable ([ANCSConsumerEvent]) -> Bool) async -> [ANCSConsumerEvent] {
-            if check(events) { return events }
-            return await withCheckedContinuation { waiters.append((check, $0)) }
+            // The check runs inside the continuation's body, where no event can slip in
+            // between it and the wait.
+            return await withCheckedContinuation { continuation in
+                if check(events) { continuation.resume(returning: events) } else { waiters.append((check, continuation)) }
+            }
         }
     }
 
