@@ -77,8 +77,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
 
     /// A manager calling `delegate`, with options (`initWithDelegate:queue:options:`):
     /// ``CBCentralManagerOptionShowPowerAlertKey`` (ignored: no user to alert),
-    /// ``CBCentralManagerOptionRestoreIdentifierKey`` (`centralManager(_:willRestoreState:)`
-    /// is called first, with nothing to restore), and SwiftBLE's
+    /// ``CBCentralManagerOptionRestoreIdentifierKey`` (state restoration on a simulated
+    /// iPhone; elsewhere `centralManager(_:willRestoreState:)` is called first, with nothing
+    /// to restore), and SwiftBLE's
     /// ``OpenCoreBluetoothControllerOptionKey``. The delegate is called on `queue` (the main
     /// queue when `nil`).
     public init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {

@@ -4,8 +4,11 @@
 /// accepted and ignored on Linux (there is no user to alert).
 public let CBCentralManagerOptionShowPowerAlertKey = "kCBInitOptionShowPowerAlert"
 /// `init(delegate:queue:options:)`: the identifier to restore the manager's state under
-/// (`String`); accepted; `centralManager(_:willRestoreState:)` is called with the
-/// identifier but nothing to restore, as Linux does not relaunch apps.
+/// (`String`). For an app of a simulated iPhone (`SimulatedPhone`), the system keeps the
+/// manager's links, subscriptions and scan when it terminates the app, and the manager made
+/// again with this identifier after the relaunch gets them in
+/// `centralManager(_:willRestoreState:)`. A manager on no phone gets that call first, with
+/// nothing to restore.
 public let CBCentralManagerOptionRestoreIdentifierKey = "kCBInitOptionRestoreIdentifier"
 /// `scanForPeripherals(withServices:options:)`: report every advertisement (`true`) or one
 /// discovery per peripheral per scan (`false`, the default) (`NSNumber` / `Bool`).
