@@ -7,7 +7,7 @@ read (scripts/embed-scenarios.py copies it into BLEScenarios)."""
 UUID = "B9407F30-F5F8-466E-AFF9-25556B57FE6D"
 COLUMNS, ROWS = 20, 10
 
-header = f"""# A crowd (issue #8, scenarios): 200 beacons in one exhibition hall, all advertising
+header = f"""# A crowd: 200 beacons in one exhibition hall, all advertising
 # every 100 ms, and one phone in the middle monitoring them. Does monitoring still detect
 # every one within 10 s, with the channels this busy?
 #

@@ -4,7 +4,7 @@ extension BundledScenarios {
     /// The text of each bundled scenario file, by name.
     static let texts: [String: String] = [
         "walk": #"""
-# A walk past a beacon (issue #8, scenarios): a person walks along a shop front at 1 m/s,
+# A walk past a beacon: a person walks along a shop front at 1 m/s,
 # from 40 m before a beacon to 40 m past it, brushing past it at 5 cm, while a second
 # person stands 1.5 m from it and turns their back on it for ten seconds.
 #
@@ -93,7 +93,7 @@ actions:
   - {at: 30, turn: {device: stander, heading: 90}}
 """#,
         "bus-stop": #"""
-# A bus stop (issue #8, scenarios): a beacon on the south face of a metal pole, and a
+# A bus stop: a beacon on the south face of a metal pole, and a
 # parked bus with three beacons under its ceiling inside its metal body. Phones walk up
 # to each to find where they are first heard.
 #
@@ -263,7 +263,7 @@ actions:
   - {at: 55, app: {device: rider, app: Bus, do: forceQuit}}
 """#,
         "bus-route": #"""
-# A bus route (issue #8, scenarios): a bus drives east along a straight road at 30 km/h
+# A bus route: a bus drives east along a straight road at 30 km/h
 # past three stops without stopping. One phone rides on it and logs the stops it passes;
 # another waits at stop 2 and sees the bus's beacons come and go.
 #
@@ -396,7 +396,7 @@ obstacles:
     lossDB: 23
 """#,
         "crowd": #"""
-# A crowd (issue #8, scenarios): 200 beacons in one exhibition hall, all advertising
+# A crowd: 200 beacons in one exhibition hall, all advertising
 # every 100 ms, and one phone in the middle monitoring them. Does monitoring still detect
 # every one within 10 s, with the channels this busy?
 #
@@ -630,7 +630,7 @@ devices:
   - {name: beacon 200, address: "C0:C0:00:00:00:C8", addressType: random, position: [9.5, 4.5, 3], txPower: -12, startAt: random, advertise: {type: nonconn_ind, interval: 100, iBeacon: {uuid: B9407F30-F5F8-466E-AFF9-25556B57FE6D, major: 1, minor: 200, measuredPower: -52}}}
 """#,
         "car": #"""
-# A car past roadside beacons (issue #8, scenarios): a car drives at 50 km/h along a
+# A car past roadside beacons: a car drives at 50 km/h along a
 # straight road past two lamp-post beacons, one advertising every 100 ms and one every
 # 1,000 ms. Is each detected before the car has left its range?
 #
