@@ -16,9 +16,9 @@ public enum Privacy: Hashable, Sendable {
 }
 
 extension BLEDevice {
-    /// Opens the controller `hci` names, as ``open(hci:snoop:bonds:commandTimeout:)`` does,
+    /// Opens the controller `hci` names, as ``open(hci:snoop:bonds:commandTimeout:profile:)`` does,
     /// and turns on `privacy` before anything advertises or scans.
-    /// - Throws: what ``open(hci:snoop:bonds:commandTimeout:)`` and ``enablePrivacy(rotation:)`` throw.
+    /// - Throws: what ``open(hci:snoop:bonds:commandTimeout:profile:)`` and ``enablePrivacy(rotation:)`` throw.
     public static func open(
         hci: String? = nil, snoop: String? = nil, bonds: BondStorage = .default, privacy: Privacy,
         commandTimeout: Duration? = nil
