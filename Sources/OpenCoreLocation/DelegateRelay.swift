@@ -1,3 +1,4 @@
+import BLE
 import BLEBeacons
 import BLETime
 import Dispatch
@@ -31,6 +32,8 @@ final class DelegateRelay: @unchecked Sendable {
     // delegate (not Sendable) is set from any thread, as on Apple platforms, and called
     // only on the main queue (CLLocationManager, "Threads").
     private let lock = NSLock()
+    /// The app of a simulated phone the manager belongs to (made in its launch entry point).
+    let app = PhoneApp.launching
     private weak var manager: CLLocationManager?
     private weak var storedDelegate: (any CLLocationManagerDelegate)?
 
@@ -53,12 +56,69 @@ final class DelegateRelay: @unchecked Sendable {
     func post(_ events: [LocationEvent]) {
         guard !events.isEmpty else { return }
         let delivery: @Sendable () -> Void = {
-            MainActor.assumeIsolated { self.deliver(events) }
+            MainActor.assumeIsolated { self.route(events) }
         }
         if let simulation = Simulation.current {
             simulation.dispatch(to: .main, delivery)
         } else {
             DispatchQueue.main.async(execute: delivery)
+        }
+    }
+
+    /// Delivers `events`, through the phone's rules for a manager of a phone's app (iOS
+    /// research §9): region events wake the app or relaunch it, an entry off screen comes
+    /// late (rules 21 and 22); ranging reaches only a running app, never a suspended one,
+    /// and is not kept for later (rule 24).
+    @MainActor private func route(_ events: [LocationEvent]) {
+        guard let app else { return deliver(events) }
+        for unit in Self.units(events) {
+            switch unit[0] {
+            case let .didEnter(region), let .didExit(region), let .didDetermineState(_, region):
+                let detail = if unit.contains(where: { if case .didEnter = $0 { true } else { false } }) {
+                    "didEnterRegion \(region.identifier)"
+                } else if unit.contains(where: { if case .didExit = $0 { true } else { false } }) {
+                    "didExitRegion \(region.identifier)"
+                } else {
+                    "didDetermineState \(region.identifier)"
+                }
+                app.phone.deliver(.region, detail, for: app.name, on: MainActor.shared) {
+                    MainActor.assumeIsolated { self.deliver(unit) }
+                }
+            case .didRange, .didFailRanging, .rangingRegionDidFail:
+                if app.state.isRunning {
+                    deliver(unit)
+                } else {
+                    app.phone.dropped(.region, "didRange", for: app.name, reason: "ranging reaches only a running app")
+                }
+            default:
+                deliver(unit)
+            }
+        }
+    }
+
+    /// `events` cut into what the phone routes as one: an entry or exit with the state
+    /// determination of the same region next to it (one crossing, delivered together), and
+    /// every other event alone.
+    static func units(_ events: [LocationEvent]) -> [[LocationEvent]] {
+        var units: [[LocationEvent]] = []
+        for event in events {
+            if let last = units.last?.last, units.last?.count == 1, Self.sameCrossing(last, event) {
+                units[units.count - 1].append(event)
+            } else {
+                units.append([event])
+            }
+        }
+        return units
+    }
+
+    /// Whether `first` and `second` are a state determination and an entry or exit of one region.
+    private static func sameCrossing(_ first: LocationEvent, _ second: LocationEvent) -> Bool {
+        switch (first, second) {
+        case let (.didDetermineState(_, a), .didEnter(b)), let (.didDetermineState(_, a), .didExit(b)),
+             let (.didEnter(a), .didDetermineState(_, b)), let (.didExit(a), .didDetermineState(_, b)):
+            a.identifier == b.identifier
+        default:
+            false
         }
     }
 

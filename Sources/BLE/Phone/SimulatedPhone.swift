@@ -27,8 +27,10 @@ public final class SimulatedPhone: Sendable {
     /// managers it makes belong to the app.
     public typealias LaunchEntryPoint = @MainActor @Sendable (PhoneLaunchOptions) -> Void
 
-    /// The device whose radio the phone's apps share.
-    public let device: BLEDevice
+    /// The device whose radio the phone's apps share, when it was made with one; a phone
+    /// made with a clock only has apps that open their controllers themselves (Core
+    /// Location's managers do).
+    public let device: BLEDevice?
     /// The clock the phone's rules run on: the device's.
     public let clock: any StackClock
     let simulation: Simulation?
@@ -39,6 +41,15 @@ public final class SimulatedPhone: Sendable {
         self.device = device
         clock = device.clock
         simulation = Simulation.current
+        state = Mutex(State(core: PhoneCore(policy: policy, seed: seed)))
+    }
+
+    /// A phone with no apps and no device of its own, whose rules run on `clock` (a
+    /// simulation's, for virtual time); `seed` makes its random choices repeat.
+    public init(clock: any StackClock, policy: PhonePolicy = PhonePolicy(), seed: UInt64 = 0) {
+        device = nil
+        self.clock = clock
+        simulation = (clock as? VirtualClock)?.simulation ?? Simulation.current
         state = Mutex(State(core: PhoneCore(policy: policy, seed: seed)))
     }
 
@@ -93,6 +104,16 @@ public final class SimulatedPhone: Sendable {
         }
         carryOut(effects, inline: id)
         rearm()
+    }
+
+    /// Records that a delegate call of `app`'s managers never reached it, and why (a rule
+    /// that drops rather than queues, such as ranging while suspended).
+    public func dropped(_ kind: AppEventKind, _ detail: String, for app: String, reason: String) {
+        let now = clock.microseconds
+        state.withLock { state in
+            let event = PhoneEvent(kind: kind, detail: detail, time: now)
+            state.timeline.append(PhoneTimelineEntry(time: now, output: .dropped(app: app, event: event, reason: reason)))
+        }
     }
 
     /// Adds `member` to the managers of `app`. When the system preserved a manager of the
