@@ -97,6 +97,41 @@ struct LinuxBlueZTests {
         #expect(encrypted?.contains("\"keySize\": 16") == true, "\(server.output)")
     }
 
+    @Test("Our ble gatt dump and ble gatt write use a GATT server BlueZ publishes through its D-Bus API")
+    func ourClientReadsBlueZServer() throws {
+        let guest = try LinuxGuest.shared.get()
+        let (world, bridge) = try bridgedWorld(guest)
+        defer {
+            bridge.stop()
+            world.stop()
+        }
+        // The guest adapter's own (public) address. bluetoothd 5.66 has the kernel advertise
+        // the application as ADV_NONCONN_IND while the adapter's connectable setting is off,
+        // as it is on this LE-only adapter; with it on, as ADV_IND.
+        let bluezAddress = "F0:5B:1E:00:00:01/public"
+        _ = try guest.run("btmgmt --index 0 connectable on", timeoutSeconds: 30)
+        let server = try guest.start("exec python3 \(LinuxGuest.interopDirectory)/bluez_gatt_server.py SwiftBLE-Linux 2>&1")
+        defer { server.stop() }
+        try #require(server.waitForLine(containing: "\"ready\"", timeoutSeconds: 60) != nil, "\(server.output)")
+        let ble = try #require(bleExecutable())
+        let hci = "tcp:127.0.0.1:\(world.ports[1])"
+        let dump = try runProcess("/usr/bin/timeout", ["-s", "KILL", "90", ble, "gatt", "dump", bluezAddress, "--hci", hci, "--json"])
+        #expect(dump.status == 0, "\(dump.stdout)\n\(dump.stderr)")
+        let document = try #require(jsonLines(dump.stdout).first, "\(dump.stdout)\n\(dump.stderr)")
+        let services = document["services"] as? [[String: Any]] ?? []
+        let characteristics = services.flatMap { $0["characteristics"] as? [[String: Any]] ?? [] }
+        func value(_ uuid: String) -> String? { characteristics.first { $0["uuid"] as? String == uuid }?["value"] as? String }
+        func hex(_ text: String) -> String { Data(text.utf8).map { String(format: "%02x", $0) }.joined() }
+        #expect(services.contains { $0["uuid"] as? String == "D7A30201-6C5A-4A7E-9B1E-5F0C2A9E0001" }, "\(dump.stdout)")
+        #expect(value("D7A30202-6C5A-4A7E-9B1E-5F0C2A9E0001") == hex("hello from BlueZ"), "\(dump.stdout)")
+        #expect(value("2A00")?.hasPrefix(hex("BlueZ")) == true, "\(dump.stdout)")
+        let write = try runProcess("/usr/bin/timeout", ["-s", "KILL", "90", ble, "gatt", "write", bluezAddress,
+                                                        "D7A30203-6C5A-4A7E-9B1E-5F0C2A9E0001", hex("written by SwiftBLE"), "--hci", hci])
+        #expect(write.status == 0, "\(write.stdout)\n\(write.stderr)")
+        let written = server.waitForLine(containing: "\"write\"", timeoutSeconds: 30)
+        #expect(written?.contains(hex("written by SwiftBLE")) == true, "\(server.output)")
+    }
+
     @Test("When the controller goes away, ble vhci in the guest says so, exits, and hci0 is gone")
     func controllerGoesAway() throws {
         let guest = try LinuxGuest.shared.get()
