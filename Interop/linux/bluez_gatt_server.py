@@ -85,7 +85,8 @@ class Application(ServiceInterface):
 class Advertisement(ServiceInterface):
     def __init__(self, name: str, uuids: list):
         super().__init__("org.bluez.LEAdvertisement1")
-        self.name, self.uuids = name, uuids
+        # Not self.name: that is the interface's name in dbus-fast.
+        self.local_name, self.uuids = name, uuids
 
     @dbus_property(access=PropertyAccess.READ)
     def Type(self) -> "s":  # noqa: F821
@@ -93,7 +94,7 @@ class Advertisement(ServiceInterface):
 
     @dbus_property(access=PropertyAccess.READ)
     def LocalName(self) -> "s":  # noqa: F821
-        return self.name
+        return self.local_name
 
     @dbus_property(access=PropertyAccess.READ)
     def ServiceUUIDs(self) -> "as":  # noqa: F821
@@ -115,7 +116,8 @@ async def main(name: str) -> None:
     bus.export(APP, Application(objects))
     for path, interface in objects.items():
         bus.export(path, interface)
-    bus.export("/org/swiftble/advertisement0", Advertisement(name, [SERVICE]))
+    advertisement = "/org/swiftble/advertisement0"
+    bus.export(advertisement, Advertisement(name, [SERVICE]))
     adapter = bus.get_proxy_object("org.bluez", "/org/bluez/hci0", await bus.introspect("org.bluez", "/org/bluez/hci0"))
     await adapter.get_interface("org.bluez.GattManager1").call_register_application(APP, {})
     await adapter.get_interface("org.bluez.LEAdvertisingManager1").call_register_advertisement("/org/swiftble/advertisement0", {})

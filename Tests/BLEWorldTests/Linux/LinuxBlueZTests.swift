@@ -97,7 +97,7 @@ struct LinuxBlueZTests {
         #expect(encrypted?.contains("\"keySize\": 16") == true, "\(server.output)")
     }
 
-    @Test("Our ble gatt dump and ble gatt write use a GATT server BlueZ publishes through its D-Bus API")
+    @Test("Our scanner sees an advertisement BlueZ publishes; ble gatt dump and ble gatt write use its GATT server")
     func ourClientReadsBlueZServer() throws {
         let guest = try LinuxGuest.shared.get()
         let (world, bridge) = try bridgedWorld(guest)
@@ -105,16 +105,20 @@ struct LinuxBlueZTests {
             bridge.stop()
             world.stop()
         }
-        // The guest adapter's own (public) address. bluetoothd 5.66 has the kernel advertise
-        // the application as ADV_NONCONN_IND while the adapter's connectable setting is off,
-        // as it is on this LE-only adapter; with it on, as ADV_IND.
+        // The guest adapter's own (public) address.
         let bluezAddress = "F0:5B:1E:00:00:01/public"
-        _ = try guest.run("btmgmt --index 0 connectable on", timeoutSeconds: 30)
         let server = try guest.start("exec python3 \(LinuxGuest.interopDirectory)/bluez_gatt_server.py SwiftBLE-Linux 2>&1")
         defer { server.stop() }
         try #require(server.waitForLine(containing: "\"ready\"", timeoutSeconds: 60) != nil, "\(server.output)")
         let ble = try #require(bleExecutable())
         let hci = "tcp:127.0.0.1:\(world.ports[1])"
+        // bluetoothd puts the service UUID in the advertising data and the name in the scan response.
+        let scan = try runProcess("/usr/bin/timeout", ["-s", "KILL", "60", ble, "scan", "--seconds", "5", "--json", "--hci", hci])
+        let advertisement = jsonLines(scan.stdout).first { $0["address"] as? String == "F0:5B:1E:00:00:01" && $0["localName"] != nil
+            && !($0["localName"] is NSNull) }
+        #expect(advertisement?["localName"] as? String == "SwiftBLE-Linux", "\(scan.stdout)")
+        #expect((advertisement?["serviceUUIDs"] as? [String])?.contains("D7A30201-6C5A-4A7E-9B1E-5F0C2A9E0001") == true, "\(scan.stdout)")
+        #expect(advertisement?["connectable"] as? Bool == true, "\(scan.stdout)")
         let dump = try runProcess("/usr/bin/timeout", ["-s", "KILL", "90", ble, "gatt", "dump", bluezAddress, "--hci", hci, "--json"])
         #expect(dump.status == 0, "\(dump.stdout)\n\(dump.stderr)")
         let document = try #require(jsonLines(dump.stdout).first, "\(dump.stdout)\n\(dump.stderr)")
