@@ -51,8 +51,8 @@ let package = Package(
         .target(name: "BLEHost", dependencies: ["BLETime", "BLEWire", "BLECrypto", "BLELogging"]),
         // Files the host's state lives in (the bond store): the I/O BLEHost, being sans-IO, leaves out.
         .target(name: "BLEStorage", dependencies: ["BLEHost", "BLEWire"]),
-        .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLEWire"]),
-        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLECrypto", "BLEHost", "BLEPhone", "BLEProfiles", "BLEStorage", "BLETime", "BLEWire"]),
+        .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLELogging", "BLEWire"]),
+        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLECrypto", "BLEHost", "BLELogging", "BLEPhone", "BLEProfiles", "BLEStorage", "BLETime", "BLEWire"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
         .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),

@@ -1,4 +1,5 @@
 import BLEAdapter
+import BLELogging
 import Foundation
 import BLEHost
 import BLEProfiles
@@ -126,12 +127,14 @@ public final class BLEDevice: Sendable {
         } catch {
             await close()
             let failure = BLEError(error, closed: false)
+            deviceLog.error("the controller did not start: \(failure)")
             if case .controllerUnavailable = failure { throw failure }
             throw .controllerUnavailable(failure.description)
         }
         let device = BLEDevice(core: DeviceCore(host: host, bonds: bonds), controller: controller, onClose: close)
         await device.core.security.install(on: host, dispatcher: device.dispatcher)
         await device.startAddressResolution()
+        deviceLog.info("open: \(controller.address.map { "public address \($0)" } ?? "no public address")")
         return device
     }
 
@@ -141,6 +144,7 @@ public final class BLEDevice: Sendable {
     /// queues end, and calls throw ``BLEError/closed``. Closing twice does nothing.
     public func close() async {
         guard core.markClosed() else { return }
+        deviceLog.debug("closing with \(dispatcher.connections.count) link(s) up")
         let links = dispatcher.connections
         // A goodbye to each peer, so it need not wait for its supervision timeout; bounded
         // by a timer in case the controller never reports the disconnection (closing the
@@ -154,3 +158,6 @@ public final class BLEDevice: Sendable {
         await dispatch.value
     }
 }
+
+/// The front door's logger (`ble.device`): devices opened and closed.
+let deviceLog = BLELog.logger("device")

@@ -1,4 +1,5 @@
 import BLEHost
+import BLELogging
 import BLETransport
 import BLEWire
 import BLEWorld
@@ -179,6 +180,7 @@ extension Adapter {
             throw AdapterError("--hci \(hci) is not a controller (\(error)): use sim, sim:FILE.yaml, tcp:HOST:PORT, "
                                  + "unix:PATH, serial:DEV[@BAUD] or hci:N.")
         }
+        adapterLog.info("opening \(hci)")
         let snoop = try snoopPath.map(SnoopFile.init(path:))
         var onPacket: (@Sendable (HostPacketRecord) -> Void)?
         if let snoop { onPacket = { record in snoop.write(record) } }
@@ -195,10 +197,11 @@ extension Adapter {
                 transport = try await spec.open()
             } catch {
                 snoop?.close()
+                adapterLog.error("\(error)")
                 throw AdapterError("\(error)")  // TransportError already names the spec: "could not connect to tcp:…"
             }
             let host = BLEHost.Host(transport: HCIHostTransport(base: transport), configuration: configuration, parameterUpdates: parameterUpdates, att: att,
-                                    onPacket: onPacket)
+                                    onPacket: onPacket, logLabel: hci)
             return Adapter(host: host, simulatedAddress: nil, runner: nil, tasks: [], snoop: snoop)
         }
     }
@@ -237,7 +240,7 @@ extension Adapter {
         let runner = simulated.runner
         let run = Task(executorPreference: simulation) { _ = await runner.run() }
         let host = BLEHost.Host(transport: hostTransport, configuration: configuration, parameterUpdates: parameterUpdates, att: att,
-                                onPacket: onPacket, clock: runner.clock, pairingSeed: simulated.hostPairingSeed)
+                                onPacket: onPacket, clock: runner.clock, pairingSeed: simulated.hostPairingSeed, logLabel: "sim")
         return Adapter(host: host, simulatedAddress: address, runner: runner, simulatedPeripherals: simulated.peripherals,
                        tasks: [run] + simulated.feeds, snoop: snoop)
     }
@@ -268,3 +271,6 @@ public struct AdapterError: Error, CustomStringConvertible, Sendable {
     /// An error with that sentence.
     public init(_ description: String) { self.description = description }
 }
+
+/// The adapter's logger (`ble.adapter`): which controller is opened, and why one cannot be.
+let adapterLog = BLELog.logger("adapter")

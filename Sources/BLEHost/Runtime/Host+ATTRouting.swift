@@ -101,6 +101,7 @@ extension Host {
             case let .incomingRequest(pdu), let .incomingCommand(pdu):
                 serve(gattServer.handle(pdu, from: handle, security: linkSecurity(handle)))
             case let .mtuChanged(mtu):
+                HostLog.att.info("ATT_MTU \(mtu)", metadata: logMetadata(handle))
                 gattServer.setMTU(mtu, for: handle)
                 emitGATT(.mtuChanged(connection: handle, mtu: mtu))
             case let .indicationConfirmed(id):
@@ -108,6 +109,7 @@ extension Host {
             case let .indicationFailed(id, error):
                 (withATTLink(handle) { $0.indications.removeValue(forKey: id) } ?? nil)?.resume(throwing: error)
             case let .closed(reason):
+                HostLog.att.debug("bearer closed: \(reason)", metadata: logMetadata(handle))
                 let indications = attLinks[handle]?.indications ?? [:]
                 attLinks[handle]?.indications = [:]
                 for waiter in indications.values { waiter.resume(throwing: reason) }

@@ -237,14 +237,14 @@ extension Host {
                                       peerMTU: peerMTU, peerMPS: peerMPS)
             channels[id] = HostChannelState(channel: channel)
             HostLog.l2cap.info("channel open: PSM 0x\(String(channel.psm, radix: 16)), peer MTU \(peerMTU)",
-                               metadata: ["handle": "\(handle)", "cid": "\(id.localCID)"])
+                               metadata: logMetadata(handle, cid: id.localCID.rawValue))
             if let waiter = channelOpenWaiters.removeValue(forKey: id) {
                 waiter.resume(returning: channel)
             } else {
                 listeners[channel.psm]?.output.yield(channel)
             }
         case let .channelRefused(id, result):
-            HostLog.l2cap.notice("channel refused: \(result)", metadata: ["handle": "\(handle)"])
+            HostLog.l2cap.notice("channel refused: \(result)", metadata: logMetadata(handle))
             channelOpenWaiters.removeValue(forKey: id)?.resume(throwing: HostChannelError.refused(result))
         case let .sdu(sdu, id):
             guard channels[id] != nil else { break }
@@ -256,7 +256,7 @@ extension Host {
                 channels[id]?.unread.append(sdu)
             }
         case let .channelClosed(id, reason):
-            HostLog.l2cap.info("channel closed: \(reason)", metadata: ["handle": "\(handle)", "cid": "\(id.localCID)"])
+            HostLog.l2cap.info("channel closed: \(reason)", metadata: logMetadata(handle, cid: id.localCID.rawValue))
             channelOpenWaiters.removeValue(forKey: id)?.resume(throwing: HostChannelError.closed(reason))
             channelClosed(id, reason: reason)
         case let .sendBlocked(id):

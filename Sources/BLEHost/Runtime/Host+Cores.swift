@@ -81,15 +81,18 @@ extension Host {
         for output in outputs {
             switch output {
             case let .send(packet):
+                if case let .command(command) = packet {
+                    HostLog.hci.debug("→ \(command.opcode.name ?? command.opcode.description)", metadata: logMetadata())
+                }
                 write(packet)
             case let .ready(info):
-                HostLog.hci.info("controller ready: \(info.address.map { "\($0)" } ?? "no public address")")
+                HostLog.hci.info("controller ready: \(info.address.map { "\($0)" } ?? "no public address")", metadata: logMetadata())
                 startWaiter?.resume(returning: info)
                 startWaiter = nil
                 apply(gap.handle(output, at: time))
                 privacyControllerReady(info)
             case let .failed(error):
-                HostLog.hci.error("the controller failed: \(error)")
+                HostLog.hci.error("the controller failed: \(error)", metadata: logMetadata())
                 startWaiter?.resume(throwing: HostError.startupFailed(error))
                 startWaiter = nil
                 apply(gap.handle(output, at: time))
@@ -105,7 +108,7 @@ extension Host {
             case let .commandCompleted(token, result) where addressResolution.owns(token):
                 resolvingListCommandCompleted(token, result)
             case let .commandCompleted(_, .failure(error)):
-                HostLog.hci.warning("command failed: \(error)")
+                HostLog.hci.warning("command failed: \(error)", metadata: logMetadata())
                 apply(gap.handle(output, at: time))
             case .commandCompleted, .event:
                 apply(gap.handle(output, at: time))
@@ -157,10 +160,10 @@ extension Host {
         switch event {
         case let .disconnected(handle, reason):
             lastDisconnectionReasons[handle] = reason
-            HostLog.gap.info("link down: \(reason)", metadata: ["handle": "\(handle)"])
+            HostLog.gap.info("link down: \(reason)", metadata: logMetadata(handle))
         case let .connected(link) where links[link.handle] == nil:
             HostLog.gap.info("link up with \(link.peer) as \(link.role == .central ? "central" : "peripheral")",
-                             metadata: ["handle": "\(link.handle)"])
+                             metadata: logMetadata(link.handle))
             lastDisconnectionReasons[link.handle] = nil
             links[link.handle] = L2CAPLink(
                 handle: link.handle, role: link.role == .central ? .central : .peripheral, configuration: l2capConfiguration)
@@ -173,8 +176,10 @@ extension Host {
             // responder's keys only on an encrypted link (Vol 3, Part H, §3.6.1).
             smpEncryptionChanged(handle, encryption: encryption)
             releaseHeldPDUs(handle)
+        case let .connectionFailed(peer, error):
+            HostLog.gap.notice("connection to \(peer) failed: \(error)", metadata: logMetadata())
         case let .encryptionFailed(handle, status):
-            HostLog.smp.warning("encryption failed: \(status)", metadata: ["handle": "\(handle)"])
+            HostLog.smp.warning("encryption failed: \(status)", metadata: logMetadata(handle))
             releaseHeldPDUs(handle)
         case let .advertisement(advertisement):
             // Reports go to the scan's own stream only: at hundreds a second they would

@@ -73,6 +73,7 @@ extension Host {
     public func connect(_ request: GAPConnectRequest) async throws -> GAPConnection {
         let request = await resolvingPeer(of: withPrivacy(request, \.useRandomAddress))
         let peer = request.peer
+        HostLog.gap.debug("connecting to \(peer)", metadata: logMetadata())
         let event = try await perform({ gap, now throws(GAPError) in try gap.connect(request, at: now) }) { event in
             switch event {
             case let .connected(link) where link.peer.value == peer.value: return .success(event)

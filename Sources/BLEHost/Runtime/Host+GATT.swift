@@ -128,6 +128,16 @@ extension Host {
 
     /// One run of `procedure`, without the security retry.
     private func runGATT(_ procedure: GATTProcedure, on connection: UInt16) async throws -> GATTClientResult {
+        HostLog.gatt.debug("\(procedure)", metadata: logMetadata(connection))
+        do {
+            return try await startGATT(procedure, on: connection)
+        } catch {
+            HostLog.gatt.debug("\(procedure) failed: \(error)", metadata: logMetadata(connection))
+            throw error
+        }
+    }
+
+    private func startGATT(_ procedure: GATTProcedure, on connection: UInt16) async throws -> GATTClientResult {
         guard attLinks.index(forKey: connection) != nil else { throw HostError.gap(.unknownConnection(handle: connection)) }
         let time = now
         return try await withCheckedThrowingContinuation { continuation in

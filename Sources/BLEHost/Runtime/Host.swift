@@ -47,6 +47,10 @@ public actor Host {
     var scanOutput: AsyncStream<GAPAdvertisement>.Continuation?
     /// What the host does with a peripheral's connection parameter update request.
     let parameterUpdatePolicy: ConnectionParameterUpdatePolicy
+    /// What the host's log lines call it (`host=…`), so the lines of several hosts in one
+    /// process (a simulated world's peripherals beside the app's own) tell apart; empty for
+    /// none.
+    nonisolated let logLabel: String
     /// Open and opening credit-based channels, by ID.
     var channels: [L2CAPChannelID: HostChannelState] = [:]
     /// ``openChannel(psm:on:mtu:mps:initialCredits:)`` calls waiting for the peer's answer.
@@ -187,6 +191,8 @@ public actor Host {
     ///     (``SMPSeededRandom``) instead of the system's secure source, so that a simulated
     ///     run repeats byte for byte; never for a real link. A host on a simulation's clock
     ///     draws one from the simulation (``Simulation/drawSeed()``) when none is given.
+    ///   - logLabel: the name the host's log lines carry (`host=…`), for a process with
+    ///     several hosts.
     public init(
         transport: any HostTransport, configuration: HCIDriverConfiguration = .init(),
         l2cap: L2CAPConfiguration = .init(receiveHoldLimit: 32),
@@ -195,8 +201,10 @@ public actor Host {
         onPacket: (@Sendable (HostPacketRecord) -> Void)? = nil,
         executor: (any TaskExecutor)? = nil,
         clock: (any StackClock)? = nil,
-        pairingSeed: UInt64? = nil
+        pairingSeed: UInt64? = nil,
+        logLabel: String = ""
     ) {
+        self.logLabel = logLabel
         let clock = clock ?? Simulation.current?.clock ?? WallClock()
         let simulation = (clock as? VirtualClock)?.simulation
         self.executor = executor ?? simulation

@@ -99,7 +99,8 @@ public final class ProfilePeripheral: Sendable {
         } catch {
             throw ProfilePeripheralError("device \"\(configuration.name)\": its advertising data does not decode (\(error))")
         }
-        let host = BLEHost.Host(transport: transport, configuration: driver, clock: clock, pairingSeed: pairingSeed)
+        let host = BLEHost.Host(transport: transport, configuration: driver, clock: clock, pairingSeed: pairingSeed,
+                                logLabel: configuration.name)
         do {
             _ = try await host.start()
             let random = configuration.address.kind == .random
