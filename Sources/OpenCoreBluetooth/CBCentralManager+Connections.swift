@@ -8,16 +8,31 @@ extension CBCentralManager {
     /// `didConnect`, or `didFailToConnect` when the controller refuses. As on Apple
     /// platforms the attempt never times out: it stays pending until it succeeds or
     /// ``cancelPeripheralConnection(_:)``. The link starts as an iPhone's does: a 30 ms
-    /// interval, no latency, a 720 ms supervision timeout (`HostProfile.iPhone`). The `CBConnectPeripheralOption…` keys are
-    /// accepted and ignored (they concern alerts of a suspended app).
+    /// interval, no latency, a 720 ms supervision timeout (`HostProfile.iPhone`).
+    ///
+    /// Options: ``CBConnectPeripheralOptionStartDelayKey`` (seconds, an `NSNumber`) holds the
+    /// first attempt back that long; ``CBConnectPeripheralOptionEnableAutoReconnect`` (iOS 17)
+    /// has the system connect again after a link the app did not end goes down:
+    /// `didDisconnectPeripheral(_:timestamp:isReconnecting:error:)` says `isReconnecting`
+    /// true, then `didConnect` follows when the peripheral is back. The alert options
+    /// (`NotifyOn…`) are accepted and have no effect.
     public func connect(_ peripheral: CBPeripheral, options: [String: Any]? = nil) {
         guard let device, state == .poweredOn, peripheral.state == .disconnected else { return }
         peripheral.manager = self
         peripheral.state = .connecting
         peripheral.locallyCancelled = false
+        peripheral.autoReconnect = options?[CBConnectPeripheralOptionEnableAutoReconnect] as? Bool ?? false
+        let startDelay = (options?[CBConnectPeripheralOptionStartDelayKey] as? NSNumber)?.doubleValue ?? 0
         known[peripheral.identifier] = peripheral
         let address = peripheral.address
         peripheral.connecting = Task { [weak self, weak peripheral] in
+            if startDelay > 0 {
+                do {
+                    try await device.clock.sleep(seconds: startDelay)
+                } catch {
+                    return
+                }
+            }
             while !Task.isCancelled {
                 guard let self, let peripheral, await self.onQueue({ peripheral.state == .connecting }) else { return }
                 do throws(BLEError) {
@@ -62,16 +77,18 @@ extension CBCentralManager {
                 let error: CBError? = peripheral.locallyCancelled ? nil
                     : reason == .connectionTimeout ? CBError(.connectionTimeout, reason: why) : CBError(.peripheralDisconnected, reason: why)
                 peripheral.linkWentDown(error: error)
-                self.reportDisconnection(of: peripheral, error: error)
+                let reconnecting = peripheral.autoReconnect && !peripheral.locallyCancelled
+                self.reportDisconnection(of: peripheral, error: error, isReconnecting: reconnecting)
+                if reconnecting { self.live.connect(peripheral, options: [CBConnectPeripheralOptionEnableAutoReconnect: true]) }
             }
         }
     }
 
-    func reportDisconnection(of peripheral: CBPeripheral, error: CBError?) {
+    func reportDisconnection(of peripheral: CBPeripheral, error: CBError?, isReconnecting: Bool = false) {
         let timestamp = Date().timeIntervalSinceReferenceDate
         if let app { app.phone.forgetBackgroundReport(of: peripheral.identifier.uuidString, for: app.name) }
         tell("didDisconnectPeripheral \(peripheral.logName)") { manager in
-            manager.delegate?.centralManager(manager, didDisconnectPeripheral: peripheral, timestamp: timestamp, isReconnecting: false, error: error)
+            manager.delegate?.centralManager(manager, didDisconnectPeripheral: peripheral, timestamp: timestamp, isReconnecting: isReconnecting, error: error)
         }
     }
 

@@ -22,13 +22,14 @@ public let CBConnectPeripheralOptionNotifyOnConnectionKey = "kCBConnectOptionNot
 public let CBConnectPeripheralOptionNotifyOnDisconnectionKey = "kCBConnectOptionNotifyOnDisconnection"
 /// `connect(_:options:)`: alert on notifications while suspended; accepted and ignored.
 public let CBConnectPeripheralOptionNotifyOnNotificationKey = "kCBConnectOptionNotifyOnNotification"
-/// `connect(_:options:)`: seconds to wait before alerting; accepted and ignored.
+/// `connect(_:options:)`: seconds (`NSNumber`) to wait before the first connection attempt.
 public let CBConnectPeripheralOptionStartDelayKey = "kCBConnectOptionStartDelay"
 /// `connect(_:options:)`: bridge classic and LE transports; accepted and ignored (LE only).
 public let CBConnectPeripheralOptionEnableTransportBridgingKey = "kCBConnectOptionEnableTransportBridging"
 /// `connect(_:options:)`: require ANCS; accepted and ignored (Linux serves no ANCS).
 public let CBConnectPeripheralOptionRequiresANCS = "kCBConnectOptionRequiresANCS"
-/// `connect(_:options:)`: reconnect automatically after a loss; accepted and ignored.
+/// `connect(_:options:)`: the system connects again after a link the app did not end goes
+/// down, reporting `isReconnecting` true in the disconnection (`Bool`, iOS 17).
 public let CBConnectPeripheralOptionEnableAutoReconnect = "kCBConnectOptionEnableAutoReconnect"
 /// `centralManager(_:willRestoreState:)`: the peripherals restored (`[CBPeripheral]`).
 public let CBCentralManagerRestoredStatePeripheralsKey = "kCBRestoredPeripherals"

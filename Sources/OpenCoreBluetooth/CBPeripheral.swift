@@ -54,6 +54,8 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     /// Whether Service Changed is watched (or being turned on) on the current link.
     var watchesServiceChanges = false
     var locallyCancelled = false
+    /// Whether the system connects again after a drop (`CBConnectPeripheralOptionEnableAutoReconnect`).
+    var autoReconnect = false
     /// The last request issued; the next one waits for it.
     var tail: Task<Void, Never>?
     /// Notification streams by characteristic value handle.
