@@ -68,6 +68,9 @@ public enum PhoneOutput: Hashable, Sendable {
     case relaunched(app: String, for: PhoneEvent)
     /// The event never reaches the app, and why.
     case dropped(app: String, event: PhoneEvent, reason: String)
+    /// The system shows an alert on the app's behalf (a connection alert the app asked for
+    /// with a `NotifyOn…` option while it is suspended), not a call into the app.
+    case alert(app: String, message: String)
 }
 
 /// What the phone refuses.

@@ -122,6 +122,7 @@ extension ScenarioRunner {
             case let .deliver(app, delivered): kind = .app(app: app, "← " + delivered.map(\.detail).joined(separator: ", "))
             case let .relaunched(app, event): kind = .app(app: app, "relaunched in the background for \(event.detail)")
             case let .dropped(app, event, reason): kind = .app(app: app, "never gets \(event.detail): \(reason)")
+            case let .alert(app, message): kind = .app(app: app, "alert: \(message)")
             }
             events.append(ScenarioTimelineEvent(time: now, device: name, kind: kind))
         }

@@ -15,13 +15,16 @@ extension CBCentralManager {
     /// has the system connect again after a link the app did not end goes down:
     /// `didDisconnectPeripheral(_:timestamp:isReconnecting:error:)` says `isReconnecting`
     /// true, then `didConnect` follows when the peripheral is back. The alert options
-    /// (`NotifyOn…`) are accepted and have no effect.
+    /// (`CBConnectPeripheralOptionNotifyOnConnectionKey`, `…Disconnection…`,
+    /// `…Notification…`) have the system of a simulated iPhone show an alert for the event
+    /// while the app is suspended (iOS research §9, rule 5); elsewhere they have no effect.
     public func connect(_ peripheral: CBPeripheral, options: [String: Any]? = nil) {
         guard let device, state == .poweredOn, peripheral.state == .disconnected else { return }
         peripheral.manager = self
         peripheral.state = .connecting
         peripheral.locallyCancelled = false
         peripheral.autoReconnect = options?[CBConnectPeripheralOptionEnableAutoReconnect] as? Bool ?? false
+        peripheral.alerts = ConnectionAlert.asked(in: options)
         let startDelay = (options?[CBConnectPeripheralOptionStartDelayKey] as? NSNumber)?.doubleValue ?? 0
         known[peripheral.identifier] = peripheral
         let address = peripheral.address
@@ -65,6 +68,7 @@ extension CBCentralManager {
             return
         }
         peripheral.attach(connection)
+        peripheral.alertIfAsked(.connection)
         tell("didConnect \(peripheral.logName)") { manager in manager.delegate?.centralManager(manager, didConnect: peripheral) }
         peripheral.watching = Task { [weak self, weak peripheral] in
             let reason = try? await connection.disconnected
@@ -87,6 +91,7 @@ extension CBCentralManager {
     func reportDisconnection(of peripheral: CBPeripheral, error: CBError?, isReconnecting: Bool = false) {
         let timestamp = Date().timeIntervalSinceReferenceDate
         if let app { app.phone.forgetBackgroundReport(of: peripheral.identifier.uuidString, for: app.name) }
+        peripheral.alertIfAsked(.disconnection)
         tell("didDisconnectPeripheral \(peripheral.logName)") { manager in
             manager.delegate?.centralManager(manager, didDisconnectPeripheral: peripheral, timestamp: timestamp, isReconnecting: isReconnecting, error: error)
         }

@@ -16,11 +16,12 @@ public let CBCentralManagerScanOptionAllowDuplicatesKey = "kCBScanOptionAllowDup
 /// `scanForPeripherals(withServices:options:)`: also report peripherals soliciting any of
 /// these services (`[CBUUID]`).
 public let CBCentralManagerScanOptionSolicitedServiceUUIDsKey = "kCBScanOptionSolicitedServiceUUIDs"
-/// `connect(_:options:)`: alert on connection while suspended; accepted and ignored on Linux.
+/// `connect(_:options:)`: the system alerts on connection while the app is suspended (a
+/// simulated iPhone's timeline shows it; no effect elsewhere).
 public let CBConnectPeripheralOptionNotifyOnConnectionKey = "kCBConnectOptionNotifyOnConnection"
-/// `connect(_:options:)`: alert on disconnection while suspended; accepted and ignored.
+/// `connect(_:options:)`: the system alerts on disconnection while the app is suspended.
 public let CBConnectPeripheralOptionNotifyOnDisconnectionKey = "kCBConnectOptionNotifyOnDisconnection"
-/// `connect(_:options:)`: alert on notifications while suspended; accepted and ignored.
+/// `connect(_:options:)`: the system alerts on each notification while the app is suspended.
 public let CBConnectPeripheralOptionNotifyOnNotificationKey = "kCBConnectOptionNotifyOnNotification"
 /// `connect(_:options:)`: seconds (`NSNumber`) to wait before the first connection attempt.
 public let CBConnectPeripheralOptionStartDelayKey = "kCBConnectOptionStartDelay"

@@ -255,6 +255,7 @@ extension CBPeripheral {
                             let delivered = await peripheral.onQueue { () -> Bool in
                                 guard characteristic.isNotifying else { return false }
                                 let data = Data(value)
+                                peripheral.alertIfAsked(.notification)
                                 peripheral.tell("didUpdateValueFor \(characteristic.uuid.uuidString)") {
                                     characteristic.value = data
                                     peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)

@@ -56,6 +56,8 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     var locallyCancelled = false
     /// Whether the system connects again after a drop (`CBConnectPeripheralOptionEnableAutoReconnect`).
     var autoReconnect = false
+    /// The connection alerts the app asked for (`CBConnectPeripheralOptionNotifyOn…`).
+    var alerts: Set<ConnectionAlert> = []
     /// The last request issued; the next one waits for it.
     var tail: Task<Void, Never>?
     /// Notification streams by characteristic value handle.
@@ -114,6 +116,13 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
             let length = await connection.maximumWriteLength(for: .withoutResponse)
             await self.onQueue { self.writeWithoutResponseLength = length }
         }
+    }
+
+    /// Shows the system's alert for `kind` if the app asked for it and is suspended (see
+    /// `SimulatedPhone.alert(_:for:)`).
+    func alertIfAsked(_ kind: ConnectionAlert) {
+        guard alerts.contains(kind), let app = manager?.app else { return }
+        app.phone.alert("\(kind.rawValue) \(logName)", for: app.name)
     }
 
     /// The name, else the start of the identifier, for timelines.
@@ -191,5 +200,22 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
                 }
             }
         }
+    }
+}
+
+/// A connection alert an app may ask the system for while it is suspended (the
+/// `CBConnectPeripheralOptionNotifyOn…` options), with the words the alert opens with.
+enum ConnectionAlert: String, Hashable, Sendable {
+    case connection = "Connected to"
+    case disconnection = "Disconnected from"
+    case notification = "Notification from"
+
+    /// The alerts `options` of `connect(_:options:)` ask for.
+    static func asked(in options: [String: Any]?) -> Set<ConnectionAlert> {
+        var alerts: Set<ConnectionAlert> = []
+        if options?[CBConnectPeripheralOptionNotifyOnConnectionKey] as? Bool == true { alerts.insert(.connection) }
+        if options?[CBConnectPeripheralOptionNotifyOnDisconnectionKey] as? Bool == true { alerts.insert(.disconnection) }
+        if options?[CBConnectPeripheralOptionNotifyOnNotificationKey] as? Bool == true { alerts.insert(.notification) }
+        return alerts
     }
 }

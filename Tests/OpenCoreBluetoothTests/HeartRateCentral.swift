@@ -23,7 +23,11 @@ final class HeartRateCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDe
     /// Discover every service rather than 180D only (`discoverServices(nil)`).
     var discoverAllServices = false
 
-    init(options: [String: Any]) {
+    /// The options of `connect(_:options:)`.
+    let connectOptions: [String: Any]?
+
+    init(options: [String: Any], connectOptions: [String: Any]? = nil) {
+        self.connectOptions = connectOptions
         super.init()
         manager = CBCentralManager(delegate: self, queue: nil, options: options)
     }
@@ -49,7 +53,7 @@ final class HeartRateCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDe
         log.append("didDiscover")
         sensor = peripheral
         central.stopScan()
-        central.connect(peripheral, options: nil)
+        central.connect(peripheral, options: connectOptions)
     }
 
     func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {

@@ -18,7 +18,7 @@ final class Launches<App> {
 @MainActor
 struct PhoneCentralTests {
     /// A phone on a fresh neighbourhood with a heart-rate app; its managers use `name`.
-    private func phoneWithPulse(_ name: String, modes: BackgroundModes, restores: Bool)
+    private func phoneWithPulse(_ name: String, modes: BackgroundModes, restores: Bool, connectOptions: [String: Bool]? = nil)
         async throws -> (BLEDevice, SimulatedPhone, Launches<HeartRateCentral>) {
         let device = try await neighbourhood(name)
         let phone = SimulatedPhone(device: device)
@@ -27,7 +27,7 @@ struct PhoneCentralTests {
         if restores { managerOptions[CBCentralManagerOptionRestoreIdentifierKey] = "pulse" }
         try phone.install(AppDescription(name: "Pulse", modes: modes, restoresState: restores)) { launch in
             launches.options.append(launch)
-            launches.apps.append(HeartRateCentral(options: managerOptions))
+            launches.apps.append(HeartRateCentral(options: managerOptions, connectOptions: connectOptions))
         }
         return (device, phone, launches)
     }
@@ -54,6 +54,26 @@ struct PhoneCentralTests {
         // The terminated app's objects hear nothing more.
         #expect(first.measurements.count == heardBefore)
         #expect(phone.timeline.contains { if case .relaunched(app: "Pulse", for: _) = $0.output { true } else { false } })
+        phone.close()
+        await device.close()
+    }
+
+    @Test("Rule 5: the connection alerts an app asked for are the system's while it is suspended, never calls into it")
+    func connectionAlerts() async throws {
+        let alerts = [CBConnectPeripheralOptionNotifyOnConnectionKey: true, CBConnectPeripheralOptionNotifyOnNotificationKey: true]
+        let (device, phone, launches) = try await phoneWithPulse("phone-alerts", modes: [], restores: false, connectOptions: alerts)
+        try phone.perform(.launch("Pulse"))
+        #expect(await eventually { (launches.apps.first?.measurements.count ?? 0) >= 2 })
+        // In the foreground the app hears everything itself: no alert.
+        #expect(!phone.timeline.contains { if case .alert = $0.output { true } else { false } })
+        try phone.perform(.background("Pulse"))
+        #expect(await eventually { phone.state(of: "Pulse") == .suspended })
+        try await testClock.sleep(for: .seconds(5))
+        let shown = phone.timeline.compactMap { entry -> String? in
+            if case let .alert(app: "Pulse", message: message) = entry.output { message } else { nil }
+        }
+        #expect(shown.count >= 3)
+        #expect(shown.allSatisfy { $0.hasPrefix("Notification from Polar H10") }, "\(shown)")
         phone.close()
         await device.close()
     }

@@ -81,6 +81,8 @@ extension SimulatedPhone {
                     effects.append(.launch(app, launcher, options))
                 case let .dropped(_, event, _):
                     pending[event.id] = nil
+                case .alert:
+                    break
                 }
             }
             return effects

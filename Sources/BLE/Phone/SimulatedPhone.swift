@@ -116,6 +116,20 @@ public final class SimulatedPhone: Sendable {
         }
     }
 
+    /// Shows `message` as the system's alert for `app` if the app is suspended, as iOS does
+    /// for the connection alerts an app asks for with `CBConnectPeripheralOptionNotifyOn…`
+    /// (iOS research §9, rule 5); in the foreground or the background the app hears the event
+    /// itself. Returns whether the alert was shown.
+    @discardableResult
+    public func alert(_ message: String, for app: String) -> Bool {
+        let now = clock.microseconds
+        return state.withLock { state in
+            guard (try? state.core.state(of: app)) == .suspended else { return false }
+            state.timeline.append(PhoneTimelineEntry(time: now, output: .alert(app: app, message: message)))
+            return true
+        }
+    }
+
     /// Adds `member` to the managers of `app`. When the system preserved a manager of the
     /// app with the same role and restore identifier, it is returned, for `member` to take
     /// its links, scans and subscriptions over (state restoration).
