@@ -81,6 +81,8 @@ public enum PhoneError: Error, Hashable, Sendable, CustomStringConvertible {
     case duplicateApp(String)
     /// The action makes no sense in the app's state (e.g. a background task of a suspended app).
     case invalidAction(String)
+    /// Another manager of the app with the same role already uses this restore identifier.
+    case restoreIdentifierInUse(String, app: String)
 
     /// One sentence.
     public var description: String {
@@ -88,6 +90,8 @@ public enum PhoneError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .unknownApp(name): "no app called \"\(name)\" is installed on the phone"
         case let .duplicateApp(name): "an app called \"\(name)\" is installed already"
         case let .invalidAction(why): why
+        case let .restoreIdentifierInUse(identifier, app):
+            "the restore identifier \"\(identifier)\" is used by another manager of \(app); this one's state is not preserved"
         }
     }
 }

@@ -88,7 +88,15 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         app = PhoneApp.launching
         self.delegate = delegate
         super.init(queue: queue)
-        let kept = app.flatMap { app in app.phone.join(CentralMembership(self), app: app.name) as? CentralMembership }
+        var kept: CentralMembership?
+        if let app {
+            do {
+                kept = try app.phone.join(CentralMembership(self), app: app.name) as? CentralMembership
+            } catch {
+                // Core Bluetooth logs misuse and goes on; so does this manager, unpreserved.
+                FileHandle.standardError.write(Data("OpenCoreBluetooth: API MISUSE: \(error)\n".utf8))
+            }
+        }
         // The delegate is set before the first report can run.
         Task { [weak self] in
             if let predecessor = kept?.manager {

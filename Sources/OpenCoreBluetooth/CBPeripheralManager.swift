@@ -81,7 +81,7 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
         app = PhoneApp.launching
         self.delegate = delegate
         super.init(queue: queue)
-        if let app { _ = app.phone.join(PeripheralMembership(self), app: app.name) }
+        if let app { _ = try? app.phone.join(PeripheralMembership(self), app: app.name) }
         // Opens (or shares) the controller; the delegate is set before the state moves on.
         let controllerName = controllerName
         Task { [weak self] in

@@ -148,3 +148,41 @@ struct PhoneCentralTests {
         await device.close()
     }
 }
+
+/// A manager as the phone sees it, for checking the system's bookkeeping alone.
+final class StandInMember: PhoneAppMember, @unchecked Sendable {
+    // @unchecked Sendable: its properties are constants; `ended` is written once, from the phone's task.
+    let restoreIdentifier: String?
+    let role: AppEventKind
+    var ended: Bool?
+
+    init(restoreIdentifier: String?, role: AppEventKind) {
+        self.restoreIdentifier = restoreIdentifier
+        self.role = role
+    }
+
+    func appTerminated(preserved: Bool) async { ended = preserved }
+}
+
+@Suite("The simulated iPhone's bookkeeping of managers", .simulatedOnMainActor)
+@MainActor
+struct PhoneMembershipTests {
+    @Test("A restore identifier a second central manager of the app also uses is refused by name; that manager is not preserved")
+    func duplicateRestoreIdentifier() async throws {
+        let phone = SimulatedPhone(clock: testClock)
+        try phone.install(AppDescription(name: "Pulse", modes: .bluetoothCentral, restoresState: true)) { _ in }
+        try phone.perform(.launch("Pulse"))
+        let first = StandInMember(restoreIdentifier: "pulse", role: .central)
+        let second = StandInMember(restoreIdentifier: "pulse", role: .central)
+        let peripheralSide = StandInMember(restoreIdentifier: "pulse", role: .peripheral)
+        #expect(try phone.join(first, app: "Pulse") == nil)
+        #expect(throws: PhoneError.restoreIdentifierInUse("pulse", app: "Pulse")) { try phone.join(second, app: "Pulse") }
+        #expect(try phone.join(peripheralSide, app: "Pulse") == nil, "the peripheral role has restore identifiers of its own")
+        #expect("\(PhoneError.restoreIdentifierInUse("pulse", app: "Pulse"))".contains("\"pulse\" is used by another manager of Pulse"))
+        try phone.perform(.terminate("Pulse", .system))
+        #expect(await eventually { first.ended != nil && second.ended != nil })
+        #expect(first.ended == true)
+        #expect(second.ended == false)
+        phone.close()
+    }
+}

@@ -30,6 +30,8 @@ extension SimulatedPhone {
         /// The managers of each running app: held until the app ends, as the system holds
         /// what an app asked of it.
         var members: [String: [any PhoneAppMember]] = [:]
+        /// Managers whose restore identifier another manager of their app had first.
+        var unpreserved: Set<ObjectIdentifier> = []
         /// The managers the system keeps for each terminated app, by restore identifier.
         var preserved: [String: [String: any PhoneAppMember]] = [:]
         /// The deliveries held for each app being relaunched, until a manager restores.
@@ -93,7 +95,8 @@ extension SimulatedPhone {
         private mutating func terminate(_ app: String, _ reason: TerminationReason) -> [Effect] {
             var effects: [Effect] = []
             for member in members.removeValue(forKey: app) ?? [] {
-                if reason != .forceQuit, let identifier = member.restoreIdentifier {
+                let duplicate = unpreserved.remove(ObjectIdentifier(member)) != nil
+                if reason != .forceQuit, !duplicate, let identifier = member.restoreIdentifier {
                     preserved[app, default: [:]][identifier] = member
                     effects.append(.terminate(member, preserved: true))
                 } else {

@@ -133,8 +133,17 @@ public final class SimulatedPhone: Sendable {
     /// Adds `member` to the managers of `app`. When the system preserved a manager of the
     /// app with the same role and restore identifier, it is returned, for `member` to take
     /// its links, scans and subscriptions over (state restoration).
-    public func join(_ member: any PhoneAppMember, app: String) -> (any PhoneAppMember)? {
-        state.withLock { state in
+    /// - Throws: ``PhoneError/restoreIdentifierInUse(_:app:)`` when a running manager of the
+    ///   app with the same role has the same restore identifier: `member` is added, but its
+    ///   state is not preserved.
+    public func join(_ member: any PhoneAppMember, app: String) throws(PhoneError) -> (any PhoneAppMember)? {
+        try state.withLock { state throws(PhoneError) in
+            if let identifier = member.restoreIdentifier,
+               (state.members[app] ?? []).contains(where: { $0.restoreIdentifier == identifier && $0.role == member.role }) {
+                state.members[app, default: []].append(member)
+                state.unpreserved.insert(ObjectIdentifier(member))
+                throw .restoreIdentifierInUse(identifier, app: app)
+            }
             state.members[app, default: []].append(member)
             guard let identifier = member.restoreIdentifier, let kept = state.preserved[app]?[identifier],
                   kept.role == member.role else { return nil }
