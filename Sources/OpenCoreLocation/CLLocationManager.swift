@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The beacon part of Core Location's `CLLocationManager` on Linux: region monitoring and
 /// ranging of iBeacons through SwiftBLE, with Apple's names, so code written for Apple
@@ -80,6 +81,9 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     let engine: BeaconEngine
     let locationEngine: LocationEngine
     private let lease: ControllerLease
+    /// Set once a manager of the app's next run took the engines over (its regions are the
+    /// phone's, not the app's): this one then leaves them running when it goes.
+    let handedOver = Mutex(false)
 
     /// A manager with Core Location's behaviour, listening on `$SWIFTBLE_HCI` (default `sim`).
     public override convenience init() {
@@ -88,17 +92,32 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
 
     /// A manager with SwiftBLE's `options` (the controller, the exit period, the ranging
     /// interval); not in Core Location.
+    ///
+    /// Made in the launch entry point of an app of a simulated iPhone (`SimulatedPhone`), the
+    /// manager belongs to the app; after the system relaunched the app for a region event,
+    /// it takes over the regions the app's last run monitored, which the phone kept (iOS
+    /// research §9, rule 20), and the event follows.
     public init(options: Options) {
-        let relay = DelegateRelay()
-        lease = ControllerLease(hci: options.hci)
-        engine = BeaconEngine(options: options, lease: lease, relay: relay)
-        locationEngine = LocationEngine(options: options, lease: lease, relay: relay)
+        let (membership, kept) = LocationMembership.joinLaunchingApp()
+        if let kept {
+            lease = kept.lease
+            engine = kept.engine
+            locationEngine = kept.locationEngine
+            kept.handedOver.withLock { $0 = true }
+        } else {
+            let relay = DelegateRelay()
+            lease = ControllerLease(hci: options.hci)
+            engine = BeaconEngine(options: options, lease: lease, relay: relay)
+            locationEngine = LocationEngine(options: options, lease: lease, relay: relay)
+        }
         super.init()
+        membership.manager = self
         engine.relay.attach(self)
-        engine.relay.post([.didChangeAuthorization])
+        if kept == nil { engine.relay.post([.didChangeAuthorization]) }
     }
 
     deinit {
+        guard !handedOver.withLock({ $0 }) else { return }
         engine.shutdown()
         locationEngine.shutdown()
         let lease = lease
@@ -290,3 +309,4 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     /// Does nothing: headings need no calibration in the simulated world.
     open func dismissHeadingCalibrationDisplay() {}
 }
+

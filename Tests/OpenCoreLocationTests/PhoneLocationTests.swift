@@ -60,4 +60,62 @@ struct PhoneLocationTests {
         phone.close()
         app.manager?.stopMonitoring(for: CLBeaconRegion(uuid: CLLocationManagerWalkTests.walkUUID, major: 1, identifier: "shop"))
     }
+
+    /// The walk scenario at 2 m/s in a temporary file, removed by the caller.
+    private func walkFile() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("phone-walk-\(UUID().uuidString).yaml").path
+        try CLLocationManagerWalkTests.walkScenario(speed: 2).write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("Rules 20 and 22: the regions outlive the app; terminated, even force-quit, it is relaunched for the entry, and the manager it makes again has them and hears the entry", arguments: [TerminationReason.system, .forceQuit])
+    func relaunchForRegion(reason: TerminationReason) async throws {
+        let path = try walkFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let phone = SimulatedPhone(clock: testClock, seed: 3)
+        let runs = RunLog()
+        try phone.install(AppDescription(name: "Shop")) { options in
+            let app = LocationApp()
+            let manager = CLLocationManager(options: .init(hci: "sim:\(path)", exitPeriod: .seconds(10)))
+            manager.delegate = app.watcher
+            // Only the first run starts monitoring; after a relaunch the region is there.
+            if !options.location {
+                manager.startMonitoring(for: CLBeaconRegion(uuid: CLLocationManagerWalkTests.walkUUID, major: 1, identifier: "shop"))
+            }
+            app.manager = manager
+            runs.apps.append(app)
+            runs.options.append(options)
+        }
+        try phone.perform(.launch("Shop"))
+        try await testClock.sleep(for: .seconds(1))
+        try phone.perform(.terminate("Shop", reason))
+        let relaunched = try await firstRelaunch(runs)
+        let entered = await relaunched.watcher.log.first { $0 == .didEnter("shop") }
+        #expect(entered != nil)
+        #expect(runs.options.map(\.location) == [false, true])
+        #expect(relaunched.manager?.monitoredRegions.map(\.identifier) == ["shop"])
+        // The first run's objects hear nothing after the end.
+        #expect(!runs.apps[0].watcher.log.events.contains(.didEnter("shop")))
+        phone.close()
+        for app in runs.apps { app.manager?.stopMonitoring(for: CLBeaconRegion(uuid: CLLocationManagerWalkTests.walkUUID, major: 1, identifier: "shop")) }
+    }
+
+    /// The app object of the first relaunch, once it exists.
+    private func firstRelaunch(_ runs: RunLog) async throws -> LocationApp {
+        let clock = testClock
+        let deadline = clock.microseconds + 60_000_000
+        while runs.apps.count < 2 {
+            guard clock.microseconds < deadline else { throw CancellationError() }
+            try await clock.sleep(for: .milliseconds(100))
+        }
+        return runs.apps[1]
+    }
 }
+
+/// Every launch of an app: its objects and its options.
+@MainActor
+final class RunLog {
+    var apps: [LocationApp] = []
+    var options: [PhoneLaunchOptions] = []
+}
+

@@ -94,9 +94,13 @@ extension SimulatedPhone {
         /// force-quit it (rules 13 and 16); the others end with it.
         private mutating func terminate(_ app: String, _ reason: TerminationReason) -> [Effect] {
             var effects: [Effect] = []
+            // Monitored regions are the phone's: they outlive even a force-quit when the
+            // policy relaunches for beacons then (rules 20 and 22).
+            let regionsKept = reason != .forceQuit || core.policy.beaconRelaunchAfterForceQuit
             for member in members.removeValue(forKey: app) ?? [] {
                 let duplicate = unpreserved.remove(ObjectIdentifier(member)) != nil
-                if reason != .forceQuit, !duplicate, let identifier = member.restoreIdentifier {
+                let keeps = member.role == .region ? regionsKept : reason != .forceQuit
+                if keeps, !duplicate, let identifier = member.restoreIdentifier {
                     preserved[app, default: [:]][identifier] = member
                     effects.append(.terminate(member, preserved: true))
                 } else {
@@ -104,7 +108,8 @@ extension SimulatedPhone {
                 }
             }
             if reason == .forceQuit {
-                for member in (preserved.removeValue(forKey: app) ?? [:]).values {
+                for (identifier, member) in preserved[app] ?? [:] where member.role != .region || !regionsKept {
+                    preserved[app]?[identifier] = nil
                     effects.append(.terminate(member, preserved: false))
                 }
             }
