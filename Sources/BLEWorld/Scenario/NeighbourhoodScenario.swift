@@ -31,7 +31,8 @@ devices:
     addressType: random
     position: [3, 2, 1.2]
     txPower: 0
-    # Served by a real host (BLEProfiles) on --hci sim and in `ble sim run`.
+    # Served by a real host (BLEProfiles) on --hci sim and in `ble sim run`, as is every
+    # device here that advertises connectably: a central that connects finds a GATT server.
     gatt: [heart-rate, battery, device-information]
     advertise:
       type: ind
@@ -90,10 +91,11 @@ devices:
       # "https://" + "example" + ".com".
       raw: "020106 0303aafe 0e16aafe10eb036578616d706c6507"
   - name: Phone
-    address: "5A:1C:44:90:3B:7E"
+    address: "DA:1C:44:90:3B:7E"
     addressType: random
     position: [5, 5, 1.2]
     txPower: 4
+    gatt: [current-time, battery, device-information]
     route:
       waypoints: [[5, 5, 1.2], [15, 5, 1.2], [15, 15, 1.2], [5, 15, 1.2]]
       speed: 1.4
@@ -119,6 +121,7 @@ devices:
     addressType: random
     position: [-2, 8, 2.4]
     txPower: 0
+    gatt: [device-information]
     advertise:
       type: ind
       interval: 500
@@ -130,6 +133,7 @@ devices:
     addressType: random
     position: [20, 10, 0.5]
     txPower: -4
+    gatt: [battery]
     advertise:
       type: ind
       interval: 1000

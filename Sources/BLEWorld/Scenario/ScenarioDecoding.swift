@@ -150,7 +150,7 @@ struct DeviceSection: Decodable {
             throw fields.error("host", "a device with host: \(host.rawValue) cannot also have advertise "
                                + "(its advertising comes from that host)")
         }
-        gatt = try Self.gattProfiles(fields, advertising: advertising, explicitHost: host)
+        gatt = try Self.gattProfiles(fields, address: address, advertising: advertising, explicitHost: host)
         scanning = try fields.optional("scan", ScanSection.self, expected: "{interval, window, active}")?.scanning
         if scanning != nil, let host {
             throw fields.error("host", "a device with host: \(host.rawValue) cannot also have scan "

@@ -1,11 +1,15 @@
 // The `gatt:` list of a scenario device: the standard services a real host serves on it.
 
+import BLEWire
+
 extension DeviceSection {
     /// The profile names of `gatt: [heart-rate, battery]`, or none without the key. The
     /// names stay strings here (the world knows no services); the host that serves them
     /// refuses unknown ones when it starts. A device that serves GATT must advertise
-    /// connectably (`type: ind`), or no central could ever reach its server.
-    static func gattProfiles(_ fields: YAMLFields, advertising: ScenarioAdvertising?,
+    /// connectably (`type: ind`), or no central could ever reach its server, and a random
+    /// address of its must be static: its host sets it as its random static address
+    /// (Core 5.4, Vol 3, Part C, §10.8.1), which a private one is not.
+    static func gattProfiles(_ fields: YAMLFields, address: BluetoothAddress?, advertising: ScenarioAdvertising?,
                              explicitHost: ScenarioDevice.HostKind?) throws -> [String] {
         guard fields.has("gatt") else { return [] }
         let names = try fields.optional("gatt", [String].self, expected: "a list of standard service names") ?? []
@@ -29,6 +33,11 @@ extension DeviceSection {
         guard advertising.kind == .ind else {
             throw fields.error("gatt", "a device that serves GATT must advertise connectably (type: ind), not "
                                + advertising.kind.rawValue)
+        }
+        if let address, let subtype = address.randomSubtype, subtype != .static {
+            throw fields.error("address", "\(address) is a private random address (top bits "
+                               + (subtype == .resolvablePrivate ? "01" : "00") + "); a device that serves GATT "
+                               + "advertises with a random static one, starting C0–FF")
         }
         return names
     }

@@ -71,6 +71,19 @@ struct GATTScenarioTests {
         #expect(failure("devices:\n  - name: s\n    host: gatt\n")?.path == "devices[0].host")
     }
 
+    @Test("A GATT device with a private random address is refused: its host sets a static one")
+    func privateAddress() throws {
+        func phone(_ address: String) -> String {
+            "devices:\n  - name: s\n    address: \"\(address)\"\n    addressType: random\n    gatt: [battery]\n"
+                + "    advertise: {type: ind, name: S}\n"
+        }
+        let resolvable = try #require(failure(phone("5A:1C:44:90:3B:7E")))
+        #expect(resolvable.path == "devices[0].address")
+        #expect(resolvable.message.contains("5A:1C:44:90:3B:7E is a private random address (top bits 01)"))
+        #expect(failure(phone("1A:1C:44:90:3B:7E"))?.message.contains("(top bits 00)") == true)
+        #expect(failure(phone("DA:1C:44:90:3B:7E")) == nil)
+    }
+
     @Test("By default a scripted stand-in advertises for a GATT device, as in a headless run")
     func standIn() throws {
         let scenario = try ScenarioLoader.parse(yaml: Self.strap)
