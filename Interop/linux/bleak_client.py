@@ -1,6 +1,6 @@
 """bleak as a real client of `ble serve` (Interop/linux/gatt-server.yaml), run in the Linux guest
-through BlueZ's D-Bus API: scans for the server's name, connects, reads, writes and reads back,
-subscribes and waits for notifications. One JSON line per step on stdout; exit 0 only if all
+through BlueZ's D-Bus API: scans for the server's name (on --adapter; --scan-only stops there),
+connects, reads, writes and reads back, subscribes and waits for notifications. One JSON line per step on stdout; exit 0 only if all
 of them worked."""
 import argparse
 import asyncio
@@ -19,11 +19,22 @@ def emit(event: str, **fields) -> None:
     print(json.dumps({"event": event, **fields}), flush=True)
 
 
-async def run(name: str, notifications: int) -> None:
-    device = await BleakScanner.find_device_by_name(name, timeout=30)
-    if device is None:
-        raise RuntimeError(f"no device named {name} within 30 s")
-    emit("found", address=device.address, name=device.name)
+async def run(name: str, notifications: int, adapter: str, scan_only: bool) -> None:
+    found = asyncio.get_running_loop().create_future()
+
+    def seen(device, advertisement) -> None:
+        if advertisement.local_name == name and not found.done():
+            found.set_result((device, advertisement))
+
+    async with BleakScanner(detection_callback=seen, adapter=adapter):
+        try:
+            device, advertisement = await asyncio.wait_for(found, timeout=30)
+        except asyncio.TimeoutError:
+            raise RuntimeError(f"no device named {name} within 30 s") from None
+    emit("found", address=device.address, name=advertisement.local_name, uuids=advertisement.service_uuids)
+    if scan_only:
+        emit("done", ok=True)
+        return
     async with BleakClient(device, timeout=60) as client:
         emit("connected", mtu=client.mtu_size)
         services = [service.uuid for service in client.services]
@@ -47,9 +58,11 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--name", default="SwiftBLE-BlueZ")
     parser.add_argument("--notifications", type=int, default=3)
+    parser.add_argument("--adapter", default="hci0", help="the adapter to use, e.g. hci1")
+    parser.add_argument("--scan-only", action="store_true", help="stop once the device is found")
     arguments = parser.parse_args()
     try:
-        asyncio.run(run(arguments.name, arguments.notifications))
+        asyncio.run(run(arguments.name, arguments.notifications, arguments.adapter, arguments.scan_only))
     except Exception as error:  # noqa: BLE001 - every failure is reported the same way
         emit("done", ok=False, error=f"{type(error).__name__}: {error}")
         return 1

@@ -1,8 +1,9 @@
 """A GATT server that BlueZ publishes, for our GATT client to read (`ble gatt dump` from the
-host's world): registers one primary service with a fixed value and a writable value through
+host's world): powers the adapter (--adapter, default hci0) on, registers one primary service with a fixed value and a writable value through
 bluetoothd's D-Bus API (org.bluez.GattManager1), and advertises its name and service UUID
 (org.bluez.LEAdvertisingManager1). Prints {"event": "ready"} once both are registered, one
 JSON line per read or write, and runs until killed. Uses dbus-fast (installed with bleak)."""
+import argparse
 import asyncio
 import json
 import sys
@@ -105,7 +106,7 @@ class Advertisement(ServiceInterface):
         emit("released")
 
 
-async def main(name: str) -> None:
+async def main(name: str, adapter_name: str) -> None:
     bus = await MessageBus(bus_type=BusType.SYSTEM).connect()
     service_path = APP + "/service0"
     objects = {
@@ -118,7 +119,9 @@ async def main(name: str) -> None:
         bus.export(path, interface)
     advertisement = "/org/swiftble/advertisement0"
     bus.export(advertisement, Advertisement(name, [SERVICE]))
-    adapter = bus.get_proxy_object("org.bluez", "/org/bluez/hci0", await bus.introspect("org.bluez", "/org/bluez/hci0"))
+    path = "/org/bluez/" + adapter_name
+    adapter = bus.get_proxy_object("org.bluez", path, await bus.introspect("org.bluez", path))
+    await adapter.get_interface("org.bluez.Adapter1").set_powered(True)
     await adapter.get_interface("org.bluez.GattManager1").call_register_application(APP, {})
     await adapter.get_interface("org.bluez.LEAdvertisingManager1").call_register_advertisement("/org/swiftble/advertisement0", {})
     emit("ready", name=name)
@@ -126,8 +129,12 @@ async def main(name: str) -> None:
 
 
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--name", default="SwiftBLE-Linux")
+    parser.add_argument("--adapter", default="hci0", help="the adapter to publish on, e.g. hci1")
+    arguments = parser.parse_args()
     try:
-        asyncio.run(main(sys.argv[1] if len(sys.argv) > 1 else "SwiftBLE-Linux"))
+        asyncio.run(main(arguments.name, arguments.adapter))
     except Exception as error:  # noqa: BLE001 - reported as one line
         emit("failed", error=f"{type(error).__name__}: {error}")
         sys.exit(1)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEAdapter
 import BLEController
+import BLETransport
 import BLEWire
 import BLEWorld
 import Foundation
@@ -39,6 +40,9 @@ struct SimServeCommand: AsyncParsableCommand {
     var snoop: String?
 
     @OptionGroup var faults: SimFaultOptions
+
+    @Flag(help: "Attach every served device to this machine's Linux kernel through /dev/vhci (an adapter hciN each) instead of serving it over TCP.")
+    var vhci = false
 
     func validate() throws {
         if let devices, !(0 ... 64).contains(devices) {
@@ -89,6 +93,13 @@ struct SimServeCommand: AsyncParsableCommand {
             built.onExternalHostPacket = { id, packet in byID[id]?.send(packet) }
         }
         built.onLog = { printError($0) }
+        let kernels = vhci ? try await KernelAttachedDevice.attach(served, path: VHCITransport.defaultPath) : [:]
+        if !kernels.isEmpty, let forward = built.onExternalHostPacket {
+            built.onExternalHostPacket = { id, packet in
+                forward(id, packet)
+                kernels[id]?.deliver(packet)
+            }
+        }
 
         let runner: WorldRunner
         do {
@@ -99,7 +110,8 @@ struct SimServeCommand: AsyncParsableCommand {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var ports: [Int] = []
         var channels: [any Channel] = []
-        for (index, device) in served.enumerated() {
+        for attachment in kernels.values { attachment.start(runner: runner) }
+        for (index, device) in served.enumerated() where !vhci {
             let port = tcpBasePort == 0 ? 0 : tcpBasePort + index
             do {
                 let channel = try await H4TCPServer.listen(device: device, runner: runner, port: port, group: group)
@@ -112,10 +124,12 @@ struct SimServeCommand: AsyncParsableCommand {
                                      + "pick another --tcp-base-port or stop what uses it.")
             }
         }
-        let devicesJSON = zip(served, ports).map { device, port in
-            SimulationLog.JSON.object([("name", .string(device.name)), ("address", .string(device.address.description)),
-                                       ("addressType", .string(device.address.kind == .random ? "random" : "public")),
-                                       ("port", .integer(Int64(port)))])
+        let devicesJSON = served.enumerated().map { index, device in
+            let endpoint: (String, SimulationLog.JSON) = vhci
+                ? ("interface", .string(kernels[device.id]?.kernel.response.interfaceName ?? ""))
+                : ("port", .integer(Int64(ports[index])))
+            return SimulationLog.JSON.object([("name", .string(device.name)), ("address", .string(device.address.description)),
+                                              ("addressType", .string(device.address.kind == .random ? "random" : "public")), endpoint])
         }
         let ready = SimulationLog.JSON.object([("ports", .array(ports.map { .integer(Int64($0)) })),
                                                ("devices", .array(devicesJSON))])

@@ -186,7 +186,7 @@ extension Host {
                     await self?.userAnswered(handle) { session, now in session.numberConfirmed(accepted, at: now) }
                 }
             case let .completed(result):
-                HostLog.smp.info("paired: \(result)", metadata: ["handle": "\(handle)"])
+                HostLog.smp.info("paired: \(result)", metadata: logMetadata(handle))
                 if let peer {
                     pairingAttempts.recordSuccess(peer)
                     securityOutput.yield(.paired(connection: handle, peer: peer, result))
@@ -195,7 +195,7 @@ extension Host {
                 let waiting = pairingWaiters.removeValue(forKey: handle) ?? []
                 for waiter in waiting { waiter.resume(returning: result) }
             case let .failed(failure):
-                HostLog.smp.notice("pairing failed: \(failure)", metadata: ["handle": "\(handle)"])
+                HostLog.smp.notice("pairing failed: \(failure)", metadata: logMetadata(handle))
                 if let peer {
                     if failure != .received(.repeatedAttempts) { pairingAttempts.recordFailure(peer, at: now) }
                     securityOutput.yield(.pairingFailed(connection: handle, peer: peer, failure))

@@ -107,7 +107,7 @@ struct LinuxBlueZTests {
         }
         // The guest adapter's own (public) address.
         let bluezAddress = "F0:5B:1E:00:00:01/public"
-        let server = try guest.start("exec python3 \(LinuxGuest.interopDirectory)/bluez_gatt_server.py SwiftBLE-Linux 2>&1")
+        let server = try guest.start("exec python3 \(LinuxGuest.interopDirectory)/bluez_gatt_server.py --name SwiftBLE-Linux 2>&1")
         defer { server.stop() }
         try #require(server.waitForLine(containing: "\"ready\"", timeoutSeconds: 60) != nil, "\(server.output)")
         let ble = try #require(bleExecutable())
@@ -134,6 +134,30 @@ struct LinuxBlueZTests {
         #expect(write.status == 0, "\(write.stdout)\n\(write.stderr)")
         let written = server.waitForLine(containing: "\"write\"", timeoutSeconds: 30)
         #expect(written?.contains(hex("written by SwiftBLE")) == true, "\(server.output)")
+    }
+
+    @Test("ble sim serve --vhci in the guest gives its kernel an adapter per device, and BlueZ on one sees BlueZ advertise on the other")
+    func simServeAttachesToKernel() throws {
+        let guest = try LinuxGuest.shared.get()
+        _ = try guest.run("rm -rf /var/lib/bluetooth/*", timeoutSeconds: 30)
+        let world = try guest.start("exec ble sim serve --devices 2 --vhci 2>&1")
+        defer { world.stop() }
+        let ready = try #require(world.waitForLine(containing: "READY", timeoutSeconds: 60), "\(world.output)")
+        let devices = (jsonLines(String(ready.dropFirst(6))).first?["devices"] as? [[String: Any]]) ?? []
+        #expect(devices.compactMap { $0["interface"] as? String }.count == 2, "\(ready)")
+        let advertiser = try guest.start("exec python3 \(LinuxGuest.interopDirectory)/bluez_gatt_server.py --name SwiftBLE-Kernel --adapter hci1 2>&1")
+        defer { advertiser.stop() }
+        try #require(advertiser.waitForLine(containing: "\"ready\"", timeoutSeconds: 60) != nil, "\(advertiser.output)")
+        // bleak scans on hci0 by name: bluetoothctl's default adapter could be either one.
+        let scan = try guest.run("""
+            dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci0 org.freedesktop.DBus.Properties.Set \
+                string:org.bluez.Adapter1 string:Powered variant:boolean:true >/dev/null
+            python3 \(LinuxGuest.interopDirectory)/bleak_client.py --name SwiftBLE-Kernel --adapter hci0 --scan-only
+            """, timeoutSeconds: 90)
+        let found = jsonLines(scan.stdout).first { $0["event"] as? String == "found" }
+        #expect(scan.status == 0, "\(scan.stdout)\n\(scan.stderr)")
+        #expect(found?["address"] as? String == peerAddress, "\(scan.stdout)")
+        #expect((found?["uuids"] as? [String])?.contains("d7a30201-6c5a-4a7e-9b1e-5f0c2a9e0001") == true, "\(scan.stdout)")
     }
 
     @Test("When the controller goes away, ble vhci in the guest says so, exits, and hci0 is gone")
