@@ -52,7 +52,8 @@ let package = Package(
         // Files the host's state lives in (the bond store): the I/O BLEHost, being sans-IO, leaves out.
         .target(name: "BLEStorage", dependencies: ["BLEHost", "BLEWire"]),
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLELogging", "BLEWire"]),
-        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLECrypto", "BLEHost", "BLELogging", "BLEPhone", "BLEProfiles", "BLEStorage", "BLETime", "BLEWire"]),
+        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLECrypto", "BLEHost", "BLELogging", "BLEPhone", "BLEProfiles", "BLEStorage", "BLETime", "BLEWire",
+                                            "BLEWorld"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
         .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
@@ -70,6 +71,8 @@ let package = Package(
         .target(name: "BLEChat"),
         // The chat app (Examples/Chat), written against Core Bluetooth's API: OpenCoreBluetooth here.
         .target(name: "ChatApp", dependencies: ["BLEChat", "OpenCoreBluetooth"], path: "Examples/Chat/Sources/ChatApp"),
+        // The heart-rate monitor (Examples/HeartRateMonitor): an iOS-style central that restores its state.
+        .target(name: "HeartRateMonitor", dependencies: ["OpenCoreBluetooth"], path: "Examples/HeartRateMonitor/Sources/HeartRateMonitor"),
         // The notification light (Examples/NotificationLight): an ANCS accessory on the BLE API.
         .target(name: "NotificationLight", dependencies: ["BLE", "BLEProfiles"], path: "Examples/NotificationLight/Sources/NotificationLight"),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
@@ -78,7 +81,7 @@ let package = Package(
             name: "BLECommandLine",
             dependencies: [
                 "BLEAdapter", "BLEBeacons", "BLEBench", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEStorage", "BLETransport", "BLEWorld",
-                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "BLELogging",
+                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "BLELogging", "BLEPhone", "BLETime", "HeartRateMonitor", "OpenCoreBluetooth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -104,7 +107,7 @@ let package = Package(
         // Unit tests of the `ble` executable's parsers (`@testable import BLECommandLine`).
         .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLEProfiles", "BLEHost", "BLEWire"]),
         .testTarget(name: "BLEBenchTests", dependencies: ["BLEBench", "BLEWire"]),
-        .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController"]),
+        .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController", "BLEPhone"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLE", "BLEBeacons", "BLEWorld"]),

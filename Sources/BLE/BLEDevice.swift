@@ -3,6 +3,7 @@ import BLELogging
 import Foundation
 import BLEHost
 import BLEProfiles
+import BLEWorld
 
 /// A Bluetooth LE controller with SwiftBLE's host running on it: the front door of the
 /// stack (DESIGN.md, "Two faces, one engine"). Its two roles work at once on the one
@@ -33,14 +34,19 @@ public final class BLEDevice: Sendable {
     public let peripheral: Peripheral
     /// What start-up learned of the controller: its public address, versions, buffers.
     public let controller: ControllerInfo
+    /// Where the device stands in an embedded world (`sim`, `sim:FILE.yaml`): the scenario
+    /// and its device this host drives, which a ``SimulatedPhone`` follows. `nil` for a real
+    /// controller or a served world.
+    public let scenarioPlace: ScenarioPlace?
     let core: DeviceCore
     let dispatcher: EventDispatcher
     private let dispatch: Task<Void, Never>
     private let gattDispatch: Task<Void, Never>
     private let onClose: @Sendable () async -> Void
 
-    private init(core: DeviceCore, controller: ControllerInfo, onClose: @escaping @Sendable () async -> Void) {
+    private init(core: DeviceCore, controller: ControllerInfo, place: ScenarioPlace?, onClose: @escaping @Sendable () async -> Void) {
         self.core = core
+        scenarioPlace = place
         self.controller = controller
         self.onClose = onClose
         let dispatcher = EventDispatcher(core: core)
@@ -100,7 +106,27 @@ public final class BLEDevice: Sendable {
         } catch {
             throw BLEError(error, closed: false)
         }
-        return try await start(host: adapter.host, bonds: kept) { await adapter.close() }
+        return try await start(host: adapter.host, bonds: kept, place: adapter.place) { await adapter.close() }
+    }
+
+    /// Opens an embedded world of `scenario`, loaded and seeded by the caller, with the host
+    /// on its first `host: external` device and its GATT devices served, as
+    /// `open(hci: "sim:FILE.yaml")` does for a file. Called inside a simulation (a simulated
+    /// test, `ble sim run`), the world joins it and keeps its virtual time; otherwise it runs
+    /// at real time.
+    /// - Throws: ``BLEError/controllerUnavailable(_:)`` with the scenario's problem.
+    public static func open(scenario: Scenario, snoop: String? = nil, bonds: BondStorage = .memory,
+                            profile: HostProfile = .standard) async throws(BLEError) -> BLEDevice {
+        let kept = try await DeviceBonds.open(bonds, hci: "sim")
+        let adapter: Adapter
+        do {
+            adapter = try Adapter.open(scenario: scenario, snoopPath: snoop, att: ATTBearerConfiguration(receiveMTU: profile.attMTU),
+                                       parameterUpdates: profile.parameterUpdates)
+            try await adapter.startSimulatedPeripherals()
+        } catch {
+            throw BLEError(error, closed: false)
+        }
+        return try await start(host: adapter.host, bonds: kept, place: adapter.place) { await adapter.close() }
     }
 
     /// Starts `host`, made by the caller on a transport of its own, and puts the front
@@ -116,10 +142,11 @@ public final class BLEDevice: Sendable {
     public static func open(
         host: BLEHost.Host, bonds: BondStorage = .memory, onClose: (@Sendable () async -> Void)? = nil
     ) async throws(BLEError) -> BLEDevice {
-        try await start(host: host, bonds: try await DeviceBonds.open(bonds, hci: "host"), onClose: onClose)
+        try await start(host: host, bonds: try await DeviceBonds.open(bonds, hci: "host"), place: nil, onClose: onClose)
     }
 
-    private static func start(host: BLEHost.Host, bonds: DeviceBonds, onClose: (@Sendable () async -> Void)?) async throws(BLEError) -> BLEDevice {
+    private static func start(host: BLEHost.Host, bonds: DeviceBonds, place: ScenarioPlace?,
+                              onClose: (@Sendable () async -> Void)?) async throws(BLEError) -> BLEDevice {
         let close = onClose ?? { await host.close() }
         let controller: ControllerInfo
         do {
@@ -131,7 +158,7 @@ public final class BLEDevice: Sendable {
             if case .controllerUnavailable = failure { throw failure }
             throw .controllerUnavailable(failure.description)
         }
-        let device = BLEDevice(core: DeviceCore(host: host, bonds: bonds), controller: controller, onClose: close)
+        let device = BLEDevice(core: DeviceCore(host: host, bonds: bonds), controller: controller, place: place, onClose: close)
         await device.core.security.install(on: host, dispatcher: device.dispatcher)
         await device.startAddressResolution()
         deviceLog.info("open: \(controller.address.map { "public address \($0)" } ?? "no public address")")

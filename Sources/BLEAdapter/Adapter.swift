@@ -83,13 +83,18 @@ public final class Adapter: Sendable {
     /// (`BLEProfiles.ProfilePeripheral`) and stops it before or with ``close()``
     /// (``whenClosing(_:)``). Empty for a real controller.
     public let simulatedPeripherals: [SimulatedPeripheralPort]
+    /// Where the host stands in an embedded world: the scenario and its device the host
+    /// drives, with that device's phone actions. `nil` for a real controller.
+    public let place: ScenarioPlace?
     private let tasks: [Task<Void, Never>]
     private let snoop: SnoopFile?
     private let closers = Mutex<[@Sendable () async -> Void]>([])
 
     init(host: BLEHost.Host, simulatedAddress: BluetoothAddress?, runner: WorldRunner?,
-         simulatedPeripherals: [SimulatedPeripheralPort] = [], tasks: [Task<Void, Never>], snoop: SnoopFile?) {
+         simulatedPeripherals: [SimulatedPeripheralPort] = [], place: ScenarioPlace? = nil, tasks: [Task<Void, Never>],
+         snoop: SnoopFile?) {
         self.host = host
+        self.place = place
         self.simulatedAddress = simulatedAddress
         self.runner = runner
         self.simulatedPeripherals = simulatedPeripherals
@@ -206,6 +211,22 @@ extension Adapter {
         }
     }
 
+    /// Opens an embedded world of `scenario` (already loaded, its seed as it should be) and
+    /// attaches the host to its first `host: external` device, as `--hci sim:FILE.yaml` does.
+    /// Called on a simulation's thread, the world joins that simulation.
+    /// - Throws: ``AdapterError`` with one sentence saying what to do.
+    public static func open(
+        scenario: Scenario, snoopPath: String? = nil, onLog: (@Sendable (String) -> Void)? = nil,
+        att: ATTBearerConfiguration = .init(), parameterUpdates: ConnectionParameterUpdatePolicy = .acceptValid, speed: Double = 1
+    ) throws -> Adapter {
+        let snoop = try snoopPath.map(SnoopFile.init(path:))
+        var onPacket: (@Sendable (HostPacketRecord) -> Void)?
+        if let snoop { onPacket = { record in snoop.write(record) } }
+        return try openWorld(scenario, seed: nil, snoop: snoop, onPacket: onPacket, onLog: onLog,
+                             configuration: HCIDriverConfiguration(commandTimeout: simulatedCommandTimeout), att: att,
+                             parameterUpdates: parameterUpdates, speed: speed)
+    }
+
     private static func openWorld(
         _ loaded: Scenario, seed: UInt64?, snoop: SnoopFile?, onPacket: (@Sendable (HostPacketRecord) -> Void)?,
         onLog: (@Sendable (String) -> Void)?, configuration: HCIDriverConfiguration, att: ATTBearerConfiguration,
@@ -241,8 +262,11 @@ extension Adapter {
         let run = Task(executorPreference: simulation) { _ = await runner.run() }
         let host = BLEHost.Host(transport: hostTransport, configuration: configuration, parameterUpdates: parameterUpdates, att: att,
                                 onPacket: onPacket, clock: runner.clock, pairingSeed: simulated.hostPairingSeed, logLabel: "sim")
+        let place = simulated.hostDeviceName.map { name in
+            ScenarioPlace(scenario: scenario, deviceName: name, phoneActions: simulated.phoneActions ?? AsyncStream { $0.finish() })
+        }
         return Adapter(host: host, simulatedAddress: address, runner: runner, simulatedPeripherals: simulated.peripherals,
-                       tasks: [run] + simulated.feeds, snoop: snoop)
+                       place: place, tasks: [run] + simulated.feeds, snoop: snoop)
     }
 
     /// A scenario named on the command line: a built-in name (`neighbourhood`, `empty`) or

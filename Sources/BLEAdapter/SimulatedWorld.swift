@@ -29,6 +29,12 @@ public struct SimulatedWorld: Sendable {
     public let hostAddress: BluetoothAddress?
     /// The seed of the pairing random values of the host on ``hostTransport``.
     public let hostPairingSeed: UInt64?
+    /// The scenario device that pipe reaches, by name.
+    public let hostDeviceName: String?
+    /// The phone actions (`app`, `bluetooth`, `screen`) naming that device, each when the
+    /// world's clock reaches its time; kept until read, so a phone that starts late misses
+    /// none. `nil` without ``hostTransport``.
+    public let phoneActions: AsyncStream<ScenarioAction>?
     /// The tasks that carry host packets from the pipes into the world; each ends when its
     /// pipe closes.
     public let feeds: [Task<Void, Never>]
@@ -96,6 +102,15 @@ public struct SimulatedWorld: Sendable {
             }
         }
         let deviceIDs = built.deviceIDs
+        let hostDeviceName = localDevice.flatMap { built.name(of: $0) }
+        var phoneActions: AsyncStream<ScenarioAction>?
+        if let hostDeviceName {
+            let (stream, continuation) = AsyncStream<ScenarioAction>.makeStream()
+            phoneActions = stream
+            built.onPhoneAction = { action in
+                if action.deviceNames.contains(hostDeviceName) { continuation.yield(action) }
+            }
+        }
         prepare(built, world)
         let runner = WorldRunner(world: world, simulation: simulation, endingSimulation: endingSimulation)
         var feeds: [Task<Void, Never>] = []
@@ -112,6 +127,7 @@ public struct SimulatedWorld: Sendable {
         return SimulatedWorld(
             runner: runner, deviceIDs: deviceIDs, peripherals: peripherals,
             hostTransport: local.map { HCIHostTransport(base: $0.ends.0) }, hostDevice: localDevice, hostAddress: local?.address,
-            hostPairingSeed: localDevice.map { seedBase &+ UInt64($0.rawValue) &+ 1 }, feeds: feeds)
+            hostPairingSeed: localDevice.map { seedBase &+ UInt64($0.rawValue) &+ 1 }, hostDeviceName: hostDeviceName,
+            phoneActions: phoneActions, feeds: feeds)
     }
 }

@@ -695,5 +695,77 @@ obstacles:
     box: {min: [-2.25, -0.9, 0], max: [2.25, 0.9, 1.5]}
     lossDB: 10
 """#,
+        "heart-rate-restore": #"""
+# A workout app killed by the system mid-workout, and restored. The phone runs
+# Examples/HeartRateMonitor (an iOS-style central that opts into state restoration) as the
+# app "Pulse", with the bluetooth-central background mode. The rider starts the workout, puts
+# the phone away (the app goes to the background, then is suspended), and at 25 s the system
+# ends the app to free memory. The strap's next measurement relaunches it in the background:
+# the new central manager gets willRestoreState with the connected strap, then
+# didUpdateState, then the measurement, and the workout goes on with no beat lost.
+#
+# Geometry, in metres east (x), north (y) and up (z): the phone in an armband at the origin,
+# the strap on the chest half a metre away.
+name: heart rate restore
+seed: 11
+duration: 45
+timing: realistic
+devices:
+  - name: iPhone
+    position: [0, 0, 1.3]
+    host: external
+    apps:
+      - {name: Pulse, program: heart-rate-monitor, modes: [bluetooth-central], restoresState: true}
+  - name: Polar H10 5E1F0A2B
+    address: "C3:5E:1F:0A:2B:01"
+    addressType: random
+    position: [0.3, 0.4, 1.3]
+    txPower: 0
+    gatt: [heart-rate, battery, device-information]
+    advertise:
+      type: ind
+      interval: 100
+      services: ["180D"]
+      appearance: 0x0341
+      name: Polar H10 5E1F0A2B
+actions:
+  - {at: 1, app: {device: iPhone, app: Pulse, do: launch}}
+  - {at: 10, app: {device: iPhone, app: Pulse, do: background}}
+  - {at: 25, app: {device: iPhone, app: Pulse, do: terminate}}
+"""#,
+        "heart-rate-force-quit": #"""
+# The same workout, but the rider force-quits the app (swipes it away in the app switcher)
+# at 20 s. iOS takes that as "stop": the system keeps nothing for the app, its link to the
+# strap ends, and no measurement relaunches it, although it opts into state restoration and
+# has the bluetooth-central background mode. At 35 s the rider opens the app again: a fresh
+# launch, with nothing to restore, finds the strap anew.
+name: heart rate force quit
+seed: 11
+duration: 45
+timing: realistic
+devices:
+  - name: iPhone
+    position: [0, 0, 1.3]
+    host: external
+    apps:
+      - {name: Pulse, program: heart-rate-monitor, modes: [bluetooth-central], restoresState: true}
+  - name: Polar H10 5E1F0A2B
+    address: "C3:5E:1F:0A:2B:01"
+    addressType: random
+    position: [0.3, 0.4, 1.3]
+    txPower: 0
+    gatt: [heart-rate, battery, device-information]
+    advertise:
+      type: ind
+      interval: 100
+      services: ["180D"]
+      appearance: 0x0341
+      name: Polar H10 5E1F0A2B
+actions:
+  - {at: 1, app: {device: iPhone, app: Pulse, do: launch}}
+  - {at: 8, app: {device: iPhone, app: Pulse, do: background}}
+  - {at: 20, app: {device: iPhone, app: Pulse, do: forceQuit}}
+  - {at: 35, app: {device: iPhone, app: Pulse, do: launch}}
+"""#,
     ]
 }

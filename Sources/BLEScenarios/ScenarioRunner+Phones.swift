@@ -9,10 +9,9 @@ extension ScenarioRunner {
         for (index, device) in scenario.devices.enumerated() where !device.apps.isEmpty {
             var phone = PhoneCore(seed: scenario.seed &+ UInt64(index))
             for app in device.apps {
-                var modes: BackgroundModes = []
-                for name in app.modes { if let mode = BackgroundModes(name: name) { modes.insert(mode) } }
                 do {
-                    try phone.install(AppDescription(name: app.name, modes: modes, restoresState: app.restoresState))
+                    try phone.install(AppDescription(name: app.name, modes: BackgroundModes(names: app.modes),
+                                                     restoresState: app.restoresState))
                 } catch {
                     throw ScenarioError(.invalidField, path: "devices.apps", device: device.name, message: "\(error)")
                 }
@@ -24,8 +23,9 @@ extension ScenarioRunner {
             let name: String, action: PhoneAction
             switch timed.action {
             case let .app(phone, app, verb):
+                guard let named = PhoneAction(named: verb.rawValue, app: app) else { continue }
                 name = phone
-                action = Self.phoneAction(verb, app: app)
+                action = named
             case let .bluetooth(phone, on):
                 name = phone
                 action = .bluetooth(on: on)
@@ -40,20 +40,6 @@ extension ScenarioRunner {
             world.schedule(at: world.now + timed.time) { [weak self] world in
                 self?.carryOut(action, on: name, at: world.now)
             }
-        }
-    }
-
-    static func phoneAction(_ verb: ScenarioAppAction, app: String) -> PhoneAction {
-        switch verb {
-        case .launch: .launch(app)
-        case .foreground: .foreground(app)
-        case .background: .background(app)
-        case .suspend: .suspend(app)
-        case .terminate: .terminate(app, .system)
-        case .crash: .terminate(app, .crash)
-        case .forceQuit: .terminate(app, .forceQuit)
-        case .beginBackgroundTask: .beginBackgroundTask(app)
-        case .endBackgroundTask: .endBackgroundTask(app)
         }
     }
 

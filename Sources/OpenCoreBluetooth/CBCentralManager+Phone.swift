@@ -62,8 +62,10 @@ extension CBCentralManager {
                 if let services = request.services { state[CBCentralManagerRestoredStateScanServicesKey] = services }
                 if let options = request.options { state[CBCentralManagerRestoredStateScanOptionsKey] = options }
             }
+            self.app?.called("willRestoreState " + peripherals.map { $0.name ?? $0.identifier.uuidString }.joined(separator: ", "))
             self.delegate?.centralManager(self, willRestoreState: state)
             if self.changeState(to: predecessor.device == nil ? .poweredOff : .poweredOn) {
+                self.app?.called("didUpdateState \(self.state)")
                 self.delegate?.centralManagerDidUpdateState(self)
             }
             return self.device
@@ -84,4 +86,9 @@ extension CBCentralManager {
         guard !scannedFor.isEmpty else { return false }
         return app.phone.firstBackgroundReport(of: peripheral.identifier.uuidString, for: app.name)
     }
+}
+
+extension PhoneApp {
+    /// Puts a central manager's call that restoration makes by itself on the phone's timeline.
+    func called(_ detail: String) { phone.called(.central, detail, for: name) }
 }

@@ -122,7 +122,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
                 self.delegate?.centralManager(self, willRestoreState: [CBCentralManagerOptionRestoreIdentifierKey: restoreIdentifier])
             }
         }
-        switch await CBDeviceHub.shared.device(for: controller) {
+        switch await CBDeviceHub.shared.device(for: controller, of: app) {
         case let .success(opened):
             let bonded = await opened.bondedPeers()
             await onQueue {

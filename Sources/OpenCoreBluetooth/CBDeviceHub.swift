@@ -67,6 +67,13 @@ final class CBDeviceHub: Sendable {
         return result
     }
 
+    /// The device for a manager of `app`: the phone's own device when the options name no
+    /// controller (an iPhone's apps share its one radio), else as ``device(for:)``.
+    func device(for controller: String?, of app: PhoneApp?) async -> Result<BLEDevice, BLEError> {
+        if controller == nil, let device = app?.phone.device { return .success(device) }
+        return await device(for: controller)
+    }
+
     /// Forgets the device of `spec`, closing it if the hub opened it.
     func close(_ spec: String) async {
         guard let entry = state.withLock({ $0.entries.removeValue(forKey: spec) }), !entry.isGiven else { return }

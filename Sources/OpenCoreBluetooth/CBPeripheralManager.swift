@@ -83,9 +83,9 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
         super.init(queue: queue)
         if let app { _ = try? app.phone.join(PeripheralMembership(self), app: app.name) }
         // Opens (or shares) the controller; the delegate is set before the state moves on.
-        let controllerName = controllerName
+        let controllerName = controllerName, app = app
         Task { [weak self] in
-            let result = await CBDeviceHub.shared.device(for: controllerName)
+            let result = await CBDeviceHub.shared.device(for: controllerName, of: app)
             guard let self else { return }
             await self.onQueue { self.open(result) }
         }

@@ -1,4 +1,5 @@
 import BLEBeacons
+import BLEPhone
 import BLEScenarios
 import BLEWorld
 import Foundation
@@ -21,14 +22,25 @@ struct BundledScenarioTests {
         }
     }
 
-    @Test("Every bundled scenario has observers, a duration, and builds")
+    @Test("Every bundled scenario has observers or a phone running programs, a duration, and builds")
     func allBuild() throws {
         for name in BundledScenarios.names {
             let scenario = try BundledScenarios.scenario(named: name)
-            #expect(ScenarioRunner.hasObservers(scenario))
+            let programs = scenario.devices.contains { $0.apps.contains { $0.program != nil } }
+            #expect(ScenarioRunner.hasObservers(scenario) != programs, "\(name)")
             #expect(scenario.durationSeconds != nil)
             _ = try ScenarioRunner(scenario: scenario)
         }
+    }
+
+    @Test("Every app action a scenario can name is an action of the phone's system")
+    func appActionsMap() {
+        for verb in ScenarioAppAction.allCases {
+            #expect(PhoneAction(named: verb.rawValue, app: "A") != nil, "\(verb)")
+        }
+        #expect(PhoneAction(named: "terminate", app: "A") == .terminate("A", .system))
+        #expect(PhoneAction(named: "crash", app: "A") == .terminate("A", .crash))
+        #expect(PhoneAction(named: "uninstall", app: "A") == nil)
     }
 
     @Test("An unknown name is refused with the list of names")

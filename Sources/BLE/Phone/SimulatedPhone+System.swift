@@ -34,13 +34,16 @@ extension SimulatedPhone {
         var unpreserved: Set<ObjectIdentifier> = []
         /// The managers the system keeps for each terminated app, by restore identifier.
         var preserved: [String: [String: any PhoneAppMember]] = [:]
-        /// The deliveries held for each app being relaunched, until a manager restores.
-        var relaunching: [String: [Delivery]] = [:]
+        /// The deliveries held for each app being relaunched, until a manager restores; they
+        /// go on the timeline when they run, after the restoration's own calls.
+        var relaunching: [String: [(event: PhoneEvent, delivery: Delivery)]] = [:]
         /// The peripherals each app has been told of while not in the foreground (rule 7).
         var backgroundReported: [String: Set<String>] = [:]
         var timeline: [PhoneTimelineEntry] = []
         var timer: Task<Void, Never>?
         var timerDeadline: Int64?
+        /// Carries out the scenario's actions for the phone (``SimulatedPhone/followScenario()``).
+        var follower: Task<Void, Never>?
 
         init(core: PhoneCore) {
             self.core = core
@@ -50,6 +53,13 @@ extension SimulatedPhone {
         mutating func process(_ outputs: [PhoneOutput], at now: Int64) -> [Effect] {
             var effects: [Effect] = []
             for output in outputs {
+                if case let .deliver(app, events) = output, relaunching[app] != nil {
+                    // Held for the relaunch: recorded when ``SimulatedPhone/restored(app:)`` runs them.
+                    for event in events {
+                        if let delivery = pending.removeValue(forKey: event.id) { relaunching[app]?.append((event, delivery)) }
+                    }
+                    continue
+                }
                 timeline.append(PhoneTimelineEntry(time: now, output: output))
                 switch output {
                 case let .stateChanged(app, _, to):
@@ -64,14 +74,10 @@ extension SimulatedPhone {
                         // observed on iOS (research §9, rule 14).
                         relaunching[app] = nil
                     }
-                case let .deliver(app, events):
+                case let .deliver(_, events):
                     for event in events {
                         guard let delivery = pending.removeValue(forKey: event.id) else { continue }
-                        if relaunching[app] != nil {
-                            relaunching[app]?.append(delivery)
-                        } else {
-                            effects.append(.run(delivery, id: event.id))
-                        }
+                        effects.append(.run(delivery, id: event.id))
                     }
                 case let .relaunched(app, event):
                     guard let launcher = launchers[app] else { continue }

@@ -155,8 +155,23 @@ public final class SimulatedPhone: Sendable {
     /// A relaunched app's manager has restored its state and reported its own: the events
     /// the app was relaunched for follow, in order.
     public func restored(app: String) {
-        let held = state.withLock { $0.relaunching.removeValue(forKey: app) ?? [] }
+        let now = clock.microseconds
+        let held = state.withLock { state in
+            let held = state.relaunching.removeValue(forKey: app) ?? []
+            if !held.isEmpty { state.timeline.append(PhoneTimelineEntry(time: now, output: .deliver(app: app, events: held.map(\.event)))) }
+            return held.map(\.delivery)
+        }
         carryOut(held.map { .run($0, id: 0) }, inline: nil)
+    }
+
+    /// Puts on the timeline a delegate call the system makes to `app` by itself, outside
+    /// the rules: the restoration's `willRestoreState` and the state report after it (§9,
+    /// rule 14), so that the story shows them in their place.
+    public func called(_ kind: AppEventKind, _ detail: String, for app: String) {
+        let now = clock.microseconds
+        state.withLock { state in
+            state.timeline.append(PhoneTimelineEntry(time: now, output: .deliver(app: app, events: [PhoneEvent(kind: kind, detail: detail, time: now)])))
+        }
     }
 
     /// Whether a discovery of `peripheral` reaches `app` while it is not in the foreground:
@@ -186,12 +201,14 @@ public final class SimulatedPhone: Sendable {
     /// What the system did so far, in order.
     public var timeline: [PhoneTimelineEntry] { state.withLock { $0.timeline } }
 
-    /// Stops the phone's timers; the apps stay as they are.
+    /// Stops the phone's timers and its following of a scenario; the apps stay as they are.
     public func close() {
         state.withLock { state in
             state.timer?.cancel()
             state.timer = nil
             state.timerDeadline = nil
+            state.follower?.cancel()
+            state.follower = nil
         }
     }
 }

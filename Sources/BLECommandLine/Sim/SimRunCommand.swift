@@ -14,7 +14,8 @@ import Synchronization
 /// on `--hci sim`) share one ``Simulation``, which runs as fast as possible, so the same
 /// scenario and seed give the same output and captures every time; `--speed` spreads the
 /// same run over the wall clock for demos. A scenario whose devices observe beacons prints
-/// its timeline (BLEScenarios) instead of HCI events.
+/// its timeline (BLEScenarios) instead of HCI events, and one whose phone runs programs
+/// (apps with `program:`) prints the phone's story (``runPhone(_:until:speed:)``).
 struct SimRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -26,7 +27,7 @@ struct SimRunCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "A scenario file (.yaml) or a built-in scenario: neighbourhood, empty, walk, bus-stop, bus-stop-pocket, bus-route, crowd, car.")
+    @Argument(help: "A scenario file (.yaml) or a built-in scenario: neighbourhood, empty, walk, bus-stop, bus-stop-pocket, bus-route, crowd, car, heart-rate-restore, heart-rate-force-quit.")
     var scenario: String
 
     @Option(help: "The world's seed (default: the scenario's).")
@@ -68,6 +69,15 @@ struct SimRunCommand: AsyncParsableCommand {
         if let seed { scenario.seed = seed }
         let until = self.until ?? scenario.durationSeconds ?? 10
         let speed = self.speed.flatMap(Self.speed(parsing:)) ?? .infinity
+        if Self.hasPrograms(scenario) {
+            guard !ScenarioRunner.hasObservers(scenario) else {
+                throw CommandFailure("Scenario \"\(scenario.name)\" has both beacon observers (observe:) and apps that run "
+                                     + "programs; ble sim run plays one or the other: split it into two scenarios.")
+            }
+            try createSnoopDirectory()
+            try await runPhone(scenario, until: Int64((until * 1_000_000).rounded()), speed: speed)
+            return
+        }
         if ScenarioRunner.hasObservers(scenario) {
             guard !speed.isFinite else {
                 throw CommandFailure("Scenario \"\(scenario.name)\" prints a timeline once it has run, so it runs as fast "

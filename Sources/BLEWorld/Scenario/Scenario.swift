@@ -323,15 +323,21 @@ public struct ScenarioApp: Hashable, Sendable {
     /// Whether the app's regions set `notifyEntryStateOnDisplay`: switching the screen on
     /// while inside one tells the app its state.
     public var notifyEntryStateOnDisplay: Bool
+    /// The program the app runs, by name (`program: heart-rate-monitor`): code written for
+    /// Apple platforms that a host on the phone runs (`ble sim run` knows its built-in
+    /// programs; a program of the user's installs itself). `nil`: the app only hears its
+    /// regions. The world knows no programs; whoever runs the phone refuses unknown names.
+    public var program: String?
 
     /// An app with every field.
     public init(name: String, modes: [String] = [], restoresState: Bool = false, regions: [String]? = nil,
-                notifyEntryStateOnDisplay: Bool = false) {
+                notifyEntryStateOnDisplay: Bool = false, program: String? = nil) {
         self.name = name
         self.modes = modes
         self.restoresState = restoresState
         self.regions = regions
         self.notifyEntryStateOnDisplay = notifyEntryStateOnDisplay
+        self.program = program
     }
 
     /// The mode names a file may use.

@@ -23,6 +23,9 @@ public final class BuiltScenario {
     public var onExternalHostPacket: ((DeviceID, H4.Packet) -> Void)?
     /// Sees every controller-to-host packet of every device (after it is handled).
     public var onHostPacket: ((DeviceID, H4.Packet) -> Void)?
+    /// Receives each app, Bluetooth and screen action of a phone when its time comes (on the
+    /// world's thread): the phone's system carries them out, not the radio.
+    public var onPhoneAction: ((ScenarioAction) -> Void)?
     /// Receives one line per problem, e.g. a failed HCI command of a scripted host.
     public var onLog: ((String) -> Void)?
 
@@ -153,7 +156,7 @@ public final class BuiltScenario {
             if let device = id(name) { world.setHeading(device, degrees: degrees) }
         case .app, .bluetooth, .screen:
             // The phone's system (BLEPhone) carries these out; the radio does not change.
-            break
+            onPhoneAction?(action)
         }
     }
 }

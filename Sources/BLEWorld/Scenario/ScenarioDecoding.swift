@@ -174,8 +174,12 @@ struct DeviceSection: Decodable {
         if observing != nil, scanning == nil {
             throw fields.error("observe", "only a scanning device hears beacons; add scan: {interval, window}")
         }
-        apps = try fields.optional("apps", [AppSection].self, expected: "a list of apps {name, modes, restoresState, regions}")?
+        apps = try fields.optional("apps", [AppSection].self, expected: "a list of apps {name, modes, restoresState, regions, program}")?
             .map(\.app) ?? []
+        if apps.contains(where: { $0.program != nil }), host != .external {
+            throw fields.error("apps", "an app that runs a program needs a host on its phone: give the device host: external "
+                               + "(ble sim run, or a program on sim:FILE, attaches to it)")
+        }
         var appNames = Set<String>()
         for app in apps where !appNames.insert(app.name).inserted {
             throw fields.error("apps", "two apps are called \"\(app.name)\"; app names must be unique on a phone")
@@ -336,7 +340,8 @@ struct AppSection: Decodable {
     var app: ScenarioApp
 
     init(from decoder: any Decoder) throws {
-        let fields = try YAMLFields(decoder, allowed: ["name", "modes", "restoresState", "regions", "notifyEntryStateOnDisplay"])
+        let fields = try YAMLFields(decoder, allowed: ["name", "modes", "restoresState", "regions", "notifyEntryStateOnDisplay",
+                                                       "program"])
         let name = try fields.required("name", String.self, expected: "the app's name")
         let modes = try fields.optional("modes", [String].self, expected: "a list of background modes") ?? []
         for mode in modes where !ScenarioApp.modeNames.contains(mode) {
@@ -345,6 +350,11 @@ struct AppSection: Decodable {
         let restores = try fields.optional("restoresState", Bool.self, expected: "true or false") ?? false
         let regions = try fields.optional("regions", [String].self, expected: "a list of region identifiers")
         let onDisplay = try fields.optional("notifyEntryStateOnDisplay", Bool.self, expected: "true or false") ?? false
-        app = ScenarioApp(name: name, modes: modes, restoresState: restores, regions: regions, notifyEntryStateOnDisplay: onDisplay)
+        let program = try fields.optional("program", String.self, expected: "the name of the program the app runs")
+        if let program, program.allSatisfy(\.isWhitespace) {
+            throw fields.error("program", "a program needs a name, e.g. heart-rate-monitor")
+        }
+        app = ScenarioApp(name: name, modes: modes, restoresState: restores, regions: regions, notifyEntryStateOnDisplay: onDisplay,
+                          program: program)
     }
 }

@@ -62,6 +62,13 @@ extension Scenario {
             }
         }
         try validateCarriage(names: names)
+        // The one host a run attaches goes to the first `host: external` device.
+        let external = devices.indices.filter { devices[$0].host == .external }
+        for index in external.dropFirst() where devices[index].apps.contains(where: { $0.program != nil }) {
+            throw ScenarioError(.invalidField, path: "devices[\(index)].apps", device: devices[index].name,
+                                message: "apps that run programs must be on the first host: external device (\""
+                                    + devices[external[0]].name + "\"), the one a run's host attaches to")
+        }
         for (index, attached) in attachedObstacles.enumerated() where names[attached.device] == nil {
             throw ScenarioError(.unknownDevice, path: "obstacles (attached \(index + 1))",
                                 message: "obstacle \"\(attached.obstacle.name)\" is attached to \"\(attached.device)\", "
