@@ -1,0 +1,58 @@
+import BLE
+import BLEWorld
+import Foundation
+import OpenCoreBluetooth
+import SimulatedTesting
+import Testing
+
+/// A program of the user's as an app of a scenario's phone: it opens the scenario's world,
+/// installs the app the file names with its own launch entry point, and the scenario's
+/// actions happen to it at their times, on virtual time.
+@Suite("A program follows its scenario's phone", .simulatedOnMainActor, .timeLimit(.minutes(10)))
+@MainActor
+struct PhoneScenarioFollowTests {
+    private func scenario(_ name: String) throws -> Scenario {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try ScenarioLoader.load(path: root.appendingPathComponent("Scenarios/\(name).yaml").path)
+    }
+
+    @Test("The scenario's terminate and the strap's next measurement relaunch the user's app, restored first")
+    func followsRestoreStory() async throws {
+        let device = try await BLEDevice.open(scenario: try scenario("heart-rate-restore"), profile: .iPhone)
+        let phone = SimulatedPhone(device: device)
+        #expect(phone.scenarioApps.map(\.name) == ["Pulse"])
+        let launches = Launches<HeartRateCentral>()
+        try phone.install(scenarioApp: "Pulse") { options in
+            launches.options.append(options)
+            launches.apps.append(HeartRateCentral(options: [CBCentralManagerOptionRestoreIdentifierKey: "pulse"]))
+        }
+        #expect(phone.modes(of: "Pulse") == .bluetoothCentral)
+        try phone.followScenario()
+        #expect(throws: PhoneError.self) { try phone.followScenario() }
+        try await testClock.sleep(untilMicroseconds: 40_000_000)
+        #expect(launches.options == [PhoneLaunchOptions(), PhoneLaunchOptions(bluetoothCentrals: ["pulse"])])
+        let second = try #require(launches.apps.last)
+        #expect(Array(second.log.prefix(3)) == ["willRestoreState 1", "didUpdateState 5", "didUpdateValueFor 2A37"])
+        #expect(second.measurements.count >= 10)
+        phone.close()
+        await device.close()
+    }
+
+    @Test("Following is refused off a scenario, with an app of the scenario not installed, or for an app it does not have")
+    func refusals() async throws {
+        let device = try await BLEDevice.open(scenario: try scenario("heart-rate-force-quit"), profile: .iPhone)
+        let phone = SimulatedPhone(device: device)
+        #expect(throws: PhoneError.unknownApp("Mail")) { try phone.install(scenarioApp: "Mail") { _ in } }
+        do {
+            try phone.followScenario()
+            Issue.record("followed with Pulse not installed")
+        } catch {
+            #expect(error.description.contains("Pulse are not installed"), "\(error)")
+        }
+        phone.close()
+        await device.close()
+        let clockOnly = SimulatedPhone(clock: testClock)
+        #expect(clockOnly.scenarioApps.isEmpty)
+        #expect(throws: PhoneError.self) { try clockOnly.followScenario() }
+    }
+}
