@@ -263,7 +263,8 @@ extension Adapter {
         let host = BLEHost.Host(transport: hostTransport, configuration: configuration, parameterUpdates: parameterUpdates, att: att,
                                 onPacket: onPacket, clock: runner.clock, pairingSeed: simulated.hostPairingSeed, logLabel: "sim")
         let place = simulated.hostDeviceName.map { name in
-            ScenarioPlace(scenario: scenario, deviceName: name, phoneActions: simulated.phoneActions ?? AsyncStream { $0.finish() })
+            ScenarioPlace(scenario: scenario, deviceName: name, phoneActions: simulated.phoneActions ?? AsyncStream { $0.finish() },
+                          accessories: simulated.accessories)
         }
         return Adapter(host: host, simulatedAddress: address, runner: runner, simulatedPeripherals: simulated.peripherals,
                        place: place, tasks: [run] + simulated.feeds, snoop: snoop)

@@ -11,6 +11,9 @@ public struct ScenarioPlace: Sendable {
     /// The `app`, `bluetooth` and `screen` actions naming that device, each when the world's
     /// clock reaches its time. One reader.
     public let phoneActions: AsyncStream<ScenarioAction>
+    /// The scenario's accessories (`host: external` devices with `program:`), each with the
+    /// pipe to its controller, for the hosts that run their programs.
+    public let accessories: [AccessoryPort]
 
     /// The scenario's description of the device the host drives.
     public var device: ScenarioDevice? { scenario.device(named: deviceName) }

@@ -35,6 +35,9 @@ public struct SimulatedWorld: Sendable {
     /// world's clock reaches its time; kept until read, so a phone that starts late misses
     /// none. `nil` without ``hostTransport``.
     public let phoneActions: AsyncStream<ScenarioAction>?
+    /// The `host: external` devices with an accessory `program:`, each with the pipe to its
+    /// controller and nothing running on it (made with ``hostTransport``).
+    public let accessories: [AccessoryPort]
     /// The tasks that carry host packets from the pipes into the world; each ends when its
     /// pipe closes.
     public let feeds: [Task<Void, Never>]
@@ -92,6 +95,18 @@ public struct SimulatedWorld: Sendable {
             peripherals.append(made.port)
             peripheralEnds.append((id, made.controllerEnd))
         }
+        var accessories: [AccessoryPort] = []
+        if let local {
+            for id in built.externalDevices where id != local.id {
+                guard let device = built.device(id), let program = device.program else { continue }
+                let (hostEnd, controllerEnd) = InProcessTransport.makePair()
+                accessories.append(AccessoryPort(
+                    name: device.name, program: program, transport: HCIHostTransport(base: hostEnd),
+                    configuration: HCIDriverConfiguration(commandTimeout: Adapter.simulatedCommandTimeout), clock: simulation.clock,
+                    pairingSeed: seedBase &+ UInt64(id.rawValue) &+ 1))
+                peripheralEnds.append((id, controllerEnd))
+            }
+        }
         let ends = Dictionary(peripheralEnds) { first, _ in first }
         let localDevice = local?.id, localEnd = local?.ends.1
         built.onExternalHostPacket = { device, packet in
@@ -128,6 +143,23 @@ public struct SimulatedWorld: Sendable {
             runner: runner, deviceIDs: deviceIDs, peripherals: peripherals,
             hostTransport: local.map { HCIHostTransport(base: $0.ends.0) }, hostDevice: localDevice, hostAddress: local?.address,
             hostPairingSeed: localDevice.map { seedBase &+ UInt64($0.rawValue) &+ 1 }, hostDeviceName: hostDeviceName,
-            phoneActions: phoneActions, feeds: feeds)
+            phoneActions: phoneActions, accessories: accessories, feeds: feeds)
     }
+}
+
+/// An accessory of an embedded world (a `host: external` device with `program:`), ready for
+/// the host that runs its program: the pipe to its controller and how a host on it keeps time.
+public struct AccessoryPort: Sendable {
+    /// The scenario device's name.
+    public let name: String
+    /// The program its host runs, by name (e.g. `notification-light`).
+    public let program: String
+    /// The HCI pipe to the device's controller.
+    public let transport: any HostTransport
+    /// The driver configuration for a host on this port (the embedded world's patient timeout).
+    public let configuration: HCIDriverConfiguration
+    /// The clock a host on this port keeps time by: the world's simulation's.
+    public let clock: any StackClock
+    /// The seed of the pairing random values of a host on this port, so a run repeats.
+    public let pairingSeed: UInt64
 }

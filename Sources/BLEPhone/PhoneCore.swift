@@ -71,6 +71,9 @@ public enum PhoneOutput: Hashable, Sendable {
     /// The system shows an alert on the app's behalf (a connection alert the app asked for
     /// with a `NotifyOn…` option while it is suspended), not a call into the app.
     case alert(app: String, message: String)
+    /// A notification of `app` (its bundle identifier) was posted, changed or removed in the
+    /// phone's Notification Center: what the user sees, and what ANCS publishes.
+    case notification(app: String, change: String)
 }
 
 /// What the phone refuses.

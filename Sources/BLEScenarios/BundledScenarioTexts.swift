@@ -767,5 +767,35 @@ actions:
   - {at: 20, app: {device: iPhone, app: Pulse, do: forceQuit}}
   - {at: 35, app: {device: iPhone, app: Pulse, do: launch}}
 """#,
+        "call-notification-light": #"""
+# A call reaches the iPhone while the notification light is connected. The light
+# (Examples/NotificationLight) advertises that it wants the phone's Notification Center
+# Service; the phone connects to it, as an iPhone does once the user picks the accessory in
+# Settings, and the light pairs and subscribes. At 8 s Riker calls: the light flashes red
+# while the phone rings. Nobody answers; at 18 s the call is gone and a missed-call
+# notification stays, and the light turns amber. At 26 s a message arrives, and at 30 s the
+# user clears the missed call: the light turns blue for the unread message.
+#
+# Geometry, in metres east (x), north (y) and up (z): the phone on the sofa, the light on a
+# shelf four metres away.
+name: call notification light
+seed: 5
+duration: 35
+timing: realistic
+devices:
+  - name: iPhone
+    position: [0, 0, 0.5]
+    host: external
+  - name: Notification Light
+    position: [4, 1, 1.8]
+    host: external
+    program: notification-light
+actions:
+  - {at: 8, notification: {device: iPhone, do: add, id: call, category: incomingCall, app: com.apple.mobilephone, title: Riker, positiveAction: Answer, negativeAction: Decline}}
+  - {at: 18, notification: {device: iPhone, do: remove, id: call}}
+  - {at: 18, notification: {device: iPhone, do: add, id: missed, category: missedCall, app: com.apple.mobilephone, title: Riker}}
+  - {at: 26, notification: {device: iPhone, do: add, id: message, category: social, app: com.apple.MobileSMS, title: Troi, message: Are you there?}}
+  - {at: 30, notification: {device: iPhone, do: remove, id: missed}}
+"""#,
     ]
 }

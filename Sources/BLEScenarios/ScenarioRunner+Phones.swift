@@ -109,6 +109,7 @@ extension ScenarioRunner {
             case let .relaunched(app, event): kind = .app(app: app, "relaunched in the background for \(event.detail)")
             case let .dropped(app, event, reason): kind = .app(app: app, "never gets \(event.detail): \(reason)")
             case let .alert(app, message): kind = .app(app: app, "alert: \(message)")
+            case let .notification(app, change): kind = .app(app: app, "notification \(change)")
             }
             events.append(ScenarioTimelineEvent(time: now, device: name, kind: kind))
         }

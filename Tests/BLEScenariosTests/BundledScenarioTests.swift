@@ -26,7 +26,7 @@ struct BundledScenarioTests {
     func allBuild() throws {
         for name in BundledScenarios.names {
             let scenario = try BundledScenarios.scenario(named: name)
-            let programs = scenario.devices.contains { $0.apps.contains { $0.program != nil } }
+            let programs = scenario.devices.contains { $0.program != nil || $0.apps.contains { $0.program != nil } }
             #expect(ScenarioRunner.hasObservers(scenario) != programs, "\(name)")
             #expect(scenario.durationSeconds != nil)
             _ = try ScenarioRunner(scenario: scenario)

@@ -89,6 +89,7 @@ public struct PhoneTimelineEntry: Hashable, Sendable, CustomStringConvertible {
         case let .relaunched(app, event): return "\(seconds)  \(app): relaunched for \(event.detail)"
         case let .dropped(app, event, reason): return "\(seconds)  \(app): dropped \(event.detail) (\(reason))"
         case let .alert(app, message): return "\(seconds)  \(app): alert \"\(message)\""
+        case let .notification(app, change): return "\(seconds)  \(app): notification \(change)"
         }
     }
 }

@@ -1,6 +1,7 @@
 import BLEAdapter
 import BLELogging
 import BLEPhone
+import BLEProfiles
 import BLEWorld
 
 /// A phone that a scenario scripts: the device the phone's apps share is a scenario's
@@ -44,6 +45,12 @@ extension SimulatedPhone {
             throw .invalidAction("the scenario's app(s) " + missing.joined(separator: ", ")
                                  + " are not installed: install each with install(scenarioApp:launch:) first")
         }
+        for (index, timed) in place.scenario.actions.enumerated() {
+            guard case let .notification(name, note) = timed.action, name == place.deviceName,
+                  let category = note.category, ANCS.CategoryID(name: category) == nil else { continue }
+            throw .invalidAction("actions[\(index)]: \"\(category)\" is not an ANCS category; use "
+                                 + ANCS.CategoryID.names.joined(separator: ", "))
+        }
         let screens = place.scenario.actions.contains { timed in
             if case let .screen(name, _) = timed.action { name == place.deviceName } else { false }
         }
@@ -72,6 +79,9 @@ extension SimulatedPhone {
             action = named
         case let .bluetooth(_, on):
             action = .bluetooth(on: on)
+        case let .notification(_, note):
+            carryOut(notification: note)
+            return
         default:
             return
         }
@@ -80,6 +90,54 @@ extension SimulatedPhone {
         } catch {
             phoneLog.error("the scenario's \(action) at \(Double(clock.microseconds) / 1e6) s: \(error)")
         }
+    }
+}
+
+extension SimulatedPhone {
+    /// Posts, changes or removes a notification of the scenario in ``notificationCenter``,
+    /// and puts it on the timeline.
+    private func carryOut(notification note: ScenarioNotification) {
+        let now = clock.microseconds
+        let uid = state.withLock { $0.notificationUIDs[note.id] }
+        let change: (app: String, words: String)?
+        switch note.change {
+        case .add, .modify:
+            guard let posted = PhoneNotification(note) else { return }
+            if note.change == .add {
+                let new = notificationCenter.add(posted)
+                state.withLock { $0.notificationUIDs[note.id] = new }
+                change = (posted.appIdentifier, "added \"\(note.id)\" (\(note.category ?? "")): \(posted.title)")
+            } else if let uid, notificationCenter.modify(uid, to: posted) {
+                change = (posted.appIdentifier, "modified \"\(note.id)\" (\(note.category ?? "")): \(posted.title)")
+            } else {
+                change = nil
+            }
+        case .remove:
+            let gone = uid.flatMap { notificationCenter.notification($0) }
+            if let uid, let gone, notificationCenter.remove(uid) {
+                state.withLock { _ = $0.notificationUIDs.removeValue(forKey: note.id) }
+                change = (gone.appIdentifier, "removed \"\(note.id)\"")
+            } else {
+                change = nil
+            }
+        }
+        guard let change else {
+            phoneLog.error("the scenario's notification \"\(note.id)\" (\(note.change.rawValue)) at \(Double(now) / 1e6) s: not posted")
+            return
+        }
+        state.withLock { state in
+            state.timeline.append(PhoneTimelineEntry(time: now, output: .notification(app: change.app, change: change.words)))
+        }
+    }
+}
+
+extension PhoneNotification {
+    /// The notification a scenario's add or modify describes; `nil` without a category or
+    /// app, or with an unknown category (``SimulatedPhone/followScenario()`` refuses those).
+    init?(_ note: ScenarioNotification) {
+        guard let name = note.category, let category = ANCS.CategoryID(name: name), let app = note.app else { return nil }
+        self.init(category: category, appIdentifier: app, title: note.title, subtitle: note.subtitle, message: note.message,
+                  positiveActionLabel: note.positiveAction, negativeActionLabel: note.negativeAction)
     }
 }
 

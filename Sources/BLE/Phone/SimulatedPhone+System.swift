@@ -44,6 +44,8 @@ extension SimulatedPhone {
         var timerDeadline: Int64?
         /// Carries out the scenario's actions for the phone (``SimulatedPhone/followScenario()``).
         var follower: Task<Void, Never>?
+        /// The Notification Center's UID of each notification the scenario posted, by its id.
+        var notificationUIDs: [String: UInt32] = [:]
 
         init(core: PhoneCore) {
             self.core = core
@@ -89,7 +91,7 @@ extension SimulatedPhone {
                     effects.append(.launch(app, launcher, options))
                 case let .dropped(_, event, _):
                     pending[event.id] = nil
-                case .alert:
+                case .alert, .notification:
                     break
                 }
             }

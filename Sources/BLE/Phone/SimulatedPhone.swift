@@ -33,6 +33,9 @@ public final class SimulatedPhone: Sendable {
     public let device: BLEDevice?
     /// The clock the phone's rules run on: the device's.
     public let clock: any StackClock
+    /// The phone's Notification Center: the notifications its apps (or its scenario) post,
+    /// which an ``ANCSProvider`` on the phone's device publishes to accessories.
+    public let notificationCenter = PhoneNotificationCenter()
     let simulation: Simulation?
     let state: Mutex<State>
 

@@ -27,7 +27,7 @@ struct SimRunCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "A scenario file (.yaml) or a built-in scenario: neighbourhood, empty, walk, bus-stop, bus-stop-pocket, bus-route, crowd, car, heart-rate-restore, heart-rate-force-quit.")
+    @Argument(help: "A scenario file (.yaml) or a built-in scenario: neighbourhood, empty, walk, bus-stop, bus-stop-pocket, bus-route, crowd, car, heart-rate-restore, heart-rate-force-quit, call-notification-light.")
     var scenario: String
 
     @Option(help: "The world's seed (default: the scenario's).")

@@ -1,8 +1,10 @@
 import BLE
+import BLEHost
 import BLEPhone
 import BLETime
 import BLEWorld
 import Foundation
+import Synchronization
 
 /// `ble sim run` of a scenario whose phone runs programs (apps with `program:`): the
 /// phone's host, its apps' programs (``PhonePrograms``), the world and its GATT devices'
@@ -10,9 +12,11 @@ import Foundation
 /// change, each delegate call the system delivers, relaunches, alerts and dropped events,
 /// and the programs' own lines — each with its simulated time.
 extension SimRunCommand {
-    /// Whether any app of the scenario runs a program.
+    /// Whether the scenario needs the phone's host: an app or an accessory runs a program,
+    /// or the phone gets notifications.
     static func hasPrograms(_ scenario: Scenario) -> Bool {
-        scenario.devices.contains { device in device.apps.contains { $0.program != nil } }
+        scenario.devices.contains { device in device.program != nil || device.apps.contains { $0.program != nil } }
+            || scenario.actions.contains { if case .notification = $0.action { true } else { false } }
     }
 
     /// Runs `scenario` until `limit` (µs) with its phone's programs and prints the story.
@@ -24,6 +28,13 @@ extension SimRunCommand {
                     throw CommandFailure("App \"\(app.name)\" of \"\(device.name)\" runs \"\(program)\", which is no program "
                                          + "ble sim run knows; use one of " + PhonePrograms.names.joined(separator: ", ") + ".")
                 }
+            }
+        }
+        for device in scenario.devices {
+            guard let program = device.program else { continue }
+            guard AccessoryPrograms.all[program] != nil else {
+                throw CommandFailure("\"\(device.name)\" runs \"\(program)\", which is no accessory program ble sim run knows; "
+                                     + "use one of " + AccessoryPrograms.names.joined(separator: ", ") + ".")
             }
         }
         let simulation: Simulation
@@ -60,62 +71,104 @@ extension SimRunCommand {
             throw CommandFailure("The scenario has no device for the phone's host.")
         }
         let phone = SimulatedPhone(device: device, seed: scenario.seed)
-        let programs = ProgramLines(clock: device.clock) { phone.timeline.count }
-        for app in phone.scenarioApps {
-            let launch = app.program.flatMap { PhonePrograms.all[$0] }
-            do {
+        let said = StoryRecorder(clock: device.clock) { phone.timeline.count }
+        let objects = ProgramObjects()
+        var accessories: [(BLEDevice, AccessoryProgram)] = []
+        do {
+            for app in phone.scenarioApps {
+                let launch = app.program.flatMap { PhonePrograms.all[$0] }
                 try phone.install(scenarioApp: app.name) { options in
                     guard let launch else { return }
-                    programs.keep(launch(options) { line in programs.record(app.name, line) })
+                    objects.keep(launch(options) { line in said.record(place.deviceName, app.name, line) })
                 }
-            } catch {
-                await device.close()
-                throw CommandFailure("\(error)")
             }
-        }
-        do {
             try phone.followScenario()
+            for port in place.accessories {
+                let accessory = try await BLEDevice.open(host: BLEHost.Host(
+                    transport: port.transport, configuration: port.configuration, clock: port.clock, pairingSeed: port.pairingSeed,
+                    logLabel: port.name))
+                let start = AccessoryPrograms.all[port.program]!
+                accessories.append((accessory, try await start(accessory, port.name) { line in said.record(port.name, port.program, line) }))
+            }
         } catch {
+            for (accessory, _) in accessories { await accessory.close() }
             await device.close()
             throw CommandFailure("Scenario \"\(scenario.name)\": \(error).")
         }
+        // A phone the scenario posts notifications on serves them over ANCS, and connects to
+        // an accessory that asks for them, as an iPhone does once the user picks it in Settings.
+        let notifies = scenario.actions.contains { if case .notification(place.deviceName, _) = $0.action { true } else { false } }
+        let provider = notifies ? try? await ANCSProvider.start(on: device, center: phone.notificationCenter) : nil
+        let connecting = provider.map { provider in
+            Task {
+                do {
+                    let link = try await provider.connectToAccessory(timeout: .microseconds(max(1, limit - device.clock.microseconds)))
+                    said.record(place.deviceName, "system", "connected to the accessory at \(link.peer) for ANCS")
+                } catch {
+                    said.record(place.deviceName, "system", "no accessory asking for ANCS: \(error)")
+                }
+            }
+        }
         try? await device.clock.sleep(untilMicroseconds: limit)
+        connecting?.cancel()
+        provider?.stop()
         phone.close()
         let timeline = phone.timeline
-        await device.close()
-        // A program's line goes before the first timeline entry made after it.
-        var lines: [PhoneStoryLine] = []
-        var said = programs.lines[...]
-        for (index, entry) in timeline.enumerated() {
-            while let line = said.first, line.position <= index {
-                lines.append(PhoneStoryLine(device: place.deviceName, app: line.app, time: line.time, said: line.text))
-                said = said.dropFirst()
-            }
-            lines.append(PhoneStoryLine(device: place.deviceName, entry: entry))
+        for (accessory, program) in accessories {
+            await program.stop()
+            await accessory.close()
         }
-        lines += said.map { PhoneStoryLine(device: place.deviceName, app: $0.app, time: $0.time, said: $0.text) }
-        return lines.filter { $0.time <= limit }
+        await device.close()
+        return said.merged(with: timeline, device: place.deviceName).filter { $0.time <= limit }
     }
 }
 
-/// What the programs said, with the time, and the program objects the phone's launches
-/// made (an app's objects live as long as the run).
+/// The program objects the phone's launches made: an app's objects live as long as the run.
 @MainActor
-final class ProgramLines {
-    /// Each line with its time and the number of timeline entries the phone had then.
-    private(set) var lines: [(time: Int64, position: Int, app: String, text: String)] = []
+final class ProgramObjects {
     private var objects: [AnyObject] = []
-    private let clock: any StackClock
-    private let position: () -> Int
 
-    init(clock: any StackClock, position: @escaping () -> Int) {
+    func keep(_ object: AnyObject) { objects.append(object) }
+}
+
+/// What the phone's programs, its system and the accessories' programs said, each with its
+/// time and the number of phone timeline entries made before it, so that the story can
+/// put it in its place.
+final class StoryRecorder: Sendable {
+    private struct Said {
+        var time: Int64, position: Int, device: String, app: String, text: String
+    }
+
+    private let lines = Mutex<[Said]>([])
+    private let clock: any StackClock
+    private let position: @Sendable () -> Int
+
+    init(clock: any StackClock, position: @escaping @Sendable () -> Int) {
         self.clock = clock
         self.position = position
     }
 
-    func keep(_ object: AnyObject) { objects.append(object) }
+    /// Records `text`, said by `app` on `device`, now.
+    func record(_ device: String, _ app: String, _ text: String) {
+        let said = Said(time: clock.microseconds, position: position(), device: device, app: app, text: text)
+        lines.withLock { $0.append(said) }
+    }
 
-    func record(_ app: String, _ text: String) { lines.append((clock.microseconds, position(), app, text)) }
+    /// The phone's `timeline` with every recorded line before the first entry made after it.
+    func merged(with timeline: [PhoneTimelineEntry], device: String) -> [PhoneStoryLine] {
+        var said = lines.withLock { $0 }[...]
+        var story: [PhoneStoryLine] = []
+        func take(_ line: Said) { story.append(PhoneStoryLine(device: line.device, app: line.app, time: line.time, said: line.text)) }
+        for (index, entry) in timeline.enumerated() {
+            while let line = said.first, line.position <= index {
+                take(line)
+                said = said.dropFirst()
+            }
+            story.append(PhoneStoryLine(device: device, entry: entry))
+        }
+        said.forEach(take)
+        return story
+    }
 }
 
 /// One line of a phone's story in `ble sim run`.
@@ -136,6 +189,7 @@ struct PhoneStoryLine {
         case let .relaunched(app, event): (self.app, self.event, detail) = (app, "relaunched", event.detail)
         case let .dropped(app, event, reason): (self.app, self.event, detail) = (app, "dropped", "\(event.detail) (\(reason))")
         case let .alert(app, message): (self.app, event, detail) = (app, "alert", message)
+        case let .notification(app, change): (self.app, event, detail) = (app, "notification", change)
         }
     }
 
@@ -156,6 +210,7 @@ struct PhoneStoryLine {
         case "relaunched": words = "relaunched by the system for " + detail
         case "dropped": words = "dropped " + detail
         case "alert": words = "alert \"\(detail)\""
+        case "notification": words = "notification " + detail
         case "log": words = "“\(detail)”"
         default: words = detail
         }

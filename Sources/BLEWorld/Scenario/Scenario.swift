@@ -108,6 +108,10 @@ public struct ScenarioDevice: Hashable, Sendable {
     /// The apps installed when the device is a simulated phone (the file's `apps`); empty
     /// for any other device. The phone's system (`BLEPhone`) runs them.
     public var apps: [ScenarioApp] = []
+    /// The accessory program a host of the run's runs on this device (`program:
+    /// notification-light`): a `host: external` device other than the phone. The world
+    /// knows no programs; the run refuses unknown names.
+    public var program: String?
 
     /// A device with every field; `host` follows from `gatt`, `advertising` and `scanning`
     /// when not given: ``HostKind/gatt`` for a device that serves GATT, else
@@ -294,13 +298,15 @@ public enum ScenarioAction: Hashable, Sendable {
     case bluetooth(String, on: Bool)
     /// The phone's screen is switched on (or off).
     case screen(String, on: Bool)
+    /// A notification is posted, changed or removed on the phone (what ANCS publishes).
+    case notification(String, ScenarioNotification)
 
     /// The devices the action names.
     public var deviceNames: [String] {
         switch self {
         case let .powerOff(name), let .powerOn(name), let .powerCycle(name),
              let .stopAdvertising(name), let .startAdvertising(name), let .moveTo(name, _), let .turn(name, _),
-             let .app(name, _, _), let .bluetooth(name, _), let .screen(name, _):
+             let .app(name, _, _), let .bluetooth(name, _), let .screen(name, _), let .notification(name, _):
             return [name]
         case let .setPacketLoss(a, b, _), let .blockLink(a, b, _):
             return [a, b]

@@ -79,10 +79,11 @@ struct DeviceSection: Decodable {
     var start = ScenarioDeviceStart.at(0)
     var gatt: [String] = []
     var apps: [ScenarioApp] = []
+    var program: String?
 
     static let keys = ["name", "address", "addressType", "position", "heading", "antenna", "antennaGain", "txPower",
                        "sensitivity", "rssiOffset", "route", "advertise", "host", "headingFollowsRoute", "body",
-                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps"]
+                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps", "program"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: Self.keys)
@@ -176,6 +177,11 @@ struct DeviceSection: Decodable {
         }
         apps = try fields.optional("apps", [AppSection].self, expected: "a list of apps {name, modes, restoresState, regions, program}")?
             .map(\.app) ?? []
+        program = try fields.optional("program", String.self, expected: "the name of the accessory program its host runs")
+        if program != nil, host != .external || !apps.isEmpty {
+            throw fields.error("program", "an accessory program runs on a host: external device without apps "
+                               + "(a phone's apps name their programs themselves)")
+        }
         if apps.contains(where: { $0.program != nil }), host != .external {
             throw fields.error("apps", "an app that runs a program needs a host on its phone: give the device host: external "
                                + "(ble sim run, or a program on sim:FILE, attaches to it)")
@@ -201,6 +207,7 @@ struct DeviceSection: Decodable {
                                     carriedBy: carriedBy, gatt: gatt)
         device.start = start
         device.apps = apps
+        device.program = program
         return device
     }
 }

@@ -64,6 +64,11 @@ extension Scenario {
         try validateCarriage(names: names)
         // The one host a run attaches goes to the first `host: external` device.
         let external = devices.indices.filter { devices[$0].host == .external }
+        if let first = external.first, let program = devices[first].program {
+            throw ScenarioError(.invalidField, path: "devices[\(first)].program", device: devices[first].name,
+                                message: "the first host: external device is the run's phone, which runs no accessory program "
+                                    + "(\(program)); put the phone first")
+        }
         for index in external.dropFirst() where devices[index].apps.contains(where: { $0.program != nil }) {
             throw ScenarioError(.invalidField, path: "devices[\(index)].apps", device: devices[index].name,
                                 message: "apps that run programs must be on the first host: external device (\""
@@ -104,6 +109,7 @@ extension Scenario {
                 break
             }
         }
+        try validateNotifications()
     }
 }
 
