@@ -136,7 +136,7 @@ public final class SimulatedPhone: Sendable {
     /// Adds `member` to the managers of `app`. When the system preserved a manager of the
     /// app with the same role and restore identifier, it is returned, for `member` to take
     /// its links, scans and subscriptions over (state restoration).
-    /// - Throws: ``PhoneError/restoreIdentifierInUse(_:app:)`` when a running manager of the
+    /// - Throws: `PhoneError.restoreIdentifierInUse(_:app:)` when a running manager of the
     ///   app with the same role has the same restore identifier: `member` is added, but its
     ///   state is not preserved.
     public func join(_ member: any PhoneAppMember, app: String) throws(PhoneError) -> (any PhoneAppMember)? {
