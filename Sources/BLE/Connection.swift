@@ -24,6 +24,8 @@ public final class Connection: Sendable, Hashable, CustomStringConvertible {
         var nextWaiter: UInt64 = 0
         /// Whether this side's one Exchange MTU (Vol 3, Part G, §4.3.1) was started.
         var mtuClaimed = false
+        /// The largest data PDU payload each way, once the controller reported a change.
+        var dataLength: (tx: Int, rx: Int)?
     }
 
     /// The peer's address, with its type.
@@ -111,6 +113,27 @@ public final class Connection: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The largest LL data PDU payloads, in octets, sending and receiving, once the link
+    /// layer changed them from the initial 27 (Core 5.4, Vol 6, Part B, §4.5.10); `nil`
+    /// while they are the initial ones.
+    public var dataLength: (tx: Int, rx: Int)? { state.withLock { $0.dataLength } }
+
+    /// Asks the link layer for data PDUs of up to `octets` payload octets (27…251), as an
+    /// iPhone does after connecting (Vol 4, Part E, §7.8.33). The peer's answer arrives
+    /// later as ``dataLength``; a controller that cannot change it keeps 27.
+    /// - Throws: ``BLEError/invalidParameters(_:)`` outside 27…251;
+    ///   ``BLEError/disconnected(_:)``.
+    public func requestDataLength(octets: Int = 251) async throws(BLEError) {
+        guard (27 ... 251).contains(octets) else { throw .invalidParameters("the data length must be 27…251 octets, not \(octets)") }
+        try checkUp()
+        do {
+            // The time for that many octets on the LE 1M PHY (Vol 6, Part B, §4.5.10).
+            try await core.host.setDataLength(handle, txOctets: UInt16(octets), txTime: UInt16((octets + 14) * 8))
+        } catch {
+            throw failure(error)
+        }
+    }
+
     /// Opens an LE credit-based channel to the peer's `psm` (Vol 3, Part A, §4.22) and
     /// returns it once the peer accepted.
     /// - Parameters:
@@ -164,6 +187,10 @@ public final class Connection: Sendable, Hashable, CustomStringConvertible {
 
     func parametersChanged(_ parameters: ConnectionParameters) {
         state.withLock { $0.parameters = parameters }
+    }
+
+    func dataLengthChanged(tx: Int, rx: Int) {
+        state.withLock { $0.dataLength = (tx, rx) }
     }
 
     // MARK: Helpers

@@ -100,6 +100,9 @@ final class EventDispatcher: Sendable {
         case let .connectionParametersUpdated(handle, parameters):
             let connection = state.withLock { $0.live[handle] }
             connection?.parametersChanged(ConnectionParameters(parameters))
+        case let .dataLengthChanged(handle, length):
+            let connection = state.withLock { $0.live[handle] }
+            connection?.dataLengthChanged(tx: Int(length.maxTxOctets), rx: Int(length.maxRxOctets))
         default:
             break
         }

@@ -10,12 +10,17 @@ public struct HostProfile: Hashable, Sendable {
     public var parameterUpdates: ConnectionParameterUpdatePolicy
     /// The parameters a central connection starts with.
     public var initialConnection: ConnectionParameterRequest
+    /// The LL data length (payload octets) asked for once a link is up, if any
+    /// (``Connection/requestDataLength(octets:)``).
+    public var dataLength: Int?
 
     /// A profile.
-    public init(attMTU: Int, parameterUpdates: ConnectionParameterUpdatePolicy, initialConnection: ConnectionParameterRequest) {
+    public init(attMTU: Int, parameterUpdates: ConnectionParameterUpdatePolicy, initialConnection: ConnectionParameterRequest,
+                dataLength: Int? = nil) {
         self.attMTU = attMTU
         self.parameterUpdates = parameterUpdates
         self.initialConnection = initialConnection
+        self.dataLength = dataLength
     }
 
     /// SwiftBLE's own: the largest MTU (517), every valid request accepted, the default
@@ -23,10 +28,11 @@ public struct HostProfile: Hashable, Sendable {
     public static let standard = HostProfile(attMTU: 517, parameterUpdates: .acceptValid, initialConnection: ConnectionParameterRequest())
 
     /// An iPhone's, as observed (iOS research §9, rules 18 and 19): ATT MTU 185, requests
-    /// checked against the Accessory Design Guidelines, and links started at a 30 ms
-    /// interval, latency 0, a 720 ms supervision timeout.
+    /// checked against the Accessory Design Guidelines, links started at a 30 ms interval,
+    /// latency 0, a 720 ms supervision timeout, and an LL data length update to 251 octets.
     public static let iPhone = HostProfile(
         attMTU: 185, parameterUpdates: .accessoryDesignGuidelines,
         initialConnection: ConnectionParameterRequest(interval: .milliseconds(30) ... .milliseconds(30), latency: 0,
-                                                      supervisionTimeout: .milliseconds(720)))
+                                                      supervisionTimeout: .milliseconds(720)),
+        dataLength: 251)
 }

@@ -68,6 +68,8 @@ extension CBCentralManager {
             return
         }
         peripheral.attach(connection)
+        // An iPhone asks for long data PDUs on every new link (research §9, rule 19).
+        if let octets = HostProfile.iPhone.dataLength { Task { try? await connection.requestDataLength(octets: octets) } }
         peripheral.alertIfAsked(.connection)
         tell("didConnect \(peripheral.logName)") { manager in manager.delegate?.centralManager(manager, didConnect: peripheral) }
         peripheral.watching = Task { [weak self, weak peripheral] in
