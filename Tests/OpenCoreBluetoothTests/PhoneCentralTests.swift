@@ -78,6 +78,36 @@ struct PhoneCentralTests {
         await device.close()
     }
 
+    @Test("Rule 14: relaunched, an app that makes no manager with its restore identifier loses the events it was relaunched for")
+    func relaunchWithoutManager() async throws {
+        let device = try await neighbourhood("phone-no-manager")
+        let phone = SimulatedPhone(device: device)
+        let launches = Launches<HeartRateCentral>()
+        try phone.install(AppDescription(name: "Pulse", modes: .bluetoothCentral, restoresState: true)) { options in
+            launches.options.append(options)
+            // The second launch forgets to make its central manager again.
+            guard options.bluetoothCentrals.isEmpty else { return }
+            launches.apps.append(HeartRateCentral(options: [OpenCoreBluetoothControllerOptionKey: "phone-no-manager",
+                                                            CBCentralManagerOptionRestoreIdentifierKey: "pulse"]))
+        }
+        try phone.perform(.launch("Pulse"))
+        #expect(await eventually { (launches.apps.first?.measurements.count ?? 0) >= 2 })
+        try phone.perform(.background("Pulse"))
+        try phone.perform(.terminate("Pulse", .system))
+        #expect(await eventually { launches.options.count == 2 })
+        #expect(await eventually { phone.state(of: "Pulse") == .suspended })
+        let relaunch = try #require(phone.timeline.lastIndex { if case .relaunched = $0.output { true } else { false } })
+        let after = phone.timeline[relaunch...]
+        #expect(!after.contains { if case .deliver = $0.output { true } else { false } })
+        let lost = after.compactMap { entry -> String? in
+            if case let .dropped(app: "Pulse", event, reason) = entry.output { "\(event.detail): \(reason)" } else { nil }
+        }
+        #expect(lost.first?.hasPrefix("didUpdateValueFor 2A37") == true, "\(lost)")
+        #expect(lost.allSatisfy { $0.hasSuffix("the relaunched app made no manager with its restore identifier") }, "\(lost)")
+        phone.close()
+        await device.close()
+    }
+
     @Test("Rule 16: a force-quit app is not relaunched, and its link ends with it")
     func forceQuit() async throws {
         let (device, phone, launches) = try await phoneWithPulse("phone-force-quit", modes: .bluetoothCentral, restores: true)

@@ -73,8 +73,11 @@ extension SimulatedPhone {
                     if to == .suspended {
                         // A relaunched app that made no manager to restore before it was
                         // suspended again loses the events it was relaunched for, as
-                        // observed on iOS (research §9, rule 14).
-                        relaunching[app] = nil
+                        // observed on iOS (research §9, rule 14); the timeline says so.
+                        for (event, _) in relaunching.removeValue(forKey: app) ?? [] {
+                            timeline.append(PhoneTimelineEntry(time: now, output: .dropped(
+                                app: app, event: event, reason: "the relaunched app made no manager with its restore identifier")))
+                        }
                     }
                 case let .deliver(_, events):
                     for event in events {
