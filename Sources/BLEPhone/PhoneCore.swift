@@ -7,12 +7,18 @@ public struct AppDescription: Hashable, Sendable {
     /// Whether its managers use a restore identifier, so the system preserves their work and
     /// relaunches the app for it after a system termination or a crash.
     public var restoresState: Bool
+    /// What the phone's user answers when the app asks for location authorization; by
+    /// default ``LocationAuthorizationAnswer/always``, "Allow" to what is asked.
+    public var locationAuthorization: LocationAuthorizationAnswer
 
-    /// An app; by default without background modes or restoration.
-    public init(name: String, modes: BackgroundModes = [], restoresState: Bool = false) {
+    /// An app; by default without background modes or restoration, its location requests
+    /// allowed.
+    public init(name: String, modes: BackgroundModes = [], restoresState: Bool = false,
+                locationAuthorization: LocationAuthorizationAnswer = .always) {
         self.name = name
         self.modes = modes
         self.restoresState = restoresState
+        self.locationAuthorization = locationAuthorization
     }
 }
 
@@ -110,7 +116,11 @@ public enum PhoneError: Error, Hashable, Sendable, CustomStringConvertible {
 /// - a suspended app without it gets its events queued, in order, until the foreground;
 /// - a terminated app (by the system or a crash) that restores state and has the mode is
 ///   relaunched in the background; after a force-quit or with Bluetooth off it is not
-///   (region events relaunch even after a force-quit unless the policy says otherwise).
+///   (region events relaunch even after a force-quit unless the policy says otherwise);
+/// - each app's location authorization is the phone's, asked for in the foreground and
+///   answered as the app's description says; ``locationRefusal(for:)`` tells the location
+///   layer which events it lets through (When In Use: only in the foreground). The core's
+///   own routing of region events assumes Always, as scenario apps do.
 public struct PhoneCore: Sendable {
     struct App: Sendable {
         var description: AppDescription
@@ -120,6 +130,10 @@ public struct PhoneCore: Sendable {
         /// When its background task runs out.
         var taskEndsAt: Int64?
         var queued: [PhoneEvent] = []
+        /// Its Core Location authorization, kept across launches (the phone's setting).
+        var location: LocationAuthorization = .notDetermined
+        /// Whether it asked for Always already (Always may be asked for once).
+        var askedAlways = false
     }
 
     /// The numbers in force.
