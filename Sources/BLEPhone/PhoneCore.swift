@@ -33,13 +33,17 @@ public struct PhoneEvent: Hashable, Sendable {
     /// A number the layer that raised it uses to find what to do on delivery; the phone
     /// only carries it.
     public var id: UInt64
+    /// The identifier of the monitored region a region event is about, when known (for the
+    /// device-wide priority of regions, §9 rule 20).
+    public var region: String?
 
     /// An event.
-    public init(kind: AppEventKind, detail: String, time: Int64, id: UInt64 = 0) {
+    public init(kind: AppEventKind, detail: String, time: Int64, id: UInt64 = 0, region: String? = nil) {
         self.kind = kind
         self.detail = detail
         self.time = time
         self.id = id
+        self.region = region
     }
 }
 
@@ -146,6 +150,8 @@ public struct PhoneCore: Sendable {
     var delayed: [(at: Int64, app: String, event: PhoneEvent)] = []
     /// The seeded sequence (SplitMix64) of the phone's random choices (the entry delays).
     var random: UInt64
+    /// The regions the apps monitor, in the order registered (§9, rule 20).
+    var monitoredRegions: [(app: String, identifier: String)] = []
 
     /// A phone with no apps; `seed` makes its random choices repeat.
     public init(policy: PhonePolicy = PhonePolicy(), seed: UInt64 = 0) {

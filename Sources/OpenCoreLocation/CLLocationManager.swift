@@ -187,11 +187,15 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     open func startMonitoring(for region: CLRegion) {
         guard !refusesDenied(.monitoringDidFail(region.snapshot, CLError(.regionMonitoringDenied))) else { return }
         engine.startMonitoring(region.snapshot)
+        if let app = engine.relay.app, engine.isMonitoring(region.identifier) {
+            app.phone.startMonitoringRegion(region.identifier, for: app.name)
+        }
     }
 
     /// Stops monitoring the region with `region`'s identifier; no further calls about it.
     open func stopMonitoring(for region: CLRegion) {
         engine.stopMonitoring(identifier: region.identifier)
+        if let app = engine.relay.app { app.phone.stopMonitoringRegion(region.identifier, for: app.name) }
     }
 
     /// Asks for `region`'s state: `didDetermineState` with it (after any exit now due);

@@ -87,7 +87,7 @@ final class DelegateRelay: @unchecked Sendable {
                     app.phone.dropped(.region, detail, for: app.name, reason: refusal)
                     continue
                 }
-                app.phone.deliver(.region, detail, for: app.name, on: MainActor.shared) {
+                app.phone.deliver(.region, detail, region: region.identifier, for: app.name, on: MainActor.shared) {
                     MainActor.assumeIsolated { self.deliver(unit) }
                 }
             case .didRange:

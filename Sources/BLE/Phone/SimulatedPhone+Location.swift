@@ -27,4 +27,15 @@ extension SimulatedPhone {
     public func locationRefusal(for app: String) -> String? {
         state.withLock { $0.core.locationRefusal(for: app) }
     }
+
+    /// `app` monitors the region `identifier` (Core Location's `startMonitoring(for:)`): the
+    /// phone counts it against its device-wide priority regions (iOS research §9, rule 20).
+    public func startMonitoringRegion(_ identifier: String, for app: String) {
+        state.withLock { $0.core.startMonitoringRegion(identifier, for: app) }
+    }
+
+    /// `app` stops monitoring the region `identifier`.
+    public func stopMonitoringRegion(_ identifier: String, for app: String) {
+        state.withLock { $0.core.stopMonitoringRegion(identifier, for: app) }
+    }
 }
