@@ -13,11 +13,11 @@ extension CLAuthorizationStatus {
 }
 
 extension CLLocationManager {
-    /// Asks the app's phone for authorization and tells the delegate when it changed.
+    /// Asks the app's phone for authorization; each manager of the app hears a change
+    /// (`LocationMembership.locationAuthorizationChanged()`).
     func requestAuthorization(always: Bool) {
-        guard let app = engine.relay.app,
-              app.phone.requestLocationAuthorization(for: app.name, always: always) != nil else { return }
-        engine.relay.post([.didChangeAuthorization])
+        guard let app = engine.relay.app else { return }
+        app.phone.requestLocationAuthorization(for: app.name, always: always)
     }
 
     /// Whether the app's user denied location authorization on its phone, so that what the

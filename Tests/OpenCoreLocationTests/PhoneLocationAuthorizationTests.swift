@@ -121,6 +121,28 @@ struct PhoneLocationAuthorizationTests {
         phone.close()
     }
 
+    @Test("Rule 22: every location manager of the app hears a change one of them asked for")
+    func everyManagerHears() async throws {
+        let phone = SimulatedPhone(clock: testClock)
+        let runs = Runs()
+        try phone.install(AppDescription(name: "Shop", locationAuthorization: .whenInUse)) { _ in
+            for _ in 0 ..< 2 {
+                let manager = CLLocationManager(options: .init(hci: "sim"))
+                let watcher = AuthorizationWatcher()
+                manager.delegate = watcher
+                runs.managers.append(manager)
+                runs.watchers.append(watcher)
+            }
+        }
+        try phone.perform(.launch("Shop"))
+        try await settle()
+        try #require(runs.managers.count == 2)
+        runs.managers[1].requestWhenInUseAuthorization()
+        try await settle()
+        #expect(runs.watchers.map(\.statuses) == [[.notDetermined, .authorizedWhenInUse], [.notDetermined, .authorizedWhenInUse]])
+        phone.close()
+    }
+
     @Test("Rule 22: denied, monitoring fails with regionMonitoringDenied and ranging with denied; nothing is monitored")
     func deniedFails() async throws {
         let phone = SimulatedPhone(clock: testClock)

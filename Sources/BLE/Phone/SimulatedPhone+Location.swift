@@ -8,18 +8,22 @@ extension SimulatedPhone {
     /// `app` asks for location authorization (Always when `always`, else When In Use); the
     /// phone's user answers as the app's description says (`PhoneCore`'s
     /// `requestLocationAuthorization(for:always:)` has the rules). A prompt shown is on the
-    /// timeline as a system alert. Returns the new authorization when it changed.
+    /// timeline as a system alert. Every location manager of the app hears of a change
+    /// (``PhoneAppMember/locationAuthorizationChanged()``). Returns the new authorization
+    /// when it changed.
     @discardableResult
     public func requestLocationAuthorization(for app: String, always: Bool) -> LocationAuthorization? {
         let now = clock.microseconds
-        return state.withLock { state in
+        let (changed, told) = state.withLock { state -> (LocationAuthorization?, [any PhoneAppMember]) in
             let before = state.core.locationAuthorization(of: app)
-            guard let changed = try? state.core.requestLocationAuthorization(for: app, always: always) else { return nil }
+            guard let changed = try? state.core.requestLocationAuthorization(for: app, always: always) else { return (nil, []) }
             let asked = always ? "Always" : "When In Use"
             let message = "location authorization (\(asked)): \(before.rawValue) → \(changed.rawValue)"
             state.timeline.append(PhoneTimelineEntry(time: now, output: .alert(app: app, message: message)))
-            return changed
+            return (changed, (state.members[app] ?? []).filter { $0.role == .region })
         }
+        for member in told { member.locationAuthorizationChanged() }
+        return changed
     }
 
     /// Why a location event cannot reach `app` now (its authorization, iOS research §9,
