@@ -54,17 +54,55 @@ extension PhoneCore {
 
     /// Routes `event` to `app` at `now`: delivered now, after a wake or a relaunch, queued,
     /// or dropped (§9, rules 1–3, 13, 16, 22). A region entry for an app not in the
-    /// foreground is first held back for ``PhonePolicy/backgroundEntryDelay`` (rule 21).
+    /// foreground is first held back for ``PhonePolicy/backgroundEntryDelay`` (rule 21); an
+    /// entry or exit of a region beyond the device's priority ones, for
+    /// ``PhonePolicy/bestEffortRegionDelay`` (rule 20).
     public mutating func event(_ event: PhoneEvent, for name: String, at now: Int64) throws(PhoneError) -> [PhoneOutput] {
         let app = try record(name)
-        if event.kind == .region, event.detail.hasPrefix("didEnterRegion"), app.state != .foreground {
-            let range = policy.backgroundEntryDelay
-            let delay = range.lowerBound + Int64(nextRandom() % UInt64(max(1, range.upperBound - range.lowerBound + 1)))
-            let index = delayed.firstIndex { $0.at > now + delay } ?? delayed.endIndex
-            delayed.insert((now + delay, name, event), at: index)
+        guard event.kind == .region, app.state != .foreground else { return route(event, to: name, at: now) }
+        let crossing = event.detail.hasPrefix("didEnterRegion") || event.detail.hasPrefix("didExitRegion")
+        if crossing, let region = event.region, !isPriorityRegion(region, of: name) {
+            // Beyond the device's priority regions, monitoring is best effort (rule 20).
+            hold(event, for: name, at: now, delay: randomDelay(in: policy.bestEffortRegionDelay))
+            return []
+        }
+        if event.detail.hasPrefix("didEnterRegion") {
+            hold(event, for: name, at: now, delay: randomDelay(in: policy.backgroundEntryDelay))
             return []
         }
         return route(event, to: name, at: now)
+    }
+
+    /// Registers `identifier` as a region `app` monitors (again, when it replaces one of the
+    /// same identifier: its place is kept). Regions are the phone's, kept across the app's
+    /// launches until it stops monitoring them.
+    public mutating func startMonitoringRegion(_ identifier: String, for app: String) {
+        guard !monitoredRegions.contains(where: { $0.app == app && $0.identifier == identifier }) else { return }
+        monitoredRegions.append((app, identifier))
+    }
+
+    /// `app` stops monitoring `identifier`: a later region may take its priority.
+    public mutating func stopMonitoringRegion(_ identifier: String, for app: String) {
+        monitoredRegions.removeAll { $0.app == app && $0.identifier == identifier }
+    }
+
+    /// Whether `app`'s region `identifier` is among the first ``PhonePolicy/deviceRegionPriority``
+    /// registered on the phone, whose events come promptly (§9, rule 20); a region the phone
+    /// was not told of counts as one.
+    public func isPriorityRegion(_ identifier: String, of app: String) -> Bool {
+        guard let index = monitoredRegions.firstIndex(where: { $0.app == app && $0.identifier == identifier }) else { return true }
+        return index < policy.deviceRegionPriority
+    }
+
+    /// Keeps `event` for `name` until `delay` after `now`.
+    private mutating func hold(_ event: PhoneEvent, for name: String, at now: Int64, delay: Int64) {
+        let index = delayed.firstIndex { $0.at > now + delay } ?? delayed.endIndex
+        delayed.insert((now + delay, name, event), at: index)
+    }
+
+    /// A delay drawn uniformly from `range` with the phone's seeded sequence.
+    private mutating func randomDelay(in range: ClosedRange<Int64>) -> Int64 {
+        range.lowerBound + Int64(nextRandom() % UInt64(max(1, range.upperBound - range.lowerBound + 1)))
     }
 
     /// The next value of the phone's seeded sequence.

@@ -7,12 +7,18 @@ public struct AppDescription: Hashable, Sendable {
     /// Whether its managers use a restore identifier, so the system preserves their work and
     /// relaunches the app for it after a system termination or a crash.
     public var restoresState: Bool
+    /// What the phone's user answers when the app asks for location authorization; by
+    /// default ``LocationAuthorizationAnswer/always``, "Allow" to what is asked.
+    public var locationAuthorization: LocationAuthorizationAnswer
 
-    /// An app; by default without background modes or restoration.
-    public init(name: String, modes: BackgroundModes = [], restoresState: Bool = false) {
+    /// An app; by default without background modes or restoration, its location requests
+    /// allowed.
+    public init(name: String, modes: BackgroundModes = [], restoresState: Bool = false,
+                locationAuthorization: LocationAuthorizationAnswer = .always) {
         self.name = name
         self.modes = modes
         self.restoresState = restoresState
+        self.locationAuthorization = locationAuthorization
     }
 }
 
@@ -27,13 +33,17 @@ public struct PhoneEvent: Hashable, Sendable {
     /// A number the layer that raised it uses to find what to do on delivery; the phone
     /// only carries it.
     public var id: UInt64
+    /// The identifier of the monitored region a region event is about, when known (for the
+    /// device-wide priority of regions, §9 rule 20).
+    public var region: String?
 
     /// An event.
-    public init(kind: AppEventKind, detail: String, time: Int64, id: UInt64 = 0) {
+    public init(kind: AppEventKind, detail: String, time: Int64, id: UInt64 = 0, region: String? = nil) {
         self.kind = kind
         self.detail = detail
         self.time = time
         self.id = id
+        self.region = region
     }
 }
 
@@ -113,7 +123,11 @@ public enum PhoneError: Error, Hashable, Sendable, CustomStringConvertible {
 /// - a suspended app without it gets its events queued, in order, until the foreground;
 /// - a terminated app (by the system or a crash) that restores state and has the mode is
 ///   relaunched in the background; after a force-quit or with Bluetooth off it is not
-///   (region events relaunch even after a force-quit unless the policy says otherwise).
+///   (region events relaunch even after a force-quit unless the policy says otherwise);
+/// - each app's location authorization is the phone's, asked for in the foreground and
+///   answered as the app's description says; ``locationRefusal(for:)`` tells the location
+///   layer which events it lets through (When In Use: only in the foreground). The core's
+///   own routing of region events assumes Always, as scenario apps do.
 public struct PhoneCore: Sendable {
     struct App: Sendable {
         var description: AppDescription
@@ -123,6 +137,10 @@ public struct PhoneCore: Sendable {
         /// When its background task runs out.
         var taskEndsAt: Int64?
         var queued: [PhoneEvent] = []
+        /// Its Core Location authorization, kept across launches (the phone's setting).
+        var location: LocationAuthorization = .notDetermined
+        /// Whether it asked for Always already (Always may be asked for once).
+        var askedAlways = false
     }
 
     /// The numbers in force.
@@ -135,6 +153,8 @@ public struct PhoneCore: Sendable {
     var delayed: [(at: Int64, app: String, event: PhoneEvent)] = []
     /// The seeded sequence (SplitMix64) of the phone's random choices (the entry delays).
     var random: UInt64
+    /// The regions the apps monitor, in the order registered (§9, rule 20).
+    var monitoredRegions: [(app: String, identifier: String)] = []
 
     /// A phone with no apps; `seed` makes its random choices repeat.
     public init(policy: PhonePolicy = PhonePolicy(), seed: UInt64 = 0) {

@@ -21,6 +21,17 @@ public struct PhonePolicy: Hashable, Sendable {
     /// 2015); in the foreground the entry comes at once.
     public var backgroundEntryDelay: ClosedRange<Int64> = 1_000_000 ... 12_000_000
 
+    /// How many monitored regions the phone watches closely, across all its apps, in the
+    /// order they were registered: their events come as rules 21 and 22 say. Observed: about
+    /// 30 device-wide (Radius Networks, 2015; research §9, rule 20); default 30.
+    public var deviceRegionPriority = 30
+    /// How late an entry or exit of a region beyond ``deviceRegionPriority`` reaches an app
+    /// that is not in the foreground: a delay drawn uniformly from this range, in
+    /// microseconds. Observed only as "best effort: very late, possibly never while the
+    /// screen is off" (Radius Networks, 2015); default 1 to 15 min, our choice after the
+    /// "up to 15 min" of background monitoring measured on iOS 7 (Radius Networks, 2013).
+    public var bestEffortRegionDelay: ClosedRange<Int64> = 60_000_000 ... 900_000_000
+
     /// The advertising interval of an app's peripheral manager while the app is not in the
     /// foreground, in microseconds. No Apple figure; 200 ms observed (research §9, rule 12).
     public var backgroundAdvertisingInterval: Int64 = 200_000

@@ -43,6 +43,24 @@ enum AdvertisedContent: Sendable {
         return .success(.services(name: name, uuids: (uuids ?? []).map(\.value)))
     }
 
+    /// The `startAdvertising(_:)` dictionary this content was parsed from, in Core
+    /// Bluetooth's keys, as a restored peripheral manager reports it
+    /// (`CBPeripheralManagerRestoredStateAdvertisementDataKey`).
+    var dictionary: [String: Any] {
+        switch self {
+        case let .services(name, uuids):
+            var data: [String: Any] = [:]
+            if let name { data[CBAdvertisementDataLocalNameKey] = name }
+            if !uuids.isEmpty { data[CBAdvertisementDataServiceUUIDsKey] = uuids.map(CBUUID.init) }
+            return data
+        case let .beacon(beacon):
+            var octets = beacon.uuid.octets
+            octets += [UInt8(beacon.major >> 8), UInt8(beacon.major & 0xFF), UInt8(beacon.minor >> 8), UInt8(beacon.minor & 0xFF)]
+            octets.append(UInt8(bitPattern: beacon.measuredPower))
+            return [Self.appleBeaconKey: Data(octets)]
+        }
+    }
+
     /// Has `device` advertise this content as the phone of `app` lets it (in the foreground,
     /// or on no phone, all of it; off screen, the background form of §9, rule 12: services
     /// in the overflow area only, no name, a slower interval, no iBeacon); the session
@@ -61,41 +79,6 @@ enum AdvertisedContent: Sendable {
             guard !offScreen else { return nil }
             // An iPhone sends an iBeacon from CBPeripheralManager as ADV_IND.
             return try await device.peripheral.emit(beacon, connectable: true)
-        }
-    }
-}
-
-/// A peripheral manager as its phone's system sees it (``PhoneAppMember``): its advertising
-/// follows the app on and off screen; it ends with its app.
-final class PeripheralMembership: PhoneAppMember, @unchecked Sendable {
-    // @unchecked Sendable: `manager` is weak and set once; the manager is used on its queue.
-    weak var manager: CBPeripheralManager?
-    /// Peripheral managers are not restored: their work ends with the app.
-    var restoreIdentifier: String? { nil }
-    var role: AppEventKind { .peripheral }
-    /// Whether the advertisement is the foreground one; read and set on the manager's queue.
-    private var advertisesOnScreen = true
-
-    init(_ manager: CBPeripheralManager) {
-        self.manager = manager
-    }
-
-    func appTerminated(preserved: Bool) async {
-        guard let manager else { return }
-        await manager.onQueue {
-            manager.delegate = nil
-            manager.stopAdvertising()
-        }
-    }
-
-    func appStateChanged(to state: AppState) async {
-        guard let manager else { return }
-        let onScreen = state == .foreground
-        await manager.onQueue {
-            // Off screen, the advertisement is the same whether the app runs or is suspended.
-            guard onScreen != self.advertisesOnScreen else { return }
-            self.advertisesOnScreen = onScreen
-            if manager.isAdvertising { manager.restartAdvertising() }
         }
     }
 }

@@ -45,11 +45,18 @@ public let CBConnectionEventMatchingOptionPeripheralUUIDs = "kCBConnectionEventM
 /// `CBPeripheralManager(delegate:queue:options:)`: whether to warn when Bluetooth is off;
 /// accepted and ignored on Linux.
 public let CBPeripheralManagerOptionShowPowerAlertKey = "kCBInitOptionShowPowerAlert"
-/// `CBPeripheralManager(delegate:queue:options:)`: the identifier to restore state under.
+/// `CBPeripheralManager(delegate:queue:options:)`: the identifier to restore state under
+/// (`String`). For an app of a simulated iPhone, the system keeps the manager's published
+/// services, advertising and subscribed centrals when it terminates the app, relaunches the
+/// app for a central's request, and the manager made again with this identifier gets them
+/// in `peripheralManager(_:willRestoreState:)`. Ignored off a phone.
 public let CBPeripheralManagerOptionRestoreIdentifierKey = "kCBInitOptionRestoreIdentifier"
-/// `peripheralManager(_:willRestoreState:)`: the services restored (`[CBMutableService]`).
+/// `peripheralManager(_:willRestoreState:)`: the services published when the app was
+/// terminated (`[CBMutableService]`, the same objects, with their subscribed centrals).
 public let CBPeripheralManagerRestoredStateServicesKey = "kCBRestoredServices"
-/// `peripheralManager(_:willRestoreState:)`: the advertisement restored (`[String: Any]`).
+/// `peripheralManager(_:willRestoreState:)`: the advertisement data in use when the app was
+/// terminated (`[String: Any]`, in `startAdvertising(_:)`'s keys); the system goes on
+/// advertising it in the background form.
 public let CBPeripheralManagerRestoredStateAdvertisementDataKey = "kCBRestoredAdvertisement"
 
 /// SwiftBLE-only option of both managers' `options:` dictionaries: the controller the

@@ -60,36 +60,41 @@ extension CBPeripheralManager {
     /// handled on the manager's queue.
     func startLoops(_ device: BLEDevice) {
         let peripheral = device.peripheral
+        // Each event goes to the manager in charge (after a relaunch, the one that restored
+        // this one), found on the queue.
         loops.append(Task { [weak self] in
             for await request in peripheral.requests {
                 guard let self else { return }
-                await self.deliver(request, device: device)
+                await self.onQueue { self.live }.deliver(request, device: device)
             }
         })
         loops.append(Task { [weak self] in
             for await change in peripheral.subscriptionChanges {
                 guard let self else { return }
-                await self.deliver(change, device: device)
+                await self.onQueue { self.live }.deliver(change, device: device)
             }
         })
         loops.append(Task { [weak self] in
             for await _ in peripheral.readyToUpdate {
                 guard let self else { return }
-                await self.onQueue { self.tell("isReadyToUpdateSubscribers") { self.delegate?.peripheralManagerIsReady(toUpdateSubscribers: self) } }
+                await self.onQueue {
+                    self.live.tell("isReadyToUpdateSubscribers") { manager in manager.delegate?.peripheralManagerIsReady(toUpdateSubscribers: manager) }
+                }
             }
         })
         loops.append(Task { [weak self] in
             // The controller went away (its transport closed, or the device was closed).
             await device.stopped()
             guard let self else { return }
-            await self.onQueue { self.setState(.poweredOff) }
+            await self.onQueue { self.live.setState(.poweredOff) }
         })
         loops.append(Task { [weak self] in
             for await connection in peripheral.connections {
                 guard let self else { return }
                 await self.onQueue {
-                    self.centrals[connection.handle] = self.makeCentral(connection)
-                    self.restartAdvertising()
+                    let manager = self.live
+                    manager.centrals[connection.handle] = manager.makeCentral(connection)
+                    manager.restartAdvertising()
                 }
             }
         })
@@ -119,22 +124,29 @@ extension CBPeripheralManager {
     }
 
     /// Calls the delegate through the phone of the manager's app, which delivers the call
-    /// now, later or never (DESIGN.md, "phone"); at once for a manager on no phone.
-    func tell(_ detail: @autoclosure () -> String, _ call: @escaping @Sendable () -> Void) {
-        guard let app else { return call() }
-        app.phone.deliver(.peripheral, detail(), for: app.name, on: isolation, call)
+    /// now, later or never (DESIGN.md, "phone"); at once for a manager on no phone. `call`
+    /// gets the manager in charge when it runs (after a relaunch, the one that restored
+    /// this one, §9, rule 14).
+    func tell(_ detail: @autoclosure () -> String, _ call: @escaping @Sendable (CBPeripheralManager) -> Void) {
+        guard let app else { return call(self) }
+        app.phone.deliver(.peripheral, detail(), for: app.name, on: isolation) { call(self.live) }
     }
 
-    /// The ATT error a read of a dynamic value gets while the app is suspended without
-    /// `bluetooth-peripheral`: nothing runs to answer it (iOS research §9, rule 4; the code
-    /// is the phone's ``PhonePolicy/suspendedDynamicReadError``). `nil` when the app can
-    /// answer, or the manager is on no phone.
+    /// The ATT error a read of a dynamic value gets while the app is suspended (or, its
+    /// services preserved, terminated) without `bluetooth-peripheral`: nothing runs to
+    /// answer it (iOS research §9, rule 4; the code is the phone's
+    /// ``PhonePolicy/suspendedDynamicReadError``). `nil` when the app can answer, or the
+    /// manager is on no phone.
     var suspendedReadRefusal: ATT.ErrorCode? {
-        guard let app, app.state == .suspended, !app.declares(.bluetoothPeripheral) else { return nil }
+        guard let app, !app.declares(.bluetoothPeripheral) else { return nil }
+        switch app.state {
+        case .suspended, .terminated: break
+        default: return nil
+        }
         return ATT.ErrorCode(rawValue: app.policy.suspendedDynamicReadError)
     }
 
-    private func deliver(_ request: GATTServerRequest, device: BLEDevice) async {
+    func deliver(_ request: GATTServerRequest, device: BLEDevice) async {
         switch request {
         case let .read(read):
             let length = await updateLength(on: read.request.connection, of: device)
@@ -150,7 +162,7 @@ extension CBPeripheralManager {
                 }
                 let attRequest = CBATTRequest(central: central, characteristic: characteristic, offset: read.request.offset, value: nil)
                 attRequest.serverContext = read
-                self.tell("didReceiveRead \(characteristic.uuid.uuidString)") { self.delegate?.peripheralManager(self, didReceiveRead: attRequest) }
+                self.tell("didReceiveRead \(characteristic.uuid.uuidString)") { manager in manager.delegate?.peripheralManager(manager, didReceiveRead: attRequest) }
             }
         case let .write(writes):
             var lengths: [UInt16: Int?] = [:]
@@ -171,12 +183,12 @@ extension CBPeripheralManager {
                     attRequest.serverContext = writes
                     requests.append(attRequest)
                 }
-                self.tell("didReceiveWrite") { [requests] in self.delegate?.peripheralManager(self, didReceiveWrite: requests) }
+                self.tell("didReceiveWrite") { [requests] manager in manager.delegate?.peripheralManager(manager, didReceiveWrite: requests) }
             }
         }
     }
 
-    private func deliver(_ change: GATTSubscriptionChange, device: BLEDevice) async {
+    func deliver(_ change: GATTSubscriptionChange, device: BLEDevice) async {
         let length = await updateLength(on: change.connection, of: device)
         await onQueue { self.subscriptionChanged(change, updateLength: length) }
     }
@@ -189,13 +201,13 @@ extension CBPeripheralManager {
             guard !subscribed.contains(where: { $0 === central }) else { return }
             subscribed.append(central)
             characteristic.subscribedCentrals = subscribed
-            tell("didSubscribeTo \(characteristic.uuid.uuidString)") { self.delegate?.peripheralManager(self, central: central, didSubscribeTo: characteristic) }
+            tell("didSubscribeTo \(characteristic.uuid.uuidString)") { manager in manager.delegate?.peripheralManager(manager, central: central, didSubscribeTo: characteristic) }
         } else {
             guard subscribed.contains(where: { $0 === central }) else { return }
             subscribed.removeAll { $0 === central }
             characteristic.subscribedCentrals = subscribed.isEmpty ? nil : subscribed
-            tell("didUnsubscribeFrom \(characteristic.uuid.uuidString)") {
-                self.delegate?.peripheralManager(self, central: central, didUnsubscribeFrom: characteristic)
+            tell("didUnsubscribeFrom \(characteristic.uuid.uuidString)") { manager in
+                manager.delegate?.peripheralManager(manager, central: central, didUnsubscribeFrom: characteristic)
             }
         }
     }

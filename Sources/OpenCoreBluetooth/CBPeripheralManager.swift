@@ -40,6 +40,14 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     /// The app of a simulated phone this manager belongs to (made in its launch entry
     /// point), whose state decides how it advertises.
     let app: PhoneApp?
+    /// The identifier the manager's state is preserved and restored under
+    /// (``CBPeripheralManagerOptionRestoreIdentifierKey``), on a simulated phone.
+    let restoreIdentifier: String?
+    /// The manager of the app's last run whose work this one took over after a relaunch;
+    /// held, as its loops still read the device for this one.
+    var predecessor: CBPeripheralManager?
+    /// The manager of the app's next run that took this one's work over.
+    weak var successor: CBPeripheralManager?
     /// The device, once opened.
     var device: BLEDevice?
     /// Service changes and advertising starts, one after another in call order.
@@ -72,24 +80,44 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
         self.init(delegate: delegate, queue: queue, options: nil)
     }
 
-    /// A manager whose events go to `delegate`, with options
-    /// (``CBPeripheralManagerOptionShowPowerAlertKey`` and
-    /// ``CBPeripheralManagerOptionRestoreIdentifierKey`` are accepted and have no effect on
-    /// Linux; ``OpenCoreBluetoothControllerOptionKey`` picks the controller).
+    /// A manager whose events go to `delegate`, with options:
+    /// ``CBPeripheralManagerOptionShowPowerAlertKey`` (ignored: no user to alert),
+    /// ``CBPeripheralManagerOptionRestoreIdentifierKey`` (state preservation and restoration
+    /// for an app of a simulated iPhone, iOS research §9, rules 13–16; ignored elsewhere, as
+    /// no process is relaunched), and SwiftBLE's ``OpenCoreBluetoothControllerOptionKey``,
+    /// which picks the controller.
     public init(delegate: (any CBPeripheralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
         controllerName = options?[OpenCoreBluetoothControllerOptionKey] as? String
+        restoreIdentifier = options?[CBPeripheralManagerOptionRestoreIdentifierKey] as? String
         app = PhoneApp.launching
         self.delegate = delegate
         super.init(queue: queue)
-        if let app { _ = try? app.phone.join(PeripheralMembership(self), app: app.name) }
-        // Opens (or shares) the controller; the delegate is set before the state moves on.
+        var kept: PeripheralMembership?
+        if let app {
+            do {
+                kept = try app.phone.join(PeripheralMembership(self), app: app.name) as? PeripheralMembership
+            } catch {
+                // Core Bluetooth logs misuse and goes on; so does this manager, unpreserved.
+                FileHandle.standardError.write(Data("OpenCoreBluetooth: API MISUSE: \(error)\n".utf8))
+            }
+        }
+        // Opens (or shares) the controller, or takes the preserved manager's work over; the
+        // delegate is set before the state moves on.
         let controllerName = controllerName, app = app
         Task { [weak self] in
+            if let predecessor = kept?.manager {
+                await self?.restore(from: predecessor)
+                return
+            }
             let result = await CBDeviceHub.shared.device(for: controllerName, of: app)
             guard let self else { return }
             await self.onQueue { self.open(result) }
         }
     }
+
+    /// The manager now in charge of this one's work: this one, or the one that restored it
+    /// after the app's relaunch.
+    var live: CBPeripheralManager { successor?.live ?? self }
 
     deinit {
         for loop in loops { loop.cancel() }

@@ -7,7 +7,13 @@ public protocol CBPeripheralManagerDelegate: NSObjectProtocol {
     /// The manager's ``CBManager/state`` changed: wait for ``CBManagerState/poweredOn``
     /// before adding services or advertising.
     func peripheralManagerDidUpdateState(_ peripheral: CBPeripheralManager)
-    /// State restoration (never called on Linux: no process is relaunched for an app).
+    /// State restoration, the first call to a manager made with
+    /// ``CBPeripheralManagerOptionRestoreIdentifierKey`` that takes over the preserved one of
+    /// its app's last run on a simulated iPhone (iOS research §5, §9 rules 13–14): `dict`
+    /// holds ``CBPeripheralManagerRestoredStateServicesKey`` (the published
+    /// `[CBMutableService]`) and ``CBPeripheralManagerRestoredStateAdvertisementDataKey``
+    /// (the advertisement data in use); `peripheralManagerDidUpdateState(_:)` follows. Never
+    /// called off a phone: no process is relaunched for an app there.
     func peripheralManager(_ peripheral: CBPeripheralManager, willRestoreState dict: [String: Any])
     /// ``CBPeripheralManager/startAdvertising(_:)`` finished: `error` says why it did not start.
     func peripheralManagerDidStartAdvertising(_ peripheral: CBPeripheralManager, error: (any Error)?)

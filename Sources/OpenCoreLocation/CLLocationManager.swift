@@ -40,10 +40,13 @@ import Synchronization
 /// `didFailRangingFor` for every region and constraint. ``init(options:)`` picks another
 /// controller or a shorter exit period (SwiftBLE-only).
 ///
-/// **Authorization.** Linux has no location permission: ``authorizationStatus`` is
-/// ``CLAuthorizationStatus/authorizedAlways`` from the start and the request methods do
-/// nothing; `locationManagerDidChangeAuthorization(_:)` is called once after creation, as
-/// Core Location does.
+/// **Authorization.** Off a simulated phone, Linux has no location permission:
+/// ``authorizationStatus`` is ``CLAuthorizationStatus/authorizedAlways`` from the start and
+/// the request methods do nothing. A manager of an app of a simulated iPhone has the app's
+/// authorization, which the phone keeps across launches: not determined until the app asks
+/// and the phone's user answers (`AppDescription.locationAuthorization`); see
+/// ``requestAlwaysAuthorization()``. `locationManagerDidChangeAuthorization(_:)` is called
+/// after creation and after each change, as Core Location does.
 open class CLLocationManager: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the engine and the delegate reference are behind locks and the
     // delegate is called only on the main queue (the "Threads" paragraph above).
@@ -113,7 +116,8 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
         super.init()
         membership.manager = self
         engine.relay.attach(self)
-        if kept == nil { engine.relay.post([.didChangeAuthorization]) }
+        // Core Location tells each manager made its authorization (relaunched or not).
+        engine.relay.post([.didChangeAuthorization])
     }
 
     deinit {
@@ -138,18 +142,31 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     /// Whether location services are on: always, on Linux.
     open class func locationServicesEnabled() -> Bool { true }
 
+    /// The app's authorization on a simulated phone; off a phone
     /// ``CLAuthorizationStatus/authorizedAlways``: Linux asks no permission.
-    open var authorizationStatus: CLAuthorizationStatus { .authorizedAlways }
+    open var authorizationStatus: CLAuthorizationStatus {
+        guard let app = engine.relay.app else { return .authorizedAlways }
+        return CLAuthorizationStatus(app.phone.locationAuthorization(of: app.name))
+    }
 
     /// ``CLAuthorizationStatus/authorizedAlways``: the class method Apple deprecated in
-    /// iOS 14 and still ships, which code written before it calls.
+    /// iOS 14 and still ships, which code written before it calls. It knows no app, so on
+    /// a simulated phone ask a manager (``authorizationStatus``).
     open class func authorizationStatus() -> CLAuthorizationStatus { .authorizedAlways }
 
-    /// Does nothing: the manager is authorized from the start.
-    open func requestWhenInUseAuthorization() {}
+    /// Asks for When In Use authorization: on a simulated phone, from not determined and
+    /// while the app is in the foreground, the phone's user answers (at most When In Use)
+    /// and the delegate hears the change; otherwise nothing happens (Apple's
+    /// `requestWhenInUseAuthorization()`). Off a phone it does nothing.
+    open func requestWhenInUseAuthorization() { requestAuthorization(always: false) }
 
-    /// Does nothing: the manager is authorized from the start.
-    open func requestAlwaysAuthorization() {}
+    /// Asks for Always authorization: on a simulated phone, from not determined (or once
+    /// from When In Use) and while the app is in the foreground, the phone's user answers
+    /// and the delegate hears the change; otherwise nothing happens (Apple's
+    /// `requestAlwaysAuthorization()`). iOS 13's provisional Always is simplified to the
+    /// user's answer at once (`PhoneCore.requestLocationAuthorization(for:always:)`). Off a
+    /// phone it does nothing.
+    open func requestAlwaysAuthorization() { requestAuthorization(always: true) }
 
     /// The largest radius of a circular region: -1, since circular regions (which need a
     /// location fix) cannot be monitored on Linux.
@@ -168,12 +185,17 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     /// identifier of a monitored one replaces it; beyond 20 regions, or for a region that is
     /// not a beacon region, `monitoringDidFailFor` with ``CLError/Code/regionMonitoringFailure``.
     open func startMonitoring(for region: CLRegion) {
+        guard !refusesDenied(.monitoringDidFail(region.snapshot, CLError(.regionMonitoringDenied))) else { return }
         engine.startMonitoring(region.snapshot)
+        if let app = engine.relay.app, engine.isMonitoring(region.identifier) {
+            app.phone.startMonitoringRegion(region.identifier, for: app.name)
+        }
     }
 
     /// Stops monitoring the region with `region`'s identifier; no further calls about it.
     open func stopMonitoring(for region: CLRegion) {
         engine.stopMonitoring(identifier: region.identifier)
+        if let app = engine.relay.app { app.phone.stopMonitoringRegion(region.identifier, for: app.name) }
     }
 
     /// Asks for `region`'s state: `didDetermineState` with it (after any exit now due);
@@ -193,6 +215,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     /// `didRange` with them, closest first (immediate, near, far, then unknown; by accuracy
     /// within a class), possibly none.
     open func startRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
+        guard !refusesDenied(.didFailRanging(constraint.value, CLError(.denied))) else { return }
         engine.startRanging(constraint.value)
     }
 
@@ -213,6 +236,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     /// `didRange(_:satisfying:)` for the region's constraint. A region with the identifier
     /// of a ranged one replaces it.
     open func startRangingBeacons(in region: CLBeaconRegion) {
+        guard !refusesDenied(.rangingRegionDidFail(region.snapshot, CLError(.denied))) else { return }
         engine.startRanging(region: region.snapshot)
     }
 

@@ -34,8 +34,9 @@ public enum CLRegionState: Int, Sendable, Hashable {
 }
 
 /// What the app may do with location services (Core Location's `CLAuthorizationStatus`,
-/// same raw values). Linux has no permission prompt: a manager is ``authorizedAlways`` from
-/// its creation.
+/// same raw values). Off a simulated phone Linux has no permission prompt: a manager is
+/// ``authorizedAlways`` from its creation; an app of a simulated iPhone has the status the
+/// phone keeps for it (`CLLocationManager.requestAlwaysAuthorization()`).
 public enum CLAuthorizationStatus: Int32, Sendable, Hashable {
     /// The user has not chosen yet.
     case notDetermined = 0
@@ -43,7 +44,7 @@ public enum CLAuthorizationStatus: Int32, Sendable, Hashable {
     case restricted = 1
     /// Refused by the user.
     case denied = 2
-    /// Allowed at any time; what every manager reports on Linux.
+    /// Allowed at any time; what every manager off a simulated phone reports.
     case authorizedAlways = 3
     /// Allowed while the app is in use.
     case authorizedWhenInUse = 4

@@ -68,7 +68,9 @@ final class DelegateRelay: @unchecked Sendable {
     /// Delivers `events`, through the phone's rules for a manager of a phone's app (iOS
     /// research §9): region events wake the app or relaunch it, an entry off screen comes
     /// late (rules 21 and 22); ranging reaches only a running app, never a suspended one,
-    /// and is not kept for later (rule 24).
+    /// and is not kept for later (rule 24). Both need the app's location authorization
+    /// (rule 22): with When In Use they reach it only in the foreground, without any
+    /// authorization never; what they miss is dropped, not kept.
     @MainActor private func route(_ events: [LocationEvent]) {
         guard let app else { return deliver(events) }
         for unit in Self.units(events) {
@@ -81,10 +83,22 @@ final class DelegateRelay: @unchecked Sendable {
                 } else {
                     "didDetermineState \(region.identifier)"
                 }
-                app.phone.deliver(.region, detail, for: app.name, on: MainActor.shared) {
+                if let refusal = app.phone.locationRefusal(for: app.name) {
+                    app.phone.dropped(.region, detail, for: app.name, reason: refusal)
+                    continue
+                }
+                app.phone.deliver(.region, detail, region: region.identifier, for: app.name, on: MainActor.shared) {
                     MainActor.assumeIsolated { self.deliver(unit) }
                 }
-            case .didRange, .didFailRanging, .rangingRegionDidFail:
+            case .didRange:
+                if app.state.isRunning, let refusal = app.phone.locationRefusal(for: app.name) {
+                    app.phone.dropped(.region, "didRange", for: app.name, reason: refusal)
+                } else if app.state.isRunning {
+                    deliver(unit)
+                } else {
+                    app.phone.dropped(.region, "didRange", for: app.name, reason: "ranging reaches only a running app")
+                }
+            case .didFailRanging, .rangingRegionDidFail:
                 if app.state.isRunning {
                     deliver(unit)
                 } else {

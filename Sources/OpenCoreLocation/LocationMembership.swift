@@ -20,6 +20,11 @@ final class LocationMembership: PhoneAppMember, @unchecked Sendable {
         return (membership, kept?.manager)
     }
 
+    /// The user answered the app's prompt: the manager's delegate hears the new status.
+    func locationAuthorizationChanged() {
+        manager?.engine.relay.post([.didChangeAuthorization])
+    }
+
     func appTerminated(preserved: Bool) async {
         guard let manager else { return }
         for constraint in manager.rangedBeaconConstraints { manager.stopRangingBeacons(satisfying: constraint) }

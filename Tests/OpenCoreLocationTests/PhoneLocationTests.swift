@@ -26,12 +26,15 @@ struct PhoneLocationTests {
         try phone.install(AppDescription(name: "Shop")) { _ in
             let manager = CLLocationManager(options: .init(hci: "sim:\(path)", exitPeriod: .seconds(10)))
             manager.delegate = app.watcher
+            manager.requestAlwaysAuthorization()
             let region = CLBeaconRegion(uuid: CLLocationManagerWalkTests.walkUUID, major: 1, identifier: "shop")
             manager.startMonitoring(for: region)
             manager.startRangingBeacons(satisfying: region.beaconIdentityConstraint)
             app.manager = manager
         }
         try phone.perform(.launch("Shop"))
+        // The launch entry point runs (and asks for authorization) while the app is on screen.
+        try await testClock.sleep(for: .milliseconds(100))
         try phone.perform(.background("Shop"))
 
         // The walker comes into range about 6 s in; the app is suspended at 5 s.
@@ -78,6 +81,8 @@ struct PhoneLocationTests {
             let app = LocationApp()
             let manager = CLLocationManager(options: .init(hci: "sim:\(path)", exitPeriod: .seconds(10)))
             manager.delegate = app.watcher
+            // Asked for at the user's launch; the phone keeps the answer for the relaunch.
+            manager.requestAlwaysAuthorization()
             // Only the first run starts monitoring; after a relaunch the region is there.
             if !options.location {
                 manager.startMonitoring(for: CLBeaconRegion(uuid: CLLocationManagerWalkTests.walkUUID, major: 1, identifier: "shop"))

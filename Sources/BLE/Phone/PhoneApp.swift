@@ -66,11 +66,16 @@ public protocol PhoneAppMember: AnyObject, Sendable {
     /// Its running app moved to `state` (foreground, background, suspended), for the rules
     /// that change what a manager does off screen, such as background advertising.
     func appStateChanged(to state: AppState) async
+    /// Its app's location authorization changed (the user answered a prompt), for a Core
+    /// Location manager to tell its delegate, as each manager of the app is told.
+    func locationAuthorizationChanged()
 }
 
 extension PhoneAppMember {
     /// Nothing to change by default.
     public func appStateChanged(to state: AppState) async {}
+    /// Nothing to tell by default: only location managers care.
+    public func locationAuthorizationChanged() {}
 }
 
 /// One line of a phone's story: what its system did, and when.

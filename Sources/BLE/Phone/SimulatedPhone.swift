@@ -88,15 +88,16 @@ public final class SimulatedPhone: Sendable {
 
     /// Hands the system a delegate call of `app`'s managers, to run as the phone's rules
     /// say. Call it on `isolation` (the manager's queue): a call the app may see now runs
-    /// at once, inside this call; a later one runs on `isolation` then.
-    public func deliver(_ kind: AppEventKind, _ detail: String, for app: String, on isolation: any Actor,
+    /// at once, inside this call; a later one runs on `isolation` then. `region` names the
+    /// monitored region a region event is about, for the device-wide priority of regions.
+    public func deliver(_ kind: AppEventKind, _ detail: String, region: String? = nil, for app: String, on isolation: any Actor,
                         _ body: @escaping @Sendable () -> Void) {
         let now = clock.microseconds
         let (id, effects) = state.withLock { state -> (UInt64, [Effect]) in
             let id = state.nextID
             state.nextID += 1
             state.pending[id] = Delivery(isolation: isolation, body: body)
-            let event = PhoneEvent(kind: kind, detail: detail, time: now, id: id)
+            let event = PhoneEvent(kind: kind, detail: detail, time: now, id: id, region: region)
             let outputs: [PhoneOutput]
             do {
                 outputs = try state.core.event(event, for: app, at: now)

@@ -1,0 +1,45 @@
+extension SimulatedPhone {
+    /// The Core Location authorization of `app`, which the phone keeps across the app's
+    /// launches (``LocationAuthorization/notDetermined`` for an app not installed).
+    public func locationAuthorization(of app: String) -> LocationAuthorization {
+        state.withLock { $0.core.locationAuthorization(of: app) }
+    }
+
+    /// `app` asks for location authorization (Always when `always`, else When In Use); the
+    /// phone's user answers as the app's description says (`PhoneCore`'s
+    /// `requestLocationAuthorization(for:always:)` has the rules). A prompt shown is on the
+    /// timeline as a system alert. Every location manager of the app hears of a change
+    /// (``PhoneAppMember/locationAuthorizationChanged()``). Returns the new authorization
+    /// when it changed.
+    @discardableResult
+    public func requestLocationAuthorization(for app: String, always: Bool) -> LocationAuthorization? {
+        let now = clock.microseconds
+        let (changed, told) = state.withLock { state -> (LocationAuthorization?, [any PhoneAppMember]) in
+            let before = state.core.locationAuthorization(of: app)
+            guard let changed = try? state.core.requestLocationAuthorization(for: app, always: always) else { return (nil, []) }
+            let asked = always ? "Always" : "When In Use"
+            let message = "location authorization (\(asked)): \(before.rawValue) → \(changed.rawValue)"
+            state.timeline.append(PhoneTimelineEntry(time: now, output: .alert(app: app, message: message)))
+            return (changed, (state.members[app] ?? []).filter { $0.role == .region })
+        }
+        for member in told { member.locationAuthorizationChanged() }
+        return changed
+    }
+
+    /// Why a location event cannot reach `app` now (its authorization, iOS research §9,
+    /// rule 22), or `nil` when it can.
+    public func locationRefusal(for app: String) -> String? {
+        state.withLock { $0.core.locationRefusal(for: app) }
+    }
+
+    /// `app` monitors the region `identifier` (Core Location's `startMonitoring(for:)`): the
+    /// phone counts it against its device-wide priority regions (iOS research §9, rule 20).
+    public func startMonitoringRegion(_ identifier: String, for app: String) {
+        state.withLock { $0.core.startMonitoringRegion(identifier, for: app) }
+    }
+
+    /// `app` stops monitoring the region `identifier`.
+    public func stopMonitoringRegion(_ identifier: String, for app: String) {
+        state.withLock { $0.core.stopMonitoringRegion(identifier, for: app) }
+    }
+}

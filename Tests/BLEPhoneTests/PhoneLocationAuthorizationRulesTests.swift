@@ -1,0 +1,31 @@
+import BLEPhone
+import Testing
+
+/// The phone's keeping of location authorization (research §7, "Authorization"; §9, rule
+/// 22), on the phone's system alone.
+@Suite("The simulated iPhone's location authorization")
+struct PhoneLocationAuthorizationRulesTests {
+    @Test("Rule 22: When In Use lets location events through only in the foreground; Always at any time; none without an answer or when denied")
+    func refusals() throws {
+        var phone = PhoneCore()
+        try phone.install(AppDescription(name: "Map", locationAuthorization: .whenInUse))
+        try phone.install(AppDescription(name: "Bus"))
+        try phone.install(AppDescription(name: "No", locationAuthorization: .denied))
+        for name in ["Map", "Bus", "No"] { _ = try phone.handle(.launch(name), at: 0) }
+        #expect(phone.locationRefusal(for: "Bus") == "the app has no location authorization")
+        #expect(try phone.requestLocationAuthorization(for: "Map", always: true) == .whenInUse)
+        #expect(try phone.requestLocationAuthorization(for: "Bus", always: true) == .always)
+        #expect(try phone.requestLocationAuthorization(for: "No", always: false) == .denied)
+        #expect(phone.locationRefusal(for: "Map") == nil)
+        #expect(phone.locationRefusal(for: "Bus") == nil)
+        #expect(phone.locationRefusal(for: "No") != nil)
+        _ = try phone.handle(.background("Map"), at: 0)
+        _ = try phone.handle(.background("Bus"), at: 0)
+        #expect(phone.locationRefusal(for: "Map")?.contains("When In Use") == true)
+        #expect(phone.locationRefusal(for: "Bus") == nil)
+        // A terminated app keeps its authorization: it is the phone's.
+        _ = try phone.handle(.terminate("Bus", .forceQuit), at: 0)
+        #expect(phone.locationAuthorization(of: "Bus") == .always)
+        #expect(throws: PhoneError.unknownApp("Nope")) { try phone.requestLocationAuthorization(for: "Nope", always: true) }
+    }
+}
