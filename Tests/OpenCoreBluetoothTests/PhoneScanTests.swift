@@ -1,0 +1,153 @@
+import BLE
+import BLEHost
+import Foundation
+import OpenCoreBluetooth
+import SimulatedTesting
+import Synchronization
+import Testing
+import WorldTesting
+
+/// The LE Set Scan Parameters commands a device's host sent its controller, in order.
+final class ScanParameterLog: Sendable {
+    private let commands = Mutex<[HCI.LESetScanParameters]>([])
+
+    /// Keeps `record` if it is an LE Set Scan Parameters command.
+    func record(_ record: HostPacketRecord) {
+        guard record.outgoing, case let .command(packet) = record.packet, packet.opcode == .leSetScanParameters,
+              let command = try? HCI.decodeCommand(packet) as? HCI.LESetScanParameters else { return }
+        commands.withLock { $0.append(command) }
+    }
+
+    /// The last one: the duty the controller scans with now.
+    var last: HCI.LESetScanParameters? { commands.withLock { $0.last } }
+}
+
+/// The background scanning rules of the iOS research's §9 (8, 9 and 10) on the simulated
+/// iPhone, with Apple-style apps, each a named test on virtual time: the phone's one shared
+/// scan and its duty, passive background scans, and overflow-area matches.
+@Suite("Core Bluetooth background scanning on the simulated iPhone", .simulatedOnMainActor, .timeLimit(.minutes(10)))
+@MainActor
+struct PhoneScanTests {
+    static let lamp = CBUUID(string: "5E7C1A0D-3B2F-4C19-8E61-0A9D4F2B7C35")
+
+    /// The duty `policy` gives as the controller's scan parameters (units of 0.625 ms).
+    private func parameters(_ policy: PhonePolicy, foreground: Bool) -> (HCI.ScanType, UInt16, UInt16) {
+        let duty = policy.scanDuty(foregroundScanner: foreground)
+        return (duty.active ? .active : .passive, UInt16(duty.interval / 625), UInt16(duty.window / 625))
+    }
+
+    private func current(_ log: ScanParameterLog) -> (HCI.ScanType, UInt16, UInt16)? {
+        log.last.map { ($0.leScanType, $0.leScanInterval, $0.leScanWindow) }
+    }
+
+    @Test("Rule 8: the phone's one scan slows to the background duty when no scanning app is on screen; any app scanning on screen restores the foreground duty for all")
+    func scanDuty() async throws {
+        let log = ScanParameterLog()
+        let world = try await DevicesWorld.make(devices: 1) { _, record in log.record(record) }
+        let phone = SimulatedPhone(device: world.devices[0])
+        let controller = world.names[0]
+        let launches = Launches<ScanningApp>()
+        for name in ["Finder", "Other"] {
+            try phone.install(AppDescription(name: name, modes: .bluetoothCentral)) { _ in
+                launches.apps.append(ScanningApp(services: [Self.lamp], allowDuplicates: false, controller: controller))
+            }
+        }
+        let foreground = parameters(phone.policy, foreground: true)
+        let background = parameters(phone.policy, foreground: false)
+        #expect(foreground == (.active, 64, 48), "30 ms every 40 ms")
+        #expect(background == (.passive, 480, 48), "30 ms every 300 ms, passive")
+
+        try phone.perform(.launch("Finder"))
+        #expect(await eventually { current(log).map { $0 == foreground } ?? false })
+        try phone.perform(.background("Finder"))
+        #expect(await eventually { current(log).map { $0 == background } ?? false })
+        // Another app scanning on screen: the foreground duty, for Finder's scan too.
+        try phone.perform(.launch("Other"))
+        #expect(await eventually { current(log).map { $0 == foreground } ?? false })
+        try phone.perform(.background("Other"))
+        #expect(await eventually { current(log).map { $0 == background } ?? false })
+        try phone.perform(.foreground("Finder"))
+        #expect(await eventually { current(log).map { $0 == foreground } ?? false })
+        phone.close()
+        await world.close()
+    }
+
+    /// How long after a non-connectable advertiser starts (every 1285 ms, one of Apple's
+    /// recommended intervals) a scanning app on a phone discovers it, on or off screen, in a
+    /// world of `seed`; in microseconds of virtual time.
+    private func discoveryLatency(seed: UInt64, onScreen: Bool) async throws -> Int64 {
+        let world = try await DevicesWorld.make(devices: 2, seed: seed)
+        let phone = SimulatedPhone(device: world.devices[0], seed: seed)
+        let controller = world.names[0]
+        let launches = Launches<ScanningApp>()
+        try phone.install(AppDescription(name: "Finder", modes: .bluetoothCentral)) { _ in
+            launches.apps.append(ScanningApp(services: [Self.lamp], allowDuplicates: false, controller: controller))
+        }
+        try phone.perform(.launch("Finder"))
+        try await waitFor("the scan") { launches.apps.first?.manager.isScanning == true }
+        let app = try #require(launches.apps.first)
+        var found: Int64?
+        app.onDiscover = { found = found ?? testClock.microseconds }
+        if !onScreen { try phone.perform(.background("Finder")) }
+        // A phase between the scan and the advertiser that differs from seed to seed.
+        try await testClock.sleep(for: .microseconds(500_000 + Int64(seed &* 2_654_435_761 % 1_285_000)))
+        let uuid = try #require(BluetoothUUID(Self.lamp.uuidString))
+        let started = testClock.microseconds
+        let session = try await world.devices[1].peripheral.advertise(serviceUUIDs: [uuid], connectable: false, interval: .milliseconds(1285))
+        try await waitFor("the discovery") { found != nil }
+        try await session.stop()
+        phone.close()
+        await world.close()
+        return try #require(found) - started
+    }
+
+    @Test("Rule 8: a slow advertiser is found later by a phone whose scanning apps are all off screen (20 seeds)")
+    func discoveryLatency() async throws {
+        var onScreen: [Int64] = [], offScreen: [Int64] = []
+        for seed in UInt64(1)...20 {
+            onScreen.append(try await discoveryLatency(seed: seed, onScreen: true))
+            offScreen.append(try await discoveryLatency(seed: seed, onScreen: false))
+        }
+        func median(_ values: [Int64]) -> Int64 { values.sorted()[values.count / 2] }
+        let milliseconds = { (values: [Int64]) in values.map { $0 / 1000 } }
+        #expect(median(offScreen) > 2 * median(onScreen), "on screen \(milliseconds(onScreen)) ms, off screen \(milliseconds(offScreen)) ms")
+        print("rule 8 discovery latency medians: on screen \(median(onScreen) / 1000) ms, off screen \(median(offScreen) / 1000) ms")
+    }
+}
+
+extension PhoneScanTests {
+    @Test("Rule 9: off screen the phone's scan is passive, so a service UUID only in a scan response is not matched; on screen it is (and off screen too with backgroundActiveScan)",
+          arguments: [false, true])
+    func passiveBackgroundScan(backgroundActiveScan: Bool) async throws {
+        let world = try await DevicesWorld.make(devices: 2)
+        var policy = PhonePolicy()
+        policy.backgroundActiveScan = backgroundActiveScan
+        let phone = SimulatedPhone(device: world.devices[0], policy: policy)
+        let controller = world.names[0]
+        let launches = Launches<ScanningApp>()
+        try phone.install(AppDescription(name: "Finder", modes: .bluetoothCentral)) { _ in
+            launches.apps.append(ScanningApp(services: [Self.lamp], allowDuplicates: false, controller: controller))
+        }
+        try phone.perform(.launch("Finder"))
+        try await waitFor("the scan") { launches.apps.first?.manager.isScanning == true }
+        let app = try #require(launches.apps.first)
+        try phone.perform(.background("Finder"))
+        try await testClock.sleep(for: .seconds(1))
+
+        // Five 16-bit services fill the advertisement: the lamp's 128-bit UUID goes to the scan response.
+        let lamp = try #require(BluetoothUUID(Self.lamp.uuidString))
+        let content = AdvertisingContent(name: nil, serviceUUIDs: [0x1801, 0x1802, 0x1803, 0x1804, 0x1805, lamp])
+        let layout = try content.layout(connectable: true, scannable: true)
+        #expect(!(layout.advertising.serviceUUIDs ?? []).contains(lamp))
+        #expect(layout.scanResponse.serviceUUIDs == [lamp])
+        let session = try await world.devices[1].peripheral.advertise(content, interval: .milliseconds(100))
+
+        try await testClock.sleep(for: .seconds(20))
+        #expect(app.discoveries.count == (backgroundActiveScan ? 1 : 0))
+        try phone.perform(.foreground("Finder"))
+        #expect(await eventually { app.discoveries.count == 1 })
+        try await session.stop()
+        phone.close()
+        await world.close()
+    }
+}
