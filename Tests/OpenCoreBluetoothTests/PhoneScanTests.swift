@@ -151,3 +151,68 @@ extension PhoneScanTests {
         await world.close()
     }
 }
+
+extension PhoneScanTests {
+    /// A UUID whose overflow-area bit is ``AdvertisingApp/first``'s: a collision.
+    static let collider = CBUUID(string: "C0FFEE00-0000-4000-8000-000000000075")
+    /// A UUID whose bit neither of ``AdvertisingApp``'s services sets.
+    static let stranger = CBUUID(string: "C0FFEE00-0000-4000-8000-000000000000")
+
+    /// What the apps of a phone scanning off screen, one app per UUID in `scans`, discover
+    /// of a second phone whose app advertises ``AdvertisingApp``'s services off screen (rule
+    /// 12: in the overflow area of the advertisement only), after `seconds`.
+    private func offScreenScans(for scans: [CBUUID], seconds: Int) async throws -> [ScanningApp] {
+        let world = try await DevicesWorld.make(devices: 2)
+        let advertiser = SimulatedPhone(device: world.devices[0])
+        let scanner = SimulatedPhone(device: world.devices[1])
+        let advertisers = Launches<AdvertisingApp>(), scanners = Launches<ScanningApp>()
+        let (advertiserController, scannerController) = (world.names[0], world.names[1])
+        try advertiser.install(AppDescription(name: "Pulse", modes: .bluetoothPeripheral)) { _ in
+            advertisers.apps.append(AdvertisingApp(controller: advertiserController))
+        }
+        for (index, uuid) in scans.enumerated() {
+            try scanner.install(AppDescription(name: "Scanner \(index)", modes: .bluetoothCentral)) { _ in
+                scanners.apps.append(ScanningApp(services: [uuid], allowDuplicates: false, controller: scannerController))
+            }
+            try scanner.perform(.launch("Scanner \(index)"))
+            try scanner.perform(.background("Scanner \(index)"))
+        }
+        try await waitFor("the scans") { scanners.apps.count == scans.count && scanners.apps.allSatisfy { $0.manager.isScanning } }
+        try await testClock.sleep(for: .seconds(1))
+        try advertiser.perform(.launch("Pulse"))
+        try advertiser.perform(.background("Pulse"))
+        try await testClock.sleep(for: .seconds(seconds))
+        #expect(advertisers.apps.first?.manager.isAdvertising == true)
+        advertiser.close()
+        scanner.close()
+        await world.close()
+        return scanners.apps
+    }
+
+    private func overflowed(_ app: ScanningApp) -> [CBUUID]? {
+        app.advertisementData.first?[CBAdvertisementDataOverflowServiceUUIDsKey] as? [CBUUID]
+    }
+
+    @Test("Rule 10: an app scanning off screen for a service finds an off-screen advertiser of it by its overflow-area bit, reported as an overflow service")
+    func overflowAreaMatch() async throws {
+        let apps = try await offScreenScans(for: [AdvertisingApp.second, Self.stranger], seconds: 10)
+        let (finder, stranger) = (apps[0], apps[1])
+        let advertised = try [AdvertisingApp.first, AdvertisingApp.second].map { try #require(BluetoothUUID($0.uuidString)) }
+        #expect(!ServiceOverflowArea(advertised).mayContain(try #require(BluetoothUUID(Self.stranger.uuidString))))
+        #expect(finder.discoveries.count == 1)
+        #expect(overflowed(finder) == [AdvertisingApp.second])
+        #expect(finder.advertisementData.first?[CBAdvertisementDataServiceUUIDsKey] == nil)
+        #expect(finder.advertisementData.first?[CBAdvertisementDataLocalNameKey] == nil)
+        #expect(stranger.discoveries.isEmpty, "its bit is not set")
+    }
+
+    @Test("Rule 10: a service whose overflow-area bit collides with an advertised one's is a false match")
+    func overflowCollision() async throws {
+        let collider = try #require(BluetoothUUID(Self.collider.uuidString))
+        let first = try #require(BluetoothUUID(AdvertisingApp.first.uuidString))
+        #expect(ServiceOverflowArea.bit(for: collider) == ServiceOverflowArea.bit(for: first))
+        let apps = try await offScreenScans(for: [Self.collider], seconds: 10)
+        #expect(apps[0].discoveries.count == 1, "the advertiser does not offer the service, but its bit is set")
+        #expect(overflowed(apps[0]) == [Self.collider])
+    }
+}
