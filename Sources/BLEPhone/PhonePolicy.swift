@@ -36,6 +36,25 @@ public struct PhonePolicy: Hashable, Sendable {
     /// foreground, in microseconds. No Apple figure; 200 ms observed (research §9, rule 12).
     public var backgroundAdvertisingInterval: Int64 = 200_000
 
+    /// The scan window and interval of the phone's one shared scan while an app scanning is
+    /// in the foreground, in microseconds: 30 ms every 40 ms, as developers observed on iOS
+    /// (research §3, "Duty cycle"; §9, rule 8). Apple publishes no figure.
+    public var foregroundScanWindow: Int64 = 30_000
+    /// See ``foregroundScanWindow``.
+    public var foregroundScanInterval: Int64 = 40_000
+    /// The scan window and interval of the shared scan while no app scanning is in the
+    /// foreground, in microseconds. Apple says only that the interval grows (Core Bluetooth
+    /// Programming Guide); 30 ms every 300 ms is our invented default, there being no public
+    /// measurement of a current iPhone (research §9, rule 8, and §10).
+    public var backgroundScanWindow: Int64 = 30_000
+    /// See ``backgroundScanWindow``.
+    public var backgroundScanInterval: Int64 = 300_000
+    /// Whether the shared scan sends scan requests while no app scanning is in the
+    /// foreground. Default `false`: background scans are passive, so a service UUID only in
+    /// a scan response is not matched — a claim of our seeds that nothing public confirms
+    /// (research §3 and §9, rule 9).
+    public var backgroundActiveScan = false
+
     /// The ATT error code a remote read of a dynamic characteristic (no value at publish)
     /// gets while the app is suspended without `bluetooth-peripheral`. Not documented by
     /// Apple; default 0x0E, Unlikely Error (research §9, rule 4, an unverified choice).

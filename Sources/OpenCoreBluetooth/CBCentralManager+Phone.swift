@@ -14,7 +14,15 @@ final class CentralMembership: PhoneAppMember, @unchecked Sendable {
     }
 
     func appTerminated(preserved: Bool) async {
-        await manager.onQueue { self.manager.appEnded(preserved: preserved) }
+        await manager.onQueue {
+            self.manager.appEnded(preserved: preserved)
+            self.manager.reconsiderScanDuty()
+        }
+    }
+
+    /// On or off screen, the app may change the phone's scan duty (§9, rule 8).
+    func appStateChanged(to state: AppState) async {
+        await manager.onQueue { self.manager.reconsiderScanDuty() }
     }
 }
 
@@ -72,6 +80,13 @@ extension CBCentralManager {
         }
         if let app { app.phone.restored(app: app.name) }
         if let opened { await watchController(opened) }
+    }
+
+    /// Has the device's shared scan take the duty its apps now need: the app of this
+    /// manager moved on or off screen, or ended (§9, rules 8 and 9).
+    func reconsiderScanDuty() {
+        guard let device = live.device else { return }
+        SharedScan.of(device).reconsider()
     }
 
     /// Whether a discovery reaches the app now that it may not be in the foreground (§9):

@@ -200,11 +200,12 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         scanning = Task { [weak self] in
             await previous?.value
             // Every report of the device's one scan comes up; the rule picks what the delegate sees.
-            let results = SharedScan.of(device).subscribe()
+            // On a phone, the app's state sets the shared scan's duty (§9, rules 8 and 9).
+            let results = SharedScan.of(device).subscribe(for: self?.app)
             var sieve = DiscoverySieve(rule: rule)
-            for await advertisement in results {
+            for await heard in results {
                 guard let self, !Task.isCancelled else { break }
-                guard let report = sieve.admit(advertisement) else { continue }
+                guard let report = sieve.admit(heard.advertisement, activeScan: heard.active) else { continue }
                 let current = await self.onQueue { () -> Bool in
                     guard self.live.scanNumber == number else { return false }
                     self.live.discovered(report, scannedFor: rule.services ?? [], on: device)

@@ -30,7 +30,8 @@ struct DiscoveryRule: Sendable {
 /// Core Bluetooth's duplicate rule for one scan: without duplicates, one discovery per
 /// peripheral per scan. A connectable advertiser's first report usually comes before its
 /// scan response (Core 5.4, Vol 6, Part B, §4.4.3.2), so its discovery waits for the scan
-/// response, or for its second report when it sends none, so the name there is not lost.
+/// response, or for its second report when it sends none, so the name there is not lost;
+/// a passive scan brings no scan response, so there nothing waits.
 struct DiscoverySieve: Sendable {
     let rule: DiscoveryRule
     private var reported: Set<BluetoothAddress> = []
@@ -41,11 +42,12 @@ struct DiscoverySieve: Sendable {
     }
 
     /// The advertisement to report now, or `nil`.
-    mutating func admit(_ advertisement: Advertisement) -> Advertisement? {
+    /// - Parameter activeScan: whether the scan that heard it sends scan requests.
+    mutating func admit(_ advertisement: Advertisement, activeScan: Bool = true) -> Advertisement? {
         guard rule.matches(advertisement) else { return nil }
         if rule.allowDuplicates { return advertisement }
         guard !reported.contains(advertisement.address) else { return nil }
-        if advertisement.connectable, advertisement.scanResponseBytes.isEmpty, !heldOnce.contains(advertisement.address) {
+        if activeScan, advertisement.connectable, advertisement.scanResponseBytes.isEmpty, !heldOnce.contains(advertisement.address) {
             heldOnce.insert(advertisement.address)
             return nil
         }

@@ -7,16 +7,36 @@ import Synchronization
 /// options ask for. Several managers of one app, or the apps of a simulated phone, scan at
 /// once this way, as they do on an iPhone, where the system's daemon shares the radio.
 ///
-/// The device's scan starts with the first subscriber and ends with the last one.
+/// The device's scan starts with the first subscriber and ends with the last one. On a
+/// simulated phone its duty is the phone's (``PhonePolicy/scanDuty(foregroundScanner:)``):
+/// fast and active while an app scanning is in the foreground, slow and passive while none
+/// is (research §9, rules 8 and 9); the scan restarts with the new duty when an app
+/// scanning comes or goes, or moves on or off screen. A device on no phone scans actively
+/// and continuously.
 final class SharedScan: Sendable {
+    /// A report of the device's scan, and whether that scan was active: a passive scan
+    /// never brings a scan response, so no discovery should wait for one.
+    struct Report: Sendable {
+        let advertisement: Advertisement
+        let active: Bool
+    }
+
+    /// A manager's share of the scan: its reports, and the app it scans for (`nil` on no phone).
+    private struct Subscriber {
+        let continuation: AsyncStream<Report>.Continuation
+        let app: PhoneApp?
+    }
+
     private struct State {
         /// Held weakly: the shared scan must not keep a closed device alive.
         weak var device: BLEDevice?
-        var subscribers: [UInt64: AsyncStream<Advertisement>.Continuation] = [:]
+        var subscribers: [UInt64: Subscriber] = [:]
         var nextID: UInt64 = 0
         var pump: Task<Void, Never>?
         /// The number of the running pump, so a pump that ends late touches only its own.
         var pumpNumber: UInt64 = 0
+        /// The options the running pump scans with.
+        var options: ScanOptions?
     }
 
     private let state: Mutex<State>
@@ -47,53 +67,91 @@ final class SharedScan: Sendable {
     /// Every report of the device's scan from now on, until the caller stops iterating.
     /// The stream ends early when the device cannot scan (another user of the device's
     /// central scans on its own, or the device closed).
-    func subscribe() -> AsyncStream<Advertisement> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Advertisement.self, bufferingPolicy: .bufferingNewest(Self.backlog))
-        let id = state.withLock { state in
+    /// - Parameter app: the app of a simulated phone the caller scans for, whose state
+    ///   sets the scan's duty; `nil` for a manager on no phone.
+    func subscribe(for app: PhoneApp?) -> AsyncStream<Report> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Report.self, bufferingPolicy: .bufferingNewest(Self.backlog))
+        let (id, replaced) = state.withLock { state in
             state.nextID += 1
-            state.subscribers[state.nextID] = continuation
-            if state.pump == nil, let device = state.device {
-                state.pumpNumber += 1
-                state.pump = startPump(device, number: state.pumpNumber)
-            }
-            return state.nextID
+            state.subscribers[state.nextID] = Subscriber(continuation: continuation, app: app)
+            return (state.nextID, reconcile(&state))
         }
+        replaced?.cancel()
         continuation.onTermination = { [weak self] _ in self?.leave(id) }
         return stream
     }
 
-    private func leave(_ id: UInt64) {
-        let pump = state.withLock { state -> Task<Void, Never>? in
-            state.subscribers[id] = nil
-            guard state.subscribers.isEmpty else { return nil }
-            defer { state.pump = nil }
-            return state.pump
-        }
-        pump?.cancel()
+    /// An app's state changed: the scan takes the duty its subscribers' apps now need.
+    func reconsider() {
+        state.withLock { reconcile(&$0) }?.cancel()
     }
 
-    private func startPump(_ device: BLEDevice, number: UInt64) -> Task<Void, Never> {
+    private func leave(_ id: UInt64) {
+        state.withLock { state in
+            state.subscribers[id] = nil
+            return reconcile(&state)
+        }?.cancel()
+    }
+
+    /// Makes the running scan the one the subscribers need: none without subscribers, else
+    /// one with their options, started after the scan it replaces has stopped. Returns the
+    /// pump to cancel (once the lock is released).
+    private func reconcile(_ state: inout State) -> Task<Void, Never>? {
+        guard !state.subscribers.isEmpty else {
+            defer {
+                state.pump = nil
+                state.options = nil
+            }
+            return state.pump
+        }
+        guard let device = state.device else { return nil }
+        let wanted = Self.options(for: Array(state.subscribers.values))
+        guard state.pump == nil || wanted != state.options else { return nil }
+        let previous = state.pump
+        state.pumpNumber += 1
+        state.options = wanted
+        state.pump = startPump(device, number: state.pumpNumber, options: wanted, after: previous)
+        return previous
+    }
+
+    /// The options of the scan `subscribers` need: on a phone, its duty for whether any of
+    /// them scans for an app in the foreground (or for no app); on no phone, an active,
+    /// continuous scan. Every report is wanted: each manager applies its own duplicate rule.
+    private static func options(for subscribers: [Subscriber]) -> ScanOptions {
+        guard let policy = subscribers.lazy.compactMap(\.app).first?.policy else { return ScanOptions(allowDuplicates: true) }
+        let foreground = subscribers.contains { $0.app.map { $0.state == .foreground } ?? true }
+        let duty = policy.scanDuty(foregroundScanner: foreground)
+        return ScanOptions(active: duty.active, allowDuplicates: true,
+                           interval: .microseconds(duty.interval), window: .microseconds(duty.window))
+    }
+
+    private func startPump(_ device: BLEDevice, number: UInt64, options: ScanOptions, after previous: Task<Void, Never>?) -> Task<Void, Never> {
         Task { [weak self, weak device] in
+            // The controller runs one scan: the one replaced stops first.
+            await previous?.value
             guard let device else { return }
-            let results = try? await device.central.scan(options: ScanOptions(allowDuplicates: true))
+            let results = try? await device.central.scan(options: options)
             if let results {
                 for await advertisement in results {
                     guard let self else { break }
+                    let report = Report(advertisement: advertisement, active: options.active)
                     for subscriber in self.state.withLock({ Array($0.subscribers.values) }) {
-                        subscriber.yield(advertisement)
+                        subscriber.continuation.yield(report)
                     }
                 }
             }
-            // The scan ended (or never started): its subscribers' streams end with it.
-            let ended = self?.state.withLock { state -> [AsyncStream<Advertisement>.Continuation] in
+            // The scan ended (or never started): its subscribers' streams end with it,
+            // unless a scan with other options replaced it.
+            let ended = self?.state.withLock { state -> [Subscriber] in
                 guard state.pumpNumber == number, state.pump != nil else { return [] }
                 defer {
                     state.subscribers = [:]
                     state.pump = nil
+                    state.options = nil
                 }
                 return Array(state.subscribers.values)
             } ?? []
-            for subscriber in ended { subscriber.finish() }
+            for subscriber in ended { subscriber.continuation.finish() }
         }
     }
 }

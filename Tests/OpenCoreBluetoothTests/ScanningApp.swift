@@ -13,6 +13,10 @@ final class ScanningApp: NSObject, CBCentralManagerDelegate {
     let allowDuplicates: Bool
     /// The local names (or identifiers) of the discoveries, in order.
     var discoveries: [String] = []
+    /// The advertisement data of each discovery, in order.
+    var advertisementData: [[String: Any]] = []
+    /// Called at each discovery, after it is counted.
+    var onDiscover: (() -> Void)?
 
     init(services: [CBUUID]?, allowDuplicates: Bool, controller: String) {
         self.services = services
@@ -28,5 +32,7 @@ final class ScanningApp: NSObject, CBCentralManagerDelegate {
 
     func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral, advertisementData: [String: Any], rssi RSSI: NSNumber) {
         discoveries.append(peripheral.name ?? peripheral.identifier.uuidString)
+        self.advertisementData.append(advertisementData)
+        onDiscover?()
     }
 }

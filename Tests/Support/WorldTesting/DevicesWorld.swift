@@ -35,9 +35,16 @@ public struct DevicesWorld: Sendable {
     public let addresses: [BluetoothAddress]
 
     /// A world of `count` devices on an ideal radio, their hosts at the smallest ATT_MTU.
-    public static func make(devices count: Int) async throws -> DevicesWorld {
+    /// - Parameters:
+    ///   - seed: the world's seed (its random choices, such as advertising delays); by
+    ///     default the empty scenario's.
+    ///   - onPacket: sees every HCI packet of each device's host, with the device's index,
+    ///     for a test that checks what the host asked of its controller.
+    public static func make(devices count: Int, seed: UInt64? = nil,
+                            onPacket: (@Sendable (Int, HostPacketRecord) -> Void)? = nil) async throws -> DevicesWorld {
         var scenario = Scenario(name: "empty").addingExternalDevices(count)
         scenario.timing = .ideal
+        if let seed { scenario.seed = seed }
         let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
         let built = try scenario.build(into: world)
         var outputs: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
@@ -68,7 +75,8 @@ public struct DevicesWorld: Sendable {
             // The smallest ATT_MTU (23), so values over 22 octets are read in pieces with offsets.
             let host = BLEHost.Host(transport: DevicesWorldTransport(runner: runner, device: id, packets: stream),
                                     configuration: HCIDriverConfiguration(commandTimeout: 60_000_000),
-                                    att: ATTBearerConfiguration(receiveMTU: 23))
+                                    att: ATTBearerConfiguration(receiveMTU: 23),
+                                    onPacket: packetHook(onPacket, device: devices.count))
             let device = try await BLEDevice.open(host: host)
             let name = "\(prefix)-\(devices.count)"
             OpenCoreBluetooth.use(device, as: name)
@@ -76,6 +84,13 @@ public struct DevicesWorld: Sendable {
             names.append(name)
         }
         return DevicesWorld(runner: runner, task: task, devices: devices, names: names, addresses: addresses)
+    }
+
+    /// `hook` for the host of device `index`.
+    private static func packetHook(_ hook: (@Sendable (Int, HostPacketRecord) -> Void)?, device index: Int)
+        -> (@Sendable (HostPacketRecord) -> Void)? {
+        guard let hook else { return nil }
+        return { record in hook(index, record) }
     }
 
     /// Options naming device `index`'s controller.
