@@ -6,20 +6,21 @@ import Testing
 /// BlueZ, the Linux kernel's Bluetooth host and bleak as peers of our stack. The host runs
 /// `ble sim serve --devices 2`; the guest attaches the first device to its kernel with
 /// `ble vhci --hci tcp:10.0.2.100:9000` (hci0), and our stack drives the second one, so the
-/// two meet over the world's simulated air. docs/linux.md says what each check proves.
+/// two meet over the world's simulated air. docs/linux.md says what each check proves. The
+/// checks in the other files of this folder extend this suite, so all run one after another.
 @Suite("Linux guest: BlueZ and bleak against our stack", .serialized, .ownThread,
        .enabled(if: LinuxGuest.unavailableReason == nil, Comment(rawValue: LinuxGuest.unavailableReason ?? "")))
 struct LinuxBlueZTests {
     /// The second device's address in a `--devices 2` world.
-    private let peerAddress = "F0:5B:1E:00:00:02"
+    let peerAddress = "F0:5B:1E:00:00:02"
 
     /// A bond store of its own for one `ble serve`, in the temporary folder.
-    private func temporaryBondStore() -> String {
+    func temporaryBondStore() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("swiftble-linux-bonds-\(getpid())-\(UInt32.random(in: 0 ... .max)).json").path
     }
 
     /// A served world whose first device is the guest's hci0; stop both when done.
-    private func bridgedWorld(_ guest: LinuxGuest) throws -> (world: ServedWorld, bridge: LineProcess) {
+    func bridgedWorld(_ guest: LinuxGuest) throws -> (world: ServedWorld, bridge: LineProcess) {
         let ble = try #require(bleExecutable(), "the ble executable is not built")
         let world = try ServedWorld(executable: ble, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0"])
         do {
