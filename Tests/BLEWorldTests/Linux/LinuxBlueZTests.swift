@@ -74,28 +74,16 @@ struct LinuxBlueZTests {
         #expect(scan.stdout.contains("ManufacturerData Key: 0xffff"), "\(scan.stdout)")
     }
 
-    @Test("BlueZ pairs with ble serve (Just Works, Secure Connections) and reads a value only an encrypted link may read")
+    @Test("BlueZ pairs with ble serve (Just Works, Secure Connections) and reads a value only an encrypted link may read; btmon decodes both captures")
     func bluezPairsWithOurServer() throws {
-        let guest = try LinuxGuest.shared.get()
-        let (world, bridge) = try bridgedWorld(guest)
-        defer {
-            bridge.stop()
-            world.stop()
-        }
-        let ble = try #require(bleExecutable())
-        let server = try LineProcess(ble, ["serve", LinuxGuest.interopDirectory + "/gatt-server.yaml", "--hci", "tcp:127.0.0.1:\(world.ports[1])",
-                                           "--bonds", temporaryBondStore()])
-        defer { server.stop() }
-        try #require(server.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(server.output)")
-        let pairing = try guest.run("bluetoothctl --timeout 8 scan on >/dev/null; \(LinuxGuest.interopDirectory)/bluetoothctl_pair.sh "
-                                    + "\(peerAddress) d7a30105-6c5a-4a7e-9b1e-5f0c2a9e0001 2>&1; status=$?; bluetoothctl info \(peerAddress); exit $status",
-                                    timeoutSeconds: 180)
-        #expect(pairing.status == 0, "\(pairing.stdout)\n\(pairing.stderr)")
-        #expect(pairing.stdout.contains("Pairing successful"), "\(pairing.stdout)")
-        #expect(pairing.stdout.contains("encrypted hello"), "\(pairing.stdout)")
-        #expect(pairing.stdout.contains("Paired: yes") && pairing.stdout.contains("Bonded: yes"), "\(pairing.stdout)")
-        let encrypted = server.waitForLine(containing: "\"encrypted\"", timeoutSeconds: 10)
-        #expect(encrypted?.contains("\"keySize\": 16") == true, "\(server.output)")
+        let run = try pairFromBlueZ(check: "just-works", security: [], script: "")
+        #expect(run.status?.hasSuffix("status 0") == true, "\(run.bluetoothctl)\n\(run.serverOutput)")
+        #expect(run.bluetoothctl.contains("Pairing successful"), "\(run.bluetoothctl)")
+        #expect(run.bluetoothctl.contains("encrypted hello"), "\(run.bluetoothctl)")
+        #expect(run.bluetoothctl.contains("Paired: yes") && run.bluetoothctl.contains("Bonded: yes"), "\(run.bluetoothctl)")
+        let encrypted = run.server.first { $0["event"] as? String == "encrypted" }
+        #expect(encrypted?["keySize"] as? Int == 16, "\(run.serverOutput)")
+        #expect(run.decoding.clean, "\(run.decoding.summary)")
     }
 
     @Test("Our scanner sees an advertisement BlueZ publishes; ble gatt dump and ble gatt write use its GATT server")

@@ -40,6 +40,8 @@ struct LinuxCaptures {
         var results: [[String: Any]]
         var clean: Bool
         var summary: String
+        /// The folder that keeps both captures and their decoded text.
+        var folder: String
     }
 
     /// Keeps btmon's capture and ours (at `oursInGuest` in the guest, or `oursOnHost` here:
@@ -62,7 +64,8 @@ struct LinuxCaptures {
         }
         let results = jsonLines(checked.stdout)
         return Decoding(results: results, clean: checked.status == 0 && results.count == 2,
-                        summary: "btmon_check.py: \(checked.stdout)\(checked.stderr); both captures and their btmon -r text are in \(folder)")
+                        summary: "btmon_check.py: \(checked.stdout)\(checked.stderr); both captures and their btmon -r text are in \(folder)",
+                        folder: folder)
     }
 
     /// Copies a guest file here, through base64 on the agent's output.
