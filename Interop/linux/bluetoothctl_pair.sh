@@ -5,7 +5,8 @@
 # --agent registers bluetoothctl's agent with that IO capability (KeyboardDisplay,
 # KeyboardOnly, DisplayOnly, DisplayYesNo, NoInputNoOutput) instead of its default. When the
 # agent asks for a passkey it types the one FILE holds, waiting for FILE to appear (the host
-# writes there what the peer displays). --reconnect then disconnects, connects again and reads
+# writes there what the peer displays); when it asks to confirm a number (Numeric Comparison)
+# it says yes, and the caller compares the number printed. --reconnect then disconnects, connects again and reads
 # the value once more: with the bond's key, without a new pairing.
 # Prints bluetoothctl's lines as they come; exits 0 once the (last) read's value is shown,
 # 1 when a step fails or takes too long (each step has its own limit).
@@ -74,9 +75,14 @@ read_value() {
 expect "Agent registered" 30 || finish 1
 send "pair $address"
 while :; do
-    expect "Pairing successful|Failed to pair|Enter passkey" 90 || finish 1
-    [[ "$matched" == *"Enter passkey"* ]] || break
-    type_passkey || finish 1
+    expect "Pairing successful|Failed to pair|Enter passkey|Confirm passkey" 90 || finish 1
+    if [[ "$matched" == *"Enter passkey"* ]]; then
+        type_passkey || finish 1
+    elif [[ "$matched" == *"Confirm passkey"* ]]; then
+        send "yes"
+    else
+        break
+    fi
 done
 [[ "$matched" == *"Pairing successful"* ]] || finish 1
 read_value || finish 1

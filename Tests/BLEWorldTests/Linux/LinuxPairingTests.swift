@@ -102,4 +102,20 @@ extension LinuxBlueZTests {
         let diversifiers = btmonText.split(separator: "\n").filter { $0.contains("Encrypted diversifier:") }
         #expect(diversifiers.count == 2 && diversifiers.last?.contains("0x0000") == false, "\(diversifiers) \(run.decoding.summary)")
     }
+
+    @Test("BlueZ pairs with ble serve by Numeric Comparison: both sides show the same six digits and confirm; authenticated and bonded")
+    func bluezPairsByNumericComparison() throws {
+        let run = try pairFromBlueZ(check: "numeric-comparison", security: ["--io", "yesno", "--mitm", "--accept"],
+                                    script: "--agent DisplayYesNo")
+        #expect(run.status?.hasSuffix("status 0") == true, "\(run.bluetoothctl)\n\(run.serverOutput)")
+        let paired = run.server.filter { $0["event"] as? String == "paired" }
+        #expect(paired.count == 1, "\(run.serverOutput)")
+        #expect(paired.first?["method"] as? String == "numeric-comparison", "\(run.serverOutput)")
+        #expect(paired.first?["level"] as? Int == 4 && paired.first?["bonded"] as? Bool == true, "\(run.serverOutput)")
+        // The number ble serve shows is the one bluetoothctl's agent asks to confirm.
+        let ours = run.serverOutput.split(separator: "\n").first { $0.hasPrefix("compare ") }.map { String($0.dropFirst(8)) }
+        #expect(ours?.count == 6, "\(run.serverOutput)")
+        #expect(ours.map { run.bluetoothctl.contains("Confirm passkey \($0)") } == true, "\(run.bluetoothctl)")
+        #expect(run.decoding.clean, "\(run.decoding.summary)")
+    }
 }
