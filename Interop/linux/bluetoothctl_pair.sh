@@ -90,10 +90,17 @@ if [ "$reconnect" -eq 1 ]; then
     send "disconnect $address"
     expect "Successful disconnected|Failed to disconnect" 30 || finish 1
     [[ "$matched" == *"Successful"* ]] || finish 1
-    send "connect $address"
-    expect "Connection successful|Failed to connect" 60 || finish 1
-    [[ "$matched" == *"successful"* ]] || finish 1
-    expect "ServicesResolved: yes" 60 || finish 1
+    # bluetoothd may reconnect a bonded device by itself (the kernel's auto-connect list) as
+    # soon as it advertises again; our connect then fails while the kernel's attempt is under
+    # way, and the services resolve all the same. So ask (at most 3 times) until they do.
+    resolved=0
+    for _ in 1 2 3; do
+        send "connect $address"
+        expect "ServicesResolved: yes|Failed to connect" 60 || finish 1
+        if [[ "$matched" == *"ServicesResolved: yes"* ]]; then resolved=1; break; fi
+        expect "ServicesResolved: yes" 15 && { resolved=1; break; }
+    done
+    [ "$resolved" -eq 1 ] || finish 1
     read_value || finish 1
 fi
 finish 0

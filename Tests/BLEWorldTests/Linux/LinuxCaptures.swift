@@ -25,8 +25,10 @@ struct LinuxCaptures {
     /// status is the command's.
     static func monitored(_ command: String) -> String {
         """
+        rm -f \(guestMonitorPath)
         btmon -w \(guestMonitorPath) >/dev/null 2>&1 & monitor=$!
-        sleep 0.5
+        # btmon writes the file's header once it listens (at most 5 s).
+        for _ in $(seq 1 100); do [ -s \(guestMonitorPath) ] && break; sleep 0.05; done
         { \(command)
         } ; status=$?
         kill -INT $monitor; wait $monitor

@@ -57,8 +57,8 @@ extension LinuxBlueZTests {
         }
         _ = pairing.waitForLine(containing: "swiftble: pairing check done", timeoutSeconds: 240)
         let status = pairing.output.split(separator: "\n").last { $0.hasPrefix("bluetoothctl_pair.sh: finished") }.map(String.init)
-        // The last event of a reconnection, or of a pairing: encrypted.
-        _ = server.waitForLine(containing: "\"encrypted\"", timeoutSeconds: 10)
+        // The last event of a pairing is the link encrypted; a reconnection encrypts once more.
+        _ = server.waitForLine(containing: "\"encrypted\"", timeoutSeconds: 10, occurrence: script.contains("--reconnect") ? 2 : 1)
         pairing.stop()
         server.stop()
         let decoding = try captures.decode(oursOnHost: snoop)
