@@ -1,13 +1,31 @@
 #!/bin/bash
 # BlueZ pairs with a peer and reads a characteristic only an encrypted link may read, through
-# one interactive bluetoothctl (its default agent, NoInputNoOutput, accepts Just Works):
-#   bluetoothctl_pair.sh ADDRESS UUID
-# Prints bluetoothctl's lines as they come; exits 0 once the read's value is shown, 1 when a
-# step fails or takes too long (each step has its own limit).
+# one interactive bluetoothctl:
+#   bluetoothctl_pair.sh ADDRESS UUID [--agent CAPABILITY] [--passkey-file FILE] [--reconnect]
+# --agent registers bluetoothctl's agent with that IO capability (KeyboardDisplay,
+# KeyboardOnly, DisplayOnly, DisplayYesNo, NoInputNoOutput) instead of its default. When the
+# agent asks for a passkey it types the one FILE holds, waiting for FILE to appear (the host
+# writes there what the peer displays); when it asks to confirm a number (Numeric Comparison)
+# it says yes, and the caller compares the number printed. --reconnect then disconnects, connects again and reads
+# the value once more: with the bond's key, without a new pairing.
+# Prints bluetoothctl's lines as they come; exits 0 once the (last) read's value is shown,
+# 1 when a step fails or takes too long (each step has its own limit).
 set -u
 address="$1"
 uuid="$2"
-coproc BLUETOOTHCTL { exec bluetoothctl 2>&1; }
+shift 2
+agent=()
+passkey_file=""
+reconnect=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --agent) agent=(--agent "$2"); shift 2 ;;
+        --passkey-file) passkey_file="$2"; shift 2 ;;
+        --reconnect) reconnect=1; shift ;;
+        *) echo "bluetoothctl_pair.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+coproc BLUETOOTHCTL { exec bluetoothctl "${agent[@]}" 2>&1; }
 send() { echo "$1" >&"${BLUETOOTHCTL[1]}"; }
 # Reads lines until one matches $1 (an extended regular expression), which it leaves in
 # $matched; fails after $2 seconds or when bluetoothctl has ended.
@@ -31,15 +49,58 @@ expect() {
     echo "bluetoothctl_pair.sh: no line matching '$1' within $2 s" >&2
     return 1
 }
-finish() { send "quit"; exit "$1"; }
+finish() { send "quit"; echo "bluetoothctl_pair.sh: finished with status $1"; exit "$1"; }
+# Types the passkey $passkey_file holds once it appears (at most 60 s).
+type_passkey() {
+    local waited=0
+    [ -n "$passkey_file" ] || { echo "bluetoothctl_pair.sh: the agent asks for a passkey: give --passkey-file" >&2; return 1; }
+    while [ ! -s "$passkey_file" ]; do
+        [ "$waited" -lt 600 ] || { echo "bluetoothctl_pair.sh: no passkey in $passkey_file within 60 s" >&2; return 1; }
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    echo "bluetoothctl_pair.sh: typing passkey $(cat "$passkey_file")"
+    send "$(cat "$passkey_file")"
+}
+# Reads $uuid in the gatt menu and comes back to the main menu.
+read_value() {
+    send "menu gatt"
+    send "select-attribute $uuid"
+    send "read"
+    expect "Failed to read|[0-9a-f]{2} [0-9a-f]{2} " 30 || return 1
+    [[ "$matched" != *"Failed"* ]] || return 1
+    send "back"
+}
 
 expect "Agent registered" 30 || finish 1
 send "pair $address"
-expect "Pairing successful|Failed to pair" 90 || finish 1
+while :; do
+    expect "Pairing successful|Failed to pair|Enter passkey|Confirm passkey" 90 || finish 1
+    if [[ "$matched" == *"Enter passkey"* ]]; then
+        type_passkey || finish 1
+    elif [[ "$matched" == *"Confirm passkey"* ]]; then
+        send "yes"
+    else
+        break
+    fi
+done
 [[ "$matched" == *"Pairing successful"* ]] || finish 1
-send "menu gatt"
-send "select-attribute $uuid"
-send "read"
-expect "Failed to read|[0-9a-f]{2} [0-9a-f]{2} " 30 || finish 1
-[[ "$matched" != *"Failed"* ]] || finish 1
+read_value || finish 1
+if [ "$reconnect" -eq 1 ]; then
+    send "disconnect $address"
+    expect "Successful disconnected|Failed to disconnect" 30 || finish 1
+    [[ "$matched" == *"Successful"* ]] || finish 1
+    # bluetoothd may reconnect a bonded device by itself (the kernel's auto-connect list) as
+    # soon as it advertises again; our connect then fails while the kernel's attempt is under
+    # way, and the services resolve all the same. So ask (at most 3 times) until they do.
+    resolved=0
+    for _ in 1 2 3; do
+        send "connect $address"
+        expect "ServicesResolved: yes|Failed to connect" 60 || finish 1
+        if [[ "$matched" == *"ServicesResolved: yes"* ]]; then resolved=1; break; fi
+        expect "ServicesResolved: yes" 15 && { resolved=1; break; }
+    done
+    [ "$resolved" -eq 1 ] || finish 1
+    read_value || finish 1
+fi
 finish 0

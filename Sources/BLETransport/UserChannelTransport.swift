@@ -35,7 +35,9 @@ public final class UserChannelTransport: HCITransport {
     }
 
     /// Opens adapter `index` on the HCI user channel. The adapter must be powered off
-    /// for the kernel's own stack, and the process needs `CAP_NET_ADMIN`.
+    /// for the kernel's own stack, and the process needs `CAP_NET_ADMIN`. Once bound, the
+    /// kernel's stack lets the adapter go (it leaves the management index list) until the
+    /// socket closes; bluetoothd then takes it back, and powers it on with AutoEnable.
     public static func open(index: UInt16) throws(TransportError) -> UserChannelTransport {
         let label = HCITransportSpec.userChannel(index: index).description
         let descriptor = socket(addressFamilyBluetooth, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), protocolHCI)
@@ -53,27 +55,37 @@ public final class UserChannelTransport: HCITransport {
         guard bound == 0 else {
             let code = SystemError.current
             Glibc.close(descriptor)
-            throw openError(index: index, errno: code)
+            // Busy: ask the kernel whether its own stack has the adapter, to say what to do.
+            let managed = code == EBUSY ? KernelManagement.managedIndices().map { $0.contains(index) } : nil
+            throw openError(index: index, errno: code, managedByKernel: managed)
         }
         return try UserChannelTransport(adoptingDescriptor: descriptor, label: label)
     }
 
-    /// The sentence for a failed open of `hci:index` with `errno`, saying what to do.
-    public static func openError(index: UInt16, errno code: Int32) -> TransportError {
+    /// The sentence for a failed open of `hci:index` with `errno`, saying what to do. A busy
+    /// adapter (`EBUSY`: it is up) is either powered on by the kernel's own host stack or open
+    /// on the user channel by another program; `managedByKernel` says which when known (the
+    /// kernel's management interface lists the adapters its stack manages).
+    public static func openError(index: UInt16, errno code: Int32, managedByKernel: Bool? = nil) -> TransportError {
         let label = HCITransportSpec.userChannel(index: index).description
+        let powerOff = "`sudo btmgmt --index \(index) power off`"
         let message: String
-        switch code {
-        case EAFNOSUPPORT:
+        switch (code, managedByKernel) {
+        case (EAFNOSUPPORT, _):
             message = "this kernel has no Bluetooth support (AF_BLUETOOTH), so \(label) cannot be opened"
-        case EPERM, EACCES:
-            message = "\(label) needs CAP_NET_ADMIN: run with sudo or setcap cap_net_admin+ep"
-        case EBUSY:
-            message = "\(label) is in use by bluetoothd: `btmgmt --index \(index) power off`"
-        case EUSERS:
-            message = "\(label) is already open on the user channel by another program"
-        case ENODEV:
-            message = "no adapter \(label)"
-        case ERFKILL:
+        case (EPERM, _), (EACCES, _):
+            message = "\(label) needs CAP_NET_ADMIN: run with sudo, or give the executable the capability (sudo setcap cap_net_admin+ep PATH)"
+        case (EBUSY, true?):
+            message = "\(label) is powered on for the kernel's Bluetooth stack (bluetoothd): power it off first with \(powerOff), "
+                + "or stop bluetoothd"
+        case (EBUSY, false?), (EUSERS, _):
+            message = "\(label) is already open on the HCI user channel by another program: stop that program first"
+        case (EBUSY, nil):
+            message = "\(label) is in use: power it off for bluetoothd with \(powerOff), or stop the program that has it open "
+                + "on the HCI user channel"
+        case (ENODEV, _):
+            message = "no adapter \(label): /sys/class/bluetooth lists this kernel's adapters"
+        case (ERFKILL, _):
             message = "\(label) is blocked by rfkill: `rfkill unblock bluetooth`"
         default:
             message = "could not open \(label): \(SystemError.phrase(code))"

@@ -73,15 +73,42 @@ struct UserChannelTransportTests {
 
     @Test("Each kernel refusal has its own advice", arguments: [
         (EAFNOSUPPORT, "this kernel has no Bluetooth support (AF_BLUETOOTH), so hci:2 cannot be opened"),
-        (EPERM, "hci:2 needs CAP_NET_ADMIN: run with sudo or setcap cap_net_admin+ep"),
-        (EACCES, "hci:2 needs CAP_NET_ADMIN: run with sudo or setcap cap_net_admin+ep"),
-        (EBUSY, "hci:2 is in use by bluetoothd: `btmgmt --index 2 power off`"),
-        (EUSERS, "hci:2 is already open on the user channel by another program"),
-        (ENODEV, "no adapter hci:2"),
+        (EPERM, "hci:2 needs CAP_NET_ADMIN: run with sudo, or give the executable the capability (sudo setcap cap_net_admin+ep PATH)"),
+        (EACCES, "hci:2 needs CAP_NET_ADMIN: run with sudo, or give the executable the capability (sudo setcap cap_net_admin+ep PATH)"),
+        (EBUSY, "hci:2 is in use: power it off for bluetoothd with `sudo btmgmt --index 2 power off`, or stop the program that has it open on the HCI user channel"),
+        (EUSERS, "hci:2 is already open on the HCI user channel by another program: stop that program first"),
+        (ENODEV, "no adapter hci:2: /sys/class/bluetooth lists this kernel's adapters"),
         (ERFKILL, "hci:2 is blocked by rfkill: `rfkill unblock bluetooth`"),
         (EINVAL, "could not open hci:2: invalid argument"),
     ])
     func openErrors(code: Int32, message: String) {
         #expect(UserChannelTransport.openError(index: 2, errno: code) == TransportError(message, errno: code))
+    }
+
+    @Test("A busy adapter's advice names who has it: the kernel's stack or another user-channel program")
+    func busyAdvice() {
+        #expect(UserChannelTransport.openError(index: 1, errno: EBUSY, managedByKernel: true).message
+                == "hci:1 is powered on for the kernel's Bluetooth stack (bluetoothd): power it off first with "
+                + "`sudo btmgmt --index 1 power off`, or stop bluetoothd")
+        #expect(UserChannelTransport.openError(index: 1, errno: EBUSY, managedByKernel: false).message
+                == "hci:1 is already open on the HCI user channel by another program: stop that program first")
+    }
+
+    @Test("The kernel's Read Controller Index List reply is decoded; anything else is not taken for it")
+    func managementIndexList() {
+        // Command Complete (0x0001), index 0xFFFF, length 7: opcode 0x0003, status 0, 2 adapters: 0 and 3.
+        let reply: [UInt8] = [0x01, 0x00, 0xFF, 0xFF, 0x09, 0x00, 0x03, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x03, 0x00]
+        #expect(KernelManagement.controllerIndices(inReply: reply) == [0, 3])
+        #expect(KernelManagement.controllerIndices(inReply: [0x01, 0x00, 0xFF, 0xFF, 0x05, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00]) == [])
+        // Too short, a count beyond the message, a failed status, another opcode, another event.
+        #expect(KernelManagement.controllerIndices(inReply: Array(reply.prefix(5))) == nil)
+        #expect(KernelManagement.controllerIndices(inReply: Array(reply.prefix(13))) == nil)
+        var failed = reply
+        failed[8] = 0x0D
+        #expect(KernelManagement.controllerIndices(inReply: failed) == nil)
+        var otherOpcode = reply
+        otherOpcode[6] = 0x04
+        #expect(KernelManagement.controllerIndices(inReply: otherOpcode) == nil)
+        #expect(KernelManagement.controllerIndices(inReply: [0x04, 0x00, 0x00, 0x00, 0x00, 0x00]) == nil)
     }
 }

@@ -106,11 +106,13 @@ final class LineProcess {
         try process.run()
     }
 
-    /// The first line containing `text`, waiting at most `timeoutSeconds`.
-    func waitForLine(containing text: String, timeoutSeconds: Double) -> String? {
+    /// The `occurrence`th line containing `text` (the first by default), waiting at most
+    /// `timeoutSeconds`.
+    func waitForLine(containing text: String, timeoutSeconds: Double, occurrence: Int = 1) -> String? {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while Date() < deadline {
-            if let line = output.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+            let matches = output.split(separator: "\n").filter { $0.contains(text) }
+            if matches.count >= occurrence { return String(matches[occurrence - 1]) }
             var descriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 100) > 0 else {
                 if !process.isRunning { return nil }
