@@ -48,38 +48,6 @@ enum BenchGATTService {
                       writtenValue: writing.valueHandle)
     }
 
-    /// What a GATT bench starts from: the service published, the link up, the central's
-    /// discovery done.
-    struct Setup: Sendable {
-        /// The server's value handle of the characteristic the bench uses.
-        var serverHandle: ATT.Handle
-        var link: BenchLink
-        var remote: Remote
-    }
-
-    /// Publishes the service on the world's first host, links the second to it as `request`
-    /// asks, and discovers it: the common start of the GATT benches. `characteristic` is
-    /// the one the bench uses; values of `size` octets must fit ATT_MTU (`purpose` names
-    /// them in the error, e.g. "notifications").
-    static func setUp(in world: BenchWorld, _ request: BenchLinkRequest, characteristic: BluetoothUUID, size: Int,
-                      purpose: String) async throws -> Setup {
-        let database: GATTDatabase
-        do {
-            database = try await world.hosts[0].publishGATT(definitions)
-        } catch {
-            throw BenchFailure("The bench service does not lay out: \(error).")
-        }
-        guard let serverHandle = database.valueHandle(of: characteristic, inService: service) else {
-            throw BenchFailure("The bench service has no \(characteristic == notified ? "notified" : "written") value.")
-        }
-        let link = try await BenchLink.establish(in: world, request)
-        let remote = try await discover(from: world.hosts[1], on: link.centralHandle)
-        guard remote.mtu >= size + 3 else {
-            throw BenchFailure("ATT_MTU is \(remote.mtu), too small for \(size)-octet \(purpose).")
-        }
-        return Setup(serverHandle: serverHandle, link: link, remote: remote)
-    }
-
     /// `size` octets whose first four are `sequence`, little-endian, and the rest a fixed
     /// pattern: each value says where it belongs in the stream.
     static func value(_ sequence: Int, size: Int, filler: [UInt8]) -> [UInt8] {

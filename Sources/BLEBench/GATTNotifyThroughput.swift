@@ -53,9 +53,20 @@ public struct GATTNotifyThroughput: Sendable {
     public func run(in world: BenchWorld) async throws -> GATTNotifyResult {
         let peripheral = world.hosts[0]
         let central = world.hosts[1]
-        let setup = try await BenchGATTService.setUp(in: world, request, characteristic: BenchGATTService.notified, size: size,
-                                                     purpose: "notifications")
-        let (serverHandle, link, remote) = (setup.serverHandle, setup.link, setup.remote)
+        let database: GATTDatabase
+        do {
+            database = try await peripheral.publishGATT(BenchGATTService.definitions)
+        } catch {
+            throw BenchFailure("The bench service does not lay out: \(error).")
+        }
+        guard let serverHandle = database.valueHandle(of: BenchGATTService.notified, inService: BenchGATTService.service) else {
+            throw BenchFailure("The bench service has no notified value.")
+        }
+        let link = try await BenchLink.establish(in: world, request)
+        let remote = try await BenchGATTService.discover(from: central, on: link.centralHandle)
+        guard remote.mtu >= size + 3 else {
+            throw BenchFailure("ATT_MTU is \(remote.mtu), too small for \(size)-octet notifications.")
+        }
         _ = try await central.gatt(.configure([.notification], descriptor: remote.notifiedConfiguration), on: link.centralHandle)
         let subscribed = await peripheral.subscriptions(of: serverHandle)
         guard subscribed.contains(where: { $0.connection == link.peripheralHandle && $0.notify }) else {

@@ -42,9 +42,20 @@ public struct GATTWriteRate: Sendable {
     public func run(in world: BenchWorld) async throws -> GATTWriteResult {
         let peripheral = world.hosts[0]
         let central = world.hosts[1]
-        let setup = try await BenchGATTService.setUp(in: world, request, characteristic: BenchGATTService.written, size: size,
-                                                     purpose: "writes")
-        let (serverHandle, link, remote) = (setup.serverHandle, setup.link, setup.remote)
+        let database: GATTDatabase
+        do {
+            database = try await peripheral.publishGATT(BenchGATTService.definitions)
+        } catch {
+            throw BenchFailure("The bench service does not lay out: \(error).")
+        }
+        guard let serverHandle = database.valueHandle(of: BenchGATTService.written, inService: BenchGATTService.service) else {
+            throw BenchFailure("The bench service has no written value.")
+        }
+        let link = try await BenchLink.establish(in: world, request)
+        let remote = try await BenchGATTService.discover(from: central, on: link.centralHandle)
+        guard remote.mtu >= size + 3 else {
+            throw BenchFailure("ATT_MTU is \(remote.mtu), too small for \(size)-octet writes.")
+        }
 
         let size = self.size
         let count = self.count
