@@ -58,7 +58,9 @@ extension SimRunCommand {
 
     /// The phone's part: opens its device, installs and launches nothing itself (the
     /// scenario's actions do), runs until `limit`, and returns the story in time order.
-    @MainActor
+    /// It runs on the simulation's thread, not the main actor, so that each of its steps
+    /// happens at a virtual time that does not depend on when the main queue gets to it;
+    /// only the programs' launch entry points run on the main queue, as on a phone.
     private static func playPhone(_ scenario: Scenario, until limit: Int64, snoop: String?) async throws -> [PhoneStoryLine] {
         let device: BLEDevice
         do {
@@ -127,6 +129,8 @@ extension SimRunCommand {
 @MainActor
 final class ProgramObjects {
     private var objects: [AnyObject] = []
+
+    nonisolated init() {}
 
     func keep(_ object: AnyObject) { objects.append(object) }
 }

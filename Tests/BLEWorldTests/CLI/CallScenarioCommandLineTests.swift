@@ -55,8 +55,10 @@ struct CallScenarioCommandLineTests {
 
     @Test("The same seed tells the same story")
     func deterministic() throws {
-        let first = try run(["call-notification-light"]).stdout
-        #expect(try run(["call-notification-light"]).stdout == first)
+        let first = try run(["call-notification-light"]).stdout.split(separator: "\n")
+        let second = try run(["call-notification-light"]).stdout.split(separator: "\n")
+        let differing = zip(first, second).first { $0 != $1 }
+        #expect(first == second, "first difference: \(differing.map { "\($0.0) | \($0.1)" } ?? "in length, \(first.count) and \(second.count) lines")")
     }
 
     @Test("An unknown category, a removal of nothing, a phone that is not the phone, an unknown accessory: each refused with its place")

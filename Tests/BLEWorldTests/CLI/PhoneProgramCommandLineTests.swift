@@ -71,9 +71,10 @@ struct PhoneProgramCommandLineTests {
 
     @Test("The same scenario and seed tell the same story, line for line; another seed is still a story")
     func deterministic() throws {
-        let first = try story("heart-rate-restore").text
-        let second = try story("heart-rate-restore").text
-        #expect(first == second)
+        let first = try story("heart-rate-restore").text.split(separator: "\n")
+        let second = try story("heart-rate-restore").text.split(separator: "\n")
+        let differing = zip(first, second).first { $0 != $1 }
+        #expect(first == second, "first difference: \(differing.map { "\($0.0) | \($0.1)" } ?? "in length, \(first.count) and \(second.count) lines")")
         let reseeded = try story("heart-rate-restore", "--seed", "12")
         #expect(reseeded.lines.contains { $0.event == "relaunched" })
     }
