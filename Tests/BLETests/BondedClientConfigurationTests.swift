@@ -25,7 +25,7 @@ struct BondedClientConfigurationTests {
         let values = try await connection.notifications(for: characteristic)
         try await within {
             while !((try? String(contentsOfFile: file, encoding: .utf8))?.contains(key + " : 1") ?? false) {
-                try await Task.sleep(for: .milliseconds(10))  // polling the file in a test
+                try await testClock.sleep(for: .milliseconds(10))  // the file is written in the simulation's turn
             }
         }
         #expect(connection.isConnected, "saved before any disconnection")
@@ -33,7 +33,7 @@ struct BondedClientConfigurationTests {
         values.cancel()  // writes 0 to the CCCD
         try await within {
             while (try? String(contentsOfFile: file, encoding: .utf8))?.contains(key) ?? true {
-                try await Task.sleep(for: .milliseconds(10))  // polling the file in a test
+                try await testClock.sleep(for: .milliseconds(10))  // the file is written in the simulation's turn
             }
         }
         #expect(connection.isConnected)

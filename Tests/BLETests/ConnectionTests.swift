@@ -112,7 +112,7 @@ struct ConnectionTests {
         // The peripheral's dispatcher reads the same LE Connection Update Complete. A
         // connection has no stream of parameter changes to wait on, so poll its snapshot.
         _ = try await within {
-            while accepted.parameters != applied { try await Task.sleep(for: .milliseconds(10)) }
+            while accepted.parameters != applied { try await testClock.sleep(for: .milliseconds(10)) }
             return true
         }
         let rssi = try #require(try await connection.readRSSI())
@@ -123,7 +123,7 @@ struct ConnectionTests {
         #expect(asked.interval >= .milliseconds(20) && asked.interval <= .milliseconds(40))
         #expect(asked.supervisionTimeout == .seconds(3))
         _ = try await within {  // polled, as above
-            while connection.parameters != asked { try await Task.sleep(for: .milliseconds(10)) }
+            while connection.parameters != asked { try await testClock.sleep(for: .milliseconds(10)) }
             return true
         }
         await world.close()

@@ -62,7 +62,7 @@ struct DeviceTests {
         let attempt = Task { try await central.connect(to: nobody, timeout: .seconds(patience)) }
         // Give the attempt time to reach the controller; cancelling earlier is also
         // handled, but this tests LE Create Connection Cancel.
-        try await Task.sleep(for: .milliseconds(100))
+        try await testClock.sleep(for: .milliseconds(100))
         attempt.cancel()
         let outcome = try await within { await attempt.result }
         #expect(throws: BLEError.cancelled) { try outcome.get() }

@@ -130,7 +130,7 @@ struct GATTCacheTests {
             while true {
                 let services = try await connection.services()
                 if services.contains(where: { $0.uuid == Self.extra }) { return services }
-                try await Task.sleep(for: .milliseconds(20))  // polling the tree in a test
+                try await testClock.sleep(for: .milliseconds(20))  // polling the tree on virtual time
             }
         }
         let extra = try #require(changed.last)

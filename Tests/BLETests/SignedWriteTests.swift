@@ -87,7 +87,7 @@ struct SignedWriteTests {
     private func wait(until predicate: @escaping @Sendable () -> Bool, else state: () async -> String) async throws {
         do {
             try await within {
-                while !predicate() { try await Task.sleep(for: .milliseconds(10)) } // polling a test log
+                while !predicate() { try await testClock.sleep(for: .milliseconds(10)) } // polling a test log on virtual time
             }
         } catch {
             Issue.record("timed out: \(await state())")

@@ -1,4 +1,5 @@
 @testable import BLE
+import SimulatedTesting
 import Synchronization
 import Testing
 
@@ -86,7 +87,7 @@ final class PairingLog: Sendable {
     /// Waits until `predicate` holds of this log, within ``patience``.
     func wait(until predicate: @escaping @Sendable (PairingLog) -> Bool) async throws {
         try await within {
-            while !predicate(self) { try await Task.sleep(for: .milliseconds(10)) } // polling a test log
+            while !predicate(self) { try await testClock.sleep(for: .milliseconds(10)) } // polling a test log on virtual time
         }
     }
 }
