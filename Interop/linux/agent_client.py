@@ -18,6 +18,15 @@ def main() -> int:
     connection.settimeout(None)
     connection.sendall(json.dumps({"command": command, "timeout": timeout}).encode() + b"\n")
     stream = connection.makefile("rb")
+    try:
+        return relay(stream)
+    except ConnectionResetError:
+        print("vm.sh: the guest's agent reset the connection before the command's status arrived", file=sys.stderr)
+        return 255
+
+
+def relay(stream) -> int:
+    """Copies the agent's frames to stdout and stderr until the exit status frame."""
     outputs = {b"o": sys.stdout.buffer, b"e": sys.stderr.buffer}
     while True:
         header = stream.read(5)

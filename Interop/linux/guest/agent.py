@@ -62,7 +62,8 @@ def serve(connection: socket.socket) -> None:
         if process.poll() is None:
             kill()
 
-    threading.Thread(target=watch_client, daemon=True).start()
+    watcher = threading.Thread(target=watch_client, daemon=True)
+    watcher.start()
     timed_out = False
     try:
         process.wait(timeout=request.get("timeout") or None)
@@ -82,6 +83,9 @@ def serve(connection: socket.socket) -> None:
         connection.shutdown(socket.SHUT_WR)
     except OSError:
         pass
+    # Close only once the client has read everything and closed its side: closing first can
+    # make QEMU's user-mode network reset the host's connection with output still unread.
+    watcher.join(timeout=30)
     connection.close()
 
 
