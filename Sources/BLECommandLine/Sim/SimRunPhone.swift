@@ -86,10 +86,12 @@ extension SimRunCommand {
             }
             try phone.followScenario()
             for port in place.accessories {
+                guard let start = AccessoryPrograms.all[port.program] else {
+                    throw CommandFailure("\"\(port.name)\" runs \"\(port.program)\", which is no accessory program ble sim run knows.")
+                }
                 let accessory = try await BLEDevice.open(host: BLEHost.Host(
                     transport: port.transport, configuration: port.configuration, clock: port.clock, pairingSeed: port.pairingSeed,
                     logLabel: port.name))
-                let start = AccessoryPrograms.all[port.program]!
                 accessories.append((accessory, try await start(accessory, port.name) { line in said.record(port.name, port.program, line) }))
             }
         } catch {
