@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "OpenCoreBluetooth", targets: ["OpenCoreBluetooth"]),
         .library(name: "BLEScenarios", targets: ["BLEScenarios"]),
         .library(name: "BLEBench", targets: ["BLEBench"]),
+        .library(name: "BLEFleet", targets: ["BLEFleet"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
     dependencies: [
@@ -69,6 +70,8 @@ let package = Package(
         // The chat app's protocol: framing, acknowledgements, heartbeats, roles. Foundation only,
         // so Examples/Chat builds against Apple's Core Bluetooth too.
         .target(name: "BLEChat"),
+        // A fleet's values: sightings and their batches, named so that a store can refuse duplicates.
+        .target(name: "BLEFleet"),
         // The chat app (Examples/Chat), written against Core Bluetooth's API: OpenCoreBluetooth here.
         .target(name: "ChatApp", dependencies: ["BLEChat", "OpenCoreBluetooth"], path: "Examples/Chat/Sources/ChatApp"),
         // The heart-rate monitor (Examples/HeartRateMonitor): an iOS-style central that restores its state.
