@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "BLEScenarios", targets: ["BLEScenarios"]),
         .library(name: "BLEBench", targets: ["BLEBench"]),
         .library(name: "BLEFleet", targets: ["BLEFleet"]),
+        .library(name: "BLEGateway", targets: ["BLEGateway"]),
+        .library(name: "BLEFleetSimulation", targets: ["BLEFleetSimulation"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
     dependencies: [
@@ -72,6 +74,10 @@ let package = Package(
         .target(name: "BLEChat"),
         // A fleet's values: sightings and their batches, named so that a store can refuse duplicates.
         .target(name: "BLEFleet"),
+        // A gateway: filters and identities (IRKs resolved), sightings numbered and batched, spooled and stored.
+        .target(name: "BLEGateway", dependencies: ["BLEFleet", "BLEBeacons", "BLEHost", "BLEWire"]),
+        // A scenario's gateways on the world's virtual clock, with the truth presence is scored against.
+        .target(name: "BLEFleetSimulation", dependencies: ["BLEController", "BLEFleet", "BLEGateway", "BLEWorld", "BLEWire"]),
         // The chat app (Examples/Chat), written against Core Bluetooth's API: OpenCoreBluetooth here.
         .target(name: "ChatApp", dependencies: ["BLEChat", "OpenCoreBluetooth"], path: "Examples/Chat/Sources/ChatApp"),
         // The heart-rate monitor (Examples/HeartRateMonitor): an iOS-style central that restores its state.
@@ -111,6 +117,8 @@ let package = Package(
         .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLEProfiles", "BLEHost", "BLEWire"]),
         .testTarget(name: "BLEBenchTests", dependencies: ["BLEBench", "BLEWire"]),
         .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController", "BLEPhone"]),
+        .testTarget(name: "BLEGatewayTests", dependencies: ["BLEGateway", "BLEFleet", "BLEHost", "BLEBeacons", "BLEWire"]),
+        .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEWorld"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLE", "BLEBeacons", "BLEWorld"]),

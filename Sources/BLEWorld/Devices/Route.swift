@@ -5,11 +5,24 @@ public struct Waypoint: Hashable, Sendable, Codable {
     /// The speed, in metres per second, on the leg that ends here. A speed of zero or less
     /// ends the route: the device stays where it is.
     public var speed: Double
+    /// How long the device stays here before the next leg, in seconds (a bus at its stop).
+    public var pause: Double = 0
 
-    /// A waypoint reached at `speed` m/s.
-    public init(position: Vector3, speed: Double) {
+    /// A waypoint reached at `speed` m/s, where the device stays `pause` seconds.
+    public init(position: Vector3, speed: Double, pause: Double = 0) {
         self.position = position
         self.speed = speed
+        self.pause = pause
+    }
+
+    private enum CodingKeys: String, CodingKey { case position, speed, pause }
+
+    /// Decodes a waypoint; `pause` may be absent (no pause).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        position = try container.decode(Vector3.self, forKey: .position)
+        speed = try container.decode(Double.self, forKey: .speed)
+        pause = try container.decodeIfPresent(Double.self, forKey: .pause) ?? 0
     }
 }
 
@@ -57,6 +70,10 @@ struct RoutePlan: Sendable {
             legs.append(Leg(from: here, to: waypoint.position, start: time, duration: duration))
             time += duration
             here = waypoint.position
+            if waypoint.pause > 0, waypoint.pause.isFinite {
+                legs.append(Leg(from: here, to: here, start: time, duration: waypoint.pause))
+                time += waypoint.pause
+            }
         }
         finalPosition = here
         guard route.loops, !route.waypoints.isEmpty else { return }
@@ -68,6 +85,10 @@ struct RoutePlan: Sendable {
             lap.append(Leg(from: previous, to: waypoint.position, start: time + lapTime, duration: duration))
             lapTime += duration
             previous = waypoint.position
+            if waypoint.pause > 0, waypoint.pause.isFinite {
+                lap.append(Leg(from: previous, to: previous, start: time + lapTime, duration: waypoint.pause))
+                lapTime += waypoint.pause
+            }
         }
         lapDuration = lapTime
         if lapDuration <= 0 { lap = [] }

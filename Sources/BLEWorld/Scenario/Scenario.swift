@@ -28,6 +28,9 @@ public struct Scenario: Hashable, Sendable {
     /// Where the world's (0, 0) is on Earth (the file's `origin`), for the locations its
     /// devices report; `nil` when the file does not say.
     public var origin: GeographicOrigin?
+    /// The named places the world's truth is scored against (the file's `zones`), in order:
+    /// a device is in the first zone that contains it.
+    public var zones: [ScenarioZone] = []
 
     /// The seed used when a file names none.
     public static let defaultSeed: UInt64 = 1
@@ -112,6 +115,8 @@ public struct ScenarioDevice: Hashable, Sendable {
     /// notification-light`): a `host: external` device other than the phone. The world
     /// knows no programs; the run refuses unknown names.
     public var program: String?
+    /// The fleet gateway this device is (the file's `gateway:`), if it is one.
+    public var gateway: ScenarioGateway?
 
     /// A device with every field; `host` follows from `gatt`, `advertising` and `scanning`
     /// when not given: ``HostKind/gatt`` for a device that serves GATT, else

@@ -11,7 +11,7 @@ struct ScenarioFile: Decodable {
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["name", "seed", "duration", "timing", "radio", "devices",
-                                                           "obstacles", "actions", "origin"])
+                                                           "obstacles", "actions", "origin", "zones"])
         let name = try fields.optional("name", String.self, expected: "a name") ?? "scenario"
         let seed = try fields.integer("seed", UInt64.self) ?? Scenario.defaultSeed
         let duration = try fields.number("duration", in: 0 ... 1_000_000, unit: "seconds")
@@ -27,6 +27,7 @@ struct ScenarioFile: Decodable {
         let obstacles = try fields.optional("obstacles", [ObstacleSection].self, expected: "a list of obstacles") ?? []
         let actions = try fields.optional("actions", [ActionSection].self, expected: "a list of actions") ?? []
         let origin = try fields.optional("origin", OriginSection.self, expected: "a mapping with latitude and longitude")
+        let zones = try fields.optional("zones", [ZoneSection].self, expected: "a list of zones {name, box|cylinder|sphere, attachedTo}") ?? []
         scenario = Scenario(
             name: name, seed: seed, timing: timing, radio: radio,
             devices: devices.enumerated().map { $1.device(index: $0) },
@@ -35,6 +36,7 @@ struct ScenarioFile: Decodable {
                 section.attachedTo.map { ScenarioAttachedObstacle(obstacle: section.obstacle, device: $0) }
             },
             actions: actions.map(\.action), durationSeconds: duration, origin: origin?.origin)
+        scenario.zones = zones.map(\.zone)
     }
 }
 
@@ -80,10 +82,11 @@ struct DeviceSection: Decodable {
     var gatt: [String] = []
     var apps: [ScenarioApp] = []
     var program: String?
+    var gateway: ScenarioGateway?
 
     static let keys = ["name", "address", "addressType", "position", "heading", "antenna", "antennaGain", "txPower",
                        "sensitivity", "rssiOffset", "route", "advertise", "host", "headingFollowsRoute", "body",
-                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps", "program"]
+                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps", "program", "gateway"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: Self.keys)
@@ -161,6 +164,13 @@ struct DeviceSection: Decodable {
             throw fields.error("scan", "a scripted device either advertises or scans; split it into two devices "
                                + "(one carried by the other)")
         }
+        gateway = try fields.optional("gateway", GatewaySection.self, expected: "{zone, keep}")?.gateway
+        if gateway != nil {
+            if let host { throw fields.error("gateway", "a gateway scans with its own scripted host; leave out host: \(host.rawValue)") }
+            if advertising != nil { throw fields.error("gateway", "a gateway scans; it cannot also advertise (make a second device)") }
+            // A gateway without scan: listens continuously and passively, as `ble gateway` does by default.
+            scanning = scanning ?? ScenarioScanning(intervalMilliseconds: 100, windowMilliseconds: 100, active: false)
+        }
         if fields.has("startAt") {
             if let text = try? fields.optional("startAt", String.self, expected: "seconds or random"), text == "random" {
                 start = .randomInFirstInterval
@@ -208,7 +218,29 @@ struct DeviceSection: Decodable {
         device.start = start
         device.apps = apps
         device.program = program
+        device.gateway = gateway
         return device
+    }
+}
+
+/// A waypoint: `[x, y, z]`, or `{at: [x, y, z], pause: SECONDS}` where the device stays a while.
+struct WaypointSection: Decodable {
+    var vector: Vector3
+    var pause: Double = 0
+
+    init(from decoder: any Decoder) throws {
+        if (try? decoder.unkeyedContainer()) != nil {
+            vector = try ScenarioPoint(from: decoder).vector
+            return
+        }
+        if let point = try? ScenarioPoint(from: decoder) {  // {x:, y:, z:}
+            vector = point.vector
+            return
+        }
+        let fields = try YAMLFields(decoder, allowed: ["at", "pause"])
+        guard let point = try fields.point("at") else { throw fields.error(nil, .missingField, "a waypoint mapping needs at: [x, y, z]") }
+        vector = point
+        pause = try fields.number("pause", in: 0 ... 86_400, unit: "seconds") ?? 0
     }
 }
 
@@ -238,13 +270,14 @@ struct RouteSection: Decodable {
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["waypoints", "speed", "loop"])
-        let points = try fields.required("waypoints", [ScenarioPoint].self, expected: "a list of points [x, y, z]")
+        let points = try fields.required("waypoints", [WaypointSection].self,
+                                         expected: "a list of points [x, y, z] or {at: [x, y, z], pause: SECONDS}")
         guard !points.isEmpty else { throw fields.error("waypoints", "a route needs at least one waypoint") }
         guard let speed = try fields.number("speed", in: 0.001 ... 1000, unit: "m/s") else {
             throw fields.error(nil, .missingField, "a route needs speed (m/s)")
         }
         let loops = try fields.optional("loop", Bool.self, expected: "true or false") ?? false
-        route = Route(waypoints: points.map { Waypoint(position: $0.vector, speed: speed) }, loops: loops)
+        route = Route(waypoints: points.map { Waypoint(position: $0.vector, speed: speed, pause: $0.pause) }, loops: loops)
     }
 }
 

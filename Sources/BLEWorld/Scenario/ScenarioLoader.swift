@@ -110,6 +110,31 @@ extension Scenario {
             }
         }
         try validateNotifications()
+        try validateFleet(names: names)
+    }
+
+    /// Zones have unique names and existing carriers, and when the scenario declares zones,
+    /// each gateway reports for one of them.
+    fileprivate func validateFleet(names: [String: Int]) throws(ScenarioError) {
+        var zoneNames: Set<String> = []
+        for (index, zone) in zones.enumerated() {
+            guard zoneNames.insert(zone.name).inserted else {
+                throw ScenarioError(.invalidField, path: "zones[\(index)].name",
+                                    message: "two zones are called \"\(zone.name)\"; zone names must be unique")
+            }
+            if let carrier = zone.attachedTo, names[carrier] == nil {
+                throw ScenarioError(.unknownDevice, path: "zones[\(index)].attachedTo",
+                                    message: "zone \"\(zone.name)\" moves with \"\(carrier)\", which is no device; known: "
+                                        + devices.map(\.name).joined(separator: ", "))
+            }
+        }
+        guard !zones.isEmpty else { return }
+        for (index, device) in devices.enumerated() {
+            guard let gateway = device.gateway, !zoneNames.contains(gateway.zone) else { continue }
+            throw ScenarioError(.invalidField, path: "devices[\(index)].gateway.zone", device: device.name,
+                                message: "\"\(gateway.zone)\" is not a zone of the scenario; zones: "
+                                    + zones.map(\.name).joined(separator: ", "))
+        }
     }
 }
 
