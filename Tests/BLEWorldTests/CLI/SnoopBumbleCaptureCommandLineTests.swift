@@ -24,7 +24,7 @@ struct SnoopBumbleCaptureCommandLineTests {
         #expect(lines.count == records)
         #expect(!lines.contains { $0.contains("malformed") || $0.contains("cannot be read") },
                 "\(lines.filter { $0.contains("malformed") || $0.contains("cannot be read") })")
-        #expect(lines.first?.hasSuffix("> Command     Reset Reset()") == true, "\(lines.first ?? "")")
+        #expect(lines.first?.hasSuffix("> Command     Reset") == true, "\(lines.first ?? "")")
 
         let json = try runProcess(executable, ["snoop", path, "--json"])
         #expect(json.status == 0, "\(json.stderr)")
