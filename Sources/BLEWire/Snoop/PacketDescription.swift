@@ -100,6 +100,7 @@ extension BTSnoop.PacketDescription {
             return part.prefix(1).uppercased() + part.dropFirst()
         }
         return spelled.joined(separator: " ").replacing("DH Key", with: "DHKey")
+            .replacing("LE 1 M", with: "LE 1M").replacing("LE 2 M", with: "LE 2M")
     }
 
     /// A stored property's name as a field name: `connectionInterval` → "Connection interval".
