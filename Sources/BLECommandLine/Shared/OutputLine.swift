@@ -13,6 +13,10 @@ struct OutputLine {
         case number(Double)
         case bool(Bool)
         case null
+        /// A JSON array.
+        case array([Value])
+        /// A JSON object, keys in the order given.
+        case object([(String, Value)])
 
         var json: String {
             switch self {
@@ -24,6 +28,8 @@ struct OutputLine {
                 return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
             case let .bool(value): return value ? "true" : "false"
             case .null: return "null"
+            case let .array(values): return "[" + values.map(\.json).joined(separator: ", ") + "]"
+            case let .object(fields): return "{" + fields.map { SimulationLog.quote($0.0) + ": " + $0.1.json }.joined(separator: ", ") + "}"
             }
         }
     }

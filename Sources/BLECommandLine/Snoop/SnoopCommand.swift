@@ -11,7 +11,9 @@ struct SnoopCommand: ParsableCommand {
         abstract: "Decode a btsnoop capture: one line per HCI packet, with the L2CAP, ATT, SMP or signaling PDU inside.",
         discussion: """
             Each line: the packet's number, seconds since the first packet, > (host to controller) or < \
-            (controller to host), the HCI packet type, and what it is by name with its fields. ACL data is \
+            (controller to host), the HCI packet type, and what it is by name ("LE Advertising Report", "ATT Read \
+            By Group Type Request"). With --verbose, its fields follow, indented and named as btmon -r prints them: \
+            addresses with their type, RSSI in dBm, handles and opcodes in hex, advertising data decoded. ACL data is \
             reassembled into L2CAP frames per connection handle and direction. A packet our decoders refuse is \
             shown as malformed and decoding goes on. Reads the H4 (1002) and H1 (1001) datalinks. With \
             --follow, keeps printing the packets written to the file afterwards (as `ble … --snoop` writes \
@@ -24,6 +26,9 @@ struct SnoopCommand: ParsableCommand {
 
     @Flag(help: "One JSON object per packet instead of lines.")
     var json = false
+
+    @Flag(help: "Print each packet's fields below it, as btmon -r does.")
+    var verbose = false
 
     @Flag(help: "Keep printing packets as they are written to the file, until interrupted.")
     var follow = false
@@ -52,7 +57,7 @@ struct SnoopCommand: ParsableCommand {
             do {
                 for record in try records.completeRecords() {
                     number += 1
-                    decoder.decode(record, number: number).output.print(json: json)
+                    decoder.decode(record, number: number).output(verbose: verbose).print(json: json)
                 }
                 return true
             } catch {

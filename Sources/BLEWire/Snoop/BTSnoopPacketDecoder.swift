@@ -12,9 +12,12 @@ extension BTSnoop {
         /// The HCI packet type: Command, Event, ACL, SCO or ISO; `?` when the record's
         /// packet could not be read.
         public var kind: String
-        /// What the packet is, by name, with its fields; "malformed: …" when a decoder
-        /// refused it.
+        /// What the packet is, by name in words — "LE Advertising Report", "ATT Read By Group
+        /// Type Request" — on one line; "malformed: …" when a decoder refused it.
         public var summary: String
+        /// Its fields, named and formatted for a person as `btmon -r` prints them, for
+        /// `ble snoop --verbose`; empty for a packet with none or one no decoder read.
+        public var fields: [PacketDescription.Field]
         /// The ACL connection handle, for data packets.
         public var handle: UInt16?
         /// The L2CAP channel of a complete frame.
@@ -50,32 +53,17 @@ extension BTSnoop {
             let first = firstTimestamp ?? record.timestamp
             firstTimestamp = first
             var line = DecodedPacket(number: number, seconds: Double(record.timestamp - first) / 1_000_000,
-                                     direction: record.direction, kind: "?", summary: "", handle: nil, channel: nil, isMalformed: false)
+                                     direction: record.direction, kind: "?", summary: "", fields: [], handle: nil, channel: nil, isMalformed: false)
             do throws(WireError) {
                 let (kind, bytes) = try record.hciPacket(datalink: datalink)
                 switch kind {
                 case .command:
                     line.kind = "Command"
-                    let packet = try HCI.CommandPacket(decoding: Array(bytes))
-                    let name = packet.opcode.name ?? "opcode \(packet.opcode)"
-                    if let command = try? HCI.decodeCommand(packet) {
-                        line.summary = "\(name) \(Self.fields(of: command))"
-                    } else {
-                        line.summary = "\(name) (\(packet.parameters.count) octets: \(Hex.encode(packet.parameters)))"
-                    }
+                    line.describe(PacketDescription.command(try HCI.CommandPacket(decoding: Array(bytes))))
                 case .event:
                     line.kind = "Event"
                     let packet = try HCI.EventPacket(decoding: Array(bytes))
-                    let event = try HCI.Event(decoding: packet)
-                    if case let .commandComplete(complete) = event {
-                        // The return parameters decoded by the opcode they answer (§7.7.14).
-                        let name = complete.opcode.name ?? "opcode \(complete.opcode)"
-                        let values = (try? HCI.decodeReturnParameters(for: complete.opcode, complete.returnParameters))
-                            .map { Self.fields(of: $0) } ?? Hex.encode(complete.returnParameters)
-                        line.summary = "Command Complete (\(name)) \(values)"
-                    } else {
-                        line.summary = Self.fields(of: event)
-                    }
+                    line.describe(PacketDescription.event(try HCI.Event(decoding: packet)))
                 case .aclData:
                     line.kind = "ACL"
                     let packet = try HCI.ACLPacket(decoding: Array(bytes))
@@ -131,32 +119,29 @@ extension BTSnoop {
                 line.isMalformed = true
                 line.summary += "malformed: \(frame.count - 4 - length) octets after the L2CAP frame; "
             }
-            let (text, refused) = Self.describeL2CAP(channel: channel, payload)
-            line.summary += text
+            let (description, refused) = Self.describeL2CAP(channel: channel, payload)
+            line.summary += description.title
+            line.fields = description.fields
             line.isMalformed = line.isMalformed || refused
         }
 
         /// The frame's payload by channel, and whether its decoder refused it.
-        private static func describeL2CAP(channel: UInt16, _ payload: ArraySlice<UInt8>) -> (String, Bool) {
+        private static func describeL2CAP(channel: UInt16, _ payload: ArraySlice<UInt8>) -> (PacketDescription, Bool) {
             do throws(WireError) {
                 switch channel {
                 case L2CAP.ChannelIdentifier.attributeProtocol.rawValue:
-                    return ("ATT " + fields(of: try ATT.PDU(decoding: Array(payload))), false)
+                    return (PacketDescription.att(try ATT.PDU(decoding: Array(payload))), false)
                 case L2CAP.ChannelIdentifier.securityManager.rawValue:
-                    return ("SMP " + fields(of: try SMP.PDU(decoding: Array(payload))), false)
+                    return (PacketDescription.smp(try SMP.PDU(decoding: Array(payload))), false)
                 case L2CAP.ChannelIdentifier.leSignaling.rawValue:
-                    return ("L2CAP signaling " + fields(of: try L2CAP.LESignalingCommand(decoding: Array(payload))), false)
+                    return (PacketDescription.leSignaling(try L2CAP.LESignalingCommand(decoding: Array(payload))), false)
                 default:
-                    return ("L2CAP CID 0x\(hex(channel)), \(payload.count) octets", false)
+                    return (PacketDescription.l2capFrame(channel: channel, payload), false)
                 }
             } catch {
-                return ("malformed on CID 0x\(hex(channel)): \(error)", true)
+                return (PacketDescription("malformed on CID 0x\(hex(channel)): \(error)",
+                                          [PacketDescription.Field("Data", Hex.encode(payload))]), true)
             }
-        }
-
-        /// A decoded value's fields as Swift prints them, without module prefixes.
-        private static func fields(of value: Any) -> String {
-            String(describing: value).replacing("BLEWire.", with: "")
         }
 
         /// `value` as four uppercase hex digits.
@@ -164,5 +149,19 @@ extension BTSnoop {
             let digits = String(value, radix: 16, uppercase: true)
             return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
         }
+    }
+}
+
+extension BTSnoop.DecodedPacket {
+    /// Takes `description`'s title as the summary and its fields.
+    mutating func describe(_ description: BTSnoop.PacketDescription) {
+        summary = description.title
+        fields = description.fields
+    }
+
+    /// The fields as indented lines, two spaces per level from `indent`, as `btmon -r`
+    /// prints them below a packet.
+    public func fieldLines(indent: Int = 0) -> [String] {
+        BTSnoop.PacketDescription(summary, fields).fieldLines(indent: indent)
     }
 }

@@ -26,12 +26,13 @@ struct BTSnoopPacketDecoderTests {
         let lines = try Self.lines(Self.fixture())
         #expect(lines.count == 234)
         #expect(!lines.contains { $0.isMalformed }, "\(lines.filter(\.isMalformed).map(\.summary))")
-        #expect(lines[0].direction == .sent && lines[0].kind == "Command" && lines[0].summary == "Reset Reset()", "\(lines[0])")
-        #expect(lines[1].summary == "Command Complete (Reset) StatusReturnParameters(status: Success (0x00))")
-        #expect(lines.contains { $0.summary.hasPrefix("SMP pairingRequest(") && $0.direction == .received })
+        #expect(lines[0].direction == .sent && lines[0].kind == "Command" && lines[0].summary == "Reset", "\(lines[0])")
+        #expect(lines[1].summary == "Command Complete (Reset)")
+        #expect(lines[1].fields.map(\.text) == ["Opcode: Reset (0x0c03)", "Num HCI command packets: 1", "Status: Success (0x00)"])
+        #expect(lines.contains { $0.summary == "SMP Pairing Request" && $0.direction == .received })
         #expect(lines.contains { $0.summary.hasPrefix("ATT ") && $0.channel == 0x0004 })
         // The 65-octet public key came in three fragments and is decoded once, whole.
-        #expect(lines.filter { $0.summary.hasPrefix("SMP pairingPublicKey(") }.count == 2)
+        #expect(lines.filter { $0.summary == "SMP Pairing Public Key" }.count == 2)
         #expect(lines.contains { $0.summary == "L2CAP CID 0x0006: 23 of 65 octets" })
         #expect(lines.allSatisfy { $0.seconds >= 0 })
     }
@@ -54,7 +55,7 @@ struct BTSnoopPacketDecoderTests {
         let lines = try Self.lines(bytes)
         #expect(lines.map(\.isMalformed) == [false, true, true, true, false], "\(lines.map(\.summary))")
         #expect(lines[3].summary.hasPrefix("malformed on CID 0x0004"), "\(lines[3].summary)")
-        #expect(lines[4].summary == "Reset Reset()")
+        #expect(lines[4].summary == "Reset")
         #expect(lines[4].seconds == 4)
     }
 }

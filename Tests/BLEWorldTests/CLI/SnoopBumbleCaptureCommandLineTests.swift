@@ -24,7 +24,14 @@ struct SnoopBumbleCaptureCommandLineTests {
         #expect(lines.count == records)
         #expect(!lines.contains { $0.contains("malformed") || $0.contains("cannot be read") },
                 "\(lines.filter { $0.contains("malformed") || $0.contains("cannot be read") })")
-        #expect(lines.first?.hasSuffix("> Command     Reset Reset()") == true, "\(lines.first ?? "")")
+        #expect(lines.first?.hasSuffix("> Command     Reset") == true, "\(lines.first ?? "")")
+
+        // --verbose: the same packet lines, each followed by its fields indented below it.
+        let verbose = try runProcess(executable, ["snoop", path, "--verbose"])
+        #expect(verbose.status == 0, "\(verbose.stderr)")
+        let verboseLines = verbose.stdout.split(separator: "\n")
+        #expect(verboseLines.filter { !$0.hasPrefix("        ") } == lines)
+        #expect(verboseLines.contains("        Status: Success (0x00)"))
 
         let json = try runProcess(executable, ["snoop", path, "--json"])
         #expect(json.status == 0, "\(json.stderr)")
@@ -32,6 +39,7 @@ struct SnoopBumbleCaptureCommandLineTests {
         #expect(objects.count == json.stdout.split(separator: "\n").count, "every line is a JSON object")
         #expect(objects.count == records)
         #expect(objects.compactMap { $0["number"] as? Int } == Array(1 ... records))
+        #expect(objects.allSatisfy { $0["fields"] is [Any] }, "every object carries its fields")
         #expect(objects.allSatisfy { $0["malformed"] as? Bool == false },
                 "\(objects.filter { $0["malformed"] as? Bool != false })")
     }

@@ -19,7 +19,7 @@ struct SnoopCommandLineTests {
         #expect(lines.count > 10)
         #expect(lines.allSatisfy { $0["malformed"] as? Bool == false }, "\(lines.filter { $0["malformed"] as? Bool == true })")
         #expect(lines.contains { ($0["summary"] as? String)?.hasPrefix("LE Set Scan Enable") == true })
-        #expect(lines.contains { ($0["summary"] as? String)?.contains("advertisingReport") == true })
+        #expect(lines.contains { ($0["summary"] as? String)?.hasPrefix("LE Advertising Report") == true })
     }
 
     @Test("--follow prints the packets appended after it started")
