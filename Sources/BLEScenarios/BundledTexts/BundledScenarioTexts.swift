@@ -12,5 +12,8 @@ extension BundledScenarios {
         "heart-rate-restore": heartRateRestore,
         "heart-rate-force-quit": heartRateForceQuit,
         "call-notification-light": callNotificationLight,
+        "bus-fleet": busFleet,
+        "shop": shop,
+        "flat": flat,
     ]
 }
