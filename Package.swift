@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "OpenCoreBluetooth", targets: ["OpenCoreBluetooth"]),
         .library(name: "BLEScenarios", targets: ["BLEScenarios"]),
         .library(name: "BLEBench", targets: ["BLEBench"]),
+        .library(name: "BLEPresence", targets: ["BLEPresence"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
     dependencies: [
@@ -66,6 +67,8 @@ let package = Package(
         .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController", "BLEPhone"]),
         // Throughput benchmarks of two of our hosts in an embedded world: `ble bench` and Benchmarks/ run them.
         .target(name: "BLEBench", dependencies: ["BLEAdapter", "BLEController", "BLEHost", "BLETime", "BLEWire", "BLEWorld"]),
+        // Zone presence from gateway sightings: three algorithms and their scoring against the truth (sans-IO, no dependencies).
+        .target(name: "BLEPresence"),
         // The chat app's protocol: framing, acknowledgements, heartbeats, roles. Foundation only,
         // so Examples/Chat builds against Apple's Core Bluetooth too.
         .target(name: "BLEChat"),
@@ -107,6 +110,7 @@ let package = Package(
         // Unit tests of the `ble` executable's parsers (`@testable import BLECommandLine`).
         .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLEProfiles", "BLEHost", "BLEWire"]),
         .testTarget(name: "BLEBenchTests", dependencies: ["BLEBench", "BLEWire"]),
+        .testTarget(name: "BLEPresenceTests", dependencies: ["BLEPresence"]),
         .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController", "BLEPhone"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),
