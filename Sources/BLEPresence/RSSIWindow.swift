@@ -44,6 +44,11 @@ public struct RSSIWindow: Hashable, Sendable {
     public func value(_ statistic: RSSIStatistic) -> Double? {
         statistic.value(of: samples.map(\.rssi))
     }
+
+    /// The samples from `time` on summarised by `statistic`, or `nil` when there are none.
+    public func value(_ statistic: RSSIStatistic, since time: Double) -> Double? {
+        statistic.value(of: samples.filter { $0.time >= time }.map(\.rssi))
+    }
 }
 
 /// How a window of RSSI samples becomes one number (dBm).

@@ -1,10 +1,12 @@
 /// Zone scores shared by the window-based algorithms.
 enum ZoneScores {
     /// Each zone's score: the best score of its gateways' non-empty windows under `statistic`.
-    static func scores(of windows: [String: RSSIWindow], zoneMap: ZoneMap, statistic: RSSIStatistic) -> [String: Double] {
+    /// Only samples from `since` on count when it is given.
+    static func scores(of windows: [String: RSSIWindow], zoneMap: ZoneMap, statistic: RSSIStatistic, since: Double? = nil) -> [String: Double] {
         var scores: [String: Double] = [:]
         for (gateway, window) in windows {
-            guard let value = window.value(statistic) else { continue }
+            let value = since.map { window.value(statistic, since: $0) } ?? window.value(statistic)
+            guard let value else { continue }
             let zone = zoneMap.zone(of: gateway)
             scores[zone] = max(scores[zone] ?? -.infinity, value)
         }
