@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "BLEBench", targets: ["BLEBench"]),
         .library(name: "BLEFleet", targets: ["BLEFleet"]),
         .library(name: "BLEGateway", targets: ["BLEGateway"]),
+        .library(name: "BLEPresence", targets: ["BLEPresence"]),
         .library(name: "BLEFleetSimulation", targets: ["BLEFleetSimulation"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
@@ -69,6 +70,8 @@ let package = Package(
         .target(name: "BLEScenarios", dependencies: ["BLEWorld", "BLEBeacons", "BLEWire", "BLEController", "BLEPhone"]),
         // Throughput benchmarks of two of our hosts in an embedded world: `ble bench` and Benchmarks/ run them.
         .target(name: "BLEBench", dependencies: ["BLEAdapter", "BLEController", "BLEHost", "BLETime", "BLEWire", "BLEWorld"]),
+        // Zone presence from gateway sightings: three algorithms and their scoring against the truth (sans-IO, no dependencies).
+        .target(name: "BLEPresence"),
         // The chat app's protocol: framing, acknowledgements, heartbeats, roles. Foundation only,
         // so Examples/Chat builds against Apple's Core Bluetooth too.
         .target(name: "BLEChat"),
@@ -77,7 +80,7 @@ let package = Package(
         // A gateway: filters and identities (IRKs resolved), sightings numbered and batched, spooled and stored.
         .target(name: "BLEGateway", dependencies: ["BLEFleet", "BLEBeacons", "BLEHost", "BLEWire"]),
         // A scenario's gateways on the world's virtual clock, with the truth presence is scored against.
-        .target(name: "BLEFleetSimulation", dependencies: ["BLEController", "BLEFleet", "BLEGateway", "BLEWorld", "BLEWire"]),
+        .target(name: "BLEFleetSimulation", dependencies: ["BLEController", "BLEFleet", "BLEGateway", "BLEPresence", "BLEWorld", "BLEWire"]),
         // The chat app (Examples/Chat), written against Core Bluetooth's API: OpenCoreBluetooth here.
         .target(name: "ChatApp", dependencies: ["BLEChat", "OpenCoreBluetooth"], path: "Examples/Chat/Sources/ChatApp"),
         // The heart-rate monitor (Examples/HeartRateMonitor): an iOS-style central that restores its state.
@@ -116,9 +119,10 @@ let package = Package(
         // Unit tests of the `ble` executable's parsers (`@testable import BLECommandLine`).
         .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLEProfiles", "BLEHost", "BLEWire"]),
         .testTarget(name: "BLEBenchTests", dependencies: ["BLEBench", "BLEWire"]),
+        .testTarget(name: "BLEPresenceTests", dependencies: ["BLEPresence"]),
         .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController", "BLEPhone"]),
         .testTarget(name: "BLEGatewayTests", dependencies: ["BLEGateway", "BLEFleet", "BLEHost", "BLEBeacons", "BLEWire"]),
-        .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEWorld"]),
+        .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEPresence", "BLEWorld"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLE", "BLEBeacons", "BLEWorld"]),
