@@ -69,6 +69,17 @@ public final class FleetWorldRun {
             zones[device.name] = gateway.zone
         }
         zoneOfGateway = zones
+        // Every advertiser some gateway would keep is tracked from the start, so that a device
+        // no gateway ever hears still counts against the algorithms.
+        for (device, id) in zip(scenario.devices, built.deviceIDs) {
+            guard let plan = try? device.advertisingPlan() else { continue }
+            for core in gateways.values.sorted(by: { $0.name < $1.name }) {
+                if let kept = core.filter.keep(address: device.address, data: plan.advertisingData) {
+                    trackedDevice[kept.identity] = trackedDevice[kept.identity] ?? id
+                    break
+                }
+            }
+        }
         for (index, zone) in scenario.zones.enumerated() {
             if let carrier = zone.attachedTo, let id = built.id(of: carrier) { zoneCarriers[index] = id }
         }

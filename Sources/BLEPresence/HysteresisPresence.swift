@@ -9,7 +9,9 @@
 /// the window scores −∞), or at once when it leads by ``Parameters-swift.struct/decisiveLead`` dB
 /// over the last ``Parameters-swift.struct/fastWindow`` seconds. When nothing has been heard of it for
 /// ``Parameters-swift.struct/absenceTimeout`` seconds it exits to no zone; a shorter silence
-/// (packet loss, a phone's scan pause) changes nothing.
+/// (packet loss, a phone's scan pause) changes nothing. A sighting weaker than
+/// ``Parameters-swift.struct/minimumRSSI`` is not presence: a receiver that hears a device far
+/// off, through a wall or a shop window, does not hold it in the zone.
 ///
 /// Compared with the baselines: ESPresense switches as soon as another receiver's 15 s median is
 /// higher, so a body between the device and its own receiver moves it (flaps); Home Assistant
@@ -44,12 +46,16 @@ public struct HysteresisPresence: PresenceAlgorithm {
         /// 150 s for ESPresense and 195 s for Home Assistant; 20 s scored the same with 5 s more
         /// exit lag, and a 1 Hz device losing a fifth of its packets is silent 15 s about never).
         public var absenceTimeout: Double
+        /// Sightings weaker than this many dBm are ignored; `nil`, the default, keeps every
+        /// sighting. A deployment sets it from its tags: `ble presence score` uses −90 dBm, where a
+        /// tag announcing −59 dBm at 1 m is heard out to about 17 m in the open (exponent 2.5).
+        public var minimumRSSI: Double?
 
         /// Parameters with the measured defaults, any of which may be overridden.
         public init(
             window: Double = 5, statistic: RSSIStatistic = .median, margin: Double = 6,
             dwell: Double = 1.5, decisiveLead: Double = 15, fastWindow: Double = 1.5,
-            absenceTimeout: Double = 15
+            absenceTimeout: Double = 15, minimumRSSI: Double? = nil
         ) {
             self.window = window
             self.statistic = statistic
@@ -58,6 +64,7 @@ public struct HysteresisPresence: PresenceAlgorithm {
             self.decisiveLead = decisiveLead
             self.fastWindow = fastWindow
             self.absenceTimeout = absenceTimeout
+            self.minimumRSSI = minimumRSSI
         }
     }
 
@@ -87,6 +94,7 @@ public struct HysteresisPresence: PresenceAlgorithm {
 
     /// Adds the sighting to its gateway's window and re-decides the identity's zone.
     public mutating func observe(_ observation: PresenceObservation) -> [PresenceEvent] {
+        if let floor = parameters.minimumRSSI, Double(observation.rssi) < floor { return [] }
         var state = tracked[observation.identity] ?? Tracked(lastHeard: observation.time)
         state.windows[observation.gateway, default: RSSIWindow()].append(time: observation.time, rssi: observation.rssi)
         state.lastHeard = observation.time

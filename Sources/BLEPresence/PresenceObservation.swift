@@ -12,13 +12,17 @@ public struct PresenceObservation: Hashable, Sendable, Codable {
     public var gateway: String
     /// Received signal strength in dBm.
     public var rssi: Int
+    /// The RSSI the device announces at 1 m (a beacon's measured power), when it announces one.
+    public var referencePower: Int?
 
-    /// A sighting of `identity` by `gateway` at `time` with `rssi` dBm.
-    public init(time: Double, identity: String, gateway: String, rssi: Int) {
+    /// A sighting of `identity` by `gateway` at `time` with `rssi` dBm; `referencePower` is the
+    /// announced RSSI at 1 m, if any.
+    public init(time: Double, identity: String, gateway: String, rssi: Int, referencePower: Int? = nil) {
         self.time = time
         self.identity = identity
         self.gateway = gateway
         self.rssi = rssi
+        self.referencePower = referencePower
     }
 }
 

@@ -17,9 +17,10 @@ extension BundledScenarios {
 # away north when the bus has gone (100 s); passenger B walks past stop 3 on the pavement
 # without stopping. A stop's zone is the 30 m of road and pavement around it.
 #
-# Figures: path loss 40 + 25 log10(d) dB with 2 dB shadowing; bus beacons -20 dBm at the
-# ceiling inside a 23 dB body, as in bus-route.yaml; passengers' tags 0 dBm, held in front
-# of a 15 dB body.
+# Figures: path loss 40 + 25 log10(d) dB with 2 dB shadowing; bus beacons at the
+# ceiling inside a 23 dB body (-4 dBm, louder than bus-route.yaml's, so that a stop's
+# gateway hears the waiting bus at about -78 dBm); passengers' tags -19 dBm (-59 dBm at
+# 1 m), held in front of a 15 dB body.
 name: bus fleet
 seed: 42
 duration: 180
@@ -56,31 +57,31 @@ devices:
     address: "C0:B0:05:42:00:01"
     addressType: random
     carriedBy: {device: bus, offset: [4, 0, 2.7]}
-    txPower: -20
+    txPower: -4
     advertise:
       type: nonconn_ind
       interval: 100
-      iBeacon: {uuid: 3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64, major: 42, minor: 1, measuredPower: -60}
+      iBeacon: {uuid: 3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64, major: 42, minor: 1, measuredPower: -44}
     startAt: random
   - name: bus middle beacon
     address: "C0:B0:05:42:00:02"
     addressType: random
     carriedBy: {device: bus, offset: [0, 0, 2.7]}
-    txPower: -20
+    txPower: -4
     advertise:
       type: nonconn_ind
       interval: 100
-      iBeacon: {uuid: 3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64, major: 42, minor: 2, measuredPower: -60}
+      iBeacon: {uuid: 3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64, major: 42, minor: 2, measuredPower: -44}
     startAt: random
   - name: bus rear beacon
     address: "C0:B0:05:42:00:03"
     addressType: random
     carriedBy: {device: bus, offset: [-4, 0, 2.7]}
-    txPower: -20
+    txPower: -4
     advertise:
       type: nonconn_ind
       interval: 100
-      iBeacon: {uuid: 3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64, major: 42, minor: 3, measuredPower: -60}
+      iBeacon: {uuid: 3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64, major: 42, minor: 3, measuredPower: -44}
     startAt: random
   - name: passenger A
     address: "C0:7A:90:00:00:0A"
@@ -91,6 +92,7 @@ devices:
       waypoints: [{at: [352, 5, 1.2], pause: 100}, [352, 80, 1.2]]
     headingFollowsRoute: true
     body: {lossDB: 15}
+    txPower: -19
     advertise:
       type: nonconn_ind
       interval: 250
@@ -103,6 +105,7 @@ devices:
     route: {waypoints: [[700, 6, 1.2]], speed: 1.4}
     headingFollowsRoute: true
     body: {lossDB: 15}
+    txPower: -19
     advertise:
       type: nonconn_ind
       interval: 250

@@ -14,7 +14,7 @@ extension BundledScenarios {
 # the window for 40 s, pays, and leaves; a passer-by with the same app walks along the
 # pavement past the door without coming in, which a gateway behind glass hears well.
 #
-# Figures: path loss 40 + 25 log10(d) dB with 3 dB shadowing; tags 0 dBm every 250 ms,
+# Figures: path loss 40 + 25 log10(d) dB with 3 dB shadowing; tags -19 dBm (-59 dBm at 1 m) every 250 ms,
 # carried in front of a 15 dB body.
 name: shop
 seed: 11
@@ -44,6 +44,7 @@ devices:
       waypoints: [[5, -2, 1.2], [5, 1, 1.2], {at: [5, 6.5, 1.2], pause: 60}, [5, -2, 1.2], [40, -2, 1.2]]
     headingFollowsRoute: true
     body: {lossDB: 15}
+    txPower: -19
     advertise:
       type: nonconn_ind
       interval: 250
@@ -58,6 +59,7 @@ devices:
       waypoints: [[5, -2, 1.2], [5, 1, 1.2], {at: [1.5, 2, 1.2], pause: 40}, {at: [6, 6.5, 1.2], pause: 25}, [5, -2, 1.2], [-30, -2, 1.2]]
     headingFollowsRoute: true
     body: {lossDB: 15}
+    txPower: -19
     advertise:
       type: nonconn_ind
       interval: 250
@@ -70,6 +72,7 @@ devices:
     route: {waypoints: [[60, -2.5, 1.2]], speed: 1.4}
     headingFollowsRoute: true
     body: {lossDB: 15}
+    txPower: -19
     advertise:
       type: nonconn_ind
       interval: 250
