@@ -9,7 +9,7 @@ import Logging
 struct BLECommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ble",
-        abstract: "Bluetooth Low Energy from the command line: simulated worlds, scanning, advertising, L2CAP channels, GATT, beacons, benchmarks, bonds.",
+        abstract: "Bluetooth Low Energy from the command line: simulated worlds, scanning, advertising, L2CAP channels, GATT, beacons, gateways, presence, benchmarks, bonds.",
         subcommands: subcommands
     )
 
@@ -40,6 +40,6 @@ struct BLECommand: AsyncParsableCommand {
     private static let subcommands: [any ParsableCommand.Type] = [
         ScanCommand.self, AdvertiseCommand.self, L2CAPCommand.self, GATTCommand.self, ServeCommand.self, BeaconCommand.self, SimCommand.self,
         BenchCommand.self, BondsCommand.self, PairCommand.self, ChatCommand.self, ANCSCommand.self, AMSCommand.self, SnoopCommand.self,
-        VHCICommand.self,
+        VHCICommand.self, GatewayCommand.self, PresenceCommand.self,
     ]
 }

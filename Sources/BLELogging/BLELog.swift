@@ -14,7 +14,7 @@ import Synchronization
 /// `ble` sends them to standard error.
 public enum BLELog {
     /// The layers, by the short names `--log` and `SWIFTBLE_LOG` take.
-    public static let layers = ["hci", "l2cap", "att", "gatt", "smp", "gap", "world", "adapter", "device", "phone"]
+    public static let layers = ["hci", "l2cap", "att", "gatt", "smp", "gap", "world", "adapter", "device", "phone", "gateway", "store"]
 
     /// A level setting that could not be read.
     public struct SpecError: Error, CustomStringConvertible, Sendable {
