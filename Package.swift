@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "BLEGateway", targets: ["BLEGateway"]),
         .library(name: "BLEPresence", targets: ["BLEPresence"]),
         .library(name: "BLEFleetSimulation", targets: ["BLEFleetSimulation"]),
+        .library(name: "BLEFleetStore", targets: ["BLEFleetStore"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
     dependencies: [
@@ -33,6 +34,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // The fleet store's engines: SQLite (bundled, no system library) and PostgreSQL.
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // A gateway's metrics, and their Prometheus exposition.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // `swift package generate-documentation`: the DocC catalogs of BLE, OpenCoreBluetooth and OpenCoreLocation.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -78,9 +85,27 @@ let package = Package(
         // A fleet's values: sightings and their batches, named so that a store can refuse duplicates.
         .target(name: "BLEFleet"),
         // A gateway: filters and identities (IRKs resolved), sightings numbered and batched, spooled and stored.
-        .target(name: "BLEGateway", dependencies: ["BLEFleet", "BLEBeacons", "BLEHost", "BLEWire"]),
+        .target(name: "BLEGateway", dependencies: [
+            "BLEAdapter", "BLEFleet", "BLEFleetStore", "BLEBeacons", "BLEHost", "BLELogging", "BLETime", "BLEWire",
+            .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Yams", package: "Yams"),
+        ]),
         // A scenario's gateways on the world's virtual clock, with the truth presence is scored against.
-        .target(name: "BLEFleetSimulation", dependencies: ["BLEController", "BLEFleet", "BLEGateway", "BLEPresence", "BLEWorld", "BLEWire"]),
+        .target(name: "BLEFleetSimulation", dependencies: ["BLEController", "BLEFleet", "BLEFleetStore", "BLEGateway", "BLEPresence", "BLEWorld", "BLEWire"]),
+        // The fleet's store (one schema on SQLite or PostgreSQL) and the gateway's durable spool.
+        .target(
+            name: "BLEFleetStore",
+            dependencies: [
+                "BLEFleet",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // The chat app (Examples/Chat), written against Core Bluetooth's API: OpenCoreBluetooth here.
         .target(name: "ChatApp", dependencies: ["BLEChat", "OpenCoreBluetooth"], path: "Examples/Chat/Sources/ChatApp"),
         // The heart-rate monitor (Examples/HeartRateMonitor): an iOS-style central that restores its state.
@@ -93,7 +118,7 @@ let package = Package(
             name: "BLECommandLine",
             dependencies: [
                 "BLEAdapter", "BLEBeacons", "BLEBench", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEStorage", "BLETransport", "BLEWorld",
-                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "BLELogging", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth",
+                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "BLELogging", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -121,10 +146,13 @@ let package = Package(
         .testTarget(name: "BLEBenchTests", dependencies: ["BLEBench", "BLEWire"]),
         .testTarget(name: "BLEPresenceTests", dependencies: ["BLEPresence"]),
         .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController", "BLEPhone"]),
-        .testTarget(name: "BLEGatewayTests", dependencies: ["BLEGateway", "BLEFleet", "BLEHost", "BLEBeacons", "BLEWire"]),
+        .testTarget(name: "BLEGatewayTests", dependencies: ["SimulatedTesting", "BLEGateway", "BLEFleet", "BLEFleetStore", "BLEHost", "BLEBeacons", "BLEWire",
+                                                        .product(name: "Prometheus", package: "swift-prometheus")]),
         .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEPresence", "BLEWorld"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),
+        // PostgreSQL cases run when SWIFTBLE_TEST_POSTGRES is set (scripts/test-postgres.sh start).
+        .testTarget(name: "BLEFleetStoreTests", dependencies: ["BLEFleetStore", "BLEFleet"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLE", "BLEBeacons", "BLEWorld"]),
         .testTarget(name: "OpenCoreBluetoothTests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "BLE", "BLEAdapter", "BLEHost", "BLEProfiles", "BLEWire",
                                                                "BLEWorld", "BLEController"]),
