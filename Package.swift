@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "BLEFleet"),
         // A gateway: filters and identities (IRKs resolved), sightings numbered and batched, spooled and stored.
         .target(name: "BLEGateway", dependencies: [
-            "BLEAdapter", "BLEFleet", "BLEFleetStore", "BLEBeacons", "BLEHost", "BLELogging", "BLETime", "BLEWire",
+            "BLEAdapter", "BLEFleet", "BLEFleetStore", "BLEBeacons", "BLEHost", "BLELogging", "BLEProfiles", "BLETime", "BLEWire",
             .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),

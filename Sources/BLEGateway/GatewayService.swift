@@ -1,6 +1,7 @@
 import BLEAdapter
 import BLEFleet
 import BLEFleetStore
+import BLEProfiles
 import BLELogging
 import Foundation
 import Logging

@@ -76,8 +76,9 @@ private final class MetricsHandler: ChannelInboundHandler {
             if request.method != .HEAD {
                 context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
             }
-            let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-            if !keepAlive { done.whenComplete { [context] _ in context.close(promise: nil) } }
+            let done = context.eventLoop.makePromise(of: Void.self)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: done)
+            if !keepAlive { done.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) } }
         }
     }
 }

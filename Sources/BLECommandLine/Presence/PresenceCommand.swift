@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEFleetSimulation
 import BLEFleetStore
+import BLELogging
 import BLEPresence
 import BLEScenarios
 import BLEWorld
@@ -61,7 +62,7 @@ struct PresenceScoreCommand: AsyncParsableCommand {
         defer { if database == nil { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) } } }
         let store: any FleetStore
         do {
-            store = try await FleetStores.open(url)
+            store = try await FleetStores.open(url, logger: BLELog.logger("store"))
         } catch {
             throw CommandFailure("\(error)")
         }
