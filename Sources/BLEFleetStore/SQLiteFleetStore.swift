@@ -43,7 +43,7 @@ public actor SQLiteFleetStore: FleetStore {
             try await transaction(db, begin: "BEGIN IMMEDIATE") { () async throws(FleetStoreError) in
                 try await run(db, FleetSchema.migrationsTable)
                 let rows = try await run(db, "SELECT COALESCE(MAX(version), 0) AS version FROM fleet_schema_migrations")
-                let found = rows.first?.column("version")?.integer.map(Int.init) ?? 0
+                let found = rows.first?.column("version")?.integer.map { Int($0) } ?? 0
                 guard found <= FleetSchema.currentVersion else {
                     throw .schemaFromTheFuture(found: found, supported: FleetSchema.currentVersion)
                 }
@@ -113,7 +113,7 @@ public actor SQLiteFleetStore: FleetStore {
     public func count() async throws(FleetStoreError) -> Int {
         try await serialized { () async throws(FleetStoreError) -> Int in
             let rows = try await run(try await open(), "SELECT COUNT(*) AS n FROM sightings")
-            return rows.first?.column("n")?.integer.map(Int.init) ?? 0
+            return rows.first?.column("n")?.integer.map { Int($0) } ?? 0
         }
     }
 
@@ -272,7 +272,7 @@ public actor SQLiteFleetStore: FleetStore {
         default: throw .unreadableRow(reason: "the frame of \(gateway)/\(run)/\(sequence) is not a BLOB")
         }
         return Sighting(gateway: gateway, run: Int64(run), sequence: Int64(sequence), identity: identity, address: address,
-                        addressIsRandom: random != 0, time: Int64(time), rssi: Int(rssi), txPower: row.column("tx_power")?.integer.map(Int.init),
+                        addressIsRandom: random != 0, time: Int64(time), rssi: Int(rssi), txPower: row.column("tx_power")?.integer.map { Int($0) },
                         frame: frame)
     }
 
