@@ -85,17 +85,24 @@ enum PostgresConnecting {
         guard let underlying = error.underlying else {
             return error.code == .connectionError ? "the connection failed" : "the server closed the connection"
         }
-        if let io = underlying as? IOError {
+        // NIO reports a failed connect as NIOConnectionError holding one IOError per address tried.
+        let errors = (underlying as? NIOConnectionError).map { $0.connectionErrors.map(\.error) } ?? [underlying]
+        for case let io as IOError in errors {
             switch io.errnoCode {
             case ECONNREFUSED: return "connection refused (nothing listens there)"
             case ENOENT: return "no such socket"
-            default: return "\(io)"
+            case ETIMEDOUT: return "the connection timed out"
+            case EHOSTUNREACH, ENETUNREACH: return "the host cannot be reached"
+            case ECONNRESET: return "the connection was reset"
+            default: return String(cString: strerror(io.errnoCode))
             }
         }
+        if let connection = underlying as? NIOConnectionError, let dns = connection.dnsAError ?? connection.dnsAAAAError {
+            return "the host name did not resolve (\(dns))"
+        }
         let text = "\(underlying)"
-        if text.contains("connection reset") || text.contains("Connection reset") { return "the connection was reset" }
         if text.contains("refused") { return "connection refused (nothing listens there)" }
-        if text.contains("timeout") || text.contains("Timeout") { return "no answer within 10 s" }
+        if text.lowercased().contains("timeout") || text.lowercased().contains("timed out") { return "no answer within 10 s" }
         return text
     }
 }

@@ -69,7 +69,7 @@ public actor PostgresFleetStore: FleetStore {
 
     public func ping() async throws(FleetStoreError) {
         try await serialized { () async throws(FleetStoreError) in
-            try await run(try await open(), "SELECT 1")
+            _ = try await run(try await open(), "SELECT 1")
         }
     }
 
@@ -173,7 +173,7 @@ public actor PostgresFleetStore: FleetStore {
     /// Runs one statement without binds (tests create databases and plant schema rows with it).
     func runStatement(_ sql: String) async throws(FleetStoreError) {
         try await serialized { () async throws(FleetStoreError) in
-            try await run(try await open(), sql)
+            _ = try await run(try await open(), sql)
         }
     }
 

@@ -8,7 +8,7 @@ import Testing
 struct FleetStoreTests {
     @Test("Migrate creates the schema and records version 1", arguments: TestEngine.available)
     func migrateCreatesTheSchema(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             #expect(try await made.store.count() == 0)
             #expect(try await made.store.gateways().isEmpty)
             try await made.execute("INSERT INTO presence_events (algorithm, identity, zone, kind, time_us) VALUES ('strongest', 'tag', 'hall', 'enter', 1)")
@@ -17,7 +17,7 @@ struct FleetStoreTests {
 
     @Test("Migrating twice is a no-op", arguments: TestEngine.available)
     func migratingTwiceIsANoOp(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             try await made.store.write(makeBatch(sequences: 0..<5))
             try await made.store.migrate()
             let other = try await made.openAnother()
@@ -29,7 +29,7 @@ struct FleetStoreTests {
 
     @Test("A database written by a newer SwiftBLE is refused", arguments: TestEngine.available)
     func futureSchemaIsRefused(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             try await made.execute("INSERT INTO fleet_schema_migrations (version, applied_at, description) VALUES (99, 0, 'from the future')")
             await made.store.close()
             let reopened = try await made.openAnother()
@@ -42,7 +42,7 @@ struct FleetStoreTests {
 
     @Test("Writing a batch again inserts nothing", arguments: TestEngine.available)
     func rewriteIsIdempotent(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             #expect(try await made.store.write(makeBatch(sequences: 0..<10)) == 10)
             #expect(try await made.store.write(makeBatch(sequences: 0..<10)) == 0)
             #expect(try await made.store.write(makeBatch(sequences: 5..<15)) == 5)
@@ -52,7 +52,7 @@ struct FleetStoreTests {
 
     @Test("A sighting reads back as it was written", arguments: TestEngine.available)
     func roundTrip(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             var batch = makeBatch(sequences: 0..<4)
             batch.sightings[1].frame = []
             try await made.store.write(batch)
@@ -62,7 +62,7 @@ struct FleetStoreTests {
 
     @Test("Sightings come ordered by time then key, filtered by time, identity and gateway", arguments: TestEngine.available)
     func queries(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             let hall = makeBatch(gateway: "gw-hall", sequences: 0..<6)
             let door = makeBatch(gateway: "gw-door", run: 3, sequences: 0..<6)
             try await made.store.write(hall)
@@ -87,16 +87,16 @@ struct FleetStoreTests {
 
     @Test("A gateway's row keeps its earliest and latest times", arguments: TestEngine.available)
     func gatewayRowSpansBatches(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             try await made.store.write(makeBatch(sequences: 10..<12, start: marchFirst + oneDay))
             try await made.store.write(makeBatch(sequences: 0..<2, start: marchFirst))
-            #expect(try await made.store.gateways() == [FleetGateway(name: "gw-hall", zone: nil, firstSeen: marchFirst, lastSeen: marchFirst + oneDay + 1_000_000)])
+            #expect(try await made.store.gateways() == [FleetGateway(name: "gw-hall", zone: nil, firstSeen: marchFirst, lastSeen: marchFirst + oneDay + 11_000_000)])
         }
     }
 
     @Test("Retention removes the days before the cutoff and keeps the rest", arguments: TestEngine.available)
     func retention(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             for day in Int64(0)..<3 {
                 try await made.store.write(makeBatch(sequences: (day * 10)..<(day * 10 + 4), start: marchFirst + day * oneDay))
             }
@@ -112,7 +112,7 @@ struct FleetStoreTests {
 
     @Test("A closed store says so", arguments: TestEngine.available)
     func closedStore(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             await made.store.close()
             await #expect(throws: FleetStoreError.closed) { try await made.store.count() }
         }
@@ -126,7 +126,7 @@ struct FleetStoreTests {
 struct ConcurrentGatewayTests {
     @Test("Two gateways migrating at once leave one schema", arguments: TestEngine.available)
     func concurrentMigrations(engine: TestEngine) async throws {
-        try await withStore(engine, migrate: false) { made in
+        try await withStore(engine, migrate: false) { (made: TestStore) async throws in
             let other = try await made.openAnother()
             async let first: Void = made.store.migrate()
             async let second: Void = other.migrate()
@@ -139,7 +139,7 @@ struct ConcurrentGatewayTests {
 
     @Test("Two writers of the same batch store one copy", arguments: TestEngine.available)
     func concurrentWritersStoreOneCopy(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             let other = try await made.openAnother()
             let batch = makeBatch(sequences: 0..<200, start: marchFirst + 5 * oneDay)
             async let first = made.store.write(batch)

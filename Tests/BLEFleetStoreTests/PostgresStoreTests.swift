@@ -9,7 +9,7 @@ struct PostgresStoreTests {
     // These need a server: SWIFTBLE_TEST_POSTGRES names one (scripts/test-postgres.sh start).
     @Test("Each UTC day gets its partition, and retention drops whole partitions", .enabled(if: PostgresTesting.isConfigured))
     func partitionsPerDay() async throws {
-        try await withStore(.postgres) { made in
+        try await withStore(.postgres) { (made: TestStore) async throws in
             let store = try #require(made.store as? PostgresFleetStore)
             // One batch crossing midnight: two partitions before one insert.
             try await store.write(makeBatch(sequences: 0..<4, start: marchFirst + oneDay - 2_000_000))
@@ -23,7 +23,7 @@ struct PostgresStoreTests {
 
     @Test("A day partition another process dropped is created again", .enabled(if: PostgresTesting.isConfigured))
     func partitionDroppedElsewhere() async throws {
-        try await withStore(.postgres) { made in
+        try await withStore(.postgres) { (made: TestStore) async throws in
             try await made.store.write(makeBatch(sequences: 0..<2))
             let other = try await made.openAnother()
             #expect(try await other.dropSightings(before: marchFirst + oneDay) == ["sightings_20250301"])
@@ -85,7 +85,7 @@ struct PostgresStoreTests {
         let environment = ["SWIFTBLE_PG_DIR": NSTemporaryDirectory() + "swiftble-pg-fault-\(UInt32.random(in: 0...UInt32.max))",
                            "SWIFTBLE_PG_PORT": String(Int.random(in: 56000..<57000))]
         try PostgresTesting.control(["start"], environment: environment)
-        defer { _ = try? PostgresTesting.control(["destroy"], environment: environment) }
+        defer { try? PostgresTesting.control(["destroy"], environment: environment) }
         guard let port = environment["SWIFTBLE_PG_PORT"].flatMap(Int.init) else { return }
         let target = PostgresTarget(endpoint: .tcp(host: "127.0.0.1", port: port), user: "swiftble", password: nil,
                                     database: "swiftble_test", sslMode: .disable)

@@ -7,7 +7,7 @@ import Testing
 struct SpoolDrainerTests {
     @Test("Draining writes every batch oldest first and empties the spool", arguments: TestEngine.available)
     func drainsEverything(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let spool = try SightingSpool(directory: directory)
@@ -21,7 +21,7 @@ struct SpoolDrainerTests {
 
     @Test("A crash between write and remove stores each sighting exactly once", arguments: TestEngine.available)
     func crashBetweenWriteAndRemove(engine: TestEngine) async throws {
-        try await withStore(engine) { made in
+        try await withStore(engine) { (made: TestStore) async throws in
             let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let spool = try SightingSpool(directory: directory)
@@ -35,7 +35,7 @@ struct SpoolDrainerTests {
             let result = try await SpoolDrainer(spool: restarted, store: made.store).drain()
             #expect(result == SpoolDrainer.Result(batches: 2, inserted: 10))
             #expect(try await made.store.count() == 20)
-            #expect(try await made.store.sightings(from: 0, to: .max).map(\.sequence) == Array(0..<20))
+            #expect(try await made.store.sightings(from: 0, to: .max).map(\.sequence).sorted() == Array(0..<20))
         }
     }
 

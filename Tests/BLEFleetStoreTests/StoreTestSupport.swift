@@ -7,12 +7,13 @@ import Testing
 let marchFirst: Int64 = 1_740_787_200_000_000
 let oneDay: Int64 = 86_400_000_000
 
-/// A batch of one gateway run: sequence numbers `sequences`, one sighting a second from `start`.
+/// A batch of one gateway run: sequence numbers `sequences`, sighting `n` at `start + n * step`
+/// (a key always comes with the same time, as a real gateway's does).
 func makeBatch(gateway: String = "gw-hall", run: Int64 = 7, sequences: Range<Int64>, start: Int64 = marchFirst,
                step: Int64 = 1_000_000, identity: (Int64) -> String = { "ibeacon:tag-\($0 % 3)" }) -> SightingBatch {
     SightingBatch(sightings: sequences.map { sequence in
         Sighting(gateway: gateway, run: run, sequence: sequence, identity: identity(sequence), address: "C0:11:22:33:44:\(String(format: "%02X", sequence % 256))",
-                 addressIsRandom: sequence % 2 == 0, time: start + (sequence - sequences.lowerBound) * step, rssi: -40 - Int(sequence % 50),
+                 addressIsRandom: sequence % 2 == 0, time: start + sequence * step, rssi: -40 - Int(sequence % 50),
                  txPower: sequence % 4 == 0 ? nil : -59, frame: [0x02, 0x01, 0x06, UInt8(sequence % 256)])
     })
 }
@@ -108,21 +109,23 @@ enum PostgresTesting {
         await admin.close()
     }
 
-    /// Runs the cluster script with `arguments` and extra environment; returns its standard output.
-    @discardableResult
-    static func control(_ arguments: [String], environment: [String: String]) throws -> String {
+    /// Runs the cluster script with `arguments` and extra environment, its output to /dev/null.
+    /// (posix_spawn and waitpid: Foundation's Process.waitUntilExit was seen never to return here.)
+    static func control(_ arguments: [String], environment: [String: String]) throws {
         guard let controlScript else { throw FleetStoreError.invalidURL("", reason: "SWIFTBLE_TEST_POSTGRES_CTL is not set") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [controlScript] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(controlScript) \(arguments) exited with \(process.terminationStatus)")
-        return String(decoding: data, as: UTF8.self)
+        let argv = ["/usr/bin/env"] + environment.map { "\($0)=\($1)" } + ["/bin/bash", controlScript] + arguments
+        let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, cArguments, environ)
+        guard spawned == 0 else { throw FleetStoreError.spoolIOError(path: controlScript, reason: "posix_spawn failed (\(spawned))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status == 0, "\(controlScript) \(arguments) exited with status \(status)")
     }
 }
 
