@@ -36,6 +36,8 @@ public actor Gateway {
     private let metrics: GatewayMetrics
     private let logger: Logger
     private let scanning: Scanning
+    /// Whether the batch timer runs.
+    private var ticking = false
 
     /// A gateway with `core` writing through `pipeline`.
     public init(core: GatewayCore, scanning: Scanning = Scanning(), pipeline: GatewayPipeline, metrics: GatewayMetrics, logger: Logger) {
@@ -66,11 +68,13 @@ public actor Gateway {
         logger.info("Scanning", metadata: ["active": "\(scanning.active)", "run": "\(core.run)"])
         let deadline = seconds.map { clockStart + Int64(($0 * 1e6).rounded()) }
         // The batch timer: wakes on the host's clock, so a simulated gateway stays on virtual time.
+        // It is stopped by a flag, not cancelled, so that a store write under way is never cancelled.
+        ticking = true
         let ticker = Task { [weak self] in
-            while !Task.isCancelled {
+            while await self?.ticking == true {
                 try? await clock.sleep(untilMicroseconds: clock.microseconds + 250_000)
+                guard await self?.ticking == true else { break }
                 await self?.tick(at: stamp(clock.microseconds))
-                if let deadline, clock.microseconds >= deadline { break }
             }
         }
         var ended = false
@@ -80,7 +84,8 @@ public actor Gateway {
             await receive(report, at: stamp(clock.microseconds))
         }
         ended = !Task.isCancelled && (deadline.map { clock.microseconds < $0 } ?? true)
-        ticker.cancel()
+        ticking = false
+        await ticker.value
         try? await host.stopScanning()
         await finish()
         if ended { throw .controller("the controller stopped reporting (it was reset or went away)") }
