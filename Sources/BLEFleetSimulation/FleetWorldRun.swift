@@ -136,8 +136,8 @@ public final class FleetWorldRun {
             let before = gateways[device]?.counts.kept ?? 0
             batches += gateways[device]?.receive(address: entry.address, rssi: entry.availableRSSI.map(Int.init), data: data, time: now) ?? []
             guard let core = gateways[device], core.counts.kept > before else { continue }
-            // The identity just kept is the last sighting's; learn which device sent it, once.
-            if let identity = core.filter.keep(address: entry.address, data: data)?.identity, trackedDevice[identity] == nil,
+            // Learn which device sent an identity the first time it is kept.
+            if let identity = core.lastSighting?.identity, trackedDevice[identity] == nil,
                let sender = senders[AddressKey(entry.address)] {
                 trackedDevice[identity] = sender
                 truth.record(identity: identity, time: Double(world.now) / 1_000_000, zone: trueZone(of: sender))

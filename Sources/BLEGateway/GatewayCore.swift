@@ -41,6 +41,8 @@ public struct GatewayCore: Sendable {
     public let batching: Batching
     /// What it counted.
     public private(set) var counts = Counts()
+    /// The sighting kept last, if any.
+    public private(set) var lastSighting: Sighting?
     private var nextSequence: Int64 = 0
     private var pending: [Sighting] = []
 
@@ -65,9 +67,11 @@ public struct GatewayCore: Sendable {
         }
         guard let kept = filter.keep(address: address, data: data) else { return [] }
         counts.kept += 1
-        pending.append(Sighting(gateway: name, run: run, sequence: nextSequence, identity: kept.identity,
+        let sighting = Sighting(gateway: name, run: run, sequence: nextSequence, identity: kept.identity,
                                 address: address.description, addressIsRandom: address.kind == .random,
-                                time: time, rssi: rssi, txPower: kept.txPower, frame: data))
+                                time: time, rssi: rssi, txPower: kept.txPower, frame: data)
+        pending.append(sighting)
+        lastSighting = sighting
         nextSequence += 1
         return pending.count >= batching.maximumCount ? [cut()] : []
     }
