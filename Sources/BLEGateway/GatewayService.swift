@@ -27,10 +27,14 @@ public struct GatewayService: Sendable {
         public var seconds: Double?
         /// The world's seed for `sim` controllers.
         public var seed: UInt64?
+        /// Simulated seconds per wall-clock second for `sim` controllers (`--speed`): 1 paces the
+        /// world to real time; `.infinity` runs it as fast as the processor allows, for benchmarks
+        /// and long simulated runs. Real controllers ignore it.
+        public var speed: Double
 
         /// Options with every field.
         public init(gateways: [GatewayConfiguration], database: DatabaseURL, spoolDirectory: String, spoolLimit: Int,
-                    metrics: (host: String, port: Int)?, seconds: Double?, seed: UInt64?) {
+                    metrics: (host: String, port: Int)?, seconds: Double?, seed: UInt64?, speed: Double = 1) {
             self.gateways = gateways
             self.database = database
             self.spoolDirectory = spoolDirectory
@@ -38,6 +42,7 @@ public struct GatewayService: Sendable {
             self.metrics = metrics
             self.seconds = seconds
             self.seed = seed
+            self.speed = speed
         }
     }
 
@@ -120,11 +125,11 @@ public struct GatewayService: Sendable {
         }
         let summaries = await withTaskGroup(of: Summary.self) { group in
             for (configuration, gateway, pipeline) in prepared {
-                let seconds = options.seconds, seed = options.seed
+                let seconds = options.seconds, seed = options.seed, speed = options.speed
                 group.addTask {
                     var failure: String?
                     do {
-                        let adapter = try await Adapter.open(hci: configuration.hci, seed: seed, snoopPath: nil, onLog: onLog)
+                        let adapter = try await Adapter.open(hci: configuration.hci, seed: seed, snoopPath: nil, onLog: onLog, speed: speed)
                         do {
                             try await adapter.startSimulatedPeripherals()
                             let wallStart = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())

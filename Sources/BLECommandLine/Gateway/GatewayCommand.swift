@@ -82,6 +82,9 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: "The simulated world's seed, for sim controllers.")
     var seed: UInt64?
 
+    @Option(help: "Simulated seconds per wall second, for sim controllers: 1 (real time), a number, or max (as fast as the processor allows; --seconds then counts simulated seconds).")
+    var speed: String = "1"
+
     @Flag(help: "Check the configuration, the spool and the database (opened and migrated), then exit.")
     var check = false
 
@@ -121,6 +124,7 @@ struct GatewayCommand: AsyncParsableCommand {
         guard batchAge.isFinite, batchAge >= 0, batchAge <= 60_000 else { throw ValidationError("--batch-age must be 0 to 60000 ms") }
         if let seconds, !(seconds.isFinite && seconds > 0) { throw ValidationError("--seconds must be a positive number") }
         if let metricsPort, !(0 ... 65535).contains(metricsPort) { throw ValidationError("--metrics-port must be 0 to 65535") }
+        guard let worldSpeed = Self.speed(speed) else { throw ValidationError("--speed must be a positive number or max") }
         var gateways: [GatewayConfiguration]
         if let fleet {
             guard name == nil, hci == nil, zone == nil, rules.isEmpty else {
@@ -153,13 +157,21 @@ struct GatewayCommand: AsyncParsableCommand {
             gateways[index].batching = .init(maximumCount: batchSize, maximumAge: Int64((batchAge * 1000).rounded()))
         }
         return GatewayService.Options(gateways: gateways, database: url, spoolDirectory: spool, spoolLimit: limit,
-                                      metrics: metricsPort.map { (metricsAddress, $0) }, seconds: seconds, seed: seed)
+                                      metrics: metricsPort.map { (metricsAddress, $0) }, seconds: seconds, seed: seed,
+                                      speed: worldSpeed)
     }
 
     /// The filter options as `(kind, value)` pairs, in the order of `ble gateway --help`.
     var rules: [(kind: String, value: String)] {
         ibeacon.map { ("ibeacon", $0) } + eddystone.map { ("eddystone", $0) } + altbeacon.map { ("altbeacon", $0) }
             + service.map { ("service", $0) } + localName.map { ("name", $0) } + address.map { ("address", $0) } + irk.map { ("irk", $0) }
+    }
+
+    /// `max` → `.infinity`, `10` → 10; `nil` when the text is no positive speed.
+    static func speed(_ text: String) -> Double? {
+        if text.lowercased() == "max" { return .infinity }
+        guard let value = Double(text), value.isFinite, value > 0 else { return nil }
+        return value
     }
 
     /// `500M` → 524288000; `nil` when the text is no size.
