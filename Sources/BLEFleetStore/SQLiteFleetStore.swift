@@ -1,6 +1,7 @@
 import BLEFleet
 import Logging
 import NIOCore
+import NIOPosix
 import SQLiteNIO
 #if canImport(Glibc)
 import Glibc
@@ -159,12 +160,16 @@ public actor SQLiteFleetStore: FleetStore {
         }
     }
 
+    deinit {
+        // A store released without close(): its connection is closed in the background rather
+        // than released open (which sqlite-nio traps on in debug builds).
+        if let connection { Task { try? await connection.close() } }
+    }
+
     public func close() async {
         await gate.enter()
         isClosed = true
-        if let connection {
-            do { try await connection.close() } catch { logger.warning("Closing the SQLite database failed", metadata: ["error": "\(error)"]) }
-        }
+        if let connection { await Self.shut(connection, logger: logger) }
         connection = nil
         await gate.leave()
     }
@@ -177,6 +182,21 @@ public actor SQLiteFleetStore: FleetStore {
     }
 
     // MARK: Connection and statements
+
+    /// The threads SQLite's blocking calls run on, shared by every store of the process. Wider
+    /// than NIO's singleton (one thread per core): a connection waiting on another's lock (the
+    /// busy timeout) holds its thread, and two such waits must not stop every other store.
+    private static let threadPool = NIOThreadPool._makePerpetualStartedPool(numberOfThreads: 8, threadNamePrefix: "ble-sqlite-")
+
+    /// Closes `connection` from a task of its own: sqlite-nio refuses work asked from a cancelled
+    /// task, and a connection left open must not be released (it traps in debug builds).
+    private static func shut(_ connection: SQLiteConnection, logger: Logger) async {
+        do {
+            try await Task { try await connection.close() }.value
+        } catch {
+            logger.warning("Closing the SQLite database failed", metadata: ["error": "\(error)"])
+        }
+    }
 
     private func serialized<T: Sendable>(_ body: () async throws(FleetStoreError) -> T) async throws(FleetStoreError) -> T {
         await gate.enter()
@@ -203,7 +223,8 @@ public actor SQLiteFleetStore: FleetStore {
         }
         let opened: SQLiteConnection
         do {
-            opened = try await SQLiteConnection.open(storage: path == ":memory:" ? .memory : .file(path: path), logger: logger)
+            opened = try await SQLiteConnection.open(storage: path == ":memory:" ? .memory : .file(path: path), threadPool: Self.threadPool,
+                                                     logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()).get()
         } catch {
             throw .cannotOpenFile(path: path, reason: "\(error)")
         }
@@ -213,7 +234,7 @@ public actor SQLiteFleetStore: FleetStore {
             _ = try await opened.query("PRAGMA synchronous = FULL")
             _ = try await opened.query("PRAGMA busy_timeout = 10000")
         } catch {
-            try? await opened.close()
+            await Self.shut(opened, logger: logger)
             throw Self.mapped(error, path: path)
         }
         connection = opened

@@ -87,7 +87,9 @@ public actor Gateway {
         ticking = false
         await ticker.value
         try? await host.stopScanning()
-        await finish()
+        // An unstructured task does not inherit the cancellation (SIGINT, SIGTERM) that may have
+        // ended the scan, so the last batch still reaches the store when it answers.
+        await Task { await self.finish() }.value
         if ended { throw .controller("the controller stopped reporting (it was reset or went away)") }
     }
 

@@ -141,7 +141,7 @@ public struct GatewayService: Sendable {
                     } catch {
                         failure = "\(error)"
                     }
-                    await gateway.finish()
+                    await Task { await gateway.finish() }.value  // not cancelled with the run: the last drain must reach the store
                     let counts = await gateway.core.counts
                     let status = await pipeline.status
                     await pipeline.close()

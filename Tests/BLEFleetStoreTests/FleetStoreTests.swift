@@ -130,8 +130,10 @@ struct ConcurrentGatewayTests {
             let other = try await made.openAnother()
             async let first: Void = made.store.migrate()
             async let second: Void = other.migrate()
-            _ = try await (first, second)
+            var failure: (any Error)?
+            do { _ = try await (first, second) } catch { failure = error }
             await other.close()
+            if let failure { throw failure }
             try await made.store.write(makeBatch(sequences: 0..<3))
             #expect(try await made.store.count() == 3)
         }
@@ -144,8 +146,12 @@ struct ConcurrentGatewayTests {
             let batch = makeBatch(sequences: 0..<200, start: marchFirst + 5 * oneDay)
             async let first = made.store.write(batch)
             async let second = other.write(batch)
-            let (a, b) = try await (first, second)
+            var written: (Int, Int)?
+            var failure: (any Error)?
+            do { written = try await (first, second) } catch { failure = error }
             await other.close()
+            if let failure { throw failure }
+            let (a, b) = written ?? (0, 0)
             #expect(a + b == 200)
             #expect(try await made.store.count() == 200)
         }

@@ -15,7 +15,7 @@ struct GatewayCommand: AsyncParsableCommand {
             batches through a spool on disk, so a database that is away loses nothing (up to --spool-limit; then the \
             oldest are dropped, and the log and metrics say how many). --database takes sqlite:PATH (the default, \
             ble-fleet.sqlite) or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with the PG* variables filling \
-            what a postgres:// URL leaves out, as psql reads them. SIGINT or SIGTERM flushes and exits.
+            what a postgres:// URL leaves out, as psql reads them. SIGINT or SIGTERM writes the last batch and exits.
             """
     )
 
