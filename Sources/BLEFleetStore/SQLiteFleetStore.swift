@@ -229,10 +229,12 @@ public actor SQLiteFleetStore: FleetStore {
             throw .cannotOpenFile(path: path, reason: "\(error)")
         }
         do {
+            // The busy timeout first: switching to WAL takes a lock, and a second gateway opening
+            // the file while the first migrates must wait for it rather than fail at once.
             // WAL: readers do not block the writer; FULL: each commit is synced to disk.
+            _ = try await opened.query("PRAGMA busy_timeout = 10000")
             _ = try await opened.query("PRAGMA journal_mode = WAL")
             _ = try await opened.query("PRAGMA synchronous = FULL")
-            _ = try await opened.query("PRAGMA busy_timeout = 10000")
         } catch {
             await Self.shut(opened, logger: logger)
             throw Self.mapped(error, path: path)

@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
+import SimulatedTesting
 import Testing
 
 /// `ble gateway` from the command line: what it stores, what it refuses and why, its metrics,
 /// and a controller that goes away under it.
-@Suite("ble gateway")
+@Suite("ble gateway", .ownThread)
 struct GatewayCommandLineTests {
     private func ble(_ arguments: [String], in folder: URL) throws -> ProcessResult {
         try runProcess(try #require(bleExecutable()), arguments, directory: folder)

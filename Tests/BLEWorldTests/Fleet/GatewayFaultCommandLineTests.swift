@@ -1,6 +1,7 @@
 import BLEWire
 import Foundation
 import Glibc
+import SimulatedTesting
 import Testing
 
 /// The gateway's promise (docs/gateway.md, "Nothing lost"), tested with real processes: a served
@@ -11,7 +12,7 @@ import Testing
 /// The throwaway cluster's control script (scripts/test-postgres.sh), when .ci/run started one.
 private let faultTestPostgresScript = ProcessInfo.processInfo.environment["SWIFTBLE_TEST_POSTGRES_CTL"]
 
-@Suite("Gateway faults", .serialized, .enabled(if: faultTestPostgresScript != nil,
+@Suite("Gateway faults", .serialized, .ownThread, .enabled(if: faultTestPostgresScript != nil,
                                                 "needs PostgreSQL: SWIFTBLE_TEST_POSTGRES_CTL is not set (.ci/run starts a throwaway cluster)"))
 struct GatewayFaultCommandLineTests {
     static let postgresScript = faultTestPostgresScript
