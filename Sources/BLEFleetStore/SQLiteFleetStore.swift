@@ -233,7 +233,10 @@ public actor SQLiteFleetStore: FleetStore {
             // the file while the first migrates must wait for it rather than fail at once.
             // WAL: readers do not block the writer; FULL: each commit is synced to disk.
             _ = try await opened.query("PRAGMA busy_timeout = 10000")
-            _ = try await opened.query("PRAGMA journal_mode = WAL")
+            // Switching takes a lock the busy handler does not wait for; a file another gateway
+            // already switched needs no switch.
+            let mode = try await opened.query("PRAGMA journal_mode").first?.column("journal_mode")?.string
+            if mode?.lowercased() != "wal" { _ = try await opened.query("PRAGMA journal_mode = WAL") }
             _ = try await opened.query("PRAGMA synchronous = FULL")
         } catch {
             await Self.shut(opened, logger: logger)

@@ -2,9 +2,10 @@ import BLEFleet
 import BLEFleetSimulation
 import BLEPresence
 import BLEWorld
+import SimulatedTesting
 import Testing
 
-@Suite("Presence scored against the world's truth")
+@Suite("Presence scored against the world's truth", .ownThread)
 struct FleetPresenceScoringTests {
     static func outcomes(_ name: String) throws -> [FleetPresenceScoring.Outcome] {
         let scenario = try FleetWorldRunTests.scenario(name)

@@ -3,9 +3,10 @@ import BLEFleetSimulation
 import BLEGateway
 import BLEWorld
 import Foundation
+import SimulatedTesting
 import Testing
 
-@Suite("Fleet runs in the world")
+@Suite("Fleet runs in the world", .ownThread)
 struct FleetWorldRunTests {
     static func scenario(_ name: String) throws -> Scenario {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Scenarios/\(name).yaml")

@@ -1,7 +1,8 @@
 import BLEPresence
+import SimulatedTesting
 import Testing
 
-@Suite("Three rooms")
+@Suite("Three rooms", .ownThread)
 struct ThreeRoomsTests {
     @Test("The same seed gives the same sightings and truth")
     func deterministic() {
