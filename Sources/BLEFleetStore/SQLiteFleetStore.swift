@@ -232,7 +232,7 @@ public actor SQLiteFleetStore: FleetStore {
             // The busy timeout first: switching to WAL takes a lock, and a second gateway opening
             // the file while the first migrates must wait for it rather than fail at once.
             // WAL: readers do not block the writer; FULL: each commit is synced to disk.
-            _ = try await opened.query("PRAGMA busy_timeout = 10000")
+            _ = try await opened.query("PRAGMA busy_timeout = 60000")
             // Switching takes a lock the busy handler does not wait for; a file another gateway
             // already switched needs no switch.
             let mode = try await opened.query("PRAGMA journal_mode").first?.column("journal_mode")?.string
