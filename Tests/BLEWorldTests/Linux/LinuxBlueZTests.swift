@@ -140,6 +140,17 @@ struct LinuxBlueZTests {
         let ready = try #require(world.waitForLine(containing: "READY", timeoutSeconds: 60), "\(world.output)")
         let devices = (jsonLines(String(ready.dropFirst(6))).first?["devices"] as? [[String: Any]]) ?? []
         #expect(devices.compactMap { $0["interface"] as? String }.count == 2, "\(ready)")
+        // READY means the kernel has both adapters; bluetoothd registers them on D-Bus a moment
+        // later (longer on a loaded machine): wait until it knows hci1 rather than race it.
+        let registered = try guest.run("""
+            for i in $(seq 1 120); do
+                dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 org.freedesktop.DBus.Properties.Get \
+                    string:org.bluez.Adapter1 string:Address >/dev/null 2>&1 && exit 0
+                sleep 0.5
+            done
+            exit 1
+            """, timeoutSeconds: 90)
+        try #require(registered.status == 0, "bluetoothd never registered hci1: \(registered.stderr)")
         let advertiser = try guest.start("exec python3 \(LinuxGuest.interopDirectory)/bluez_gatt_server.py --name SwiftBLE-Kernel --adapter hci1 2>&1")
         defer { advertiser.stop() }
         try #require(advertiser.waitForLine(containing: "\"ready\"", timeoutSeconds: 60) != nil, "\(advertiser.output)")
