@@ -5,7 +5,7 @@ import BLEWorld
 import SimulatedTesting
 import Testing
 
-@Suite("Presence scored against the world's truth", .ownThread)
+@Suite("Presence scored against the world's truth", .ownThread, .takesTurns)
 struct FleetPresenceScoringTests {
     static func outcomes(_ name: String) throws -> [FleetPresenceScoring.Outcome] {
         let scenario = try FleetWorldRunTests.scenario(name)

@@ -6,7 +6,7 @@ import Foundation
 import SimulatedTesting
 import Testing
 
-@Suite("Fleet runs in the world", .ownThread)
+@Suite("Fleet runs in the world", .ownThread, .takesTurns)
 struct FleetWorldRunTests {
     static func scenario(_ name: String) throws -> Scenario {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Scenarios/\(name).yaml")

@@ -2,7 +2,7 @@ import BLEPresence
 import SimulatedTesting
 import Testing
 
-@Suite("Three rooms", .ownThread)
+@Suite("Three rooms", .ownThread, .takesTurns)
 struct ThreeRoomsTests {
     @Test("The same seed gives the same sightings and truth")
     func deterministic() {

@@ -5,7 +5,7 @@ import Testing
 
 /// `ble gateway` from the command line: what it stores, what it refuses and why, its metrics,
 /// and a controller that goes away under it.
-@Suite("ble gateway", .ownThread)
+@Suite("ble gateway", .ownThread, .takesTurns)
 struct GatewayCommandLineTests {
     private func ble(_ arguments: [String], in folder: URL) throws -> ProcessResult {
         try runProcess(try #require(bleExecutable()), arguments, directory: folder)

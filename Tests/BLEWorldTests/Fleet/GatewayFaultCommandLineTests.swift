@@ -12,7 +12,7 @@ import Testing
 /// The throwaway cluster's control script (scripts/test-postgres.sh), when .ci/run started one.
 private let faultTestPostgresScript = ProcessInfo.processInfo.environment["SWIFTBLE_TEST_POSTGRES_CTL"]
 
-@Suite("Gateway faults", .serialized, .ownThread, .enabled(if: faultTestPostgresScript != nil,
+@Suite("Gateway faults", .serialized, .ownThread, .takesTurns, .enabled(if: faultTestPostgresScript != nil,
                                                 "needs PostgreSQL: SWIFTBLE_TEST_POSTGRES_CTL is not set (.ci/run starts a throwaway cluster)"))
 struct GatewayFaultCommandLineTests {
     static let postgresScript = faultTestPostgresScript
