@@ -5,7 +5,7 @@ import Testing
 
 /// Our GATT client against our GATT server, each on its own host, over a simulated world:
 /// the Host actor's routing of ATT between bearer, client and server.
-@Suite("Host GATT client and server over a simulated world", .simulated, .timeLimit(.minutes(10)))
+@Suite("Host GATT client and server over a simulated world", .simulated, .timeLimit(.minutes(3)))
 struct HostGATTTests {
     static let serviceUUID = BluetoothUUID(uuid128: 0xA7E3_C0DE_5B1E_4E6B_9F00_0000_0000_00B0)
     static let longUUID = BluetoothUUID(0xFF01)
@@ -141,7 +141,7 @@ struct HostGATTTests {
 
 // Hosts on threads of their own are outside any simulation: this one stays on the wall clock.
 // The limit catches a hang, not slowness: under CI's full load the run takes minutes.
-@Suite("Host GATT with each host on a thread of its own", .timeLimit(.minutes(3)))
+@Suite("Host GATT with each host on a thread of its own", .timeLimit(.minutes(10)))
 struct HostGATTThreadTests {
     @Test("the same procedures from inboxes, each host on a thread of its own, the notifications sent inside Host.run")
     func clientAgainstServerOnThreads() async throws {

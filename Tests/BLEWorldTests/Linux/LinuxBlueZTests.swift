@@ -139,26 +139,32 @@ struct LinuxBlueZTests {
         defer { world.stop() }
         let ready = try #require(world.waitForLine(containing: "READY", timeoutSeconds: 60), "\(world.output)")
         let devices = (jsonLines(String(ready.dropFirst(6))).first?["devices"] as? [[String: Any]]) ?? []
-        #expect(devices.compactMap { $0["interface"] as? String }.count == 2, "\(ready)")
+        let interfaces = devices.compactMap { $0["interface"] as? String }
+        try #require(interfaces.count == 2, "\(ready)")
+        // The kernel numbers adapters on from those an earlier check removed, so the names come
+        // from READY: the first device scans, the second (host-2, the peer) advertises.
+        let (scanner, advertising) = (interfaces[0], interfaces[1])
         // READY means the kernel has both adapters; bluetoothd registers them on D-Bus a moment
-        // later (longer on a loaded machine): wait until it knows hci1 rather than race it.
+        // later (longer on a loaded machine): wait until it knows both rather than race it.
         let registered = try guest.run("""
             for i in $(seq 1 120); do
-                dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 org.freedesktop.DBus.Properties.Get \
+                dbus-send --system --print-reply --dest=org.bluez /org/bluez/\(scanner) org.freedesktop.DBus.Properties.Get \
+                    string:org.bluez.Adapter1 string:Address >/dev/null 2>&1 &&
+                dbus-send --system --print-reply --dest=org.bluez /org/bluez/\(advertising) org.freedesktop.DBus.Properties.Get \
                     string:org.bluez.Adapter1 string:Address >/dev/null 2>&1 && exit 0
                 sleep 0.5
             done
             exit 1
             """, timeoutSeconds: 90)
-        try #require(registered.status == 0, "bluetoothd never registered hci1: \(registered.stderr)")
-        let advertiser = try guest.start("exec python3 \(LinuxGuest.interopDirectory)/bluez_gatt_server.py --name SwiftBLE-Kernel --adapter hci1 2>&1")
+        try #require(registered.status == 0, "bluetoothd never registered \(scanner) and \(advertising): \(registered.stderr)")
+        let advertiser = try guest.start("exec python3 \(LinuxGuest.interopDirectory)/bluez_gatt_server.py --name SwiftBLE-Kernel --adapter \(advertising) 2>&1")
         defer { advertiser.stop() }
         try #require(advertiser.waitForLine(containing: "\"ready\"", timeoutSeconds: 60) != nil, "\(advertiser.output)")
-        // bleak scans on hci0 by name: bluetoothctl's default adapter could be either one.
+        // bleak scans on the scanner's adapter by name: bluetoothctl's default adapter could be either one.
         let scan = try guest.run("""
-            dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci0 org.freedesktop.DBus.Properties.Set \
+            dbus-send --system --print-reply --dest=org.bluez /org/bluez/\(scanner) org.freedesktop.DBus.Properties.Set \
                 string:org.bluez.Adapter1 string:Powered variant:boolean:true >/dev/null
-            python3 \(LinuxGuest.interopDirectory)/bleak_client.py --name SwiftBLE-Kernel --adapter hci0 --scan-only
+            python3 \(LinuxGuest.interopDirectory)/bleak_client.py --name SwiftBLE-Kernel --adapter \(scanner) --scan-only
             """, timeoutSeconds: 90)
         let found = jsonLines(scan.stdout).first { $0["event"] as? String == "found" }
         #expect(scan.status == 0, "\(scan.stdout)\n\(scan.stderr)")
