@@ -46,6 +46,11 @@ extension SimulatedPhone {
         var follower: Task<Void, Never>?
         /// The Notification Center's UID of each notification the scenario posted, by its id.
         var notificationUIDs: [String: UInt32] = [:]
+        /// The apps' local notifications: pending, delivered, and what the user saw.
+        var lockScreen = LockScreen()
+        /// How each app's notification layer presents a notification in the foreground and
+        /// answers a tap (``SimulatedPhone/attachNotifications(of:present:respond:)``).
+        var notificationHandlers: [String: NotificationHandlers] = [:]
 
         init(core: PhoneCore) {
             self.core = core
@@ -178,7 +183,7 @@ extension SimulatedPhone {
     /// a delayed region entry).
     func rearm() {
         state.withLock { state in
-            let deadline = state.core.nextDeadline
+            let deadline = [state.core.nextDeadline, state.lockScreen.nextDeadline].compactMap { $0 }.min()
             guard deadline != state.timerDeadline else { return }
             state.timer?.cancel()
             state.timer = nil
@@ -196,15 +201,16 @@ extension SimulatedPhone {
         }
     }
 
-    /// The rules' deadline came.
+    /// The rules' deadline (or a notification's time trigger) came.
     private func tick() {
         let now = clock.microseconds
-        let effects = state.withLock { state -> [Effect] in
+        let (effects, fired) = state.withLock { state -> ([Effect], [DeliveredNotification]) in
             state.timer = nil
             state.timerDeadline = nil
-            return state.process(state.core.advance(to: now), at: now)
+            return (state.process(state.core.advance(to: now), at: now), state.lockScreen.advance(to: now))
         }
         carryOut(effects, inline: nil)
+        notificationsFired(fired)
         rearm()
     }
 
