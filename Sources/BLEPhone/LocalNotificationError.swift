@@ -9,6 +9,9 @@ public enum LocalNotificationError: Error, Hashable, Sendable, CustomStringConve
     /// is added instead of trapping (`UNError.Code.notificationInvalidNoDate`, Apple's code
     /// for a trigger with no next date).
     case invalidTimeInterval(seconds: Double, repeats: Bool)
+    /// No date after now matches a calendar trigger's components
+    /// (`UNError.Code.notificationInvalidNoDate`).
+    case noNextDate
 
     /// One sentence.
     public var description: String {
@@ -18,6 +21,8 @@ public enum LocalNotificationError: Error, Hashable, Sendable, CustomStringConve
         case let .invalidTimeInterval(seconds, repeats):
             repeats ? "a repeating time interval must be at least 60 s, not \(seconds) s"
                 : "a time interval must be greater than 0, not \(seconds) s"
+        case .noNextDate:
+            "no date after now matches the calendar trigger's date components"
         }
     }
 }

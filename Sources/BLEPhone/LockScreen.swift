@@ -1,3 +1,5 @@
+import Foundation
+
 /// The phone's notification centre and lock screen as a sans-IO state machine: each app's
 /// permission to post, the pending requests with their triggers, the delivered list and a
 /// log of what the user saw. Time comes in with each call; ``nextDeadline`` says when to
@@ -23,9 +25,28 @@ public struct LockScreen: Sendable {
     var delivered: [DeliveredNotification] = []
     /// What the user saw, in order.
     public private(set) var log: [LockScreenEntry] = []
+    /// The date of time 0 on the phone's clock, for calendar triggers: by default 1 January
+    /// 2026, 00:00 UTC, the start of a simulation's virtual time.
+    public var epoch = Date(timeIntervalSince1970: 1_767_225_600)
+
+    /// The phone's calendar: Gregorian, in UTC.
+    static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        return calendar
+    }()
 
     /// An empty notification centre.
     public init() {}
+
+    /// The time of the first date after `time` that matches `components`, if any.
+    func nextMatch(of components: DateComponents, after time: Int64) -> Int64? {
+        let date = epoch.addingTimeInterval(Double(time) / 1e6)
+        guard let next = Self.calendar.nextDate(after: date, matching: components, matchingPolicy: .nextTime) else { return nil }
+        let seconds = next.timeIntervalSince(epoch)
+        guard seconds.isFinite, abs(seconds) < 9e12 else { return nil }
+        return Int64((seconds * 1e6).rounded())
+    }
 
     // MARK: Authorization
 
@@ -88,6 +109,10 @@ public struct LockScreen: Sendable {
             }
             fireAt = now + interval
         }
+        if case let .calendar(components, _) = request.trigger {
+            guard let next = nextMatch(of: components, after: now) else { throw .noNextDate }
+            fireAt = next
+        }
         pending.removeAll { $0.request.app == request.app && $0.request.identifier == request.identifier }
         if request.trigger == .immediate { return [DeliveredNotification(request: request, time: now)] }
         pending.append(Pending(request: request, fireAt: fireAt))
@@ -116,11 +141,12 @@ public struct LockScreen: Sendable {
 
     // MARK: Firing
 
-    /// The earliest time a time trigger fires, if any.
+    /// The earliest time a time or calendar trigger fires, if any.
     public var nextDeadline: Int64? { pending.compactMap(\.fireAt).min() }
 
-    /// Fires the time triggers due at `now`, in order of their time; a repeating one is due
-    /// again one interval later, the others leave the pending list.
+    /// Fires the time and calendar triggers due at `now`, in order of their time; a
+    /// repeating one is due again one interval (or at the next matching date) later, the
+    /// others leave the pending list.
     public mutating func advance(to now: Int64) -> [DeliveredNotification] {
         var fired: [DeliveredNotification] = []
         while let index = pending.indices.filter({ (pending[$0].fireAt ?? .max) <= now }).min(by: {
@@ -130,6 +156,8 @@ public struct LockScreen: Sendable {
             fired.append(DeliveredNotification(request: request, time: at))
             if case let .timeInterval(interval, true) = request.trigger {
                 pending[index].fireAt = at + interval
+            } else if case let .calendar(components, true) = request.trigger, let next = nextMatch(of: components, after: at) {
+                pending[index].fireAt = next
             } else {
                 pending.remove(at: index)
             }

@@ -55,4 +55,11 @@ final class NotificationRegionWatcher: NSObject, CLLocationManagerDelegate, @unc
     func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
         phone.notificationRegionCrossed(region.identifier, of: app, entered: false)
     }
+
+    /// A region that cannot be monitored (not a beacon region, no controller): its location
+    /// triggers never fire, and the phone's timeline says why.
+    func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error) {
+        phone.dropped(.region, "location trigger region \(region?.identifier ?? "?")", for: app,
+                      reason: "the phone cannot monitor the region: \(error)")
+    }
 }

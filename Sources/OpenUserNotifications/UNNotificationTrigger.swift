@@ -24,5 +24,6 @@ open class UNNotificationTrigger: NSObject, @unchecked Sendable {
 enum LocalNotificationTriggerValue {
     case immediate
     case timeInterval(microseconds: Int64, repeats: Bool)
+    case calendar(DateComponents, repeats: Bool)
     case region(CLRegion, repeats: Bool)
 }

@@ -177,6 +177,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         switch trigger {
         case .immediate: value.trigger = .immediate
         case let .timeInterval(microseconds, repeats): value.trigger = .timeInterval(microseconds: microseconds, repeats: repeats)
+        case let .calendar(components, repeats): value.trigger = .calendar(components, repeats: repeats)
         case let .region(region, repeats):
             value.trigger = .region(region.identifier, onEntry: region.notifyOnEntry, onExit: region.notifyOnExit, repeats: repeats)
         }
@@ -186,7 +187,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         } catch {
             switch error {
             case .notificationsNotAllowed: return UNError(.notificationsNotAllowed, reason: error.description)
-            case .invalidTimeInterval: return UNError(.notificationInvalidNoDate, reason: error.description)
+            case .invalidTimeInterval, .noNextDate: return UNError(.notificationInvalidNoDate, reason: error.description)
             }
         }
         if case let .region(region, _) = trigger { regions.monitor(region) }
@@ -269,8 +270,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// The date of `time` on the phone's clock: virtual time counts from 1 January 2026.
     private func date(at time: Int64) -> Date {
-        if phone.clock is VirtualClock { return Date(timeIntervalSince1970: 1_767_225_600 + Double(time) / 1e6) }
-        return Date().addingTimeInterval(Double(time - phone.clock.microseconds) / 1e6)
+        phone.notificationDate(at: time)
     }
 
     /// The app is in the foreground: its delegate decides (nothing shown without one).

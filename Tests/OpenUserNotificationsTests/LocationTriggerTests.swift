@@ -17,8 +17,9 @@ final class LocationRun {
 @Suite("Location-triggered notifications on the simulated iPhone", .simulatedOnMainActor, .timeLimit(.minutes(10)))
 @MainActor
 struct LocationTriggerTests {
-    @Test("A location trigger on a beacon region reaches the lock screen when the walker enters it while the app is suspended, once")
-    func entryWhileSuspended() async throws {
+    @Test("A location trigger on a beacon region reaches the lock screen when the walker enters it while the app is suspended or terminated, once, without waking the app",
+          arguments: [nil, TerminationReason.system, .forceQuit])
+    func entryWhileSuspended(termination: TerminationReason?) async throws {
         let path = try walkFile()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let phone = SimulatedPhone(clock: testClock, seed: 5)
@@ -45,17 +46,24 @@ struct LocationTriggerTests {
         try phone.perform(.launch("Shop"))
         try await testClock.sleep(for: .milliseconds(100))
         try phone.perform(.background("Shop"))
+        if let termination {
+            try await testClock.sleep(for: .seconds(1))
+            try phone.perform(.terminate("Shop", termination))
+        }
         #expect(phone.locationAuthorization(of: "Shop") == .whenInUse)
 
         try await wait { !phone.lockScreenLog.isEmpty }
         let entry = try #require(phone.lockScreenLog.first)
         #expect(entry.title == "Welcome to the shop" && entry.presentation == .lockScreen)
-        // The walker reaches the beacon's range about 6 s in; the app was suspended at 5.1 s.
-        let suspended = try #require(phone.timeline.first { entry in
-            if case .stateChanged(app: "Shop", from: .background, to: .suspended) = entry.output { true } else { false }
+        // The walker reaches the beacon's range about 6 s in; the app was suspended at 5.1 s
+        // (or terminated at 1.1 s).
+        let off = try #require(phone.timeline.first { entry in
+            if case .stateChanged(app: "Shop", from: .background, to: _) = entry.output { true } else { false }
         })
-        #expect(entry.time > suspended.time && entry.time < 15_000_000, "\(phone.timeline.map(\.description))")
-        #expect(phone.state(of: "Shop") == .suspended, "the system delivered it, not the app")
+        #expect(entry.time > off.time && entry.time < 15_000_000, "\(phone.timeline.map(\.description))")
+        let expected: AppState = termination.map { .terminated($0) } ?? .suspended
+        #expect(phone.state(of: "Shop") == expected, "the system delivered it; the app was neither woken nor relaunched")
+        #expect(run.centers.count == 1)
         let center = try #require(run.centers.first)
         #expect(await center.pendingNotificationRequests().isEmpty)
         // Not again: the walker leaves and nothing more is shown.

@@ -1,3 +1,4 @@
+import Foundation
 import BLEPhone
 import Testing
 
@@ -58,5 +59,22 @@ struct LockScreenTests {
         #expect(screen.regionCrossed("door", of: "Other", entered: true, at: 1).isEmpty)
         #expect(screen.regionCrossed("door", of: "Shop", entered: true, at: 2).map(\.request.identifier) == ["door"])
         #expect(screen.pendingRequests(of: "Shop").map(\.identifier) == ["tick"])
+    }
+}
+
+extension LockScreenTests {
+    @Test("A calendar trigger fires at each matching date of the phone's calendar (UTC, from 1 January 2026); one no date matches is refused")
+    func calendar() throws {
+        var screen = allowed()
+        _ = try screen.add(LocalNotification(app: "Shop", identifier: "morning", title: "m",
+                                             trigger: .calendar(DateComponents(hour: 9, minute: 0), repeats: true)), at: 0)
+        let hour: Int64 = 3_600_000_000
+        #expect(screen.nextDeadline == 9 * hour)
+        #expect(screen.advance(to: 40 * hour).map(\.time) == [9 * hour, 33 * hour])
+        #expect(screen.nextDeadline == 57 * hour)
+        #expect(throws: LocalNotificationError.noNextDate) {
+            try screen.add(LocalNotification(app: "Shop", identifier: "never", title: "n",
+                                             trigger: .calendar(DateComponents(year: 2020), repeats: false)), at: 0)
+        }
     }
 }

@@ -68,7 +68,11 @@ extension SimulatedPhone {
     /// - Throws: ``LocalNotificationError`` without authorization or for an invalid interval.
     public func addNotification(_ request: LocalNotification) throws(LocalNotificationError) {
         let now = clock.microseconds
-        let fired = try state.withLock { state throws(LocalNotificationError) in try state.lockScreen.add(request, at: now) }
+        let epoch = notificationEpoch
+        let fired = try state.withLock { state throws(LocalNotificationError) in
+            state.lockScreen.epoch = epoch
+            return try state.lockScreen.add(request, at: now)
+        }
         notificationsFired(fired)
         rearm()
     }
@@ -102,6 +106,18 @@ extension SimulatedPhone {
         let now = clock.microseconds
         let fired = state.withLock { $0.lockScreen.regionCrossed(region, of: app, entered: entered, at: now) }
         notificationsFired(fired)
+    }
+
+    /// The date of `time` on the phone's clock (a delivered notification's date): virtual
+    /// time counts from 1 January 2026, 00:00 UTC; the wall clock is the system's date.
+    public func notificationDate(at time: Int64) -> Date {
+        notificationEpoch.addingTimeInterval(Double(time) / 1e6)
+    }
+
+    /// The date of time 0 on the phone's clock.
+    private var notificationEpoch: Date {
+        if clock is VirtualClock { return Date(timeIntervalSince1970: 1_767_225_600) }
+        return Date().addingTimeInterval(-Double(clock.microseconds) / 1e6)
     }
 
     /// What the lock screen and notification centre showed, in order.
