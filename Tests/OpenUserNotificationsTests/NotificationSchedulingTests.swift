@@ -183,3 +183,24 @@ final class Answer {
 final class ErrorBox {
     var code: UNError.Code?
 }
+
+/// A program on no phone (a Linux command-line tool) that posts notifications.
+@Suite("Local notifications off any phone", .simulatedOnMainActor, .timeLimit(.minutes(10)))
+@MainActor
+struct NotificationsOffPhoneTests {
+    @Test("Off a phone, current() is a centre on a phone of its own whose one app is in the background: notifications reach its lock screen")
+    func ownPhone() async throws {
+        let center = UNUserNotificationCenter.current()
+        #expect(UNUserNotificationCenter.current() === center)
+        #expect(try await center.requestAuthorization(options: [.alert]))
+        let content = UNMutableNotificationContent()
+        content.title = "Build finished"
+        try await center.add(UNNotificationRequest(identifier: "build", content: content,
+                                                   trigger: UNTimeIntervalNotificationTrigger(timeInterval: 2, repeats: false)))
+        try await testClock.sleep(for: .seconds(3))
+        #expect(center.phone.lockScreenLog.map(\.title) == ["Build finished"])
+        #expect(center.phone.lockScreenLog.first?.presentation == .lockScreen)
+        #expect(await center.deliveredNotifications().map(\.request.identifier) == ["build"])
+        center.phone.close()
+    }
+}
