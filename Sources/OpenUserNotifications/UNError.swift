@@ -31,8 +31,8 @@ public struct UNError: Error, Sendable, Hashable, CustomStringConvertible, Custo
         case contentProvidingObjectNotAllowed = 1500
         /// The content providing extension refused.
         case contentProvidingInvalid = 1501
-        /// Badge updates are not allowed.
-        case badgeInputNotAllowed = 1600
+        /// A badge count is invalid.
+        case badgeInputInvalid = 1600
     }
 
     /// What went wrong.
