@@ -103,6 +103,32 @@ struct AppleStyleTests {
         phone.close()
     }
 
+    @Test("A shop greeter written for iOS, suspended, gets its location-triggered welcome on the lock screen when the walker reaches the shop's beacon")
+    func shopGreeter() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let walk = root.appendingPathComponent("Scenarios/walk.yaml").path
+        let phone = SimulatedPhone(clock: testClock)
+        // Where the phone's own region monitoring listens: the walk, not the neighbourhood
+        // (SwiftBLE's setting, outside the sample).
+        UNUserNotificationCenter.center(for: "Coffee", on: phone).regionMonitoringOptions = .init(hci: "sim:\(walk)")
+        let runs = ReminderRuns()
+        try phone.install(AppDescription(name: "Coffee")) { _ in
+            let greeter = ShopGreeter(shopUUID: UUID(uuidString: "5A4BCFCE-174E-4BAC-A814-092E77F6B7E5")!)
+            greeter.start()
+            runs.greeters.append(greeter)
+        }
+        try phone.perform(.launch("Coffee"))
+        try await testClock.sleep(seconds: 0.5)
+        try phone.perform(.background("Coffee"))
+        for _ in 0 ..< 60 where phone.lockScreenLog.isEmpty { try await testClock.sleep(seconds: 1) }
+        #expect(phone.lockScreenLog.map(\.title) == ["Welcome back!"])
+        #expect(phone.lockScreenLog.first?.presentation == .lockScreen)
+        #expect(phone.state(of: "Coffee") == .suspended)
+        #expect(phone.locationAuthorization(of: "Coffee") == .whenInUse)
+        UNUserNotificationCenter.center(for: "Coffee", on: phone).stopRegionMonitoring()
+        phone.close()
+    }
+
     @Test("Location delegate methods spelled with implicitly unwrapped parameters are called")
     func legacyBeaconWatcher() async throws {
         let watcher = LegacyBeaconWatcher()
@@ -197,8 +223,9 @@ struct AppleStyleBluetoothSourcesTests {
     }
 }
 
-/// The reminder schedulers each launch of the app made.
+/// The notification samples each launch of an app made.
 @MainActor
 final class ReminderRuns {
     var schedulers: [ReminderScheduler] = []
+    var greeters: [ShopGreeter] = []
 }
