@@ -158,7 +158,7 @@ let package = Package(
         // PostgreSQL cases run when SWIFTBLE_TEST_POSTGRES is set (scripts/test-postgres.sh start).
         .testTarget(name: "BLEFleetStoreTests", dependencies: ["BLEFleetStore", "BLEFleet"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLE", "BLEBeacons", "BLEWorld"]),
-        .testTarget(name: "OpenUserNotificationsTests", dependencies: ["SimulatedTesting", "OpenUserNotifications", "OpenCoreLocation", "BLE", "BLEPhone"]),
+        .testTarget(name: "OpenUserNotificationsTests", dependencies: ["SimulatedTesting", "OpenUserNotifications", "OpenCoreLocation", "BLE", "BLEPhone", "BLEWorld"]),
         .testTarget(name: "OpenCoreBluetoothTests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "BLE", "BLEAdapter", "BLEHost", "BLEProfiles", "BLEWire",
                                                                "BLEWorld", "BLEController"]),
         // The same Apple-style sources (Tests/AppleStyle, linked under both names) in each
