@@ -47,6 +47,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     let simulation: Simulation?
     private let lock = NSLock()
     private weak var storedDelegate: (any UNUserNotificationCenterDelegate)?
+    /// The run of the app that set the delegate: a later run's centre has none until it sets one.
+    private var delegateRun = 0
     /// The objects of the app's requests, by identifier, so that lists return what was added.
     private var requests: [String: UNNotificationRequest] = [:]
     /// Taps waiting for a delegate (the app launched by a tap sets it in its launch).
@@ -95,11 +97,19 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// Who hears of notifications in the foreground and of the user's taps; held weakly,
     /// called on the main queue.
+    ///
+    /// The delegate belongs to the run of the app that set it: after the app ends, a new run
+    /// (a launch or a relaunch) has none until its code sets one, as a new process has none.
     open var delegate: (any UNUserNotificationCenterDelegate)? {
-        get { lock.withLock { storedDelegate } }
+        get {
+            let run = phone.launchCount(of: app)
+            return lock.withLock { delegateRun == run ? storedDelegate : nil }
+        }
         set {
+            let run = phone.launchCount(of: app)
             let waiting = lock.withLock { () -> Bool in
                 storedDelegate = newValue
+                delegateRun = run
                 return !responses.isEmpty
             }
             if waiting { deliverResponses() }
@@ -285,20 +295,18 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The user tapped: the delegate hears it once the app has one (a launched app's last
-    /// run's delegate is gone).
+    /// The user tapped: the delegate hears it once the app's run has one (an app the tap
+    /// launched sets it in its launch).
     private func respond(_ delivered: DeliveredNotification, launched: Bool) {
-        lock.withLock {
-            if launched { storedDelegate = nil }
-            responses.append(delivered)
-        }
+        lock.withLock { responses.append(delivered) }
         deliverResponses()
     }
 
     private func deliverResponses() {
         onMain { [self] in
+            let run = phone.launchCount(of: app)
             let (delegate, taken) = lock.withLock { () -> ((any UNUserNotificationCenterDelegate)?, [DeliveredNotification]) in
-                guard let delegate = storedDelegate else { return (nil, []) }
+                guard delegateRun == run, let delegate = storedDelegate else { return (nil, []) }
                 defer { responses = [] }
                 return (delegate, responses)
             }

@@ -111,4 +111,34 @@ struct NotificationPresentationTests {
         #expect(phone.state(of: "Coupons") == .foreground)
         phone.close()
     }
+
+    @Test("The delegate belongs to the run that set it: after a termination, a new run that sets none has none, and its foreground notification is not shown")
+    func delegateEndsWithTheRun() async throws {
+        let phone = SimulatedPhone(clock: testClock)
+        let launches = Launches()
+        try phone.install(AppDescription(name: "Loud")) { _ in
+            let center = UNUserNotificationCenter.current()
+            // Only the first run sets a delegate.
+            guard launches.banners.isEmpty else { return }
+            let delegate = BannerDelegate()
+            center.delegate = delegate
+            launches.banners.append(delegate)
+        }
+        try phone.perform(.launch("Loud"))
+        try await testClock.sleep(for: .milliseconds(100))
+        let center = UNUserNotificationCenter.center(for: "Loud", on: phone)
+        _ = try await center.requestAuthorization(options: [.alert])
+        #expect(center.delegate != nil)
+        try await center.add(request("first", "first run"))
+        try await wait { phone.lockScreenLog.count == 1 }
+        try phone.perform(.terminate("Loud", .forceQuit))
+        try phone.perform(.launch("Loud"))
+        try await testClock.sleep(for: .milliseconds(100))
+        #expect(center.delegate == nil, "the first run's delegate object is still alive, but its run is over")
+        try await center.add(request("second", "second run"))
+        try await wait { phone.lockScreenLog.count == 2 }
+        #expect(phone.lockScreenLog.map(\.presentation) == [.foreground(banner: true, list: true, sound: true),
+                                                           .foreground(banner: false, list: false, sound: false)])
+        phone.close()
+    }
 }

@@ -31,6 +31,12 @@ extension SimulatedPhone {
         state.withLock { $0.notificationHandlers[app] = handlers }
     }
 
+    /// How many times `app` has been started, by the user or the system: the objects of an
+    /// earlier run (a delegate, say) are gone, as the process that held them is.
+    public func launchCount(of app: String) -> Int {
+        state.withLock { $0.runs[app] ?? 0 }
+    }
+
     /// Sets what the phone's user answers when `app` asks to post notifications (by default
     /// ``NotificationAuthorizationAnswer/allow``); a scenario or a test makes the user refuse.
     public func setNotificationAnswer(_ answer: NotificationAuthorizationAnswer, for app: String) {

@@ -51,6 +51,8 @@ extension SimulatedPhone {
         /// How each app's notification layer presents a notification in the foreground and
         /// answers a tap (``SimulatedPhone/attachNotifications(of:present:respond:)``).
         var notificationHandlers: [String: NotificationHandlers] = [:]
+        /// How many times each app has been started, by the user or the system.
+        var runs: [String: Int] = [:]
 
         init(core: PhoneCore) {
             self.core = core
@@ -69,7 +71,11 @@ extension SimulatedPhone {
                 }
                 timeline.append(PhoneTimelineEntry(time: now, output: output))
                 switch output {
-                case let .stateChanged(app, _, to):
+                case let .stateChanged(app, from, to):
+                    switch from {
+                    case .notRunning, .terminated: runs[app, default: 0] += 1
+                    default: break
+                    }
                     if case let .terminated(reason) = to {
                         effects += terminate(app, reason)
                     } else {
