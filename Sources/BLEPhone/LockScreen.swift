@@ -104,10 +104,11 @@ public struct LockScreen: Sendable {
         guard status.allowsDelivery else { throw .notificationsNotAllowed(app: request.app, status) }
         var fireAt: Int64?
         if case let .timeInterval(interval, repeats) = request.trigger {
-            guard interval > 0, !repeats || interval >= 60_000_000 else {
+            let (at, overflow) = now.addingReportingOverflow(interval)
+            guard interval > 0, !repeats || interval >= 60_000_000, !overflow else {
                 throw .invalidTimeInterval(seconds: Double(interval) / 1e6, repeats: repeats)
             }
-            fireAt = now + interval
+            fireAt = at
         }
         if case let .calendar(components, _) = request.trigger {
             guard let next = nextMatch(of: components, after: now) else { throw .noNextDate }
@@ -154,8 +155,8 @@ public struct LockScreen: Sendable {
         }), let at = pending[index].fireAt {
             let request = pending[index].request
             fired.append(DeliveredNotification(request: request, time: at))
-            if case let .timeInterval(interval, true) = request.trigger {
-                pending[index].fireAt = at + interval
+            if case let .timeInterval(interval, true) = request.trigger, case let (next, false) = at.addingReportingOverflow(interval) {
+                pending[index].fireAt = next
             } else if case let .calendar(components, true) = request.trigger, let next = nextMatch(of: components, after: at) {
                 pending[index].fireAt = next
             } else {

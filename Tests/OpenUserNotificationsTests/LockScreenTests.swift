@@ -32,6 +32,10 @@ struct LockScreenTests {
         #expect(throws: LocalNotificationError.invalidTimeInterval(seconds: 0, repeats: false)) {
             try screen.add(LocalNotification(app: "Shop", identifier: "a", title: "t", trigger: .timeInterval(microseconds: 0, repeats: false)), at: 0)
         }
+        // An interval past the end of the clock is refused, not an overflow.
+        #expect(throws: LocalNotificationError.self) {
+            try screen.add(LocalNotification(app: "Shop", identifier: "a", title: "t", trigger: .timeInterval(microseconds: .max, repeats: false)), at: 1)
+        }
         #expect(screen.pendingRequests(of: "Shop").isEmpty)
     }
 
