@@ -141,4 +141,30 @@ struct NotificationPresentationTests {
                                                            .foreground(banner: false, list: false, sound: false)])
         phone.close()
     }
+
+    @Test("A notification the user swipes away leaves the notification centre without opening the app or calling it")
+    func dismissal() async throws {
+        let phone = SimulatedPhone(clock: testClock)
+        let launches = Launches()
+        try phone.install(AppDescription(name: "Coupons")) { _ in
+            let delegate = TapDelegate()
+            UNUserNotificationCenter.current().delegate = delegate
+            launches.taps.append(delegate)
+        }
+        try phone.perform(.launch("Coupons"))
+        try await testClock.sleep(for: .milliseconds(100))
+        let center = UNUserNotificationCenter.center(for: "Coupons", on: phone)
+        _ = try await center.requestAuthorization(options: [.alert])
+        try phone.perform(.background("Coupons"))
+        try await center.add(request("coupon", "10 % off today"))
+        try await testClock.sleep(for: .seconds(10))
+        try phone.dismissNotification("coupon", of: "Coupons")
+        try await testClock.sleep(for: .seconds(1))
+        #expect(await center.deliveredNotifications().isEmpty)
+        #expect(phone.state(of: "Coupons") == .suspended)
+        #expect(launches.taps.first?.responses.isEmpty == true)
+        #expect(phone.timeline.last?.description.hasSuffix("Coupons: notification dismissed “10 % off today”") == true)
+        #expect(throws: PhoneError.self) { try phone.dismissNotification("coupon", of: "Coupons") }
+        phone.close()
+    }
 }

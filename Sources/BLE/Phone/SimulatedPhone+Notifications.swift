@@ -154,6 +154,20 @@ extension SimulatedPhone {
         handlers?.respond(tapped, launched)
     }
 
+    /// The user swipes `app`'s delivered notification `identifier` away: it leaves the
+    /// notification centre and the app hears nothing (Apple tells the app of a dismissal
+    /// only for a category with `customDismissAction`, which the phone does not model).
+    /// - Throws: `PhoneError.invalidAction(_:)` when no such notification is listed.
+    public func dismissNotification(_ identifier: String, of app: String) throws(PhoneError) {
+        let now = clock.microseconds
+        try state.withLock { state throws(PhoneError) in
+            guard let dismissed = state.lockScreen.tap(identifier, of: app) else {
+                throw .invalidAction("\(app) has no delivered notification \"\(identifier)\" to dismiss")
+            }
+            state.timeline.append(PhoneTimelineEntry(time: now, output: .notification(app: app, change: "dismissed “\(dismissed.request.title)”")))
+        }
+    }
+
     /// Presents what fired: on the lock screen when its app is not in the foreground, as the
     /// app's delegate decides when it is (nothing shown without a delegate, Apple's rule);
     /// a location trigger of an app without location authorization is dropped.
