@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "BLEProfiles", targets: ["BLEProfiles"]),
         .library(name: "OpenCoreLocation", targets: ["OpenCoreLocation"]),
         .library(name: "OpenCoreBluetooth", targets: ["OpenCoreBluetooth"]),
+        .library(name: "OpenUserNotifications", targets: ["OpenUserNotifications"]),
         .library(name: "BLEScenarios", targets: ["BLEScenarios"]),
         .library(name: "BLEBench", targets: ["BLEBench"]),
         .library(name: "BLEFleet", targets: ["BLEFleet"]),
@@ -71,6 +72,9 @@ let package = Package(
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLETime", "BLEWire"]),
         // Core Bluetooth's API on the front door, so Apple-platform code runs here with one import changed.
         .target(name: "OpenCoreBluetooth", dependencies: ["BLE", "BLEPhone", "BLEProfiles", "BLETime"]),
+        // UserNotifications' API on the simulated phone's notification centre and lock screen,
+        // so Apple-platform code that posts local notifications compiles with one import changed.
+        .target(name: "OpenUserNotifications", dependencies: ["BLE", "BLEPhone", "BLETime", "OpenCoreLocation"]),
         // The simulated iPhone's system: apps, their states and the background rules (sans-IO).
         .target(name: "BLEPhone"),
         // Scenario runs with a timeline: the world composed with the beacon cores (apps & tools level).
@@ -154,13 +158,15 @@ let package = Package(
         // PostgreSQL cases run when SWIFTBLE_TEST_POSTGRES is set (scripts/test-postgres.sh start).
         .testTarget(name: "BLEFleetStoreTests", dependencies: ["BLEFleetStore", "BLEFleet"]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLE", "BLEBeacons", "BLEWorld"]),
+        .testTarget(name: "OpenUserNotificationsTests", dependencies: ["SimulatedTesting", "OpenUserNotifications", "OpenCoreLocation", "BLE", "BLEPhone", "BLEWorld"]),
         .testTarget(name: "OpenCoreBluetoothTests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "BLE", "BLEAdapter", "BLEHost", "BLEProfiles", "BLEWire",
                                                                "BLEWorld", "BLEController"]),
         // The same Apple-style sources (Tests/AppleStyle, linked under both names) in each
         // language mode, as code written for Apple platforms arrives in either.
-        .testTarget(name: "AppleStyleSwift5Tests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "OpenCoreLocation", "BLE"],
+        .testTarget(name: "AppleStyleSwift5Tests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "OpenCoreLocation", "OpenUserNotifications", "BLE"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "AppleStyleSwift6Tests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "OpenCoreLocation", "BLE"]),
+        .testTarget(name: "AppleStyleSwift6Tests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "OpenCoreLocation", "OpenUserNotifications",
+                                                            "BLE"]),
         .testTarget(name: "BLETests", dependencies: ["SimulatedTesting", "BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLETime", "BLEWire", "BLEWorld",
                                                   "BLEController", "NotificationLight"]),
     ],

@@ -2,6 +2,7 @@ import BLE
 import Foundation
 import OpenCoreBluetooth
 import OpenCoreLocation
+import OpenUserNotifications
 import SimulatedTesting
 import Testing
 import WorldTesting
@@ -75,6 +76,57 @@ struct AppleStyleTests {
         }
         #expect(nowhere.locations.isEmpty)
         #expect(nowhere.errors.map { ($0 as? CLError)?.code } == [.locationUnknown], "\(nowhere.errors)")
+    }
+
+    @Test("A reminder scheduler written for iOS asks permission on a phone; its notification reaches the lock screen 5 s later and the tap opens it")
+    func reminderScheduler() async throws {
+        let phone = SimulatedPhone(clock: testClock)
+        let runs = ReminderRuns()
+        let start = testClock.microseconds
+        try phone.install(AppDescription(name: "Stretch")) { _ in
+            let scheduler = ReminderScheduler()
+            scheduler.start()
+            runs.schedulers.append(scheduler)
+        }
+        try phone.perform(.launch("Stretch"))
+        try await testClock.sleep(seconds: 1)
+        try phone.perform(.background("Stretch"))
+        try await testClock.sleep(seconds: 5)
+        let shown = phone.lockScreenLog
+        #expect(shown.map(\.title) == ["Time to stretch"])
+        #expect(shown.first?.presentation == .lockScreen)
+        #expect(shown.first.map { (5_000_000 ... 5_100_000).contains($0.time - start) } == true, "\(shown)")
+        try phone.tapNotification("stretch", of: "Stretch")
+        for _ in 0 ..< 20 where runs.schedulers.first?.opened.isEmpty != false { try await testClock.sleep(seconds: 0.1) }
+        #expect(runs.schedulers.first?.opened == ["stretch"])
+        #expect(runs.schedulers.first?.presented == [])
+        phone.close()
+    }
+
+    @Test("A shop greeter written for iOS, suspended, gets its location-triggered welcome on the lock screen when the walker reaches the shop's beacon")
+    func shopGreeter() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let walk = root.appendingPathComponent("Scenarios/walk.yaml").path
+        let phone = SimulatedPhone(clock: testClock)
+        // Where the phone's own region monitoring listens: the walk, not the neighbourhood
+        // (SwiftBLE's setting, outside the sample).
+        UNUserNotificationCenter.center(for: "Coffee", on: phone).regionMonitoringOptions = .init(hci: "sim:\(walk)")
+        let runs = ReminderRuns()
+        try phone.install(AppDescription(name: "Coffee")) { _ in
+            let greeter = ShopGreeter(shopUUID: UUID(uuidString: "5A4BCFCE-174E-4BAC-A814-092E77F6B7E5")!)
+            greeter.start()
+            runs.greeters.append(greeter)
+        }
+        try phone.perform(.launch("Coffee"))
+        try await testClock.sleep(seconds: 0.5)
+        try phone.perform(.background("Coffee"))
+        for _ in 0 ..< 60 where phone.lockScreenLog.isEmpty { try await testClock.sleep(seconds: 1) }
+        #expect(phone.lockScreenLog.map(\.title) == ["Welcome back!"])
+        #expect(phone.lockScreenLog.first?.presentation == .lockScreen)
+        #expect(phone.state(of: "Coffee") == .suspended)
+        #expect(phone.locationAuthorization(of: "Coffee") == .whenInUse)
+        UNUserNotificationCenter.center(for: "Coffee", on: phone).stopRegionMonitoring()
+        phone.close()
     }
 
     @Test("Location delegate methods spelled with implicitly unwrapped parameters are called")
@@ -169,4 +221,11 @@ struct AppleStyleBluetoothSourcesTests {
         OpenCoreBluetooth.use(device, as: name)
         return (device, name)
     }
+}
+
+/// The notification samples each launch of an app made.
+@MainActor
+final class ReminderRuns {
+    var schedulers: [ReminderScheduler] = []
+    var greeters: [ShopGreeter] = []
 }

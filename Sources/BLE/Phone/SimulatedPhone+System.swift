@@ -46,6 +46,13 @@ extension SimulatedPhone {
         var follower: Task<Void, Never>?
         /// The Notification Center's UID of each notification the scenario posted, by its id.
         var notificationUIDs: [String: UInt32] = [:]
+        /// The apps' local notifications: pending, delivered, and what the user saw.
+        var lockScreen = LockScreen()
+        /// How each app's notification layer presents a notification in the foreground and
+        /// answers a tap (``SimulatedPhone/attachNotifications(of:present:respond:)``).
+        var notificationHandlers: [String: NotificationHandlers] = [:]
+        /// How many times each app has been started, by the user or the system.
+        var runs: [String: Int] = [:]
 
         init(core: PhoneCore) {
             self.core = core
@@ -64,7 +71,11 @@ extension SimulatedPhone {
                 }
                 timeline.append(PhoneTimelineEntry(time: now, output: output))
                 switch output {
-                case let .stateChanged(app, _, to):
+                case let .stateChanged(app, from, to):
+                    switch from {
+                    case .notRunning, .terminated: runs[app, default: 0] += 1
+                    default: break
+                    }
                     if case let .terminated(reason) = to {
                         effects += terminate(app, reason)
                     } else {
@@ -178,7 +189,7 @@ extension SimulatedPhone {
     /// a delayed region entry).
     func rearm() {
         state.withLock { state in
-            let deadline = state.core.nextDeadline
+            let deadline = [state.core.nextDeadline, state.lockScreen.nextDeadline].compactMap { $0 }.min()
             guard deadline != state.timerDeadline else { return }
             state.timer?.cancel()
             state.timer = nil
@@ -196,15 +207,16 @@ extension SimulatedPhone {
         }
     }
 
-    /// The rules' deadline came.
+    /// The rules' deadline (or a notification's time trigger) came.
     private func tick() {
         let now = clock.microseconds
-        let effects = state.withLock { state -> [Effect] in
+        let (effects, fired) = state.withLock { state -> ([Effect], [DeliveredNotification]) in
             state.timer = nil
             state.timerDeadline = nil
-            return state.process(state.core.advance(to: now), at: now)
+            return (state.process(state.core.advance(to: now), at: now), state.lockScreen.advance(to: now))
         }
         carryOut(effects, inline: nil)
+        notificationsFired(fired)
         rearm()
     }
 

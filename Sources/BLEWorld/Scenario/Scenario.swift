@@ -339,20 +339,27 @@ public struct ScenarioApp: Hashable, Sendable {
     /// programs; a program of the user's installs itself). `nil`: the app only hears its
     /// regions. The world knows no programs; whoever runs the phone refuses unknown names.
     public var program: String?
+    /// What the phone's user answers when the app asks to post notifications
+    /// (`notifications: deny`): one of ``notificationAnswers``, by default `allow`.
+    public var notifications: String
 
     /// An app with every field.
     public init(name: String, modes: [String] = [], restoresState: Bool = false, regions: [String]? = nil,
-                notifyEntryStateOnDisplay: Bool = false, program: String? = nil) {
+                notifyEntryStateOnDisplay: Bool = false, program: String? = nil, notifications: String = "allow") {
         self.name = name
         self.modes = modes
         self.restoresState = restoresState
         self.regions = regions
         self.notifyEntryStateOnDisplay = notifyEntryStateOnDisplay
         self.program = program
+        self.notifications = notifications
     }
 
     /// The mode names a file may use.
     public static let modeNames = ["bluetooth-central", "bluetooth-peripheral", "location"]
+    /// The answers a file may give to the app's notification prompt (`BLEPhone`'s
+    /// `NotificationAuthorizationAnswer`).
+    public static let notificationAnswers = ["allow", "deny", "undecided"]
 }
 
 /// What a scenario's `app` action does to an app.

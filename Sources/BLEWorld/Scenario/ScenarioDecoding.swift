@@ -375,13 +375,13 @@ struct IBeaconSection: Decodable {
     }
 }
 
-/// One app of a phone: `{name: Bus, modes: [location], restoresState: false, regions: [stop]}`.
+/// One app of a phone: `{name: Bus, modes: [location], restoresState: false, regions: [stop], notifications: deny}`.
 struct AppSection: Decodable {
     var app: ScenarioApp
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["name", "modes", "restoresState", "regions", "notifyEntryStateOnDisplay",
-                                                       "program"])
+                                                       "program", "notifications"])
         let name = try fields.required("name", String.self, expected: "the app's name")
         let modes = try fields.optional("modes", [String].self, expected: "a list of background modes") ?? []
         for mode in modes where !ScenarioApp.modeNames.contains(mode) {
@@ -394,7 +394,11 @@ struct AppSection: Decodable {
         if let program, program.allSatisfy(\.isWhitespace) {
             throw fields.error("program", "a program needs a name, e.g. heart-rate-monitor")
         }
+        let notifications = try fields.optional("notifications", String.self, expected: "the user's answer to the notification prompt") ?? "allow"
+        guard ScenarioApp.notificationAnswers.contains(notifications) else {
+            throw fields.error("notifications", "\"\(notifications)\" is not an answer; use " + ScenarioApp.notificationAnswers.joined(separator: ", "))
+        }
         app = ScenarioApp(name: name, modes: modes, restoresState: restores, regions: regions, notifyEntryStateOnDisplay: onDisplay,
-                          program: program)
+                          program: program, notifications: notifications)
     }
 }
