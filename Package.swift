@@ -168,7 +168,8 @@ let package = Package(
         // PostgreSQL cases run when SWIFTBLE_TEST_POSTGRES is set (scripts/test-postgres.sh start).
         .testTarget(name: "BLEFleetStoreTests", dependencies: ["BLEFleetStore", "BLEFleet"]),
         // Every endpoint over a real server, checked against openapi.yaml; PostgreSQL too when SWIFTBLE_TEST_POSTGRES is set.
-        .testTarget(name: "BLEBackendTests", dependencies: ["BLEBackend", "BLEFleetStore", "BLEFleet", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "BLEBackendTests", dependencies: ["BLEBackend", "BLEFleetStore", "BLEFleet", .product(name: "Logging", package: "swift-log"),
+                                                          .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLE", "BLEBeacons", "BLEWorld"]),
         .testTarget(name: "OpenCoreBluetoothTests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "BLE", "BLEAdapter", "BLEHost", "BLEProfiles", "BLEWire",
                                                                "BLEWorld", "BLEController"]),

@@ -6,8 +6,9 @@ import NIOCore
 /// The fleet back end as a server: Hummingbird 2 serving ``BackendRoutes`` over a fleet store,
 /// for `ble backend` and the tests (docs/backend.md).
 ///
-/// `run` serves until its task is cancelled (`ble backend` cancels it on SIGINT or SIGTERM);
-/// port 0 asks the system for a free port, which `onReady` is told.
+/// `run` serves until its task is cancelled or, for `ble backend`, until SIGINT or SIGTERM;
+/// port 0 asks the system for a free port, which `onReady` is told. (Cancelling logs two
+/// harmless errors from Hummingbird's server about the closed channel; signals do not.)
 public struct BackendServer: Sendable {
     /// The store answered from; it must be migrated (``FleetStore/migrate()``) before serving.
     public var store: any FleetStore
@@ -26,11 +27,15 @@ public struct BackendServer: Sendable {
         self.logger = logger
     }
 
-    /// Serves until the calling task is cancelled.
+    /// Serves until the calling task is cancelled, or, with `stopOnSignals`, until SIGINT or
+    /// SIGTERM shuts it down gracefully (open requests are answered first).
     ///
-    /// - Parameter onReady: Called once with the port listened on, when the server accepts connections.
+    /// - Parameters:
+    ///   - stopOnSignals: Whether SIGINT and SIGTERM stop the server (`ble backend`); a test
+    ///     leaves this off and cancels the task.
+    ///   - onReady: Called once with the port listened on, when the server accepts connections.
     /// - Throws: When the address cannot be bound (in use, not an address of this machine).
-    public func run(onReady: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    public func run(stopOnSignals: Bool = false, onReady: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = BackendRoutes.router(BackendQueries(store: store))
         let requested = port
         let application = Application(
@@ -39,6 +44,11 @@ public struct BackendServer: Sendable {
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? requested) },
             logger: logger
         )
-        try await application.runService(gracefulShutdownSignals: [])
+        if stopOnSignals {
+            // Hummingbird's service group catches SIGTERM and SIGINT and shuts down gracefully.
+            try await application.runService()
+        } else {
+            try await application.runService(gracefulShutdownSignals: [])
+        }
     }
 }

@@ -2,6 +2,7 @@ import BLEBackend
 import BLEFleet
 @testable import BLEFleetStore
 import Foundation
+import Logging
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -127,7 +128,10 @@ func withBackend(_ engine: TestEngine, seed: (any FleetStore) async throws -> Vo
         cleanUp = { await PostgresTesting.dropDatabase(target.database) }
     }
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-    let server = Task { try await BackendServer(store: store).run(onReady: { continuation.yield($0) }) }
+    // Cancelling the server at the end makes Hummingbird log two harmless errors; keep them out of the test log.
+    var logger = Logger(label: "ble.backend.test")
+    logger.logLevel = .critical
+    let server = Task { [logger] in try await BackendServer(store: store, logger: logger).run(onReady: { continuation.yield($0) }) }
     do {
         try await store.migrate()
         try await seed(store)

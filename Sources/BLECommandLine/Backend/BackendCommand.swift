@@ -62,13 +62,12 @@ struct BackendCommand: AsyncParsableCommand {
         }
         let server = BackendServer(store: store, address: address, port: port, logger: Logger(label: "ble.backend"))
         do {
-            try await cancellingOnInterrupt {
-                try await server.run(onReady: { port in
-                    FileHandle.standardOutput.write(Data("READY {\"port\": \(port)}\n".utf8))
-                })
-            }
+            // SIGINT and SIGTERM shut the server down gracefully (Hummingbird's service group).
+            try await server.run(stopOnSignals: true, onReady: { port in
+                FileHandle.standardOutput.write(Data("READY {\"port\": \(port)}\n".utf8))
+            })
         } catch is CancellationError {
-            // SIGINT or SIGTERM: a normal stop.
+            // Stopped: a normal end.
         } catch {
             await store.close()
             throw CommandFailure("The back end stopped: \(error); is another program listening on \(address):\(port)?")
