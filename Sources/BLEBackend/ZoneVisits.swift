@@ -90,7 +90,7 @@ public enum ZoneVisits {
         var open: [VisitKey: Int] = [:]
         for sighting in ordered {
             let key = VisitKey(identity: sighting.identity, zone: sighting.zone)
-            if let index = open[key], sighting.time - visits[index].departure <= gap {
+            if let index = open[key], Self.microseconds(from: visits[index].departure, to: sighting.time) <= gap {
                 visits[index].departure = sighting.time
                 visits[index].sightings += 1
                 visits[index].strongestRssi = max(visits[index].strongestRssi, sighting.rssi)
@@ -110,7 +110,8 @@ public enum ZoneVisits {
         for visit in visits {
             let key = VisitKey(identity: visit.identity, zone: visit.zone)
             let total = totals[key] ?? (0, 0)
-            totals[key] = (total.microseconds + (visit.departure - visit.arrival), total.visits + 1)
+            let (sum, overflow) = total.microseconds.addingReportingOverflow(Self.microseconds(from: visit.arrival, to: visit.departure))
+            totals[key] = (overflow ? Int64.max : sum, total.visits + 1)
         }
         return totals.map { key, total in
             ZoneDwell(zone: key.zone, identity: key.identity, seconds: Double(total.microseconds) / 1_000_000, visits: total.visits)
@@ -123,8 +124,15 @@ public enum ZoneVisits {
     /// - Returns: `nil` when `sightings` is empty.
     public static func location(_ sightings: [ZoneSighting], window: Int64) -> ZoneSighting? {
         guard let latest = sightings.map(\.time).max() else { return nil }
-        return sightings.filter { latest - $0.time <= window }
+        return sightings.filter { Self.microseconds(from: $0.time, to: latest) <= window }
             .max { ($0.rssi, $0.time, $1.gateway) < ($1.rssi, $1.time, $0.gateway) }
+    }
+
+    /// `end - start`, saturating at `Int64.max` instead of trapping on times far apart (a row
+    /// from another program may hold any time).
+    static func microseconds(from start: Int64, to end: Int64) -> Int64 {
+        let (difference, overflow) = end.subtractingReportingOverflow(start)
+        return overflow ? (end > start ? Int64.max : Int64.min) : difference
     }
 
     private struct VisitKey: Hashable {

@@ -56,33 +56,17 @@ struct ZoneVisitsTests {
     }
 }
 
-/// Ride references: their form, and that they follow from content and counter only.
-@Suite("Ride references")
-struct RideReferenceTests {
-    static let ride = RideLog(rider: "ann", vehicle: "bus-42", route: "42", boarded: .init(zone: "s1", time: 1), alighted: .init(zone: "s2", time: 9),
-                              stops: [.init(zone: "s1", time: 1)], postedAt: 10)
-
-    @Test("A reference is R- and two groups of four Crockford Base32 characters")
-    func form() {
-        let reference = RideReference.make(contentKey: RideReference.contentKey(of: Self.ride), counter: 0)
-        #expect(RideReference.isWellFormed(reference))
-        #expect(reference.count == 11)
-        #expect(!reference.contains { "ILOU".contains($0) })
-        #expect(!RideReference.isWellFormed("R-IIII-0000"))
-        #expect(!RideReference.isWellFormed("r-0000-0000"))
-        #expect(!RideReference.isWellFormed("R-0000-00000"))
-    }
-
-    @Test("The same content and counter give the same reference; another counter or rider another")
-    func deterministic() {
-        let key = RideReference.contentKey(of: Self.ride)
-        #expect(RideReference.make(contentKey: key, counter: 3) == RideReference.make(contentKey: key, counter: 3))
-        #expect(RideReference.make(contentKey: key, counter: 3) != RideReference.make(contentKey: key, counter: 4))
-        var other = Self.ride
-        other.rider = "bob"
-        #expect(RideReference.contentKey(of: other) != key)
-        var reposted = Self.ride
-        reposted.postedAt = 99
-        #expect(RideReference.contentKey(of: reposted) == key)
+/// Times far apart do not trap.
+@Suite("Zone visits at the edges of time")
+struct ZoneVisitsEdgeTests {
+    @Test("Sightings at the two ends of time make two visits and a dwell that saturates, without trapping")
+    func extremeTimes() {
+        let sightings = [ZoneSighting(identity: "a", zone: "z", gateway: "g", time: Int64.min, rssi: -50),
+                         ZoneSighting(identity: "a", zone: "z", gateway: "g", time: Int64.max, rssi: -50)]
+        let visits = ZoneVisits.visits(sightings, gap: 30_000_000)
+        #expect(visits.count == 2)
+        #expect(ZoneVisits.visits(sightings, gap: Int64.max).count == 1)
+        #expect(ZoneVisits.dwell(ZoneVisits.visits(sightings, gap: Int64.max)).first?.seconds == Double(Int64.max) / 1_000_000)
+        #expect(ZoneVisits.location(sightings, window: 10)?.time == Int64.max)
     }
 }
