@@ -86,6 +86,11 @@ struct RunningBackend: Sendable {
         let answer = try await send(method, path, body: json.map { Data($0.utf8) })
         let violations = contract.violations(method: method, path: template, status: answer.status, contentType: answer.contentType, body: answer.body)
         #expect(violations.isEmpty, "\(method) \(path) broke the contract: \(violations)", sourceLocation: sourceLocation)
+        if let json, (200 ..< 300).contains(answer.status) {
+            // What the server took must be what the document says it takes.
+            let problems = contract.requestViolations(method: method, path: template, body: Data(json.utf8))
+            #expect(problems.isEmpty, "\(method) \(path) took a body the document refuses: \(problems)", sourceLocation: sourceLocation)
+        }
         if answer.status >= 400 {
             // Every refusal is a JSON error with both fields, never an empty body.
             let body = try? answer.json()

@@ -40,6 +40,18 @@ struct OpenAPIContract: Sendable {
         return validate(value, against: schema, at: "body")
     }
 
+    /// What is wrong with a request body sent to `method path`, under its `requestBody` schema.
+    func requestViolations(method: String, path: String, body: Data) -> [String] {
+        guard let schema = document["paths"]?[path]?[method.lowercased()]?["requestBody"]?["content"]?["application/json"]?["schema"] else {
+            return ["\(method) \(path) takes no JSON body in the document"]
+        }
+        do {
+            return validate(try JSONValue.parse(body), against: schema, at: "request")
+        } catch {
+            return ["the request to \(method) \(path) is not JSON: \(error)"]
+        }
+    }
+
     /// What is wrong with `value` under `schema`; `location` names where, for the messages.
     func validate(_ value: JSONValue, against schemaValue: JSONValue, at location: String) -> [String] {
         let schema: JSONValue
