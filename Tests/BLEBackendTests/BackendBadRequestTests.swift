@@ -79,6 +79,16 @@ struct BackendBadRequestTests {
         }
     }
 
+    @Test("A body over 4 MiB is refused with 413 and a JSON error")
+    func bodyTooLarge() async throws {
+        try await withBackend(.sqlite) { backend in
+            let padding = String(repeating: " ", count: 5 << 20)
+            let answer = try await backend.call("POST", "/phone-sightings", template: "/phone-sightings", json: #"{"sightings": []}"# + padding)
+            #expect(answer.status == 413)
+            #expect(try answer.json()["error"]?.string == "body_too_large")
+        }
+    }
+
     @Test("A store that is closed answers 503 with a JSON error")
     func storeAway() async throws {
         try await withBackend(.sqlite) { backend in
