@@ -1,4 +1,5 @@
 import BLEFleet
+import BLEFleetStore
 
 /// The bodies the back end sends and takes, one type per schema of `openapi.yaml`
 /// (`components/schemas`), encoded with snake_case keys. Times are microseconds since the epoch.
@@ -93,6 +94,19 @@ public enum BackendPayloads {
         public var zone: String
         /// Its gateways, by name.
         public var gateways: [String]
+    }
+
+    /// `GET /gateways`: the gateways that have written, with their zones.
+    public struct Gateways: Codable, Hashable, Sendable {
+        /// The gateways, by name.
+        public var gateways: [FleetGateway]
+    }
+
+    /// `PUT /gateways/{gateway}/zone`: the zone to assign; `null` (or no `zone`) clears it, so
+    /// that the gateway's zone is its name again.
+    public struct ZoneAssignment: Codable, Hashable, Sendable {
+        /// The zone.
+        public var zone: String?
     }
 
     /// `POST /rides`: the reference of the stored ride.

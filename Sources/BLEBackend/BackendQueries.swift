@@ -114,6 +114,27 @@ public struct BackendQueries: Sendable {
         return BackendPayloads.Zones(zones: grouped.keys.sorted().map { BackendPayloads.Zone(zone: $0, gateways: (grouped[$0] ?? []).sorted()) })
     }
 
+    /// `GET /gateways`.
+    public func gateways() async throws(BackendError) -> BackendPayloads.Gateways {
+        BackendPayloads.Gateways(gateways: try await storeCall { () async throws(FleetStoreError) in try await store.gateways() })
+    }
+
+    /// `PUT /gateways/{gateway}/zone`: assigns (or, with `nil`, clears) a gateway's zone; a 404
+    /// when the gateway has not written yet (its row appears with its first batch).
+    public func assignZone(_ zone: String?, gateway: String) async throws(BackendError) -> FleetGateway {
+        if let zone {
+            do throws(BackendError) {
+                try BackendParameters.checkText(zone, name: "zone")
+            } catch {
+                throw .invalid(error.reason)
+            }
+        }
+        let assigned = try await storeCall { () async throws(FleetStoreError) in try await store.assignZone(zone, toGateway: gateway) }
+        let found = try await storeCall { () async throws(FleetStoreError) in try await store.gateways() }.first { $0.name == gateway }
+        guard assigned, let found else { throw .notFound("no gateway '\(gateway)' has written to the store yet; GET /gateways lists them") }
+        return found
+    }
+
     /// `GET /dwell`: per zone and identity, optionally of one zone and/or one identity.
     public func dwell(zone: String?, identity: String?, from: Int64, to: Int64,
                       gap: (seconds: Double, microseconds: Int64)) async throws(BackendError) -> BackendPayloads.Dwell {

@@ -65,6 +65,14 @@ public enum BackendRoutes {
             return try BackendJSON.response(try await queries.dwell(zone: try parameters.text("zone"), identity: try parameters.text("identity"),
                                                                     from: range.from, to: range.to, gap: gap))
         }
+        router.get("gateways") { _, _ -> Response in
+            try BackendJSON.response(try await queries.gateways())
+        }
+        router.put("gateways/:gateway/zone") { request, context -> Response in
+            let gateway = try BackendParameters(request: request, context: context).path("gateway")
+            let assignment = try await BackendJSON.decode(BackendPayloads.ZoneAssignment.self, from: request)
+            return try BackendJSON.response(try await queries.assignZone(assignment.zone, gateway: gateway))
+        }
         router.post("rides") { request, _ -> Response in
             let ride = try await BackendJSON.decode(RideLog.self, from: request)
             let stored = try await queries.postRide(ride)

@@ -20,6 +20,8 @@ struct BackendContractSweepTests {
                  #"{"sightings": [{"phone": "p", "identity": "car", "rssi": -70, "time": 1, "position": {"x": 1, "y": 2}}]}"#),
                 ("GET", "/identities/{identity}/track", "/identities/car/track", nil),
                 ("GET", "/zones", "/zones", nil),
+                ("GET", "/gateways", "/gateways", nil),
+                ("PUT", "/gateways/{gateway}/zone", "/gateways/gw-bus-42/zone", #"{"zone": "bus-42"}"#),
                 ("GET", "/zones/{zone}/visits", "/zones/stop-2/visits", nil),
                 ("GET", "/dwell", "/dwell", nil),
                 ("POST", "/rides", "/rides", ride),

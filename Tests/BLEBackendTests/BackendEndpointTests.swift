@@ -90,6 +90,27 @@ struct BackendEndpointTests {
         }
     }
 
+    @Test("An operator assigns and clears a gateway's zone, and the answers follow it", arguments: TestEngine.available)
+    func assignZone(engine: TestEngine) async throws {
+        try await withBackend(engine) { backend in
+            let gateways = try await backend.call("GET", "/gateways", template: "/gateways")
+            #expect(try gateways.json()["gateways"]?.array?.map { $0["zone"]?.string } == [nil, "stop-1", "stop-2"])
+            let assigned = try await backend.call("PUT", "/gateways/gw-bus-42/zone", template: "/gateways/{gateway}/zone", json: #"{"zone": "bus-42"}"#)
+            #expect(assigned.status == 200)
+            #expect(try assigned.json()["zone"]?.string == "bus-42")
+            let location = try await backend.call("GET", "/identities/\(rider)/location", template: "/identities/{identity}/location")
+            #expect(try location.json()["zone"]?.string == "bus-42")
+            let cleared = try await backend.call("PUT", "/gateways/gw-bus-42/zone", template: "/gateways/{gateway}/zone", json: #"{"zone": null}"#)
+            #expect(try cleared.json()["zone"] == nil)
+            let unknown = try await backend.call("PUT", "/gateways/gw-nobody/zone", template: "/gateways/{gateway}/zone", json: #"{"zone": "x"}"#)
+            #expect(unknown.status == 404)
+            let bad = try await backend.call("PUT", "/gateways/gw-bus-42/zone", template: "/gateways/{gateway}/zone", json: #"{"zone": 7}"#)
+            #expect(bad.status == 400)
+            let empty = try await backend.call("PUT", "/gateways/gw-bus-42/zone", template: "/gateways/{gateway}/zone", json: #"{"zone": ""}"#)
+            #expect(empty.status == 400)
+        }
+    }
+
     @Test("Dwell adds up the visits per zone and identity", arguments: TestEngine.available)
     func dwell(engine: TestEngine) async throws {
         try await withBackend(engine) { backend in
