@@ -70,7 +70,7 @@ struct BackendCommand: AsyncParsableCommand {
             // Stopped: a normal end.
         } catch {
             await store.close()
-            throw CommandFailure("The back end stopped: \(error); is another program listening on \(address):\(port)?")
+            throw CommandFailure("The back end stopped: \(error); check that \(address) is an address of this machine and port \(port) is free.")
         }
         await store.close()
     }
