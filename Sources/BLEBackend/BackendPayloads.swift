@@ -170,6 +170,9 @@ public enum BackendLimits {
     public static let stopsPerRide = 1000
     /// The longest text field (an identity, a zone, a name), in UTF-8 bytes.
     public static let maximumTextBytes = 512
+    /// The most sightings one visits, passages or dwell answer reads; a range holding more is
+    /// refused with a 400 asking for a narrower one, rather than read whole into memory.
+    public static let maximumSightingsRead = 1_000_000
     /// The gap that ends a visit when none is given, in seconds.
     public static let defaultGapSeconds = 30.0
     /// The window searched for the strongest sighting when none is given, in seconds.

@@ -7,10 +7,13 @@ import BLEFleetStore
 public struct BackendQueries: Sendable {
     /// The store read and written.
     public let store: any FleetStore
+    /// The most sightings one answer reads (``BackendLimits/maximumSightingsRead`` unless a test lowers it).
+    public let maximumSightingsRead: Int
 
     /// Queries over `store`.
-    public init(store: any FleetStore) {
+    public init(store: any FleetStore, maximumSightingsRead: Int = BackendLimits.maximumSightingsRead) {
         self.store = store
+        self.maximumSightingsRead = maximumSightingsRead
     }
 
     /// Runs a store call, turning its failure into a 503.
@@ -20,6 +23,22 @@ public struct BackendQueries: Sendable {
         } catch {
             throw .store(error)
         }
+    }
+
+    /// The sightings `from <= time < to` of an identity and/or a gateway, at most
+    /// ``maximumSightingsRead`` of them; a 400 when the range holds more.
+    func boundedSightings(from: Int64, to: Int64, identity: String?, gateway: String?) async throws(BackendError) -> [Sighting] {
+        let limit = maximumSightingsRead
+        let found = try await storeCall { () async throws(FleetStoreError) in
+            try await store.sightings(from: from, to: to, identity: identity, gateway: gateway, limit: limit + 1)
+        }
+        guard found.count <= limit else { throw Self.rangeTooLarge(limit) }
+        return found
+    }
+
+    /// The refusal of a range holding more than `limit` sightings.
+    static func rangeTooLarge(_ limit: Int) -> BackendError {
+        BackendError(status: .badRequest, error: "range_too_large", reason: "the range holds more than \(limit) sightings; narrow it with from and to")
     }
 
     /// Each gateway's zone: the one assigned, else its name.
@@ -52,9 +71,7 @@ public struct BackendQueries: Sendable {
         let latest = try await latest(identity)
         let zones = try await zoneOfGateway()
         let (start, overflow) = latest.time.subtractingReportingOverflow(window.microseconds)
-        let recent = try await storeCall { () async throws(FleetStoreError) in
-            try await store.sightings(from: overflow ? Int64.min : start, to: latest.time &+ 1, identity: identity, gateway: nil, limit: nil)
-        }
+        let recent = try await boundedSightings(from: overflow ? Int64.min : start, to: latest.time &+ 1, identity: identity, gateway: nil)
         let fallback = zoned([latest], zones: zones)
         guard let best = ZoneVisits.location(recent.isEmpty ? fallback : zoned(recent, zones: zones), window: window.microseconds) else {
             throw .notFound("the identity '\(identity)' was never seen by any gateway")
@@ -80,9 +97,7 @@ public struct BackendQueries: Sendable {
     public func passages(identity: String, from: Int64, to: Int64, gap: (seconds: Double, microseconds: Int64)) async throws(BackendError) -> BackendPayloads.Passages {
         _ = try await latest(identity)
         let zones = try await zoneOfGateway()
-        let sightings = try await storeCall { () async throws(FleetStoreError) in
-            try await store.sightings(from: from, to: to, identity: identity, gateway: nil, limit: nil)
-        }
+        let sightings = try await boundedSightings(from: from, to: to, identity: identity, gateway: nil)
         return BackendPayloads.Passages(identity: identity, gapSeconds: gap.seconds,
                                         passages: ZoneVisits.visits(zoned(sightings, zones: zones), gap: gap.microseconds))
     }
@@ -94,9 +109,8 @@ public struct BackendQueries: Sendable {
         guard !gateways.isEmpty else { throw .notFound("no gateway covers the zone '\(zone)'; GET /zones lists the zones") }
         var found: [Sighting] = []
         for gateway in gateways {
-            found += try await storeCall { () async throws(FleetStoreError) in
-                try await store.sightings(from: from, to: to, identity: identity, gateway: gateway, limit: nil)
-            }
+            found += try await boundedSightings(from: from, to: to, identity: identity, gateway: gateway)
+            guard found.count <= maximumSightingsRead else { throw Self.rangeTooLarge(maximumSightingsRead) }
         }
         return zoned(found, zones: zones)
     }
@@ -143,9 +157,7 @@ public struct BackendQueries: Sendable {
             sightings = try await self.sightings(inZone: zone, from: from, to: to, identity: identity)
         } else {
             let zones = try await zoneOfGateway()
-            sightings = zoned(try await storeCall { () async throws(FleetStoreError) in
-                try await store.sightings(from: from, to: to, identity: identity, gateway: nil, limit: nil)
-            }, zones: zones)
+            sightings = zoned(try await boundedSightings(from: from, to: to, identity: identity, gateway: nil), zones: zones)
         }
         return BackendPayloads.Dwell(gapSeconds: gap.seconds, dwell: ZoneVisits.dwell(ZoneVisits.visits(sightings, gap: gap.microseconds)))
     }

@@ -101,3 +101,23 @@ struct BackendBadRequestTests {
         }
     }
 }
+
+/// The bound on sightings read, with a limit lowered so that a small store passes it.
+@Suite("Back end read bound")
+struct BackendReadBoundTests {
+    @Test("Visits, passages and dwell over more sightings than the bound are refused as range_too_large")
+    func rangeTooLarge() async throws {
+        try await withBackend(.sqlite) { backend in
+            let queries = BackendQueries(store: backend.store, maximumSightingsRead: 5)
+            let gap = (seconds: 30.0, microseconds: Int64(30_000_000))
+            let passages = await #expect(throws: BackendError.self) { try await queries.passages(identity: bus, from: .min, to: .max, gap: gap) }
+            #expect(passages?.error == "range_too_large")
+            let visits = await #expect(throws: BackendError.self) { try await queries.visits(zone: "stop-1", from: .min, to: .max, gap: gap) }
+            #expect(visits?.status == .badRequest)
+            await #expect(throws: BackendError.self) { try await queries.dwell(zone: nil, identity: nil, from: .min, to: .max, gap: gap) }
+            // A narrow range passes.
+            let narrow = try await queries.passages(identity: bus, from: marchFirst, to: marchFirst + 5 * second, gap: gap)
+            #expect(narrow.passages.count == 1)
+        }
+    }
+}
