@@ -96,6 +96,12 @@ public enum BackendPayloads {
         public var gateways: [String]
     }
 
+    /// `GET /identities`: every identity the gateways have seen.
+    public struct Identities: Codable, Hashable, Sendable {
+        /// The identities, sorted.
+        public var identities: [String]
+    }
+
     /// `GET /gateways`: the gateways that have written, with their zones.
     public struct Gateways: Codable, Hashable, Sendable {
         /// The gateways, by name.

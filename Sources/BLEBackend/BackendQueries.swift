@@ -128,6 +128,11 @@ public struct BackendQueries: Sendable {
         return BackendPayloads.Zones(zones: grouped.keys.sorted().map { BackendPayloads.Zone(zone: $0, gateways: (grouped[$0] ?? []).sorted()) })
     }
 
+    /// `GET /identities`.
+    public func identities() async throws(BackendError) -> BackendPayloads.Identities {
+        BackendPayloads.Identities(identities: try await storeCall { () async throws(FleetStoreError) in try await store.identities() })
+    }
+
     /// `GET /gateways`.
     public func gateways() async throws(BackendError) -> BackendPayloads.Gateways {
         BackendPayloads.Gateways(gateways: try await storeCall { () async throws(FleetStoreError) in try await store.gateways() })

@@ -23,6 +23,9 @@ public enum BackendRoutes {
             return Response(status: .ok, headers: [.contentType: "application/yaml"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: document)))
         }
+        router.get("identities") { _, _ -> Response in
+            try BackendJSON.response(try await queries.identities())
+        }
         router.get("identities/:identity/location") { request, context -> Response in
             let parameters = BackendParameters(request: request, context: context)
             let identity = try parameters.path("identity")

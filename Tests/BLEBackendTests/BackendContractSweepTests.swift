@@ -19,6 +19,7 @@ struct BackendContractSweepTests {
                 ("POST", "/phone-sightings", "/phone-sightings",
                  #"{"sightings": [{"phone": "p", "identity": "car", "rssi": -70, "time": 1, "position": {"x": 1, "y": 2}}]}"#),
                 ("GET", "/identities/{identity}/track", "/identities/car/track", nil),
+                ("GET", "/identities", "/identities", nil),
                 ("GET", "/zones", "/zones", nil),
                 ("GET", "/gateways", "/gateways", nil),
                 ("PUT", "/gateways/{gateway}/zone", "/gateways/gw-bus-42/zone", #"{"zone": "bus-42"}"#),

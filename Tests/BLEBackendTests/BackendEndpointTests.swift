@@ -38,6 +38,8 @@ struct BackendEndpointTests {
             // A rider last heard on the bus, whose gateway has no zone: the zone is the gateway's name.
             let onBus = try await backend.call("GET", "/identities/\(rider)/location", template: "/identities/{identity}/location")
             #expect(try onBus.json()["zone"]?.string == "gw-bus-42")
+            let identities = try await backend.call("GET", "/identities", template: "/identities")
+            #expect(try identities.json()["identities"]?.array?.compactMap(\.string) == [bus, rider])
             let unknown = try await backend.call("GET", "/identities/ibeacon:nobody/location", template: "/identities/{identity}/location")
             #expect(unknown.status == 404)
             #expect(try unknown.json()["error"]?.string == "not_found")
