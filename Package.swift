@@ -130,6 +130,8 @@ let package = Package(
         .target(name: "HeartRateMonitor", dependencies: ["OpenCoreBluetooth"], path: "Examples/HeartRateMonitor/Sources/HeartRateMonitor"),
         // The notification light (Examples/NotificationLight): an ANCS accessory on the BLE API.
         .target(name: "NotificationLight", dependencies: ["BLE", "BLEProfiles"], path: "Examples/NotificationLight/Sources/NotificationLight"),
+        // The bus office (Examples/BusOffice): where a bus is and when it passed each stop, asked of the back end over HTTP.
+        .target(name: "BusOffice", path: "Examples/BusOffice/Sources/BusOffice"),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
         // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(
@@ -165,7 +167,9 @@ let package = Package(
         .testTarget(name: "BLEPresenceTests", dependencies: ["SimulatedTesting", "BLEPresence"]),
         .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController", "BLEPhone"]),
         .testTarget(name: "BLEGatewayTests", dependencies: ["SimulatedTesting", "BLEGateway", "BLEFleet", "BLEFleetStore", "BLEHost", "BLEBeacons", "BLEWire",
-                                                        .product(name: "Prometheus", package: "swift-prometheus")]),
+                                                        .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Logging", package: "swift-log")]),
+        // The field systems end to end, judged against the world's truth.
+        .testTarget(name: "SystemsTests", dependencies: ["SimulatedTesting", "BusOffice", "BLEBackend", "BLEFleetSimulation", "BLEFleetStore", "BLEWorld"]),
         .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEPresence", "BLEWorld"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),

@@ -19,6 +19,9 @@ public actor GatewayPipeline {
     private let logger: Logger
     private var store: (any FleetStore)?
     private var draining = false
+    /// The zone the gateway reports for, and whether the open store already holds it.
+    private let zone: (gateway: String, zone: String)?
+    private var zoneRecorded = false
     /// What the pipeline did so far.
     public private(set) var status = Status()
 
@@ -37,7 +40,11 @@ public actor GatewayPipeline {
     }
 
     /// A pipeline from `spool` into the store at `database`.
-    public init(spool: SightingSpool, database: DatabaseURL, metrics: GatewayMetrics, logger: Logger) {
+    /// - Parameter zone: The gateway and the zone it reports for, recorded in the store's
+    ///   gateways table once the gateway has a row there, so the back end places its sightings.
+    public init(spool: SightingSpool, database: DatabaseURL, metrics: GatewayMetrics, logger: Logger,
+                zone: (gateway: String, zone: String)? = nil) {
+        self.zone = zone
         self.spool = spool
         self.database = database
         self.metrics = metrics
@@ -111,6 +118,7 @@ public actor GatewayPipeline {
     public func close() async {
         await store?.close()
         store = nil
+        zoneRecorded = false
     }
 
     private func write(_ batch: SightingBatch) async throws(FleetStoreError) -> Int {
@@ -119,6 +127,10 @@ public actor GatewayPipeline {
             let started = ContinuousClock.now
             let inserted = try await store.write(batch)
             metrics.batchWrite.recordNanoseconds((ContinuousClock.now - started).nanoseconds)
+            if let zone, !zoneRecorded, batch.sightings.first?.gateway == zone.gateway {
+                // The gateway's row exists once a batch of its is written.
+                zoneRecorded = try await store.assignZone(zone.zone, toGateway: zone.gateway)
+            }
             metrics.stored.increment(by: inserted)
             status.stored += inserted
             if status.lastError != nil {
@@ -136,6 +148,7 @@ public actor GatewayPipeline {
             status.lastError = error.description
             await store?.close()
             store = nil
+            zoneRecorded = false
             throw error
         }
     }

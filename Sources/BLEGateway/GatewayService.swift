@@ -117,7 +117,8 @@ public struct GatewayService: Sendable {
             let spool = try SightingSpool(directory: spoolPath(of: configuration.name), byteLimit: options.spoolLimit)
             for corrupt in spool.corruptFiles { logger.error("A damaged spool file was set aside: \(corrupt.file) (\(corrupt.reason))") }
             if spool.count > 0 { logger.warning("\(spool.sightingCount) sightings wait in the spool from an earlier run; they go to the store first") }
-            let pipeline = GatewayPipeline(spool: spool, database: options.database, metrics: metrics, logger: logger)
+            let pipeline = GatewayPipeline(spool: spool, database: options.database, metrics: metrics, logger: logger,
+                                           zone: configuration.zone.map { (configuration.name, $0) })
             let run = Int64.random(in: 0 ... .max)
             let core = GatewayCore(name: configuration.name, run: run, filter: configuration.filter, batching: configuration.batching)
             prepared.append((configuration, Gateway(core: core, scanning: configuration.scanning, pipeline: pipeline, metrics: metrics, logger: logger),
