@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "BLETransportTests", dependencies: ["SimulatedTesting", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEHostTests", dependencies: ["SimulatedTesting", "BLEHost", "BLEStorage", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEStorageTests", dependencies: ["SimulatedTesting", "BLEStorage", "BLEHost", "BLEWire"]),
-        .testTarget(name: "BLEWorldTests", dependencies: ["SimulatedTesting", "BLEWorld", "BLEController", "BLEWire", "BLEChat"]),
+        .testTarget(name: "BLEWorldTests", dependencies: ["SimulatedTesting", "BLEWorld", "BLEController", "BLEWire", "BLEChat", "BusOffice"]),
         .testTarget(name: "BLEBeaconsTests", dependencies: ["SimulatedTesting", "BLEBeacons", "BLEWire", "BLECrypto"]),
         .testTarget(name: "BLEProfilesTests", dependencies: ["SimulatedTesting", "BLEProfiles", "BLEHost", "BLEWire"]),
         // Unit tests of the `ble` executable's parsers (`@testable import BLECommandLine`).

@@ -1,4 +1,5 @@
 import BLEWire
+import BusOffice
 import Foundation
 import Glibc
 import SimulatedTesting
@@ -8,7 +9,9 @@ import Testing
 /// bus route (`ble sim serve`), three real `ble gateway` processes (one `--fleet`) writing to a
 /// real PostgreSQL, the database stopped for 30 s while the bus waits at its stops, and the
 /// gateways killed with SIGKILL and started again mid-route. Every bus sighting the controllers
-/// delivered (counted in the served devices' own btsnoop captures) is in the database exactly once.
+/// delivered (counted in the served devices' own btsnoop captures) is in the database exactly once,
+/// and the bus office (Examples/BusOffice) reads from a real `ble backend` on that database when
+/// bus 42 passed each stop.
 /// The throwaway cluster's control script (scripts/test-postgres.sh), when .ci/run started one.
 private let faultTestPostgresScript = ProcessInfo.processInfo.environment["SWIFTBLE_TEST_POSTGRES_CTL"]
 
@@ -20,8 +23,8 @@ struct GatewayFaultCommandLineTests {
     /// Simulated seconds per wall-clock second.
     static let speed = 3.0
 
-    @Test("PostgreSQL stopped 30 s and the gateways SIGKILLed mid-route: every delivered bus sighting is stored exactly once")
-    func nothingLostNothingTwice() throws {
+    @Test("PostgreSQL stopped 30 s and the gateways SIGKILLed mid-route: every delivered bus sighting is stored exactly once, and the office sees each stop")
+    func nothingLostNothingTwice() async throws {
         let ble = try #require(bleExecutable())
         let script = try #require(Self.postgresScript)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ble-gateway-fault-\(getpid())")
@@ -48,10 +51,13 @@ struct GatewayFaultCommandLineTests {
                                                                  "--speed", "\(Self.speed)", "--snoop", snoops.path])
         defer { world.stop() }
         let clock = Date()
-        func wait(untilSimulated seconds: Double) { Thread.sleep(until: clock.addingTimeInterval(seconds / Self.speed)) }
+        // Blocking waits, on this suite's thread of its own (OwnThreadTrait).
+        func wait(until date: Date) { Thread.sleep(until: date) }
+        func wait(untilSimulated seconds: Double) { wait(until: clock.addingTimeInterval(seconds / Self.speed)) }
         var fleet = "gateways:\n"
         for device in world.devices {
-            fleet += "  - {name: \"\(device.name)\", hci: \"tcp:127.0.0.1:\(device.port)\", keep: {ibeacon: [\(Self.busUUID)]}}\n"
+            let zone = device.name.replacingOccurrences(of: "-", with: " ")
+            fleet += "  - {name: \"\(device.name)\", hci: \"tcp:127.0.0.1:\(device.port)\", zone: \"\(zone)\", keep: {ibeacon: [\(Self.busUUID)]}}\n"
         }
         let fleetFile = folder.appendingPathComponent("fleet.yaml")
         try fleet.write(to: fleetFile, atomically: true, encoding: .utf8)
@@ -68,7 +74,7 @@ struct GatewayFaultCommandLineTests {
         gateways.process.waitUntilExit()
         let killedOutput = gateways.output
         gateways = try BackgroundCommand(executable: ble, arguments: gatewayArguments)
-        Thread.sleep(until: outage.addingTimeInterval(30))
+        wait(until: outage.addingTimeInterval(30))
         #expect(try control("start"))
         wait(untilSimulated: 172)
         kill(gateways.process.processIdentifier, SIGTERM)
@@ -86,6 +92,37 @@ struct GatewayFaultCommandLineTests {
             #expect(delivered > 30, "\(device.name)'s controller delivered bus reports (\(delivered))")
             #expect(rows.total == delivered, "\(device.name): \(delivered) delivered, \(rows.total) stored\n\(killedOutput)\n\(finalOutput)")
             #expect(rows.distinct == rows.total, "\(device.name): no sighting stored twice")
+        }
+        try await Self.officeSeesEachStop(ble: ble, database: database, worldStart: clock)
+    }
+
+    /// A real `ble backend` on the fault test's database, asked by the bus office when bus 42
+    /// passed each stop: the stops in order, each arrival and departure within the stop's
+    /// 20 s dwell (in simulated time) of the scenario's timetable. The gateways stamp sightings
+    /// with the wall clock, which runs `speed` times slower than the world's.
+    static func officeSeesEachStop(ble: String, database: String, worldStart: Date) async throws {
+        let backend = try BackgroundCommand(executable: ble, arguments: ["backend", "--database", database, "--port", "0"])
+        defer { backend.stop() }
+        var port: Int?
+        let deadline = Date().addingTimeInterval(60)
+        while port == nil, Date() < deadline, backend.process.isRunning {
+            port = backend.output.split(separator: "\n").first { $0.hasPrefix("READY ") }
+                .flatMap { (try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8))) as? [String: Any] }?["port"] as? Int
+            if port == nil { usleep(50_000) }
+        }
+        let base = try #require(port.flatMap { URL(string: "http://127.0.0.1:\($0)") }, "ble backend did not start: \(backend.output)")
+        let bus = Bus(number: 42, uuid: busUUID, minors: [1, 2, 3])
+        let passages = try await BusOfficeClient(baseURL: base).passages(of: bus, gap: 30 / speed)
+        let origin = Int64((worldStart.timeIntervalSince1970 * 1_000_000).rounded())
+        for line in BusTimetable.lines(bus: bus, passages: passages, origin: origin) { print(line) }
+        #expect(passages.map(\.stop) == ["stop 1", "stop 2", "stop 3"], "\(passages)")
+        // bus-fleet.yaml's timetable: the bus enters each stop's zone about 2 s before it stops.
+        let timetable: [(arrival: Double, departure: Double)] = [(22, 46), (72, 96), (122, 146)]
+        for (passage, expected) in zip(passages, timetable) {
+            let arrival = Double(passage.arrival - origin) / 1_000_000 * speed
+            let departure = Double(passage.departure - origin) / 1_000_000 * speed
+            #expect(abs(arrival - expected.arrival) <= 20, "\(passage.stop): arrived at \(arrival) s simulated, timetable \(expected.arrival) s")
+            #expect(abs(departure - expected.departure) <= 20, "\(passage.stop): left at \(departure) s simulated, timetable \(expected.departure) s")
         }
     }
 
