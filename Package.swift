@@ -117,7 +117,7 @@ let package = Package(
         .target(
             name: "BLEBackend",
             dependencies: [
-                "BLEFleet", "BLEFleetStore",
+                "BLEFleet", "BLEFleetStore", "BLEPresence",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -132,6 +132,8 @@ let package = Package(
         .target(name: "NotificationLight", dependencies: ["BLE", "BLEProfiles"], path: "Examples/NotificationLight/Sources/NotificationLight"),
         // The bus office (Examples/BusOffice): where a bus is and when it passed each stop, asked of the back end over HTTP.
         .target(name: "BusOffice", path: "Examples/BusOffice/Sources/BusOffice"),
+        // The carer's visits (Examples/CarerVisits): time per room from the back end, drawn as a heat map.
+        .target(name: "CarerVisits", path: "Examples/CarerVisits/Sources/CarerVisits"),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
         // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(
@@ -169,7 +171,7 @@ let package = Package(
         .testTarget(name: "BLEGatewayTests", dependencies: ["SimulatedTesting", "BLEGateway", "BLEFleet", "BLEFleetStore", "BLEHost", "BLEBeacons", "BLEWire",
                                                         .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Logging", package: "swift-log")]),
         // The field systems end to end, judged against the world's truth.
-        .testTarget(name: "SystemsTests", dependencies: ["SimulatedTesting", "BusOffice", "BLEBackend", "BLEFleetSimulation", "BLEFleetStore", "BLEWorld"]),
+        .testTarget(name: "SystemsTests", dependencies: ["SimulatedTesting", "BusOffice", "CarerVisits", "BLEBackend", "BLEFleetSimulation", "BLEFleetStore", "BLEWorld"]),
         .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEPresence", "BLEWorld"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),

@@ -181,6 +181,8 @@ public enum BackendLimits {
     public static let maximumSightingsRead = 1_000_000
     /// The gap that ends a visit when none is given, in seconds.
     public static let defaultGapSeconds = 30.0
+    /// The slot `GET /dwell?assign=nearest` places in one zone when none is given, in seconds.
+    public static let defaultSlotSeconds = 5.0
     /// The window searched for the strongest sighting when none is given, in seconds.
     public static let defaultWindowSeconds = 10.0
 }

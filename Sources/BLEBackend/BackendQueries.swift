@@ -155,8 +155,29 @@ public struct BackendQueries: Sendable {
     }
 
     /// `GET /dwell`: per zone and identity, optionally of one zone and/or one identity.
+    ///
+    /// With `nearestSlot`, each slot of that length goes to the zone an identity was heard
+    /// strongest in (``ZoneVisits/nearestDwell(_:slot:gap:)``), so every zone's sightings of the
+    /// identities are read even when one zone is asked for.
+    ///
+    /// With `presence`, the time is what the hysteresis presence algorithm placed in each zone
+    /// (``ZoneVisits/presenceDwell(_:)``), again over every zone's sightings.
     public func dwell(zone: String?, identity: String?, from: Int64, to: Int64,
-                      gap: (seconds: Double, microseconds: Int64)) async throws(BackendError) -> BackendPayloads.Dwell {
+                      gap: (seconds: Double, microseconds: Int64),
+                      nearestSlot: (seconds: Double, microseconds: Int64)? = nil, presence: Bool = false) async throws(BackendError) -> BackendPayloads.Dwell {
+        if nearestSlot != nil || presence {
+            let zones = try await zoneOfGateway()
+            let sightings = zoned(try await boundedSightings(from: from, to: to, identity: identity, gateway: nil), zones: zones)
+            let dwell: [ZoneDwell]
+            if let nearestSlot {
+                dwell = ZoneVisits.nearestDwell(sightings, slot: nearestSlot.microseconds, gap: gap.microseconds)
+            } else if let replayed = ZoneVisits.presenceDwell(sightings) {
+                dwell = replayed
+            } else {
+                throw .badParameter("to", "assign=presence replays at most 7 days of sightings; narrow from and to")
+            }
+            return BackendPayloads.Dwell(gapSeconds: gap.seconds, dwell: zone.map { zone in dwell.filter { $0.zone == zone } } ?? dwell)
+        }
         let sightings: [ZoneSighting]
         if let zone {
             sightings = try await self.sightings(inZone: zone, from: from, to: to, identity: identity)

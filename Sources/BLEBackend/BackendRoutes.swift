@@ -65,8 +65,14 @@ public enum BackendRoutes {
             let parameters = BackendParameters(request: request, context: context)
             let range = try parameters.range()
             let gap = try parameters.seconds("gap", default: BackendLimits.defaultGapSeconds)
+            let slot = try parameters.seconds("slot", default: BackendLimits.defaultSlotSeconds)
+            let assign = try parameters.text("assign") ?? "each"
+            guard ["each", "nearest", "presence"].contains(assign) else {
+                throw BackendError.badParameter("assign", "'\(assign)' is not each, nearest or presence")
+            }
             return try BackendJSON.response(try await queries.dwell(zone: try parameters.text("zone"), identity: try parameters.text("identity"),
-                                                                    from: range.from, to: range.to, gap: gap))
+                                                                    from: range.from, to: range.to, gap: gap,
+                                                                    nearestSlot: assign == "nearest" ? slot : nil, presence: assign == "presence"))
         }
         router.get("gateways") { _, _ -> Response in
             try BackendJSON.response(try await queries.gateways())

@@ -53,6 +53,9 @@ struct BackendBadRequestTests {
                 ("/zones/stop-1/visits?gap=forever", "/zones/{zone}/visits", "gap"),
                 ("/dwell?to=abc", "/dwell", "to"),
                 ("/dwell?zone=", "/dwell", "zone"),
+                ("/dwell?assign=loudest", "/dwell", "assign"),
+                ("/dwell?assign=presence&slot=x", "/dwell", "slot"),
+                ("/dwell?assign=nearest&slot=0", "/dwell", "slot"),
                 ("/identities/ibeacon:car/track?limit=x", "/identities/{identity}/track", "limit"),
                 ("/rides/not-a-reference", "/rides/{reference}", "reference"),
             ]

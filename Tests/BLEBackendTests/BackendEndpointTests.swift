@@ -124,6 +124,11 @@ struct BackendEndpointTests {
             #expect(rows.first?["visits"]?.integer == 2)
             let all = try await backend.call("GET", "/dwell", template: "/dwell")
             #expect(try all.json()["dwell"]?.array?.count == 4)
+            let nearest = try await backend.call("GET", "/dwell?assign=nearest&slot=10&identity=\(Self.busPath)", template: "/dwell")
+            #expect(nearest.status == 200)
+            #expect(try #require(try nearest.json()["dwell"]?.array).allSatisfy { ($0["seconds"]?.number ?? 0) > 0 })
+            let presence = try await backend.call("GET", "/dwell?assign=presence&identity=\(Self.busPath)", template: "/dwell")
+            #expect(presence.status == 200)
         }
     }
 
