@@ -116,7 +116,20 @@ public struct BackendQueries: Sendable {
     }
 
     /// `GET /zones/{zone}/visits`.
-    public func visits(zone: String, from: Int64, to: Int64, gap: (seconds: Double, microseconds: Int64)) async throws(BackendError) -> BackendPayloads.Visits {
+    ///
+    /// With `presence`, the visits are those the hysteresis presence algorithm makes of every
+    /// zone's sightings (``ZoneVisits/presenceVisits(_:)``), one zone at a time per identity.
+    public func visits(zone: String, from: Int64, to: Int64, gap: (seconds: Double, microseconds: Int64),
+                       presence: Bool = false) async throws(BackendError) -> BackendPayloads.Visits {
+        if presence {
+            let zones = try await zoneOfGateway()
+            guard zones.values.contains(zone) else { throw .notFound("no gateway covers the zone '\(zone)'; GET /zones lists the zones") }
+            let sightings = zoned(try await boundedSightings(from: from, to: to, identity: nil, gateway: nil), zones: zones)
+            guard let visits = ZoneVisits.presenceVisits(sightings) else {
+                throw .badParameter("to", "assign=presence replays at most 7 days of sightings; narrow from and to")
+            }
+            return BackendPayloads.Visits(zone: zone, gapSeconds: gap.seconds, visits: visits.filter { $0.zone == zone })
+        }
         let sightings = try await sightings(inZone: zone, from: from, to: to, identity: nil)
         return BackendPayloads.Visits(zone: zone, gapSeconds: gap.seconds, visits: ZoneVisits.visits(sightings, gap: gap.microseconds))
     }

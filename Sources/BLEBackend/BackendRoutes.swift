@@ -59,7 +59,11 @@ public enum BackendRoutes {
             let zone = try parameters.path("zone")
             let range = try parameters.range()
             let gap = try parameters.seconds("gap", default: BackendLimits.defaultGapSeconds)
-            return try BackendJSON.response(try await queries.visits(zone: zone, from: range.from, to: range.to, gap: gap))
+            let assign = try parameters.text("assign") ?? "each"
+            guard ["each", "presence"].contains(assign) else {
+                throw BackendError.badParameter("assign", "'\(assign)' is not each or presence")
+            }
+            return try BackendJSON.response(try await queries.visits(zone: zone, from: range.from, to: range.to, gap: gap, presence: assign == "presence"))
         }
         router.get("dwell") { request, context -> Response in
             let parameters = BackendParameters(request: request, context: context)

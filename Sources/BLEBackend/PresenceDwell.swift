@@ -11,32 +11,46 @@ extension ZoneVisits {
     /// every half second, so a range of years would take years of steps.
     public static let presenceSpan: Int64 = 7 * 86_400 * 1_000_000
 
-    /// The time each identity spent in each zone by the hysteresis algorithm, replayed over
-    /// `sightings` from the first to the last; ordered by zone, then identity.
+    /// The visits the hysteresis algorithm makes of `sightings`, replayed from the first to the
+    /// last: each time it places an identity in a zone, from then until it places it elsewhere
+    /// (or the last sighting); ordered by arrival, then identity, then zone. A visit counts the
+    /// identity's sightings in its zone during it, and keeps their strongest RSSI.
     ///
     /// - Returns: `nil` when the sightings span more than ``presenceSpan``.
-    public static func presenceDwell(_ sightings: [ZoneSighting]) -> [ZoneDwell]? {
+    public static func presenceVisits(_ sightings: [ZoneSighting]) -> [ZoneVisit]? {
         guard let first = sightings.map(\.time).min(), let last = sightings.map(\.time).max() else { return [] }
-        let span = Self.microseconds(from: first, to: last)
-        guard span <= presenceSpan else { return nil }
+        guard Self.microseconds(from: first, to: last) <= presenceSpan else { return nil }
         func seconds(_ time: Int64) -> Double { Double(time - first) / 1_000_000 }
+        func microseconds(_ seconds: Double) -> Int64 { first + Int64((seconds * 1_000_000).rounded()) }
         let zones = ZoneMap(Dictionary(sightings.map { ($0.gateway, $0.zone) }, uniquingKeysWith: { first, _ in first }))
-        let observations = sightings.sorted { ($0.time, $0.identity, $0.gateway) < ($1.time, $1.identity, $1.gateway) }
-            .map { PresenceObservation(time: seconds($0.time), identity: $0.identity, gateway: $0.gateway, rssi: $0.rssi) }
+        let ordered = sightings.sorted { ($0.time, $0.identity, $0.gateway) < ($1.time, $1.identity, $1.gateway) }
+        let observations = ordered.map { PresenceObservation(time: seconds($0.time), identity: $0.identity, gateway: $0.gateway, rssi: $0.rssi) }
         let end = seconds(last)
         let run = PresenceRunner().run(HysteresisPresence(zoneMap: zones), observations: observations, from: 0, until: end)
-        var totals: [String: [String: (seconds: Double, visits: Int)]] = [:]
+        let byIdentity = Dictionary(grouping: ordered, by: \.identity)
+        var visits: [ZoneVisit] = []
         for (identity, timeline) in run.timelines {
             let changes = timeline.changes
             for (index, change) in changes.enumerated() {
                 guard let zone = change.zone else { continue }
-                let until = index + 1 < changes.count ? changes[index + 1].time : end
-                let total = totals[identity, default: [:]][zone] ?? (0, 0)
-                totals[identity, default: [:]][zone] = (total.seconds + max(0, until - change.time), total.visits + 1)
+                let arrival = microseconds(change.time)
+                let departure = min(last, microseconds(index + 1 < changes.count ? changes[index + 1].time : end))
+                let heard = (byIdentity[identity] ?? []).filter { $0.time >= arrival && $0.time <= departure }
+                let during = heard.filter { $0.zone == zone }
+                // Held in the zone while heard only elsewhere: the strongest of those; -127 dBm
+                // (the least RSSI HCI reports) when not heard at all.
+                visits.append(ZoneVisit(identity: identity, zone: zone, arrival: arrival, departure: max(arrival, departure), sightings: during.count,
+                                        strongestRssi: during.map(\.rssi).max() ?? heard.map(\.rssi).max() ?? -127))
             }
         }
-        return totals.flatMap { identity, zones in
-            zones.map { ZoneDwell(zone: $0.key, identity: identity, seconds: ($0.value.seconds * 10).rounded() / 10, visits: $0.value.visits) }
-        }.sorted { ($0.zone, $0.identity) < ($1.zone, $1.identity) }
+        return visits.sorted { ($0.arrival, $0.identity, $0.zone) < ($1.arrival, $1.identity, $1.zone) }
+    }
+
+    /// The time each identity spent in each zone by the hysteresis algorithm (the lengths of
+    /// its ``presenceVisits(_:)``); ordered by zone, then identity.
+    ///
+    /// - Returns: `nil` when the sightings span more than ``presenceSpan``.
+    public static func presenceDwell(_ sightings: [ZoneSighting]) -> [ZoneDwell]? {
+        presenceVisits(sightings).map(dwell)
     }
 }
