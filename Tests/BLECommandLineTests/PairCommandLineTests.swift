@@ -23,6 +23,13 @@ struct PairCommandLineTests {
         #expect(!(try SecurityOptions.parse([])).isRequested)
     }
 
+    @Test("among JSON lines (ble serve, --json) the passkey and the number to compare are JSON objects, leading zeros kept")
+    func agentLinesAmongJSON() {
+        #expect(ConsoleAgent.line("passkey", 788_093, json: true) == #"{"event": "passkey", "passkey": "788093"}"#)
+        #expect(ConsoleAgent.line("compare", 123, json: true) == #"{"event": "compare", "compare": "000123"}"#)
+        #expect(ConsoleAgent.line("passkey", 123, json: false) == "passkey 000123")
+    }
+
     @Test("contradictory or out-of-range options are refused", arguments: [
         ["--legacy", "--sc-only"], ["--io", "phone"], ["--passkey", "1000000"], ["--legacy", "--oob-tk", "0102"],
         ["--oob-tk", String(repeating: "ab", count: 16)], ["--legacy", "--oob-show"], ["--oob-peer", "00:11"],

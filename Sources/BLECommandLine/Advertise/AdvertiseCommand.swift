@@ -29,8 +29,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "How long to advertise, in seconds (default: until interrupted).")
     var seconds: Double?
 
-    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
-    var hci: String = "sim"
+    @OptionGroup var controller: ControllerOption
+
+    /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    var hci: String { controller.spec }
 
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?
@@ -39,7 +41,11 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
-            throw ValidationError("--seconds must be between 0 and 86400.")
+            throw ValidationError("--seconds must be more than 0 and at most 86400; got \(seconds.formatted(decimals: 3)).")
+        }
+        // The controller's range (Core 5.4, Vol 4, Part E, §7.8.5), checked with the other options.
+        guard interval.isFinite, (20 ... 10_240).contains(interval) else {
+            throw ValidationError("--interval \(interval.formatted(decimals: 3)) ms is outside 20 ms to 10240 ms, the range a controller accepts.")
         }
         for text in service where BluetoothUUID(text) == nil {
             throw ValidationError("--service \(text) is not a UUID: use 4 or 8 hex digits (180D) or the 128-bit form.")
@@ -49,6 +55,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
         }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let content = GAPAdvertisingContent(
             name: name, services: service.compactMap(BluetoothUUID.init), manufacturerData: manufacturer.flatMap(Self.hexBytes))
@@ -57,6 +65,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
             parameters = try content.parameters(kind: nonconnectable ? .nonConnectable : .connectable, intervalMilliseconds: interval)
         } catch {
             throw CommandFailure("Cannot advertise that: \(error).")
+        }
+        // A name cut to fit is said, not hidden: scanners show only what they receive.
+        if let name, let received = parameters.data.localName ?? parameters.scanResponse.localName, received != name {
+            printError("The name takes \(name.utf8.count) octets, more than an advertising PDU holds: scanners receive \"\(received)\" "
+                       + "(\(received.utf8.count) octets, a Shortened Local Name) in the "
+                       + "\(parameters.scanResponse.localName == nil ? "advertisement" : "scan response").")
         }
         let opened = try await openAdapter(hci: hci, snoop: snoop)
         do {

@@ -34,8 +34,10 @@ struct BeaconEmitCommand: AsyncParsableCommand {
     @Flag(help: "Advertise as ADV_IND, as an iPhone sends an iBeacon, instead of ADV_NONCONN_IND (same octets).")
     var connectable = false
 
-    @Option(help: BeaconArguments.hciHelp)
-    var hci: String = "sim"
+    @OptionGroup var controller: ControllerOption
+
+    /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    var hci: String { controller.spec }
 
     @Option(help: BeaconArguments.snoopHelp)
     var snoop: String?
@@ -47,6 +49,8 @@ struct BeaconEmitCommand: AsyncParsableCommand {
             throw ValidationError("--interval \(interval) is outside 20 ms to 10240 ms.")
         }
     }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
         let frame = IBeacon(uuid: try BeaconArguments.uuid(uuid), major: major, minor: minor, measuredPower: power)

@@ -43,6 +43,8 @@ struct BenchNotifyCommand: AsyncParsableCommand {
         guard count >= 1 else { throw ValidationError("--count must be at least 1.") }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let throughput = GATTNotifyThroughput(size: size, count: count, request: link.linkRequest(dataFromPeripheral: true))
         let result = try await link.measure { try await throughput.run(in: $0) }

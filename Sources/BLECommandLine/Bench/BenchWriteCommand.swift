@@ -33,6 +33,8 @@ struct BenchWriteCommand: AsyncParsableCommand {
         guard count >= 1 else { throw ValidationError("--count must be at least 1.") }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let rate = GATTWriteRate(size: size, count: count, request: link.linkRequest(dataFromPeripheral: false))
         let result = try await link.measure { try await rate.run(in: $0) }

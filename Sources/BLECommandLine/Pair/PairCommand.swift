@@ -31,21 +31,30 @@ struct PairCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object instead of a sentence.")
     var json = false
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let force = force
         let json = json
         // Our OOB data, printed before connecting (--oob-show): the peer needs it before pairing.
         let local = try connection.security.makeLocalOutOfBand()
         let outcome = try await connection.withConnection(securing: false, localOutOfBand: local) { host, link, _ in
-            let keeper = try await connection.security.install(on: host, hci: connection.hci, localOutOfBand: local)
+            let keeper = try await connection.security.install(on: host, hci: connection.hci, localOutOfBand: local, json: json)
             if !force, await keeper.record(for: link.peer) != nil {
                 do {
                     if let encryption = try await keeper.encrypt(link.handle, on: host) {
                         return PairingOutcome.alreadyBonded(encryption)
                     }
                 } catch {
-                    throw CommandFailure("The stored bond did not encrypt the link (\(error)); the device may have lost it: "
-                                         + "remove it with ble bonds remove, or pair again with --force.")
+                    // An embedded world is new in every run: its devices never keep their side of a bond.
+                    let hci = connection.hci
+                    guard hci == "sim" || hci.hasPrefix("sim:") else {
+                        throw CommandFailure("The stored bond did not encrypt the link (\(error)); the device may have lost it: "
+                                             + "remove it with ble bonds remove, or pair again with --force.")
+                    }
+                    throw CommandFailure("The stored bond did not encrypt the link (\(error)): on --hci \(hci) each run builds a new "
+                                         + "world whose devices remember no bonds, so the device has lost its side of it. Pair again "
+                                         + "with --force, or keep one world for several runs with ble sim serve and --hci tcp:127.0.0.1:PORT.")
                 }
             }
             let saves = await keeper.events()

@@ -38,8 +38,10 @@ struct PeerQuery: Sendable {
     /// The peer to connect to: a typed address as is; otherwise from what an active scan of
     /// at most `seconds` hears (stopped as soon as the answer is certain). Prints to stderr
     /// what it found.
+    /// `hci` is the controller's spec: on an embedded world (`sim`), a name not heard may be
+    /// a device of another process's world, and the error says so.
     /// - Throws: ``CommandFailure`` when no device of that name is heard, or several are.
-    func resolve(on host: BLEHost.Host, within seconds: Double) async throws -> PeerAddress {
+    func resolve(on host: BLEHost.Host, within seconds: Double, hci: String) async throws -> PeerAddress {
         switch form {
         case let .typed(peer):
             return peer
@@ -62,7 +64,7 @@ struct PeerQuery: Sendable {
             let matches = exact.isEmpty ? prefixed : exact
             guard !matches.isEmpty else {
                 throw CommandFailure("No device called \"\(name)\" was heard in \(seconds.formatted(decimals: 1)) s"
-                                     + (heard.isEmpty ? "." : "; heard: " + Self.list(heard)))
+                                     + (heard.isEmpty ? "." : "; heard: " + Self.list(heard) + ".") + Self.ownWorldHint(hci: hci))
             }
             guard matches.count == 1, let match = matches.first else {
                 throw CommandFailure("\(matches.count) devices match \"\(name)\": " + Self.list(matches) + "; give the address or the whole name.")
@@ -104,6 +106,15 @@ struct PeerQuery: Sendable {
         await firstOf(reader, timer)
         try? await host.stopScanning()
         return heard.withLock { $0 }
+    }
+
+    /// On an embedded world, why a device another `ble` process runs is not heard, and what
+    /// to do; empty on a controller that processes share.
+    static func ownWorldHint(hci: String) -> String {
+        guard hci == "sim" || hci.hasPrefix("sim:") else { return "" }
+        return " Each process with --hci \(hci) has its own simulated world, so a device that another ble process runs "
+            + "is not in it: start one shared world with ble sim serve and give each process one of its ports "
+            + "(--hci tcp:127.0.0.1:PORT, or SWIFTBLE_HCI)."
     }
 
     private static func list(_ devices: [BluetoothAddress: Heard]) -> String {

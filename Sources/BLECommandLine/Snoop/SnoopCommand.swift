@@ -33,6 +33,8 @@ struct SnoopCommand: ParsableCommand {
     @Flag(help: "Keep printing packets as they are written to the file, until interrupted.")
     var follow = false
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CommandFailure("Cannot read \(file).")
