@@ -183,8 +183,8 @@ extension Adapter {
         do {
             spec = try HCITransportSpec(parsing: hci)
         } catch {
-            throw AdapterError("--hci \(hci) is not a controller (\(error)): use sim, sim:FILE.yaml, tcp:HOST:PORT, "
-                                 + "unix:PATH, serial:DEV[@BAUD] or hci:N.")
+            // The transport's error already lists the forms accepted.
+            throw AdapterError("--hci \(hci) is not a controller: \(error).")
         }
         adapterLog.info("opening \(hci)")
         let snoop = try snoopPath.map(SnoopFile.init(path:))
