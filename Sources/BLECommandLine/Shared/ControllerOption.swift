@@ -1,5 +1,6 @@
 import ArgumentParser
 import BLEAdapter
+import BLETransport
 
 /// The `--hci` option of every command that opens a controller, with one rule for all
 /// (DESIGN.md, "The command line"): the option, else `$SWIFTBLE_HCI`, else `sim`.
@@ -10,8 +11,14 @@ struct ControllerOption: ParsableArguments {
     /// The controller spec to open: `--hci`, else ``BLEAdapter/Adapter/defaultSpec``.
     var spec: String { given ?? Adapter.defaultSpec }
 
-    /// A `sim:NAME` naming no scenario is a usage error, found before anything opens.
+    /// A spec that names no controller, or a `sim:NAME` naming no scenario, is a usage
+    /// error, found before anything opens.
     func validate() throws {
+        do {
+            _ = try HCITransportSpec(parsing: spec)
+        } catch {
+            throw ValidationError("--hci \(spec) is not a controller: \(error).")
+        }
         guard spec.hasPrefix("sim:") else { return }
         if let problem = Adapter.scenarioProblem(String(spec.dropFirst("sim:".count))) {
             throw ValidationError("--hci \(spec): \(problem)")

@@ -24,6 +24,15 @@ struct ControllerEnvironmentCommandLineTests {
         #expect(result.stderr.contains("127.0.0.1:1"), "\(result.stderr)")
     }
 
+    @Test("an --hci that names no controller is a usage error (64) listing the forms once")
+    func unknownTransport() throws {
+        let path = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
+        let result = try runProcess(path, ["scan", "--hci", "bogus", "--seconds", "1"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: --hci bogus is not a controller: unknown HCI transport \"bogus\""), "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "tcp:HOST:PORT").count == 2, "the forms once: \(result.stderr)")
+    }
+
     @Test("--hci wins over SWIFTBLE_HCI")
     func optionWins() throws {
         let result = try ble(["scan", "--seconds", "1", "--hci", "sim"], hci: Self.nowhere)
