@@ -77,7 +77,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
             let info = try await opened.host.start()
             try await privacyOptions.enable(on: opened.host, hci: hci)
             try await opened.host.startAdvertising(parameters)
-            let identity = info.address.map(\.description) ?? "the controller's address"
+            // With its type, as ble scan prints it and the commands that connect take it.
+            let identity = info.address.map { PeerAddress($0, type: $0.kind == .random ? .random : .public).description }
+                ?? "the controller's address"
             let address = privacyOptions.privacy ? "a resolvable private address (identity \(identity))" : identity
             FileHandle.standardOutput.write(Data("Advertising \(name.map { "\"\($0)\" " } ?? "")from \(address)\n".utf8))
             // The user asked to advertise for this long (or until interrupted): the controller

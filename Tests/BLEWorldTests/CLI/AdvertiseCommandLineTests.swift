@@ -55,6 +55,16 @@ struct AdvertiseCommandLineTests {
         #expect(result.stderr.contains(sentence), "\(result.stderr)")
     }
 
+    @Test("advertise prints its address with its type, as ble scan prints addresses")
+    func addressWithType() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let result = try runProcess(executable, ["advertise", "--name", "Typed", "--seconds", "0.5", "--hci", "sim"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").first.map(String.init))
+        #expect(line.hasPrefix("Advertising \"Typed\" from "), "\(line)")
+        #expect(line.hasSuffix("/public") || line.hasSuffix("/random"), "\(line)")
+    }
+
     @Test("--snoop writes a btsnoop file of the host's packets, starting with HCI_Reset sent")
     func snoopFile() throws {
         let executable = try #require(bleExecutable(), "the ble executable is not built")
