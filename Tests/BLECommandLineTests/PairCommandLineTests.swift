@@ -82,4 +82,14 @@ struct PairCommandLineTests {
         #expect(PairingOutcome.sentence(.failed(.received(.confirmValueFailed))).contains("the device sent"))
         #expect(ConsoleAgent.sixDigits(42) == "000042")
     }
+
+    @Test("Authentication Requirements says that the IO capabilities cannot give MITM protection and suggests leaving out --mitm")
+    func mitmRefusedSaysWhy() {
+        for refused in [PairingOutcome.sentence(.failed(.received(.authenticationRequirements))),
+                        PairingOutcome.sentence(.failed(.sent(.authenticationRequirements)))] {
+            #expect(refused.contains("IO capabilities cannot give the protection asked for"), "\(refused)")
+            #expect(refused.contains("leave out --mitm"), "\(refused)")
+        }
+        #expect(!PairingOutcome.sentence(.failed(.received(.confirmValueFailed))).contains("--mitm"))
+    }
 }

@@ -139,11 +139,20 @@ enum PairingOutcome: Sendable {
     /// The command's error sentence for a failed pairing, with the SMP reason and its code.
     static func sentence(_ error: HostPairingError) -> String {
         switch error {
-        case let .failed(.sent(reason)): return "Pairing failed: we sent \(reason)."
-        case let .failed(.received(reason)): return "Pairing failed: the device sent \(reason)."
+        case let .failed(.sent(reason)): return "Pairing failed: we sent \(reason)." + hint(reason)
+        case let .failed(.received(reason)): return "Pairing failed: the device sent \(reason)." + hint(reason)
         case .failed(.timedOut): return "Pairing timed out after 30 seconds."
         case .repeatedAttempts: return "Pairing with this device failed recently: wait before trying again."
         case .encryptedWithStoredKey: return "The device encrypted with the key it already holds from an earlier bond; no pairing ran."
         }
+    }
+
+    /// What to do about a refusal the options can avoid: Authentication Requirements means
+    /// that the two IO capabilities cannot give what was asked (Vol 3, Part H, §2.3.5.1).
+    private static func hint(_ reason: SMP.PairingFailedReason) -> String {
+        guard reason == .authenticationRequirements else { return "" }
+        return " The two devices' IO capabilities cannot give the protection asked for: MITM protection needs a display or "
+            + "keyboard on one side and a keyboard or yes/no on the other, and a device without them (--io none) can only "
+            + "pair Just Works; leave out --mitm (or --sc-only), or give --io what this device has."
     }
 }
