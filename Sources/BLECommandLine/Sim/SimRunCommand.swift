@@ -95,7 +95,7 @@ struct SimRunCommand: AsyncParsableCommand {
         let limit = Microseconds((until * 1_000_000).rounded())
         let outcome = try await runHosted(scenario, until: limit, speed: speed)
         if !json {
-            print("Scenario \"\(scenario.name)\", seed \(scenario.seed), \(SimulationLog.seconds(limit)) s simulated")
+            print("Scenario \"\(scenario.name)\", seed \(scenario.seed), \((Double(limit) / 1_000_000).formatted(decimals: 1)) s simulated")
             for device in scenario.devices {
                 let host: String
                 switch device.host {

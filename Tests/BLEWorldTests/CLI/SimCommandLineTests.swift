@@ -50,6 +50,8 @@ struct SimCommandLineTests {
         let result = try ble("sim", "run", "neighbourhood", "--until", "0.1")
         #expect(result.status == 0)
         #expect(result.stdout.contains("Scenario \"neighbourhood\", seed 2026"))
+        // Seconds as the timeline's header writes them (90.0 s), not 0.100000.
+        #expect(result.stdout.contains(", 0.1 s simulated"), "\(result.stdout)")
         #expect(result.stdout.contains("Polar H10 A1B2C3D4"))
         #expect(result.stdout.contains("local"))
     }
