@@ -78,7 +78,9 @@ struct PairCommandLineTests {
                                       peerKeys: SMPKeys(longTermKey: .init(key: 1, encryptedDiversifier: 2, random: 3), signatureKey: 4),
                                       localKeys: SMPKeys())
         #expect(PairingOutcome.paired(result, saved: true).sentence
-            == "paired method passkey-peripheral-displays level 3 key-size 16 sc false bonded true saved keys ltk,csrk")
+            == "paired method passkey-peripheral-displays level 3 key-size 16 sc false bonded true saved true keys ltk,csrk")
+        // Every word a name and its value: "saved" alone before "keys none" read as "saved keys: none".
+        #expect(PairingOutcome.paired(result, saved: false).sentence.hasSuffix("bonded true saved false keys ltk,csrk"))
         #expect(PairingOutcome.sentence(.failed(.received(.confirmValueFailed))).contains("the device sent"))
         #expect(ConsoleAgent.sixDigits(42) == "000042")
     }

@@ -95,7 +95,7 @@ enum PairingOutcome: Sendable {
         switch self {
         case let .paired(result, saved):
             return "paired method \(Self.name(of: result.method)) level \(result.level.rawValue) key-size \(result.keySize) "
-                + "sc \(result.secureConnections) bonded \(result.bonded)\(saved ? " saved" : "") keys \(Self.keyNames(result.peerKeys))"
+                + "sc \(result.secureConnections) bonded \(result.bonded) saved \(saved) keys \(Self.keyNames(result.peerKeys))"
         case let .alreadyBonded(encryption):
             return "already bonded: encrypted with the stored key, level \(encryption.level.rawValue) key-size \(encryption.keySize)"
         }
