@@ -55,9 +55,10 @@ struct BenchWriteCommand: AsyncParsableCommand {
             (LE \(result.link.phyName) PHY, \(result.link.centralTxOctets)-octet PDUs, \
             \(result.link.intervalMilliseconds.formatted(decimals: 2)) ms interval, world \(link.world) at speed \(link.speed)):
               wall clock:     \(span.wallSeconds.formatted(decimals: 3)) s, \(rate.formatted(decimals: 1)) writes/s
+            """ + "\n" + (link.world == "ideal" ? BenchLinkOptions.noAirtime : """
               simulated time: \(span.simulatedSeconds.formatted(decimals: 3)) s, \(simulatedRate.formatted(decimals: 1)) writes/s, \
             \(events.formatted(decimals: 2)) connection events per round trip
-            """
+            """)
         return OutputLine(text: text, fields: [
             ("writes", .integer(result.acknowledged)), ("stored", .integer(result.stored)),
             ("storedInOrder", .integer(result.storedInOrder)), ("size", .integer(size)),
