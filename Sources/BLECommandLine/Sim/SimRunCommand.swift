@@ -200,7 +200,7 @@ struct SimRunCommand: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: snoop, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure("Cannot create the snoop directory \(snoop): \(error.localizedDescription); "
+            throw CommandFailure("Cannot create the snoop directory \(snoop): \(error.clause); "
                                  + "choose a writable path.")
         }
     }

@@ -150,7 +150,7 @@ struct SimServeCommand: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure("Cannot create the snoop directory \(path): \(error.localizedDescription); choose a writable path.")
+            throw CommandFailure("Cannot create the snoop directory \(path): \(error.clause); choose a writable path.")
         }
         return path
     }

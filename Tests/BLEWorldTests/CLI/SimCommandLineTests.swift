@@ -93,6 +93,14 @@ struct SimCommandLineTests {
         #expect(bogus.stderr.contains("call-notification-light"), "\(bogus.stderr)")
     }
 
+    @Test("A snoop directory that cannot be made says why in one sentence, without a period inside it")
+    func snoopDirectoryRefused() throws {
+        let result = try ble("sim", "run", "neighbourhood", "--until", "0.1", "--snoop", "/etc/hostname")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Cannot create the snoop directory /etc/hostname: "), "\(result.stderr)")
+        #expect(!result.stderr.contains(".;"), "\(result.stderr)")
+    }
+
     @Test("A bad scenario file reports file, line, device and field")
     func badFile() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(getpid()).yaml")
