@@ -4,8 +4,9 @@ import Synchronization
 
 /// A peer as a user writes it on the command line: `ADDRESS/random` or `ADDRESS/public` (the
 /// type forced), a bare `ADDRESS` (the type found by a short scan), or a device's local name,
-/// exact or a unique prefix (found by scanning). The type is part of the address on air
-/// (Core 5.4, Vol 6, Part B, §2.3), so a bare address is looked up rather than guessed.
+/// exact or a unique prefix, in any letter case (found by scanning). The type is part of the
+/// address on air (Core 5.4, Vol 6, Part B, §2.3), so a bare address is looked up rather than
+/// guessed.
 struct PeerQuery: Sendable {
     enum Form: Sendable {
         /// An address whose type is known (written, or forced by `--random`).
@@ -59,9 +60,12 @@ struct PeerQuery: Sendable {
             let heard = try await scan(on: host, seconds: seconds, until: { devices in
                 devices.values.filter { $0.name == name }.count > 1
             })
+            // Exact first, then in any letter case, as bluetoothctl and users write names.
+            let folded = name.lowercased()
             let exact = heard.filter { $0.value.name == name }
-            let prefixed = heard.filter { $0.value.name?.hasPrefix(name) == true }
-            let matches = exact.isEmpty ? prefixed : exact
+            let anyCase = heard.filter { $0.value.name?.lowercased() == folded }
+            let prefixed = heard.filter { $0.value.name?.lowercased().hasPrefix(folded) == true }
+            let matches = !exact.isEmpty ? exact : !anyCase.isEmpty ? anyCase : prefixed
             guard !matches.isEmpty else {
                 throw CommandFailure("No device called \"\(name)\" was heard in \(seconds.formatted(decimals: 1)) s"
                                      + (heard.isEmpty ? "." : "; heard: " + Self.list(heard) + ".") + Self.ownWorldHint(hci: hci))

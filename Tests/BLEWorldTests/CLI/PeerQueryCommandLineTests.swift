@@ -30,6 +30,13 @@ struct PeerQueryCommandLineTests {
         #expect(result.stderr.contains("ble sim serve"), "\(result.stderr)")
     }
 
+    @Test("A name in another letter case finds the strap")
+    func nameInAnyCase() throws {
+        let found = try dump("polar h10")
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stderr.contains("Found \"Polar H10 A1B2C3D4\" at C4:7A:1B:2C:3D:4E/random."), "\(found.stderr)")
+    }
+
     @Test("A unique name prefix finds the strap; no match and several matches are clear errors")
     func names() throws {
         let found = try dump("Polar H10")
