@@ -14,8 +14,9 @@ struct ControllerEnvironmentCommandLineTests {
         return try runProcess("/usr/bin/env", ["SWIFTBLE_HCI=\(hci)", path] + arguments)
     }
 
-    @Test("scan, advertise, l2cap, ams and beacon commands open the controller SWIFTBLE_HCI names", arguments: [
+    @Test("scan, advertise, ams, l2cap and beacon commands open the controller SWIFTBLE_HCI names", arguments: [
         ["scan", "--seconds", "1"], ["advertise", "--name", "Env", "--seconds", "1"], ["ams", "consumer", "--seconds", "1"],
+        ["l2cap", "listen", "--psm", "0x0080", "--seconds", "1"],
         ["beacon", "monitor", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--seconds", "1"],
     ])
     func environmentIsRead(arguments: [String]) throws {
