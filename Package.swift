@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "BLEHost", dependencies: ["BLETime", "BLEWire", "BLECrypto", "BLELogging"]),
         // Files the host's state lives in (the bond store): the I/O BLEHost, being sans-IO, leaves out.
         .target(name: "BLEStorage", dependencies: ["BLEHost", "BLEWire"]),
-        .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLELogging", "BLEWire"]),
+        .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLELogging", "BLEWire", "BLEScenarios"]),
         .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLECrypto", "BLEHost", "BLELogging", "BLEPhone", "BLEProfiles", "BLEStorage", "BLETime", "BLEWire",
                                             "BLEWorld"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),

@@ -1,5 +1,6 @@
 import BLEHost
 import BLELogging
+import BLEScenarios
 import BLETransport
 import BLEWire
 import BLEWorld
@@ -182,8 +183,8 @@ extension Adapter {
         do {
             spec = try HCITransportSpec(parsing: hci)
         } catch {
-            throw AdapterError("--hci \(hci) is not a controller (\(error)): use sim, sim:FILE.yaml, tcp:HOST:PORT, "
-                                 + "unix:PATH, serial:DEV[@BAUD] or hci:N.")
+            // The transport's error already lists the forms accepted.
+            throw AdapterError("--hci \(hci) is not a controller: \(error).")
         }
         adapterLog.info("opening \(hci)")
         let snoop = try snoopPath.map(SnoopFile.init(path:))
@@ -270,22 +271,37 @@ extension Adapter {
                        place: place, tasks: [run] + simulated.feeds, snoop: snoop)
     }
 
-    /// A scenario named on the command line: a built-in name (`neighbourhood`, `empty`) or
-    /// a path to a YAML file.
-    /// - Throws: ``AdapterError`` naming the built-in scenarios, or the scenario's own error.
+    /// The scenarios ``scenario(named:)`` knows by name: the built-in worlds (`neighbourhood`,
+    /// `empty`), then the bundled ones (`walk`, `bus-stop`, …; ``BLEScenarios/BundledScenarios``).
+    public static var scenarioNames: [String] { Scenario.builtInNames + BundledScenarios.names }
+
+    /// A scenario named on the command line (`ble sim run NAME`, `--hci sim:NAME`): a
+    /// built-in name (`neighbourhood`, `empty`), a bundled scenario's name (`walk`) or a path
+    /// to a YAML file.
+    /// - Throws: ``AdapterError`` naming every scenario known by name, or the scenario's own error.
     public static func scenario(named argument: String) throws -> Scenario {
         do {
             if Scenario.builtInNames.contains(argument) || argument == "neighborhood" {
                 return try Scenario.builtIn(named: argument)
             }
-            guard FileManager.default.fileExists(atPath: argument) else {
-                throw AdapterError("No scenario \"\(argument)\": give a path to a .yaml file or one of "
-                                   + Scenario.builtInNames.joined(separator: ", ") + ".")
+            if BundledScenarios.names.contains(argument) {
+                return try BundledScenarios.scenario(named: argument)
             }
+            if let problem = scenarioProblem(argument) { throw AdapterError(problem) }
             return try ScenarioLoader.load(path: argument)
         } catch let error as ScenarioError {
             throw AdapterError("\(error.description.hasSuffix(".") ? error.description : error.description + ".")")
         }
+    }
+
+    /// Why `argument` names no scenario — neither a name in ``scenarioNames`` nor an existing
+    /// file — as one sentence listing what is accepted; `nil` when it names one. A command
+    /// checks this with its other arguments, before it opens anything.
+    public static func scenarioProblem(_ argument: String) -> String? {
+        guard !scenarioNames.contains(argument), argument != "neighborhood", !FileManager.default.fileExists(atPath: argument) else {
+            return nil
+        }
+        return "No scenario \"\(argument)\": give a path to a .yaml file or one of " + scenarioNames.joined(separator: ", ") + "."
     }
 }
 

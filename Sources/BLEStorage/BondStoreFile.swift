@@ -49,6 +49,31 @@ public struct BondStoreFile: Hashable, Sendable {
         }
     }
 
+    /// The store in the file as it is, for a caller that only looks (a listing): `nil` when
+    /// the file does not exist, and nothing on disk changes, whatever the file holds.
+    ///
+    /// - Throws: ``BondStoreFileError/invalid(path:reason:)`` (the file is left in place),
+    ///   ``BondStoreFileError/unsupportedVersion(path:version:)`` or
+    ///   ``BondStoreFileError/unreadable(path:reason:)``.
+    public func read() throws(BondStoreFileError) -> BondStore? {
+        let contents: [UInt8]?
+        do {
+            contents = try AtomicFile.read(path: path)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
+        }
+        guard let contents else { return nil }
+        let data = Data(contents)
+        if let header = try? JSONDecoder().decode(VersionHeader.self, from: data), header.version > BondStore.formatVersion {
+            throw .unsupportedVersion(path: path, version: header.version)
+        }
+        do {
+            return try JSONDecoder().decode(BondStore.self, from: data)
+        } catch {
+            throw .invalid(path: path, reason: Self.describe(error))
+        }
+    }
+
     /// Writes `store` atomically, creating the file's directory (mode 0700) when missing;
     /// the file gets mode 0600, as it holds keys. Temporary files left by a writer that
     /// was killed are removed.

@@ -6,6 +6,9 @@ public enum BondStoreFileError: Error, Hashable, Sendable, CustomStringConvertib
     case corrupt(path: String, movedTo: String, reason: String)
     /// The file is not a valid bond store and could not be moved aside either.
     case corruptNotMoved(path: String, reason: String, moveFailure: String)
+    /// The file is not a valid bond store and was left as it is (``BondStoreFile/read()``,
+    /// which changes nothing on disk).
+    case invalid(path: String, reason: String)
     /// The file was written by a newer SwiftBLE (its `version` is above
     /// `BondStore.formatVersion`); it is left untouched.
     case unsupportedVersion(path: String, version: Int)
@@ -23,6 +26,8 @@ public enum BondStoreFileError: Error, Hashable, Sendable, CustomStringConvertib
             "The bond store \(path) is corrupt (\(reason)); it was moved to \(movedTo) and the bonds must be paired again."
         case let .corruptNotMoved(path, reason, moveFailure):
             "The bond store \(path) is corrupt (\(reason)) and could not be moved aside (\(moveFailure)); move or remove it by hand."
+        case let .invalid(path, reason):
+            "The bond store \(path) is not valid (\(reason)); it was left as it is."
         case let .unsupportedVersion(path, version):
             "The bond store \(path) has format version \(version), newer than this SwiftBLE reads; use a newer SwiftBLE or another file."
         case let .unreadable(path, reason):

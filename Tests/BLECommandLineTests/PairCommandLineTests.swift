@@ -23,6 +23,13 @@ struct PairCommandLineTests {
         #expect(!(try SecurityOptions.parse([])).isRequested)
     }
 
+    @Test("among JSON lines (ble serve, --json) the passkey and the number to compare are JSON objects, leading zeros kept")
+    func agentLinesAmongJSON() {
+        #expect(ConsoleAgent.line("passkey", 788_093, json: true) == #"{"event": "passkey", "passkey": "788093"}"#)
+        #expect(ConsoleAgent.line("compare", 123, json: true) == #"{"event": "compare", "compare": "000123"}"#)
+        #expect(ConsoleAgent.line("passkey", 123, json: false) == "passkey 000123")
+    }
+
     @Test("contradictory or out-of-range options are refused", arguments: [
         ["--legacy", "--sc-only"], ["--io", "phone"], ["--passkey", "1000000"], ["--legacy", "--oob-tk", "0102"],
         ["--oob-tk", String(repeating: "ab", count: 16)], ["--legacy", "--oob-show"], ["--oob-peer", "00:11"],
@@ -71,8 +78,20 @@ struct PairCommandLineTests {
                                       peerKeys: SMPKeys(longTermKey: .init(key: 1, encryptedDiversifier: 2, random: 3), signatureKey: 4),
                                       localKeys: SMPKeys())
         #expect(PairingOutcome.paired(result, saved: true).sentence
-            == "paired method passkey-peripheral-displays level 3 key-size 16 sc false bonded true saved keys ltk,csrk")
+            == "paired method passkey-peripheral-displays level 3 key-size 16 sc false bonded true saved true keys ltk,csrk")
+        // Every word a name and its value: "saved" alone before "keys none" read as "saved keys: none".
+        #expect(PairingOutcome.paired(result, saved: false).sentence.hasSuffix("bonded true saved false keys ltk,csrk"))
         #expect(PairingOutcome.sentence(.failed(.received(.confirmValueFailed))).contains("the device sent"))
         #expect(ConsoleAgent.sixDigits(42) == "000042")
+    }
+
+    @Test("Authentication Requirements says that the IO capabilities cannot give MITM protection and suggests leaving out --mitm")
+    func mitmRefusedSaysWhy() {
+        for refused in [PairingOutcome.sentence(.failed(.received(.authenticationRequirements))),
+                        PairingOutcome.sentence(.failed(.sent(.authenticationRequirements)))] {
+            #expect(refused.contains("IO capabilities cannot give the protection asked for"), "\(refused)")
+            #expect(refused.contains("leave out --mitm"), "\(refused)")
+        }
+        #expect(!PairingOutcome.sentence(.failed(.received(.confirmValueFailed))).contains("--mitm"))
     }
 }

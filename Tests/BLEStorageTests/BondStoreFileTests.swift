@@ -125,6 +125,19 @@ struct BondStoreFileTests {
         #expect(try String(contentsOfFile: file.path + ".corrupt-20231114T221320Z", encoding: .utf8) == "older")
     }
 
+    @Test("read leaves a corrupt file in place and says so; a missing file reads as nil")
+    func readChangesNothing() throws {
+        let scratch = try ScratchDirectory()
+        let file = BondStoreFile(path: scratch.path + "/bonds.json")
+        #expect(try file.read() == nil)
+        #expect(scratch.names().isEmpty)
+        try Data(#"{"version": 1, "bon"#.utf8).write(to: URL(fileURLWithPath: file.path))
+        #expect(throws: BondStoreFileError.invalid(path: file.path, reason: "not valid JSON")) { try file.read() }
+        #expect(scratch.names() == ["bonds.json"])
+        try file.save(Self.sampleStore())
+        #expect(try file.read() == Self.sampleStore())
+    }
+
     @Test("a file of a newer format version is refused and left in place")
     func newerVersion() throws {
         let scratch = try ScratchDirectory()

@@ -27,7 +27,7 @@ struct AMSConsumerCommand: AsyncParsableCommand {
     @Option(name: .customLong("command"), help: "A command to send once the track is known; repeatable, sent in order.")
     var commands: [String] = []
 
-    @Option(help: "Stop after this many updates.")
+    @Option(help: "Stop after this many now-playing updates, once the commands were sent.")
     var count: Int?
 
     @Option(help: "How long to act, in seconds (default: until interrupted or --count).")
@@ -48,6 +48,8 @@ struct AMSConsumerCommand: AsyncParsableCommand {
         AMS.RemoteCommandID.allCases.first { "\($0)" == name }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let device = try await self.device.open()
         do {
@@ -59,6 +61,9 @@ struct AMSConsumerCommand: AsyncParsableCommand {
         let json = self.device.json, limit = count, commands = self.commands.compactMap(Self.command(named:))
         OutputLine(text: "Advertising \"\(name)\" with the AMS solicitation", fields: [("event", .string("advertising")), ("name", .string(name))])
             .print(json: json)
+        // Every failure ends the command with a non-zero status: one that stops the remote
+        // (it cannot start on the phone) ends it at once, a refused command at the end.
+        let failures = FailureRecord()
         let work = Task {
             for await link in device.peripheral.connections {
                 OutputLine(text: "Connected to \(link.peer)", fields: [("event", .string("connected")), ("peer", .string("\(link.peer)"))]).print(json: json)
@@ -67,15 +72,19 @@ struct AMSConsumerCommand: AsyncParsableCommand {
                     remote = try await AMSRemote.start(on: link)
                 } catch {
                     OutputLine(text: "Error: \(error)", fields: [("event", .string("error")), ("error", .string("\(error)"))]).print(json: json)
-                    continue
+                    failures.record("The media remote could not start on \(link.peer): \(error).")
+                    return
                 }
-                var seen = 0, sent = false
+                // --count counts what is playing (attribute updates), and only once the
+                // commands asked for were sent.
+                var seen = 0, sent = commands.isEmpty
                 for await update in remote.updates {
                     switch update {
                     case let .supportedCommands(list):
                         OutputLine(text: "Commands: " + list.map { "\($0)" }.joined(separator: ", "),
                                    fields: [("event", .string("commands")), ("commands", .string(list.map { "\($0)" }.joined(separator: ",")))])
                             .print(json: json)
+                        continue
                     case let .attribute(entity, attribute, value):
                         let name = Self.attributeName(entity, attribute)
                         OutputLine(text: "\(entity) \(name): \(value)", fields: [("event", .string("update")), ("entity", .string("\(entity)")),
@@ -90,6 +99,7 @@ struct AMSConsumerCommand: AsyncParsableCommand {
                                     outcome = "sent"
                                 } catch {
                                     outcome = "\(error)"
+                                    failures.record("\(command) was not sent: \(error).")
                                 }
                                 OutputLine(text: "\(command): \(outcome)", fields: [("event", .string("command")), ("command", .string("\(command)")),
                                                                                   ("outcome", .string(outcome))]).print(json: json)
@@ -97,7 +107,7 @@ struct AMSConsumerCommand: AsyncParsableCommand {
                         }
                     }
                     seen += 1
-                    if let limit, seen >= limit { return }
+                    if let limit, seen >= limit, sent { return }
                 }
             }
         }
@@ -106,6 +116,7 @@ struct AMSConsumerCommand: AsyncParsableCommand {
         work.cancel()
         timer.cancel()
         await device.close()
+        if let failure = failures.first { throw CommandFailure(failure) }
     }
 
     static func attributeName(_ entity: AMS.EntityID, _ attribute: UInt8) -> String {

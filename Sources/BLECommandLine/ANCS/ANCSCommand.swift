@@ -12,21 +12,37 @@ struct ANCSCommand: AsyncParsableCommand {
     )
 }
 
-/// A `--notification CATEGORY:APP:TITLE:MESSAGE` value.
-struct NotificationArgument: ExpressibleByArgument {
+/// A `--notification CATEGORY:APP:TITLE[:MESSAGE]` value.
+struct NotificationArgument {
     let notification: PhoneNotification
 
-    init?(argument: String) {
+    /// Why a `--notification` value is refused, and what would be accepted.
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The categories as `--help` and the errors list them: the specification's names, then ours.
+    static let categoryChoices = "a category of the ANCS specification (" + ANCS.CategoryID.specificationNames.joined(separator: ", ")
+        + "), our name of one (" + ANCS.CategoryID.names.joined(separator: ", ") + ") or a number from 0 to 255"
+
+    /// The notification `argument` describes.
+    /// - Throws: ``Invalid``, naming the part that is wrong and what is accepted.
+    init(parsing argument: String) throws(Invalid) {
         let parts = argument.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 3, let category = ANCS.CategoryID(name: parts[0]) ?? UInt8(parts[0]).map(ANCS.CategoryID.init(rawValue:)),
-              !parts[1].isEmpty else { return nil }
+        guard parts.count >= 3 else {
+            throw Invalid(description: "write it as CATEGORY:APP:TITLE[:MESSAGE], e.g. IncomingCall:com.apple.mobilephone:Alice")
+        }
+        guard let category = ANCS.CategoryID(name: parts[0]) ?? UInt8(parts[0]).map(ANCS.CategoryID.init(rawValue:)) else {
+            throw Invalid(description: "\"\(parts[0])\" is not a category; use \(Self.categoryChoices)")
+        }
+        guard !parts[1].isEmpty else {
+            throw Invalid(description: "APP is empty; give the app's bundle identifier, e.g. com.apple.mobilemail")
+        }
         let call = category == .incomingCall
         notification = PhoneNotification(category: category, appIdentifier: parts[1], title: parts[2],
                                           message: parts.count > 3 ? parts[3] : "", isImportant: call,
                                           positiveActionLabel: call ? "Answer" : nil, negativeActionLabel: call ? "Decline" : "Clear")
     }
-
-    static var defaultCompletionKind: CompletionKind { .default }
 }
 
 extension ANCSNotification {

@@ -33,18 +33,33 @@ struct ANCSConsumerCommand: AsyncParsableCommand {
     @Option(help: "How long to act, in seconds (default: until interrupted or --count).")
     var seconds: Double?
 
+    @Option(help: "The most octets of a notification's message to fetch (1 to 65535).")
+    var messageLength: Int = Int(ANCSConsumer.Configuration(name: "").messageLength)
+
     @OptionGroup var device: AccessoryDeviceOptions
 
     func validate() throws {
+        guard (1 ... Int(UInt16.max)).contains(messageLength) else {
+            throw ValidationError("--message-length \(messageLength) is not a length ANCS can ask for; give 1 to 65535 octets.")
+        }
         if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
         if let seconds, !(seconds.isFinite && seconds > 0) { throw ValidationError("--seconds must be a positive number of seconds.") }
+    }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
+    /// What the consumer asks the phone for: the name advertised and the message length.
+    var configuration: ANCSConsumer.Configuration {
+        var configuration = ANCSConsumer.Configuration(name: name)
+        configuration.messageLength = UInt16(clamping: messageLength)
+        return configuration
     }
 
     func run() async throws {
         let device = try await self.device.open()
         let consumer: ANCSConsumer
         do {
-            consumer = try await ANCSConsumer.start(on: device, name: name)
+            consumer = try await ANCSConsumer.start(on: device, configuration: configuration)
         } catch {
             await device.close()
             throw CommandFailure("Cannot advertise as an ANCS accessory: \(error).")

@@ -11,14 +11,16 @@ struct ANCSProviderCommand: AsyncParsableCommand {
         commandName: "provider",
         abstract: "Act as the phone: serve notifications over ANCS (and media over AMS) to an accessory that solicits it.",
         discussion: """
-            CATEGORY is a name (other, incomingCall, missedCall, voicemail, social, schedule, email, news, \
-            healthAndFitness, businessAndFinance, location, entertainment) or a number. Incoming calls offer \
+            CATEGORY is a name of the ANCS specification (IncomingCall, MissedCall, VoiceMail, Social, Schedule, \
+            Email, News, HealthAndFitness, BusinessAndFinance, Location, Entertainment, Other), in any letter case, \
+            or a number from 0 to 255. Incoming calls offer \
             Answer and Decline; other notifications offer Clear. The notifications are posted before the first \
             connection (the accessory sees them as pre-existing), or --post-after seconds into the first session.
             """
     )
 
-    @Option(name: .customLong("notification"), help: "A notification to serve: CATEGORY:APP:TITLE[:MESSAGE]; repeatable.")
+    @Option(name: .customLong("notification"), help: "A notification to serve: CATEGORY:APP:TITLE[:MESSAGE]; repeatable.",
+            transform: { argument in try NotificationArgument(parsing: argument) })
     var notifications: [NotificationArgument] = []
 
     @Option(name: .customLong("app-name"), help: "An app's display name: APP=NAME; repeatable.")
@@ -49,6 +51,8 @@ struct ANCSProviderCommand: AsyncParsableCommand {
             if let value, !(value.isFinite && value >= 0) { throw ValidationError("\(name) must be a number of seconds.") }
         }
     }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
         let device = try await self.device.open()

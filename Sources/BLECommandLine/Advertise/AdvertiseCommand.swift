@@ -29,8 +29,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "How long to advertise, in seconds (default: until interrupted).")
     var seconds: Double?
 
-    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
-    var hci: String = "sim"
+    @OptionGroup var controller: ControllerOption
+
+    /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    var hci: String { controller.spec }
 
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?
@@ -39,7 +41,11 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
-            throw ValidationError("--seconds must be between 0 and 86400.")
+            throw ValidationError("--seconds must be more than 0 and at most 86400; got \(seconds.formatted(decimals: 3)).")
+        }
+        // The controller's range (Core 5.4, Vol 4, Part E, §7.8.5), checked with the other options.
+        guard interval.isFinite, (20 ... 10_240).contains(interval) else {
+            throw ValidationError("--interval \(interval.formatted(decimals: 3)) ms is outside 20 ms to 10240 ms, the range a controller accepts.")
         }
         for text in service where BluetoothUUID(text) == nil {
             throw ValidationError("--service \(text) is not a UUID: use 4 or 8 hex digits (180D) or the 128-bit form.")
@@ -48,6 +54,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
             throw ValidationError("--manufacturer must be hex octets, at least the two of the company identifier.")
         }
     }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
         let content = GAPAdvertisingContent(
@@ -58,12 +66,20 @@ struct AdvertiseCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("Cannot advertise that: \(error).")
         }
+        // A name cut to fit is said, not hidden: scanners show only what they receive.
+        if let name, let received = parameters.data.localName ?? parameters.scanResponse.localName, received != name {
+            printError("The name takes \(name.utf8.count) octets, more than an advertising PDU holds: scanners receive \"\(received)\" "
+                       + "(\(received.utf8.count) octets, a Shortened Local Name) in the "
+                       + "\(parameters.scanResponse.localName == nil ? "advertisement" : "scan response").")
+        }
         let opened = try await openAdapter(hci: hci, snoop: snoop)
         do {
             let info = try await opened.host.start()
             try await privacyOptions.enable(on: opened.host, hci: hci)
             try await opened.host.startAdvertising(parameters)
-            let identity = info.address.map(\.description) ?? "the controller's address"
+            // With its type, as ble scan prints it and the commands that connect take it.
+            let identity = info.address.map { PeerAddress($0, type: $0.kind == .random ? .random : .public).description }
+                ?? "the controller's address"
             let address = privacyOptions.privacy ? "a resolvable private address (identity \(identity))" : identity
             FileHandle.standardOutput.write(Data("Advertising \(name.map { "\"\($0)\" " } ?? "")from \(address)\n".utf8))
             // The user asked to advertise for this long (or until interrupted): the controller

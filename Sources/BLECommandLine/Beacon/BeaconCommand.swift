@@ -39,8 +39,6 @@ enum BeaconArguments {
         }
     }
 
-    /// The help of every beacon command's `--hci`.
-    static let hciHelp: ArgumentHelp = "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N."
     /// The help of every beacon command's `--snoop`.
     static let snoopHelp: ArgumentHelp = "Write every HCI packet through the host to this btsnoop file."
 }

@@ -23,7 +23,7 @@ struct BeaconEmitCommand: AsyncParsableCommand {
     var minor: UInt16
 
     @Option(parsing: .unconditional, help: "The measured power: the RSSI at 1 m, in dBm.")
-    var power: Int8 = -59
+    var power: Int = -59
 
     @Option(help: "The advertising interval in milliseconds (20 to 10240); 100 ms is what Apple recommends for iBeacons.")
     var interval: Double = 100
@@ -34,8 +34,10 @@ struct BeaconEmitCommand: AsyncParsableCommand {
     @Flag(help: "Advertise as ADV_IND, as an iPhone sends an iBeacon, instead of ADV_NONCONN_IND (same octets).")
     var connectable = false
 
-    @Option(help: BeaconArguments.hciHelp)
-    var hci: String = "sim"
+    @OptionGroup var controller: ControllerOption
+
+    /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    var hci: String { controller.spec }
 
     @Option(help: BeaconArguments.snoopHelp)
     var snoop: String?
@@ -43,13 +45,18 @@ struct BeaconEmitCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try BeaconArguments.uuid(uuid)
         try BeaconArguments.checkSeconds(seconds)
+        guard Int8(exactly: power) != nil else {
+            throw ValidationError("--power \(power) is outside -128 to 127 dBm, the range of the measured power (typically about -59).")
+        }
         guard interval.isFinite, interval >= 20, interval <= 10_240 else {
             throw ValidationError("--interval \(interval) is outside 20 ms to 10240 ms.")
         }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
-        let frame = IBeacon(uuid: try BeaconArguments.uuid(uuid), major: major, minor: minor, measuredPower: power)
+        let frame = IBeacon(uuid: try BeaconArguments.uuid(uuid), major: major, minor: minor, measuredPower: Int8(clamping: power))
         // Units of 0.625 ms (Vol 4, Part E, §7.8.5).
         let units = UInt16(min(0x4000, max(0x0020, (interval / 0.625).rounded())))
         let parameters = GAPAdvertisingParameters(

@@ -31,8 +31,10 @@ struct BeaconMonitorCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line and event.")
     var json = false
 
-    @Option(help: BeaconArguments.hciHelp)
-    var hci: String = "sim"
+    @OptionGroup var controller: ControllerOption
+
+    /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    var hci: String { controller.spec }
 
     @Option(help: BeaconArguments.snoopHelp)
     var snoop: String?
@@ -42,6 +44,8 @@ struct BeaconMonitorCommand: AsyncParsableCommand {
         try BeaconArguments.checkSeconds(seconds)
         try BeaconArguments.checkSeconds(exitAfter, option: "--exit-after")
     }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
         let region = BeaconRegion(identifier: "ble", constraint: try BeaconArguments.constraint(uuid: uuid, major: major, minor: minor))

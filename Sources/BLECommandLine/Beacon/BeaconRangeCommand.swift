@@ -32,8 +32,10 @@ struct BeaconRangeCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line, per beacon and second.")
     var json = false
 
-    @Option(help: BeaconArguments.hciHelp)
-    var hci: String = "sim"
+    @OptionGroup var controller: ControllerOption
+
+    /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    var hci: String { controller.spec }
 
     @Option(help: BeaconArguments.snoopHelp)
     var snoop: String?
@@ -50,6 +52,8 @@ struct BeaconRangeCommand: AsyncParsableCommand {
         }
         return try BeaconArguments.constraint(uuid: uuid, major: major, minor: minor)
     }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
         let constraint = try constraint()

@@ -77,6 +77,8 @@ struct BenchL2CAPCommand: AsyncParsableCommand {
         guard (1 ... 65_535).contains(credits) else { throw ValidationError("--credits must be from 1 to 65535.") }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         guard let timing = TimingMode(rawValue: world), let speed = worldSpeed else { throw CommandFailure("Invalid options; see ble bench l2cap --help.") }
         let throughput = L2CAPThroughput(size: size, count: count, credits: UInt16(credits))

@@ -12,6 +12,10 @@ struct BenchLinkOptions: ParsableArguments {
         """)
     var world: String = "ideal"
 
+    /// What the "simulated time" line says in the ideal world, where data takes no airtime and
+    /// a figure in simulated time (0 s, 0 per second) would say nothing.
+    static let noAirtime = "  simulated time: n/a (the ideal world's data takes no airtime; --world realistic measures the air)"
+
     @Option(help: """
         max (default: the world in lock-step with the hosts, as fast as the processor allows; \
         the wall-clock figure is CPU-bound) or N times real time (the ideal world's data still \

@@ -43,6 +43,8 @@ struct BenchNotifyCommand: AsyncParsableCommand {
         guard count >= 1 else { throw ValidationError("--count must be at least 1.") }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let throughput = GATTNotifyThroughput(size: size, count: count, request: link.linkRequest(dataFromPeripheral: true))
         let result = try await link.measure { try await throughput.run(in: $0) }
@@ -66,7 +68,7 @@ struct BenchNotifyCommand: AsyncParsableCommand {
               wall clock:     \(span.wallSeconds.formatted(decimals: 3)) s, \(rate.formatted(decimals: 1)) notifications/s, \
             \((octets / span.wallSeconds / 1000).formatted(decimals: 1)) kB/s
             """
-        let simulated = """
+        let simulated = link.world == "ideal" ? BenchLinkOptions.noAirtime : """
               simulated time: \(span.simulatedSeconds.formatted(decimals: 3)) s, \(simulatedRate.formatted(decimals: 1)) notifications/s, \
             \((simulatedRate * Double(size) * 8 / 1e6).formatted(decimals: 3)) Mbit/s of values: \(percent.formatted(decimals: 1))% of the \
             ATT ceiling (\(ceiling.notificationsPerSecond.formatted(decimals: 1))/s, \

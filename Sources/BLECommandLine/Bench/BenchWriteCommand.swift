@@ -33,6 +33,8 @@ struct BenchWriteCommand: AsyncParsableCommand {
         guard count >= 1 else { throw ValidationError("--count must be at least 1.") }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let rate = GATTWriteRate(size: size, count: count, request: link.linkRequest(dataFromPeripheral: false))
         let result = try await link.measure { try await rate.run(in: $0) }
@@ -53,9 +55,10 @@ struct BenchWriteCommand: AsyncParsableCommand {
             (LE \(result.link.phyName) PHY, \(result.link.centralTxOctets)-octet PDUs, \
             \(result.link.intervalMilliseconds.formatted(decimals: 2)) ms interval, world \(link.world) at speed \(link.speed)):
               wall clock:     \(span.wallSeconds.formatted(decimals: 3)) s, \(rate.formatted(decimals: 1)) writes/s
+            """ + "\n" + (link.world == "ideal" ? BenchLinkOptions.noAirtime : """
               simulated time: \(span.simulatedSeconds.formatted(decimals: 3)) s, \(simulatedRate.formatted(decimals: 1)) writes/s, \
             \(events.formatted(decimals: 2)) connection events per round trip
-            """
+            """)
         return OutputLine(text: text, fields: [
             ("writes", .integer(result.acknowledged)), ("stored", .integer(result.stored)),
             ("storedInOrder", .integer(result.storedInOrder)), ("size", .integer(size)),

@@ -15,7 +15,9 @@ struct BondsCommand: AsyncParsableCommand {
 
 /// The options that pick a bond store file: `--file`, else the adapter's default file.
 struct BondsFileOptions: ParsableArguments {
-    @Option(name: .long, help: "The bond store file (default: $SWIFTBLE_BONDS, else ~/.local/share/swiftble/bonds-<adapter>.json).")
+    /// `--bonds`, as every command that pairs calls the store file; `--file` as before.
+    @Option(name: [.customLong("bonds"), .customLong("file")],
+            help: "The bond store file (default: $SWIFTBLE_BONDS, else ~/.local/share/swiftble/bonds-<adapter>.json).")
     var file: String?
 
     @Option(name: .long, help: "The adapter whose default store to use (an --hci spec; default $SWIFTBLE_HCI, else sim).")

@@ -15,9 +15,22 @@ struct BondsListCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object per bond.")
     var json = false
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() throws {
         let file = try store.storeFile()
-        let loaded = try loadBondStore(file)
+        // A listing only looks: a corrupt file stays where it is, and a file the user named
+        // must exist (a mistyped path is not an empty store).
+        let read: BondStore?
+        do {
+            read = try file.read()
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        if read == nil, store.file != nil {
+            throw CommandFailure("There is no bond store at \(file.path); check the path, or leave out --bonds to list the adapter's default store.")
+        }
+        let loaded = read ?? BondStore()
         let records = loaded.sortedRecords
         if json {
             let encoder = JSONEncoder()

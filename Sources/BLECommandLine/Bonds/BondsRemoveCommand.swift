@@ -25,6 +25,8 @@ struct BondsRemoveCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() throws {
         let file = try store.storeFile()
         var bonds = try loadBondStore(file)

@@ -32,6 +32,8 @@ struct BondsStressWriteCommand: ParsableCommand {
         guard (0 ... 10_000).contains(records) else { throw ValidationError("--records must be from 0 to 10000.") }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() throws {
         var generator = GAPRandom(seed: seed)
         let stores = [Self.sampleStore(records: records, using: &generator), Self.sampleStore(records: records, using: &generator)]

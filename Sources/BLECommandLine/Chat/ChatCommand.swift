@@ -24,7 +24,7 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(help: "Chat with the device of this name (default: the first chat device seen).")
     var peer: String?
 
-    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N (default: $SWIFTBLE_HCI or sim).")
+    @Option(help: ArgumentHelp(ControllerOption.help, valueName: "hci"))
     var hci: String?
 
     @Option(name: .customLong("send-count"), help: "Scripted: send this many generated messages, print JSON lines, exit when done.")
@@ -70,6 +70,8 @@ struct ChatCommand: AsyncParsableCommand {
         }
         guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
     }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
         // The chat app picks its controller as every OpenCoreBluetooth program does: from

@@ -38,6 +38,8 @@ struct GATTDumpCommand: AsyncParsableCommand {
     @Flag(help: "Print the JSON document instead of a tree.")
     var json = false
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let document = try await connection.withConnection { host, link, peer in
             try await GATTDiscovery(host: host, connection: link.handle).document(address: peer.address.description)
@@ -70,6 +72,8 @@ struct GATTReadCommand: AsyncParsableCommand {
             throw ValidationError("\(attribute) is neither a UUID nor a handle written with 0x (0x002A).")
         }
     }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
         guard let target = GATTTarget(parsing: attribute) else { throw CommandFailure("Invalid attribute \(attribute).") }
@@ -117,6 +121,8 @@ struct GATTWriteCommand: AsyncParsableCommand {
         guard let octets = bytes(fromHex: value) else { throw ValidationError("\(value) is not hex (two digits per octet).") }
         guard octets.count <= 512 else { throw ValidationError("An attribute value holds at most 512 octets (Core 5.4, Vol 3, Part F, §3.2.9).") }
     }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
         guard let target = GATTTarget(parsing: attribute), let octets = bytes(fromHex: value) else {

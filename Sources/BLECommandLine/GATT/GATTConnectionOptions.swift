@@ -21,8 +21,10 @@ struct GATTConnectionOptions: ParsableArguments {
     @Option(help: "Connect from this random static address (e.g. C0:5F:00:00:00:01) instead of the controller's public one.")
     var ownAddress: String?
 
-    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
-    var hci: String = "sim"
+    @OptionGroup var controller: ControllerOption
+
+    /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    var hci: String { controller.spec }
 
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?
@@ -72,7 +74,7 @@ struct GATTConnectionOptions: ParsableArguments {
         try await privacyOptions.enable(on: host, hci: hci, bonds: security.bonds)
         let own = ownAddress.flatMap { BluetoothAddress($0, kind: .random) }
         if let own { try await host.setRandomStaticAddress(own) }
-        let peer = try await query.resolve(on: host, within: min(timeout, 3))
+        let peer = try await query.resolve(on: host, within: min(timeout, 3), hci: hci)
         if let localOutOfBand { await SecurityOptions.handOver(localOutOfBand, address: own ?? info.address) }
         let request = GAPConnectRequest(
             peer: peer.address, peerAddressType: peer.hciType,

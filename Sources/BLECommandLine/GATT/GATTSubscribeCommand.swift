@@ -38,6 +38,8 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
         if let seconds, !(seconds.isFinite && seconds > 0) { throw ValidationError("--seconds must be positive.") }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         guard let target = GATTTarget(parsing: attribute) else { throw CommandFailure("Invalid attribute \(attribute).") }
         let indicate = self.indicate, json = self.json

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BLEFleetStore
+import BLEAdapter
 import BLEGateway
 import Foundation
 
@@ -19,7 +20,7 @@ struct GatewayCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD], hci:N (default: $SWIFTBLE_HCI or sim).")
+    @Option(help: ArgumentHelp(ControllerOption.help, valueName: "hci"))
     var hci: String?
 
     @Option(help: "The gateway's name, unique in the fleet (default: this machine's host name).")
@@ -88,6 +89,8 @@ struct GatewayCommand: AsyncParsableCommand {
     @Flag(help: "Check the configuration, the spool and the database (opened and migrated), then exit.")
     var check = false
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let options = try serviceOptions()
         let service = GatewayService(options: options)
@@ -143,7 +146,7 @@ struct GatewayCommand: AsyncParsableCommand {
                 throw ValidationError("\(error)")
             }
             let gatewayName = name ?? ProcessInfo.processInfo.hostName
-            var configuration = GatewayConfiguration(name: gatewayName, hci: hci ?? ProcessInfo.processInfo.environment["SWIFTBLE_HCI"] ?? "sim",
+            var configuration = GatewayConfiguration(name: gatewayName, hci: hci ?? Adapter.defaultSpec,
                                                      zone: zone ?? gatewayName, filter: filter)
             configuration.scanning.active = active
             do {

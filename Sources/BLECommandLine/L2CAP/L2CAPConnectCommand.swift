@@ -20,7 +20,7 @@ struct L2CAPConnectCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The peer's address, C0:11:22:33:44:55 or C0:11:22:33:44:55/random.")
+    @Argument(help: "The peer: its address (C0:11:22:33:44:55 or C0:11:22:33:44:55/random) or its name.")
     var address: String
 
     @Option(help: "The LE SPSM to open, decimal or 0x hex.")
@@ -50,8 +50,10 @@ struct L2CAPConnectCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line and event instead of sentences.")
     var json = false
 
-    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
-    var hci: String = "sim"
+    @OptionGroup var controller: ControllerOption
+
+    /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    var hci: String { controller.spec }
 
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?
@@ -71,6 +73,8 @@ struct L2CAPConnectCommand: AsyncParsableCommand {
         guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be from 0 to 3600 seconds.") }
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         guard let query = PeerQuery(address, random: random), let sizes = SDUPattern.sizes(parsing: size),
               let psm = parseSPSM(self.psm) else { throw CommandFailure("Invalid arguments; see ble l2cap connect --help.") }
@@ -78,7 +82,7 @@ struct L2CAPConnectCommand: AsyncParsableCommand {
         let outcome: Result<EchoSummary, CommandFailure>
         do {
             _ = try await opened.host.start()
-            let peer = try await query.resolve(on: opened.host, within: min(timeout, 3))
+            let peer = try await query.resolve(on: opened.host, within: min(timeout, 3), hci: hci)
             outcome = try await exchange(with: peer, psm: psm, pattern: SDUPattern(sizes: sizes, seed: seed), host: opened.host)
         } catch let failure as CommandFailure {
             await opened.close()

@@ -4,15 +4,18 @@ import Foundation
 /// The user side of pairing on a terminal (Core 5.4, Vol 3, Part H, §2.3.5): prints the
 /// passkey to show (`passkey 123456`) and the number to compare (`compare 123456`) on
 /// stdout; types `--passkey` when given, else reads the passkey from stdin; accepts the
-/// number with `--accept`, else reads y/n from stdin.
+/// number with `--accept`, else reads y/n from stdin. Among JSON lines (`ble serve`, `--json`)
+/// the two are JSON objects too: `{"event": "passkey", "passkey": "123456"}`.
 struct ConsoleAgent: PairingAgent {
     /// The passkey to type when the peer displays one.
     let passkey: UInt32?
     /// Whether numbers are accepted without asking.
     let accept: Bool
+    /// Whether stdout holds one JSON object per line.
+    var json = false
 
     func displayPasskey(_ passkey: UInt32, on connection: UInt16) async {
-        Self.say("passkey \(Self.sixDigits(passkey))")
+        Self.say(Self.line("passkey", passkey, json: json))
     }
 
     func enterPasskey(on connection: UInt16) async -> UInt32? {
@@ -24,11 +27,18 @@ struct ConsoleAgent: PairingAgent {
     }
 
     func confirmNumber(_ number: UInt32, on connection: UInt16) async -> Bool {
-        Self.say("compare \(Self.sixDigits(number))")
+        Self.say(Self.line("compare", number, json: json))
         if accept { return true }
         printError("Does the peer show \(Self.sixDigits(number))? (y/n)")
         guard let line = await Self.readLine() else { return false }
         return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    /// `passkey 000123`, or with `json` `{"event": "passkey", "passkey": "000123"}` (six digits
+    /// as a string, leading zeros kept).
+    static func line(_ event: String, _ number: UInt32, json: Bool) -> String {
+        guard json else { return "\(event) \(sixDigits(number))" }
+        return OutputLine(text: "", fields: [("event", .string(event)), (event, .string(sixDigits(number)))]).json
     }
 
     /// `123` as `000123`: passkeys keep their leading zeros (§2.3.5.3).

@@ -31,21 +31,30 @@ struct PairCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object instead of a sentence.")
     var json = false
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let force = force
         let json = json
         // Our OOB data, printed before connecting (--oob-show): the peer needs it before pairing.
         let local = try connection.security.makeLocalOutOfBand()
         let outcome = try await connection.withConnection(securing: false, localOutOfBand: local) { host, link, _ in
-            let keeper = try await connection.security.install(on: host, hci: connection.hci, localOutOfBand: local)
+            let keeper = try await connection.security.install(on: host, hci: connection.hci, localOutOfBand: local, json: json)
             if !force, await keeper.record(for: link.peer) != nil {
                 do {
                     if let encryption = try await keeper.encrypt(link.handle, on: host) {
                         return PairingOutcome.alreadyBonded(encryption)
                     }
                 } catch {
-                    throw CommandFailure("The stored bond did not encrypt the link (\(error)); the device may have lost it: "
-                                         + "remove it with ble bonds remove, or pair again with --force.")
+                    // An embedded world is new in every run: its devices never keep their side of a bond.
+                    let hci = connection.hci
+                    guard hci == "sim" || hci.hasPrefix("sim:") else {
+                        throw CommandFailure("The stored bond did not encrypt the link (\(error)); the device may have lost it: "
+                                             + "remove it with ble bonds remove, or pair again with --force.")
+                    }
+                    throw CommandFailure("The stored bond did not encrypt the link (\(error)): on --hci \(hci) each run builds a new "
+                                         + "world whose devices remember no bonds, so the device has lost its side of it. Pair again "
+                                         + "with --force, or keep one world for several runs with ble sim serve and --hci tcp:127.0.0.1:PORT.")
                 }
             }
             let saves = await keeper.events()
@@ -86,7 +95,7 @@ enum PairingOutcome: Sendable {
         switch self {
         case let .paired(result, saved):
             return "paired method \(Self.name(of: result.method)) level \(result.level.rawValue) key-size \(result.keySize) "
-                + "sc \(result.secureConnections) bonded \(result.bonded)\(saved ? " saved" : "") keys \(Self.keyNames(result.peerKeys))"
+                + "sc \(result.secureConnections) bonded \(result.bonded) saved \(saved) keys \(Self.keyNames(result.peerKeys))"
         case let .alreadyBonded(encryption):
             return "already bonded: encrypted with the stored key, level \(encryption.level.rawValue) key-size \(encryption.keySize)"
         }
@@ -130,11 +139,20 @@ enum PairingOutcome: Sendable {
     /// The command's error sentence for a failed pairing, with the SMP reason and its code.
     static func sentence(_ error: HostPairingError) -> String {
         switch error {
-        case let .failed(.sent(reason)): return "Pairing failed: we sent \(reason)."
-        case let .failed(.received(reason)): return "Pairing failed: the device sent \(reason)."
+        case let .failed(.sent(reason)): return "Pairing failed: we sent \(reason)." + hint(reason)
+        case let .failed(.received(reason)): return "Pairing failed: the device sent \(reason)." + hint(reason)
         case .failed(.timedOut): return "Pairing timed out after 30 seconds."
         case .repeatedAttempts: return "Pairing with this device failed recently: wait before trying again."
         case .encryptedWithStoredKey: return "The device encrypted with the key it already holds from an earlier bond; no pairing ran."
         }
+    }
+
+    /// What to do about a refusal the options can avoid: Authentication Requirements means
+    /// that the two IO capabilities cannot give what was asked (Vol 3, Part H, §2.3.5.1).
+    private static func hint(_ reason: SMP.PairingFailedReason) -> String {
+        guard reason == .authenticationRequirements else { return "" }
+        return " The two devices' IO capabilities cannot give the protection asked for: MITM protection needs a display or "
+            + "keyboard on one side and a keyboard or yes/no on the other, and a device without them (--io none) can only "
+            + "pair Just Works; leave out --mitm (or --sc-only), or give --io what this device has."
     }
 }

@@ -47,6 +47,8 @@ struct PresenceScoreCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object with the scores instead of the table.")
     var json = false
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         var loaded: Scenario
         do {

@@ -29,8 +29,10 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line and advertisement instead of the table.")
     var json = false
 
-    @Option(help: "The controller: sim (the built-in neighbourhood), sim:FILE.yaml.")
-    var hci: String = "sim"
+    @OptionGroup var controller: ControllerOption
+
+    /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    var hci: String { controller.spec }
 
     @Option(help: "Write every HCI packet of the scanning controller to this btsnoop file.")
     var snoop: String?
@@ -48,6 +50,8 @@ struct ScanCommand: AsyncParsableCommand {
             throw ValidationError("--service \(text) is not a UUID: use 4 or 8 hex digits (180D) or the 128-bit form.")
         }
     }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
         try await runOnHost()

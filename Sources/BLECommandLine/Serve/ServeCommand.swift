@@ -37,8 +37,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Advertise from this random static address (e.g. C0:5F:00:00:00:01) instead of the controller's public one.")
     var ownAddress: String?
 
-    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
-    var hci: String = "sim"
+    @OptionGroup var controller: ControllerOption
+
+    /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    var hci: String { controller.spec }
 
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?
@@ -56,6 +58,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
         }
     }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
         let served: ServeFile
@@ -95,7 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                    useRandomAddress: own != nil, restartAfterDisconnection: true)
         // --oob-show: our OOB data for this run, logged before advertising for the client to take.
         let local = try security.makeLocalOutOfBand()
-        let keeper = security.isRequested ? try await security.install(on: host, hci: hci, localOutOfBand: local) : nil
+        let keeper = security.isRequested ? try await security.install(on: host, hci: hci, localOutOfBand: local, json: true) : nil
         let runtime = ServeRuntime(host: host, file: served, database: database, streams: stream.compactMap(ServeStream.init(parsing:)),
                                    advertising: advertising, keeper: keeper)
         runtime.log("database", JSONText.object(GATTDocument(serving: database, address: address.map { "\($0)" } ?? "unknown",

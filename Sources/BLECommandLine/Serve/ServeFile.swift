@@ -61,7 +61,7 @@ struct ServeFile: Hashable, Sendable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ServeFileError(file: path, message: "cannot read the file (\(error.localizedDescription)); check the path")
+            throw ServeFileError(file: path, message: "cannot read the file (\(error.clause)); check the path")
         }
         return try parse(yaml: text, file: path)
     }

@@ -7,8 +7,10 @@ struct AccessoryDeviceOptions: ParsableArguments {
     @Flag(help: "One JSON object per line and event instead of sentences.")
     var json = false
 
-    @Option(help: "The controller: sim, sim:FILE.yaml, tcp:HOST:PORT, unix:PATH, serial:DEV[@BAUD] or hci:N.")
-    var hci: String = "sim"
+    @OptionGroup var controller: ControllerOption
+
+    /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    var hci: String { controller.spec }
 
     @Option(help: "Write every HCI packet through the host to this btsnoop file.")
     var snoop: String?

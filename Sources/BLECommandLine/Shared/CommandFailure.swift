@@ -10,3 +10,13 @@ struct CommandFailure: Error, CustomStringConvertible {
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
+
+extension Error {
+    /// The error's description as a clause inside a sentence of ours: Foundation's end
+    /// with a period, which read as "already exists.; choose …" in the middle of one.
+    var clause: String {
+        var text = localizedDescription
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}

@@ -1,3 +1,4 @@
+import ArgumentParser
 import BLELogging
 
 /// The logging options of every `ble` command, taken out of the arguments before the
@@ -50,4 +51,18 @@ enum LoggingArguments {
         if argument.hasPrefix(name + "=") { return .some(String(argument.dropFirst(name.count + 1))) }
         return nil
     }
+}
+
+/// The logging options as every command's `--help` shows them. ``LoggingArguments`` takes
+/// them out of the arguments before a command is parsed, so these values stay empty; the
+/// group is there so that a user finds the options where the others are.
+struct LoggingOptions: ParsableArguments {
+    @Option(name: .customLong("log-level"),
+            help: "Log every layer at this level on stderr: trace, debug, info, notice, warning (the default), error or critical; as $SWIFTBLE_LOG does.")
+    var level: String?
+
+    @Option(name: .customLong("log"),
+            help: ArgumentHelp("Log one layer at its own level, LAYER=LEVEL; repeatable. Layers: "
+                + BLELog.layers.joined(separator: ", ") + ".", valueName: "layer=level"))
+    var layers: [String] = []
 }

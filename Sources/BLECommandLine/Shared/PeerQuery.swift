@@ -4,8 +4,9 @@ import Synchronization
 
 /// A peer as a user writes it on the command line: `ADDRESS/random` or `ADDRESS/public` (the
 /// type forced), a bare `ADDRESS` (the type found by a short scan), or a device's local name,
-/// exact or a unique prefix (found by scanning). The type is part of the address on air
-/// (Core 5.4, Vol 6, Part B, §2.3), so a bare address is looked up rather than guessed.
+/// exact or a unique prefix, in any letter case (found by scanning). The type is part of the
+/// address on air (Core 5.4, Vol 6, Part B, §2.3), so a bare address is looked up rather than
+/// guessed.
 struct PeerQuery: Sendable {
     enum Form: Sendable {
         /// An address whose type is known (written, or forced by `--random`).
@@ -38,8 +39,10 @@ struct PeerQuery: Sendable {
     /// The peer to connect to: a typed address as is; otherwise from what an active scan of
     /// at most `seconds` hears (stopped as soon as the answer is certain). Prints to stderr
     /// what it found.
+    /// `hci` is the controller's spec: on an embedded world (`sim`), a name not heard may be
+    /// a device of another process's world, and the error says so.
     /// - Throws: ``CommandFailure`` when no device of that name is heard, or several are.
-    func resolve(on host: BLEHost.Host, within seconds: Double) async throws -> PeerAddress {
+    func resolve(on host: BLEHost.Host, within seconds: Double, hci: String) async throws -> PeerAddress {
         switch form {
         case let .typed(peer):
             return peer
@@ -57,12 +60,15 @@ struct PeerQuery: Sendable {
             let heard = try await scan(on: host, seconds: seconds, until: { devices in
                 devices.values.filter { $0.name == name }.count > 1
             })
+            // Exact first, then in any letter case, as bluetoothctl and users write names.
+            let folded = name.lowercased()
             let exact = heard.filter { $0.value.name == name }
-            let prefixed = heard.filter { $0.value.name?.hasPrefix(name) == true }
-            let matches = exact.isEmpty ? prefixed : exact
+            let anyCase = heard.filter { $0.value.name?.lowercased() == folded }
+            let prefixed = heard.filter { $0.value.name?.lowercased().hasPrefix(folded) == true }
+            let matches = !exact.isEmpty ? exact : !anyCase.isEmpty ? anyCase : prefixed
             guard !matches.isEmpty else {
                 throw CommandFailure("No device called \"\(name)\" was heard in \(seconds.formatted(decimals: 1)) s"
-                                     + (heard.isEmpty ? "." : "; heard: " + Self.list(heard)))
+                                     + (heard.isEmpty ? "." : "; heard: " + Self.list(heard) + ".") + Self.ownWorldHint(hci: hci))
             }
             guard matches.count == 1, let match = matches.first else {
                 throw CommandFailure("\(matches.count) devices match \"\(name)\": " + Self.list(matches) + "; give the address or the whole name.")
@@ -104,6 +110,15 @@ struct PeerQuery: Sendable {
         await firstOf(reader, timer)
         try? await host.stopScanning()
         return heard.withLock { $0 }
+    }
+
+    /// On an embedded world, why a device another `ble` process runs is not heard, and what
+    /// to do; empty on a controller that processes share.
+    static func ownWorldHint(hci: String) -> String {
+        guard hci == "sim" || hci.hasPrefix("sim:") else { return "" }
+        return " Each process with --hci \(hci) has its own simulated world, so a device that another ble process runs "
+            + "is not in it: start one shared world with ble sim serve and give each process one of its ports "
+            + "(--hci tcp:127.0.0.1:PORT, or SWIFTBLE_HCI)."
     }
 
     private static func list(_ devices: [BluetoothAddress: Heard]) -> String {

@@ -111,7 +111,8 @@ struct SecurityOptions: ParsableArguments {
     /// Sets our pairing configuration and the console agent on `host`, loads the bond
     /// store and attaches a keeper of it, and, for a GATT client, pairs or encrypts once
     /// when a server refuses a procedure for want of security.
-    func install(on host: BLEHost.Host, hci: String, localOutOfBand: LocalOutOfBand? = nil) async throws -> BondKeeper {
+    /// With `json`, the agent's lines on stdout are JSON objects, as the command's others are.
+    func install(on host: BLEHost.Host, hci: String, localOutOfBand: LocalOutOfBand? = nil, json: Bool = false) async throws -> BondKeeper {
         let file = try storeFile(hci: hci)
         let keeper: BondKeeper
         do {
@@ -120,7 +121,7 @@ struct SecurityOptions: ParsableArguments {
             throw CommandFailure(error.description)
         }
         await host.setPairingConfiguration(configuration(localOutOfBand: localOutOfBand))
-        await host.setPairingAgent(ConsoleAgent(passkey: passkey, accept: accept))
+        await host.setPairingAgent(ConsoleAgent(passkey: passkey, accept: accept, json: json))
         await keeper.attach(to: host)
         await host.setSecurityUpgradeHandler { [weak host] handle, _ in
             guard let host else { return false }

@@ -27,7 +27,8 @@ struct SimRunCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "A scenario file (.yaml) or a built-in scenario: neighbourhood, empty, walk, bus-stop, bus-stop-pocket, bus-route, crowd, car, heart-rate-restore, heart-rate-force-quit, call-notification-light.")
+    @Argument(help: ArgumentHelp("A scenario file (.yaml) or a built-in scenario: " + Adapter.scenarioNames.joined(separator: ", ") + ".",
+                                 valueName: "scenario"))
     var scenario: String
 
     @Option(help: "The world's seed (default: the scenario's).")
@@ -47,6 +48,7 @@ struct SimRunCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        if let problem = Adapter.scenarioProblem(scenario) { throw ValidationError(problem) }
         if let until, !(until.isFinite && until >= 0 && until <= 1_000_000) {
             throw ValidationError("--until must be between 0 and 1000000 seconds.")
         }
@@ -64,8 +66,10 @@ struct SimRunCommand: AsyncParsableCommand {
         return value
     }
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
-        var scenario = try loadScenarioOrBundled(self.scenario)
+        var scenario = try loadScenario(self.scenario)
         if let seed { scenario.seed = seed }
         let until = self.until ?? scenario.durationSeconds ?? 10
         let speed = self.speed.flatMap(Self.speed(parsing:)) ?? .infinity
@@ -91,7 +95,7 @@ struct SimRunCommand: AsyncParsableCommand {
         let limit = Microseconds((until * 1_000_000).rounded())
         let outcome = try await runHosted(scenario, until: limit, speed: speed)
         if !json {
-            print("Scenario \"\(scenario.name)\", seed \(scenario.seed), \(SimulationLog.seconds(limit)) s simulated")
+            print("Scenario \"\(scenario.name)\", seed \(scenario.seed), \((Double(limit) / 1_000_000).formatted(decimals: 1)) s simulated")
             for device in scenario.devices {
                 let host: String
                 switch device.host {
@@ -196,7 +200,7 @@ struct SimRunCommand: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: snoop, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure("Cannot create the snoop directory \(snoop): \(error.localizedDescription); "
+            throw CommandFailure("Cannot create the snoop directory \(snoop): \(error.clause); "
                                  + "choose a writable path.")
         }
     }
@@ -259,18 +263,6 @@ struct SimRunCommand: AsyncParsableCommand {
             print(timeline.text)
         }
         try writeSnoops(scenario, files: snoop == nil ? [] : runner.built.deviceIDs.map { runner.world.snoop(of: $0) })
-    }
-
-    /// A bundled field scenario (`walk`, `bus-stop`, …), a built-in one or a file.
-    private func loadScenarioOrBundled(_ argument: String) throws -> Scenario {
-        if BundledScenarios.names.contains(argument) {
-            do {
-                return try BundledScenarios.scenario(named: argument)
-            } catch {
-                throw CommandFailure(error.description)
-            }
-        }
-        return try loadScenario(argument)
     }
 
     /// A device name as a file name: path separators and control characters become "_".

@@ -51,7 +51,7 @@ extension SimRunCommand {
         if json {
             for line in story { print(line.json.text) }
         } else {
-            print("Scenario \"\(scenario.name)\", seed \(scenario.seed), \(SimulationLog.seconds(limit)) s simulated")
+            print("Scenario \"\(scenario.name)\", seed \(scenario.seed), \((Double(limit) / 1_000_000).formatted(decimals: 1)) s simulated")
             for line in story { print(line.text) }
         }
     }

@@ -45,6 +45,7 @@ struct SimServeCommand: AsyncParsableCommand {
     var vhci = false
 
     func validate() throws {
+        if let scenario, let problem = Adapter.scenarioProblem(scenario) { throw ValidationError(problem) }
         if let devices, !(0 ... 64).contains(devices) {
             throw ValidationError("--devices must be between 0 and 64.")
         }
@@ -55,6 +56,8 @@ struct SimServeCommand: AsyncParsableCommand {
             throw ValidationError("--speed must be a positive number of simulated seconds per second.")
         }
     }
+
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
         var scenario = try self.scenario.map(loadScenario) ?? Scenario(name: "empty")
@@ -147,7 +150,7 @@ struct SimServeCommand: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure("Cannot create the snoop directory \(path): \(error.localizedDescription); choose a writable path.")
+            throw CommandFailure("Cannot create the snoop directory \(path): \(error.clause); choose a writable path.")
         }
         return path
     }

@@ -33,10 +33,25 @@ struct SnoopCommand: ParsableCommand {
     @Flag(help: "Keep printing packets as they are written to the file, until interrupted.")
     var follow = false
 
-    func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CommandFailure("Cannot read \(file).")
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
+    /// Why `file` cannot be read, in the system's words (`No such file or directory`,
+    /// `Permission denied`), so that a mistyped path or a capture owned by root says so.
+    static func unreadable(_ file: String) -> CommandFailure {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+            return CommandFailure("Cannot read \(file): it is a directory; give a btsnoop file.")
         }
+        let descriptor = open(file, O_RDONLY)
+        guard descriptor < 0 else {
+            close(descriptor)
+            return CommandFailure("Cannot read \(file).")
+        }
+        return CommandFailure("Cannot read \(file): \(String(cString: strerror(errno))).")
+    }
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: file) else { throw Self.unreadable(file) }
         var records = BTSnoop.RecordBuffer()
         records.append(Array(data))
         let header: BTSnoop.Header
@@ -90,7 +105,7 @@ struct SnoopCommand: ParsableCommand {
             throw CommandFailure("Cannot follow \(file): inotify is not available (\(String(cString: strerror(errno)))).")
         }
         defer { close(watch) }
-        guard let handle = FileHandle(forReadingAtPath: file) else { throw CommandFailure("Cannot read \(file).") }
+        guard let handle = FileHandle(forReadingAtPath: file) else { throw Self.unreadable(file) }
         defer { try? handle.close() }
         try handle.seek(toOffset: UInt64(offset))
         var events = [UInt8](repeating: 0, count: 4096)

@@ -25,6 +25,8 @@ struct VHCICommand: AsyncParsableCommand {
     @Option(help: "The kernel's virtual HCI device.")
     var device: String = VHCITransport.defaultPath
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func run() async throws {
         let spec: HCITransportSpec
         do {

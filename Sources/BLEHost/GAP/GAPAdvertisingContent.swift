@@ -6,7 +6,8 @@ import BLEWire
 ///
 /// The advertising PDU gets the flags (connectable and scannable kinds), the service UUIDs
 /// and the manufacturer data; the complete name follows if it still fits, otherwise it
-/// goes into the scan response (scannable kinds) or is shortened to what fits.
+/// goes into the scan response (scannable kinds; shortened there when it does not fit
+/// whole) or, without a scan response, is shortened to what fits.
 public struct GAPAdvertisingContent: Hashable, Sendable {
     /// The device name, or `nil` for none.
     public var name: String?
@@ -60,18 +61,30 @@ public struct GAPAdvertisingContent: Hashable, Sendable {
                 data.structures.append(complete)
             } else if scannable, complete.encodedLength <= maximum {
                 response.structures.append(complete)
+            } else if scannable {
+                // Too long for either PDU: shortened (Supplement, Part A, §1.2) in the scan
+                // response, which has the most room, as Core Bluetooth does.
+                let prefix = Self.prefix(of: name, octets: maximum - 2)
+                guard !prefix.isEmpty else { throw .advertisingDataTooLong(octets: complete.encodedLength, maximum: maximum) }
+                response.structures.append(.shortenedLocalName(prefix))
             } else {
-                // Shortened Local Name (Supplement, Part A, §1.2): a prefix of whole characters.
-                let room = maximum - data.encodedLength - 2
-                var prefix = ""
-                for character in name where prefix.utf8.count + String(character).utf8.count <= room {
-                    prefix.append(character)
-                }
+                let prefix = Self.prefix(of: name, octets: maximum - data.encodedLength - 2)
                 guard !prefix.isEmpty else { throw .advertisingDataTooLong(octets: data.encodedLength + complete.encodedLength, maximum: maximum) }
                 data.structures.append(.shortenedLocalName(prefix))
             }
         }
         return GAPAdvertisingParameters(kind: kind, intervalMin: interval, intervalMax: interval, data: data, scanResponse: response)
+    }
+
+    /// The longest prefix of whole characters of `name` that takes at most `octets` octets
+    /// of UTF-8: a Shortened Local Name never ends inside a character.
+    static func prefix(of name: String, octets: Int) -> String {
+        var prefix = ""
+        for character in name {
+            guard prefix.utf8.count + String(character).utf8.count <= octets else { break }
+            prefix.append(character)
+        }
+        return prefix
     }
 
     /// Complete lists of 16-, 32- and 128-bit service UUIDs, in that order, each UUID in

@@ -36,6 +36,7 @@ extension Host {
     /// One packet from the controller.
     func received(_ packet: H4.Packet) {
         guard closed == nil else { return }
+        heardFromController = true
         record(packet, outgoing: false)
         carryOut(driver.receive(packet, at: now))
         wakeACLRoomWaiters()
@@ -45,16 +46,20 @@ extension Host {
     func received(_ packets: [H4.Packet]) {
         for packet in packets {
             guard closed == nil else { return }
+            heardFromController = true
             record(packet, outgoing: false)
             carryOut(driver.receive(packet, at: now))
         }
         wakeACLRoomWaiters()
     }
 
-    /// The transport is gone: every waiting request fails and the streams end.
-    func transportEnded(_ why: String) {
+    /// The transport is gone: every waiting request fails and the streams end. When it
+    /// ended on the controller's side before the controller sent anything, the error says
+    /// that the controller may be another host's: a served controller (`ble sim serve`, a
+    /// proxy) closes a second host's connection at once, and cannot say why over H4.
+    func transportEnded(_ why: String, byHost: Bool = false) {
         guard closed == nil else { return }
-        let error = HostError.transportClosed(why)
+        let error = HostError.transportClosed(byHost || heardFromController ? why : why + Self.refusedHint)
         closed = error
         startWaiter?.resume(throwing: error)
         startWaiter = nil
@@ -71,6 +76,10 @@ extension Host {
         l2capOutput.finish()
         armTimer()
     }
+
+    /// Added to why the transport closed when the controller never sent anything.
+    static let refusedHint = " before the controller sent anything: it may already have a host attached "
+        + "(a served controller takes one host at a time; close the other first)"
 
     // MARK: Outputs
 

@@ -42,6 +42,9 @@ public actor Host {
     @exclusivity(unchecked)
     #endif
     var closed: HostError?
+    /// Whether any packet came from the controller: a transport that ends before one did
+    /// was most likely refused (a served controller takes one host at a time).
+    var heardFromController = false
     var startWaiter: CheckedContinuation<ControllerInfo, any Error>?
     var waiters: [Waiter] = []
     var scanOutput: AsyncStream<GAPAdvertisement>.Continuation?
@@ -285,7 +288,7 @@ public actor Host {
 
     /// Fails waiting requests, stops the tasks and closes the transport.
     public func close() async {
-        transportEnded("the host was closed")
+        transportEnded("the host was closed", byHost: true)
         reader?.cancel()
         writer?.cancel()
         await transport.close()

@@ -79,9 +79,18 @@ public enum ANCS {
         public static let names = ["other", "incomingCall", "missedCall", "voicemail", "social", "schedule", "email", "news",
                                    "healthAndFitness", "businessAndFinance", "location", "entertainment"]
 
-        /// The category called `name` (as in ``names``), or `nil`.
+        /// The names the ANCS specification gives the categories (`CategoryIDIncomingCall`
+        /// without its prefix), by value.
+        public static let specificationNames = ["Other", "IncomingCall", "MissedCall", "VoiceMail", "Social", "Schedule", "Email",
+                                                "News", "HealthAndFitness", "BusinessAndFinance", "Location", "Entertainment"]
+
+        /// The category called `name`: as in ``names`` (`incomingCall`) or as the ANCS
+        /// specification spells it (`IncomingCall`, `CategoryIDIncomingCall`), in any letter
+        /// case; `nil` for another name.
         public init?(name: String) {
-            guard let index = Self.names.firstIndex(of: name) else { return nil }
+            var key = name.lowercased()
+            if key.hasPrefix("categoryid"), key.count > "categoryid".count { key.removeFirst("categoryid".count) }
+            guard let index = Self.names.firstIndex(where: { $0.lowercased() == key }) else { return nil }
             self.init(rawValue: UInt8(index))
         }
 

@@ -28,6 +28,24 @@ struct GAPAdvertisingContentTests {
         #expect(parameters.scanResponse.completeLocalName == name)
     }
 
+    @Test("a name too long for either PDU is shortened in the scan response, where it has the most room")
+    func tooLongNameShortenedInScanResponse() throws {
+        let content = GAPAdvertisingContent(name: "This is a rather long device name",
+                                            services: [BluetoothUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")!])
+        let parameters = try content.parameters()
+        #expect(parameters.data.localName == nil)
+        #expect(parameters.scanResponse.shortenedLocalName == "This is a rather long device ")
+        #expect(parameters.scanResponse.encodedLength == 31)
+    }
+
+    @Test("a shortened name never ends inside a character")
+    func shortenedOnCharacters() throws {
+        let content = GAPAdvertisingContent(name: String(repeating: "é", count: 20), services: [BluetoothUUID(0x1809)])
+        let parameters = try content.parameters(kind: .nonConnectable)
+        // 31 − 4 (service list) − 2 (header) = 25 octets: 12 two-octet characters.
+        #expect(parameters.data.shortenedLocalName == String(repeating: "é", count: 12))
+    }
+
     @Test("a non-connectable beacon has no flags and shortens a name that does not fit")
     func beaconShortensName() throws {
         let content = GAPAdvertisingContent(name: "Kitchen thermometer by the window", services: [BluetoothUUID(0x1809)])

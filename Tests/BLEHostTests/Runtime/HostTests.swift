@@ -126,15 +126,17 @@ struct HostTests {
         await running.stop()
     }
 
-    @Test("a transport that closes during start-up fails start with a transport error")
+    @Test("a transport that closes before the controller sent anything fails start saying the controller may have another host")
     func closedTransportFailsStart() async throws {
         let (packets, input) = AsyncThrowingStream.makeStream(of: H4.Packet.self)
         input.finish()
         let host = Host(transport: ClosedTransport(packets: packets))
-        await #expect(throws: HostError.transportClosed("the controller's side closed")) {
+        let refused = HostError.transportClosed("the controller's side closed before the controller sent anything: it may already have "
+                                                + "a host attached (a served controller takes one host at a time; close the other first)")
+        await #expect(throws: refused) {
             _ = try await host.start()
         }
-        await #expect(throws: HostError.transportClosed("the controller's side closed")) {
+        await #expect(throws: refused) {
             _ = try await host.startScanning()
         }
     }

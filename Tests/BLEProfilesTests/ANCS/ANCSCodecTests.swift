@@ -37,6 +37,24 @@ struct ANCSCodecTests {
         #expect(future.encoded() == hex("01E00C0537000000"))
     }
 
+    @Test("A category is found by our name or by the specification's, in any letter case", arguments: [
+        ("incomingCall", 1), ("IncomingCall", 1), ("CategoryIDIncomingCall", 1), ("VoiceMail", 3), ("voicemail", 3),
+        ("HealthAndFitness", 8), ("BusinessAndFinance", 9), ("Other", 0), ("ENTERTAINMENT", 11),
+    ])
+    func categoryNames(name: String, value: UInt8) {
+        #expect(ANCS.CategoryID(name: name) == ANCS.CategoryID(rawValue: value))
+    }
+
+    @Test("Every name of the specification names its category; other names name none")
+    func specificationNames() {
+        for (value, name) in ANCS.CategoryID.specificationNames.enumerated() {
+            #expect(ANCS.CategoryID(name: name)?.rawValue == UInt8(value), "\(name)")
+        }
+        #expect(ANCS.CategoryID(name: "Call") == nil)
+        #expect(ANCS.CategoryID(name: "CategoryID") == nil)
+        #expect(ANCS.CategoryID(name: "") == nil)
+    }
+
     @Test("Control Point commands from the examples decode and re-encode")
     func controlPoint() throws {
         let title = ANCS.ControlPointCommand.getNotificationAttributes(

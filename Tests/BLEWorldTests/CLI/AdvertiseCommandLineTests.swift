@@ -34,6 +34,37 @@ struct AdvertiseCommandLineTests {
         #expect(advert["connectable"] as? Bool == true)
     }
 
+    @Test("a name too long for the scan response is shortened there, and stderr says what scanners receive")
+    func longNameSaysWhatWasCut() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let result = try runProcess(executable, ["advertise", "--name", "This is a rather long device name",
+                                                 "--service", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E", "--seconds", "0.5", "--hci", "sim"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("scanners receive \"This is a rather long device \" (29 octets, a Shortened Local Name) in the scan response"),
+                "\(result.stderr)")
+    }
+
+    @Test("an interval or a duration out of range is a usage error (64) that names the range", arguments: [
+        (["--interval", "5"], "--interval 5.000 ms is outside 20 ms to 10240 ms, the range a controller accepts."),
+        (["--seconds", "0"], "--seconds must be more than 0 and at most 86400; got 0.000"),
+    ])
+    func outOfRange(arguments: [String], sentence: String) throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let result = try runProcess(executable, ["advertise", "--hci", "sim"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(sentence), "\(result.stderr)")
+    }
+
+    @Test("advertise prints its address with its type, as ble scan prints addresses")
+    func addressWithType() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let result = try runProcess(executable, ["advertise", "--name", "Typed", "--seconds", "0.5", "--hci", "sim"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").first.map(String.init))
+        #expect(line.hasPrefix("Advertising \"Typed\" from "), "\(line)")
+        #expect(line.hasSuffix("/public") || line.hasSuffix("/random"), "\(line)")
+    }
+
     @Test("--snoop writes a btsnoop file of the host's packets, starting with HCI_Reset sent")
     func snoopFile() throws {
         let executable = try #require(bleExecutable(), "the ble executable is not built")
@@ -55,7 +86,7 @@ struct AdvertiseCommandLineTests {
     func badInterval() throws {
         let executable = try #require(bleExecutable(), "the ble executable is not built")
         let result = try runProcess(executable, ["advertise", "--interval", "5", "--seconds", "1"])
-        #expect(result.status != 0)
+        #expect(result.status == 64)
         #expect(result.stderr.contains("outside 20 ms to 10240 ms"))
     }
 }

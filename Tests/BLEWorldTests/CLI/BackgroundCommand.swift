@@ -42,6 +42,13 @@ final class BackgroundCommand {
         return nil
     }
 
+    /// The exit status once the process ended within `seconds`, else `nil` (it still runs).
+    func waitForExit(within seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(50_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
     func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)

@@ -149,4 +149,13 @@ struct BeaconCommandLineTests {
         #expect(interval.status != 0)
         #expect(interval.stderr.contains("outside 20 ms to 10240 ms"), "\(interval.stderr)")
     }
+
+    @Test("beacon emit --power outside a signed octet is a usage error (64) that names the range")
+    func beaconPowerRange() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let result = try runProcess(executable, ["beacon", "emit", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "1",
+                                                 "--minor", "2", "--power", "200", "--hci", "sim"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--power 200 is outside -128 to 127 dBm"), "\(result.stderr)")
+    }
 }

@@ -84,6 +84,15 @@ struct BenchGATTCommandLineTests {
         #expect(figures["world"] as? String == "ideal")
     }
 
+    @Test("bench write in the ideal world says that its simulated time is n/a, not 0 writes/s")
+    func idealSimulatedTimeIsNotApplicable() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let result = try runProcess(executable, ["bench", "write", "--size", "20", "--count", "50"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  simulated time: n/a (the ideal world's data takes no airtime"), "\(result.stdout)")
+        #expect(!result.stdout.contains("0.0 writes/s"), "\(result.stdout)")
+    }
+
     @Test("bench write in the realistic world: a round trip needs a connection event each way, never two per 7.5 ms event")
     func realisticWrites() throws {
         let executable = try #require(bleExecutable(), "the ble executable is not built")

@@ -88,13 +88,14 @@ struct BondsCommandLineTests {
         #expect(objects[1]["updated"] as? Int == 1_700_000_100)
     }
 
-    @Test("list of a missing file says there are no bonds; SWIFTBLE_BONDS names the default file")
+    @Test("list of a missing --file fails and names the path; SWIFTBLE_BONDS names the default file")
     func listMissingAndEnvironment() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let missing = try ble(["bonds", "list", "--file", directory + "/none.json"])
-        #expect(missing.status == 0, "\(missing.stderr)")
-        #expect(missing.stdout == "No bonds in \(directory)/none.json.\n")
+        #expect(missing.status == 1)
+        #expect(missing.stdout.isEmpty)
+        #expect(missing.stderr.contains("There is no bond store at \(directory)/none.json; check the path"), "\(missing.stderr)")
         try Data(Self.store.utf8).write(to: URL(fileURLWithPath: directory + "/env.json"))
         let fromEnvironment = try ble(["bonds", "list", "--json"], environment: ["SWIFTBLE_BONDS": directory + "/env.json"])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
@@ -104,16 +105,24 @@ struct BondsCommandLineTests {
         #expect(fromHome.stdout == "No bonds in \(directory)/.local/share/swiftble/bonds-tcp-127.0.0.1-6402.json.\n")
     }
 
-    @Test("list of a corrupt file fails with one sentence and moves the file aside")
+    @Test("list takes the store file as --bonds, as the commands that pair name it")
+    func listWithBondsOption() throws {
+        let (directory, file) = try prepared()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try ble(["bonds", "list", "--bonds", file, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count == 2)
+    }
+
+    @Test("list of a corrupt file fails with one sentence and leaves the file where it is")
     func listCorrupt() throws {
         let (directory, file) = try prepared(String(Self.store.prefix(200)))
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try ble(["bonds", "list", "--file", file])
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("The bond store \(file) is corrupt (not valid JSON); it was moved to \(file).corrupt-"),
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("The bond store \(file) is not valid (not valid JSON); it was left as it is."),
                 "\(result.stderr)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        #expect(names.count == 1 && names[0].hasPrefix("bonds.json.corrupt-"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["bonds.json"])
     }
 
     @Test("remove by address or by peer identifier deletes that bond only")

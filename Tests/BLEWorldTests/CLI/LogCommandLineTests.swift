@@ -16,6 +16,17 @@ struct LogCommandLineTests {
         lines.firstIndex { line in parts.allSatisfy(line.contains) }
     }
 
+    @Test("every command's --help shows --log-level and --log", arguments: [
+        ["scan"], ["advertise"], ["gatt", "dump"], ["bonds", "list"], ["sim", "run"], ["snoop"], ["ams", "consumer"],
+    ])
+    func helpShowsLogging(command: [String]) throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
+        let result = try runProcess(executable, command + ["--help"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("--log-level <log-level>"), "\(result.stdout)")
+        #expect(result.stdout.contains("--log <layer=level>"), "\(result.stdout)")
+    }
+
     @Test("A connection nobody answers: the adapter opens, HCI starts, GAP connects, HCI creates and cancels, GAP reports the failure")
     func connectionFailure() throws {
         let result = try ble("gatt", "dump", "11:22:33:44:55:66/public", "--hci", "sim", "--timeout", "2", "--log-level", "debug")

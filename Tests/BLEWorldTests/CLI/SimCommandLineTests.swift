@@ -1,5 +1,6 @@
 import BLEWire
 import Foundation
+import Glibc
 import SimulatedTesting
 import Testing
 
@@ -49,6 +50,8 @@ struct SimCommandLineTests {
         let result = try ble("sim", "run", "neighbourhood", "--until", "0.1")
         #expect(result.status == 0)
         #expect(result.stdout.contains("Scenario \"neighbourhood\", seed 2026"))
+        // Seconds as the timeline's header writes them (90.0 s), not 0.100000.
+        #expect(result.stdout.contains(", 0.1 s simulated"), "\(result.stdout)")
         #expect(result.stdout.contains("Polar H10 A1B2C3D4"))
         #expect(result.stdout.contains("local"))
     }
@@ -66,13 +69,36 @@ struct SimCommandLineTests {
         #expect(Array(bytes.prefix(8)) == Array("btsnoop".utf8) + [0])
     }
 
-    @Test("A missing scenario fails with one sentence on stderr and a non-zero status")
+    @Test("A missing scenario is a usage error (64) whose sentence names every scenario known by name")
     func missingScenario() throws {
         let result = try ble("sim", "run", "/nonexistent/x.yaml")
-        #expect(result.status != 0)
+        #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains("No scenario \"/nonexistent/x.yaml\""))
-        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.hasPrefix("Error: No scenario \"/nonexistent/x.yaml\""), "\(result.stderr)")
+        let bogus = try ble("sim", "run", "bogus")
+        #expect(bogus.status == 64)
+        for name in ["neighbourhood", "empty", "walk", "bus-stop", "bus-stop-pocket", "bus-route", "crowd", "car", "heart-rate-restore",
+                     "heart-rate-force-quit", "call-notification-light", "bus-fleet", "shop", "flat"] {
+            #expect(bogus.stderr.contains(name), "\(name) missing from \(bogus.stderr)")
+        }
+    }
+
+    @Test("--hci sim:NAME opens a bundled scenario as ble sim run NAME does; an unknown name is a usage error (64)")
+    func bundledScenarioAsController() throws {
+        let walk = try ble("scan", "--hci", "sim:walk", "--seconds", "0.5", "--json")
+        #expect(walk.status == 0, "\(walk.stderr)")
+        let bogus = try ble("scan", "--hci", "sim:bogus", "--seconds", "0.5")
+        #expect(bogus.status == 64)
+        #expect(bogus.stderr.contains("No scenario \"bogus\""), "\(bogus.stderr)")
+        #expect(bogus.stderr.contains("call-notification-light"), "\(bogus.stderr)")
+    }
+
+    @Test("A snoop directory that cannot be made says why in one sentence, without a period inside it")
+    func snoopDirectoryRefused() throws {
+        let result = try ble("sim", "run", "neighbourhood", "--until", "0.1", "--snoop", "/etc/hostname")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Cannot create the snoop directory /etc/hostname: "), "\(result.stderr)")
+        #expect(!result.stderr.contains(".;"), "\(result.stderr)")
     }
 
     @Test("A bad scenario file reports file, line, device and field")
@@ -92,6 +118,22 @@ struct SimCommandLineTests {
         #expect(try ble("sim", "serve", "--devices", "1000").status != 0)
         #expect(try ble("sim", "serve", "--speed", "0").status != 0)
         #expect(try ble("sim", "serve", "empty").stderr.contains("Nothing to serve"))
+    }
+
+    @Test("A second host on a served port is told that the controller may already have a host attached")
+    func secondHostIsTold() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
+        let served = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "1", "--tcp-base-port", "0"])
+        defer { served.stop() }
+        let first = try BackgroundCommand(executable: executable, arguments: [
+            "advertise", "--name", "First", "--seconds", "120", "--hci", "tcp:127.0.0.1:\(served.ports[0])"])
+        defer { first.stop() }
+        let deadline = Date().addingTimeInterval(60)
+        while !first.output.contains("Advertising"), first.process.isRunning, Date() < deadline { usleep(50_000) }
+        #expect(first.output.contains("Advertising"), "\(first.output)")
+        let second = try ble("scan", "--seconds", "1", "--hci", "tcp:127.0.0.1:\(served.ports[0])")
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("it may already have a host attached"), "\(second.stderr)")
     }
 
     @Test("sim serve prints one READY line with ports and devices, and accepts H4 over TCP")

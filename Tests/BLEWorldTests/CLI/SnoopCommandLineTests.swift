@@ -45,4 +45,14 @@ struct SnoopCommandLineTests {
         let second = follower.waitForLine(within: 30) { $0["number"] as? Int == 2 }
         #expect((second?["summary"] as? String)?.hasPrefix("Command Complete (Reset)") == true, "\(follower.output)")
     }
+
+    @Test("a capture that cannot be read says why: a missing file, a directory")
+    func unreadableSaysWhy() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let missing = try runProcess(executable, ["snoop", "/nonexistent/scan.btsnoop"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("Cannot read /nonexistent/scan.btsnoop: No such file or directory."), "\(missing.stderr)")
+        let directory = try runProcess(executable, ["snoop", "/tmp"])
+        #expect(directory.stderr.contains("Cannot read /tmp: it is a directory"), "\(directory.stderr)")
+    }
 }
