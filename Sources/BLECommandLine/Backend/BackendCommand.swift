@@ -31,6 +31,8 @@ struct BackendCommand: AsyncParsableCommand {
     @Flag(help: "Check the database (opened and migrated), then exit.")
     var check = false
 
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
     func validate() throws {
         guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard !address.isEmpty else { throw ValidationError("--address must name an address, e.g. 127.0.0.1 or 0.0.0.0") }

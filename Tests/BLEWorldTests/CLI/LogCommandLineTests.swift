@@ -18,6 +18,7 @@ struct LogCommandLineTests {
 
     @Test("every command's --help shows --log-level and --log", arguments: [
         ["scan"], ["advertise"], ["gatt", "dump"], ["bonds", "list"], ["sim", "run"], ["snoop"], ["ams", "consumer"],
+        ["gateway"], ["presence", "score"], ["backend"],
     ])
     func helpShowsLogging(command: [String]) throws {
         let executable = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
