@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "BLEPresence", targets: ["BLEPresence"]),
         .library(name: "BLEFleetSimulation", targets: ["BLEFleetSimulation"]),
         .library(name: "BLEFleetStore", targets: ["BLEFleetStore"]),
+        .library(name: "BLEBackend", targets: ["BLEBackend"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
     dependencies: [
@@ -41,6 +42,8 @@ let package = Package(
         // A gateway's metrics, and their Prometheus exposition.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // The fleet back end's HTTP server (`ble backend`).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // `swift package generate-documentation`: the DocC catalogs of BLE, OpenCoreBluetooth and OpenCoreLocation.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -110,6 +113,17 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The fleet back end: an HTTP JSON API over the store, its contract in openapi.yaml (`ble backend`).
+        .target(
+            name: "BLEBackend",
+            dependencies: [
+                "BLEFleet", "BLEFleetStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("openapi.yaml")]
+        ),
         // The chat app (Examples/Chat), written against Core Bluetooth's API: OpenCoreBluetooth here.
         .target(name: "ChatApp", dependencies: ["BLEChat", "OpenCoreBluetooth"], path: "Examples/Chat/Sources/ChatApp"),
         // The heart-rate monitor (Examples/HeartRateMonitor): an iOS-style central that restores its state.
@@ -122,7 +136,7 @@ let package = Package(
             name: "BLECommandLine",
             dependencies: [
                 "BLEAdapter", "BLEBeacons", "BLEBench", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEStorage", "BLETransport", "BLEWorld",
-                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "BLELogging", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth",
+                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "BLELogging", "BLEBackend", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -157,6 +171,9 @@ let package = Package(
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),
         // PostgreSQL cases run when SWIFTBLE_TEST_POSTGRES is set (scripts/test-postgres.sh start).
         .testTarget(name: "BLEFleetStoreTests", dependencies: ["BLEFleetStore", "BLEFleet"]),
+        // Every endpoint over a real server, checked against openapi.yaml; PostgreSQL too when SWIFTBLE_TEST_POSTGRES is set.
+        .testTarget(name: "BLEBackendTests", dependencies: ["BLEBackend", "BLEFleetStore", "BLEFleet", .product(name: "Logging", package: "swift-log"),
+                                                          .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLE", "BLEBeacons", "BLEWorld"]),
         .testTarget(name: "OpenUserNotificationsTests", dependencies: ["SimulatedTesting", "OpenUserNotifications", "OpenCoreLocation", "BLE", "BLEPhone", "BLEWorld"]),
         .testTarget(name: "OpenCoreBluetoothTests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "BLE", "BLEAdapter", "BLEHost", "BLEProfiles", "BLEWire",

@@ -4,7 +4,7 @@
 public enum FleetSchema {
     /// The schema version this code writes and reads. A database recording a higher one is
     /// refused with ``FleetStoreError/schemaFromTheFuture(found:supported:)``.
-    public static let currentVersion = 1
+    public static let currentVersion = 2
 
     /// The engine a statement is written for: the types and the partitioning differ.
     enum Engine: Sendable {
@@ -78,7 +78,52 @@ public enum FleetSchema {
                 """,
                 "CREATE INDEX presence_events_identity_time ON presence_events (identity, time_us)",
             ]
-        }
+        },
+        Migration(version: 2, description: "ride_logs, ride_stops, phone_sightings (the back end's tables)") { engine in
+            let double = engine == .sqlite ? "REAL" : "DOUBLE PRECISION"
+            return [
+                // content_key names a ride by its content, so that a phone posting the same
+                // ride again (a retry after a lost answer) gets the same reference back.
+                """
+                CREATE TABLE ride_logs (
+                    reference TEXT PRIMARY KEY,
+                    content_key TEXT NOT NULL UNIQUE,
+                    rider TEXT NOT NULL,
+                    vehicle TEXT NOT NULL,
+                    route TEXT NULL,
+                    boarded_zone TEXT NOT NULL,
+                    boarded_us BIGINT NOT NULL,
+                    alighted_zone TEXT NULL,
+                    alighted_us BIGINT NULL,
+                    posted_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE ride_stops (
+                    reference TEXT NOT NULL REFERENCES ride_logs (reference),
+                    position INTEGER NOT NULL,
+                    zone TEXT NOT NULL,
+                    time_us BIGINT NOT NULL,
+                    PRIMARY KEY (reference, position)
+                )
+                """,
+                """
+                CREATE TABLE phone_sightings (
+                    phone TEXT NOT NULL,
+                    identity TEXT NOT NULL,
+                    rssi INTEGER NOT NULL,
+                    time_us BIGINT NOT NULL,
+                    latitude \(double) NULL,
+                    longitude \(double) NULL,
+                    x \(double) NULL,
+                    y \(double) NULL,
+                    accuracy \(double) NULL,
+                    PRIMARY KEY (phone, identity, time_us)
+                )
+                """,
+                "CREATE INDEX phone_sightings_identity_time ON phone_sightings (identity, time_us)",
+            ]
+        },
     ]
 }
 

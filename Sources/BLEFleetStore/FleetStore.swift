@@ -62,6 +62,55 @@ public protocol FleetStore: Sendable {
 
     /// Closes the connection. Later calls throw ``FleetStoreError/closed``.
     func close() async
+
+    // MARK: The back end's tables (schema version 2)
+
+    /// Sets the zone an operator assigned to a gateway (`nil` clears it), as `ble gateway --zone`
+    /// names it; the back end reads a sighting's zone from its gateway's.
+    ///
+    /// - Returns: `false` when no gateway of that name has written yet (nothing is changed).
+    @discardableResult
+    func assignZone(_ zone: String?, toGateway gateway: String) async throws(FleetStoreError) -> Bool
+
+    /// Stores a ride log under a new reference, or finds the one stored with the same content.
+    ///
+    /// The reference is `makeReference(n)` for the first `n`, counting up from the number of
+    /// rides stored, that no other ride holds: deterministic for a deterministic sequence of posts.
+    ///
+    /// - Parameters:
+    ///   - ride: The ride (its ``BLEFleet/RideLog/reference`` is ignored).
+    ///   - contentKey: A name of the ride's content; a ride with the same key is the same ride posted again.
+    ///   - makeReference: The reference for a counter value.
+    /// - Returns: The reference, and whether the ride was newly stored.
+    func storeRide(_ ride: RideLog, contentKey: String, makeReference: @Sendable (Int64) -> String) async throws(FleetStoreError) -> StoredRide
+
+    /// The ride stored under `reference`, with its stops in order, if any.
+    func ride(reference: String) async throws(FleetStoreError) -> RideLog?
+
+    /// Inserts phone sightings in one transaction, ignoring those already stored (same phone,
+    /// identity and time).
+    ///
+    /// - Returns: How many were newly inserted.
+    @discardableResult
+    func write(phoneSightings: [PhoneSighting]) async throws(FleetStoreError) -> Int
+
+    /// The phone sightings of `identity` with `from <= time < to`, ordered by time, then phone.
+    func phoneSightings(identity: String, from: Int64, to: Int64, limit: Int?) async throws(FleetStoreError) -> [PhoneSighting]
+}
+
+/// What ``FleetStore/storeRide(_:contentKey:makeReference:)`` did: the ride's reference, and
+/// whether it was stored now (`false`: the same ride was stored before, under this reference).
+public struct StoredRide: Hashable, Sendable {
+    /// The ride's reference.
+    public var reference: String
+    /// Whether this call stored it.
+    public var created: Bool
+
+    /// A result with every field given.
+    public init(reference: String, created: Bool) {
+        self.reference = reference
+        self.created = created
+    }
 }
 
 extension FleetStore {

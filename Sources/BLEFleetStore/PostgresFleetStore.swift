@@ -26,9 +26,10 @@ public actor PostgresFleetStore: FleetStore {
     private var knownPartitions: Set<Int64> = []
     private let gate = SerialGate()
 
-    /// `pg_advisory_xact_lock` keys: migrations, and partition creation and removal.
+    /// `pg_advisory_xact_lock` keys: migrations, partition creation and removal, and ride references.
     static let migrationLock: Int64 = 0x5357_424C_455F_4D47  // "SWBLE_MG"
     static let partitionLock: Int64 = 0x5357_424C_455F_5054  // "SWBLE_PT"
+    static let rideLock: Int64 = 0x5357_424C_455F_5244  // "SWBLE_RD"
 
     /// A store on the PostgreSQL database `configuration` names; nothing connects until first use.
     ///
@@ -250,7 +251,7 @@ public actor PostgresFleetStore: FleetStore {
 
     // MARK: Connection and statements
 
-    private func serialized<T: Sendable>(_ body: () async throws(FleetStoreError) -> T) async throws(FleetStoreError) -> T {
+    func serialized<T: Sendable>(_ body: () async throws(FleetStoreError) -> T) async throws(FleetStoreError) -> T {
         await gate.enter()
         do throws(FleetStoreError) {
             let value = try await body()
@@ -263,7 +264,7 @@ public actor PostgresFleetStore: FleetStore {
     }
 
     /// The open connection, or a new one when there is none or it was lost.
-    private func open() async throws(FleetStoreError) -> PostgresConnection {
+    func open() async throws(FleetStoreError) -> PostgresConnection {
         if isClosed { throw .closed }
         if let connection, !connection.isClosed { return connection }
         connection = nil
@@ -279,7 +280,7 @@ public actor PostgresFleetStore: FleetStore {
     }
 
     @discardableResult
-    private func run(_ db: PostgresConnection, _ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws(FleetStoreError) -> [PostgresRow] {
+    func run(_ db: PostgresConnection, _ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws(FleetStoreError) -> [PostgresRow] {
         do {
             return try await db.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
         } catch {
@@ -289,7 +290,7 @@ public actor PostgresFleetStore: FleetStore {
         }
     }
 
-    private func transaction<T: Sendable>(_ db: PostgresConnection, _ body: () async throws(FleetStoreError) -> T) async throws(FleetStoreError) -> T {
+    func transaction<T: Sendable>(_ db: PostgresConnection, _ body: () async throws(FleetStoreError) -> T) async throws(FleetStoreError) -> T {
         try await run(db, "BEGIN")
         do throws(FleetStoreError) {
             let value = try await body()
@@ -313,11 +314,11 @@ public actor PostgresFleetStore: FleetStore {
         Task { try? await db.close() }
     }
 
-    private func decode<T: PostgresDecodable>(_ row: PostgresRow, _ type: T.Type) throws(FleetStoreError) -> T {
+    func decode<T: PostgresDecodable>(_ row: PostgresRow, _ type: T.Type) throws(FleetStoreError) -> T {
         do { return try row.decode(T.self) } catch { throw .unreadableRow(reason: "\(error)") }
     }
 
-    private func decodeColumns<each T: PostgresDecodable>(_ row: PostgresRow, _ type: (repeat each T).Type) throws(FleetStoreError) -> (repeat each T) {
+    func decodeColumns<each T: PostgresDecodable>(_ row: PostgresRow, _ type: (repeat each T).Type) throws(FleetStoreError) -> (repeat each T) {
         do { return try row.decode((repeat each T).self) } catch { throw .unreadableRow(reason: "\(error)") }
     }
 

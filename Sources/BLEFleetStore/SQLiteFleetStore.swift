@@ -198,7 +198,7 @@ public actor SQLiteFleetStore: FleetStore {
         }
     }
 
-    private func serialized<T: Sendable>(_ body: () async throws(FleetStoreError) -> T) async throws(FleetStoreError) -> T {
+    func serialized<T: Sendable>(_ body: () async throws(FleetStoreError) -> T) async throws(FleetStoreError) -> T {
         await gate.enter()
         do throws(FleetStoreError) {
             let value = try await body()
@@ -211,7 +211,7 @@ public actor SQLiteFleetStore: FleetStore {
     }
 
     /// The connection, opened and configured on first use.
-    private func open() async throws(FleetStoreError) -> SQLiteConnection {
+    func open() async throws(FleetStoreError) -> SQLiteConnection {
         if isClosed { throw .closed }
         if let connection { return connection }
         if path != ":memory:" {
@@ -247,7 +247,7 @@ public actor SQLiteFleetStore: FleetStore {
     }
 
     @discardableResult
-    private func run(_ db: SQLiteConnection, _ sql: String, _ binds: [SQLiteData] = []) async throws(FleetStoreError) -> [SQLiteRow] {
+    func run(_ db: SQLiteConnection, _ sql: String, _ binds: [SQLiteData] = []) async throws(FleetStoreError) -> [SQLiteRow] {
         do {
             return try await db.query(sql, binds)
         } catch {
@@ -255,7 +255,7 @@ public actor SQLiteFleetStore: FleetStore {
         }
     }
 
-    private func transaction<T: Sendable>(_ db: SQLiteConnection, begin: String,
+    func transaction<T: Sendable>(_ db: SQLiteConnection, begin: String,
                                           _ body: () async throws(FleetStoreError) -> T) async throws(FleetStoreError) -> T {
         try await run(db, begin)
         do throws(FleetStoreError) {

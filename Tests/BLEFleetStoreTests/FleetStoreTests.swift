@@ -6,7 +6,7 @@ import Testing
 /// The store's behaviours, the same on both engines (PostgreSQL only when SWIFTBLE_TEST_POSTGRES is set).
 @Suite("Fleet store")
 struct FleetStoreTests {
-    @Test("Migrate creates the schema and records version 1", arguments: TestEngine.available)
+    @Test("Migrate creates the schema and records the current version", arguments: TestEngine.available)
     func migrateCreatesTheSchema(engine: TestEngine) async throws {
         try await withStore(engine) { (made: TestStore) async throws in
             #expect(try await made.store.count() == 0)
@@ -36,7 +36,7 @@ struct FleetStoreTests {
             let error = await #expect(throws: FleetStoreError.self) { try await reopened.migrate() }
             await reopened.close()
             #expect(error == .schemaFromTheFuture(found: 99, supported: FleetSchema.currentVersion))
-            #expect(error?.description.contains("the database was written by a newer SwiftBLE (schema 99; this one knows 1): upgrade ble") == true)
+            #expect(error?.description.contains("the database was written by a newer SwiftBLE (schema 99; this one knows \(FleetSchema.currentVersion)): upgrade ble") == true)
         }
     }
 
