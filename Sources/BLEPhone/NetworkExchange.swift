@@ -87,7 +87,7 @@ public struct ClosureNetworkServer: NetworkServer {
 
 /// Why a request over the phone's link failed, with the `URLError` code iOS gives
 /// (Foundation's `URLError.Code`, from `NSURLError.h`).
-public enum NetworkFailure: Hashable, Sendable, CustomStringConvertible {
+public enum NetworkFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// The link was off when the request was made: `NSURLErrorNotConnectedToInternet`, -1009.
     case notConnectedToInternet
     /// The link went down while the request was in flight: `NSURLErrorNetworkConnectionLost`, -1005.
