@@ -11,10 +11,10 @@ import Synchronization
 ///
 /// ``SimulatedPhone/register(server:host:)`` registers the class with
 /// `URLProtocol.registerClass(_:)`, which swift-corelibs-foundation consults for
-/// `URLSession.shared` and for sessions made with `.default` or `.ephemeral` configurations
-/// after the registration; a session may also name it in
-/// `URLSessionConfiguration.protocolClasses`. The request is the app that last ran its
-/// launch entry point on the phone (``SimulatedPhone/currentNetworkApp``).
+/// `URLSession.shared` only (checked); a session made with a configuration of its own
+/// reaches the phone when the configuration names the class in `protocolClasses`. A request
+/// is the app's that last ran its launch entry point on the phone
+/// (``SimulatedPhone/currentNetworkApp``).
 public final class SimulatedNetworkProtocol: URLProtocol {
     /// A phone serving a host, held weakly: a phone that is gone serves nothing.
     private struct Serving: Sendable {
