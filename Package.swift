@@ -44,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // The fleet back end's HTTP server (`ble backend`).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // The HTTP types Hummingbird speaks, for the back end answering in-process (BackendInProcess).
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // `swift package generate-documentation`: the DocC catalogs of BLE, OpenCoreBluetooth and OpenCoreLocation.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -117,8 +119,10 @@ let package = Package(
         .target(
             name: "BLEBackend",
             dependencies: [
-                "BLEFleet", "BLEFleetStore", "BLEPresence",
+                "BLEFleet", "BLEFleetStore", "BLEPhone", "BLEPresence",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -175,6 +179,8 @@ let package = Package(
         .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEPresence", "BLEWorld"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),
+        // Apps on a simulated phone reaching servers through its cellular link with URLSession (docs/network.md).
+        .testTarget(name: "PhoneNetworkTests", dependencies: ["SimulatedTesting", "BLE", "BLEPhone", "BLEBackend", "BLEFleet", "BLEFleetStore", "BLETime", "BLEWorld"]),
         // PostgreSQL cases run when SWIFTBLE_TEST_POSTGRES is set (scripts/test-postgres.sh start).
         .testTarget(name: "BLEFleetStoreTests", dependencies: ["BLEFleetStore", "BLEFleet"]),
         // Every endpoint over a real server, checked against openapi.yaml; PostgreSQL too when SWIFTBLE_TEST_POSTGRES is set.

@@ -84,6 +84,9 @@ public enum PhoneOutput: Hashable, Sendable {
     /// A notification of `app` (its bundle identifier) was posted, changed or removed in the
     /// phone's Notification Center: what the user sees, and what ANCS publishes.
     case notification(app: String, change: String)
+    /// A request of `app` over the phone's cellular link was made, waited, was answered or
+    /// failed (`app` "cellular" for the link itself going up or down).
+    case network(app: String, exchange: String)
 }
 
 /// What the phone refuses.

@@ -110,6 +110,7 @@ extension ScenarioRunner {
             case let .dropped(app, event, reason): kind = .app(app: app, "never gets \(event.detail): \(reason)")
             case let .alert(app, message): kind = .app(app: app, "alert: \(message)")
             case let .notification(app, change): kind = .app(app: app, "notification \(change)")
+            case let .network(app, exchange): kind = .app(app: app, exchange)
             }
             events.append(ScenarioTimelineEvent(time: now, device: name, kind: kind))
         }

@@ -139,6 +139,7 @@ public final class ScenarioRunner {
         case let .app(phone, app, action): return (phone, "\(app): \(action.rawValue) (scenario)")
         case let .bluetooth(phone, on): return (phone, "Bluetooth switched \(on ? "on" : "off")")
         case let .screen(phone, on): return (phone, "screen switched \(on ? "on" : "off")")
+        case let .network(phone, on): return (phone, "cellular link \(on ? "up" : "down")")
         case let .notification(phone, note): return (phone, "notification \"\(note.id)\": \(note.change.rawValue)")
         }
     }

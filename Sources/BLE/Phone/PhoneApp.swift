@@ -95,6 +95,7 @@ public struct PhoneTimelineEntry: Hashable, Sendable, CustomStringConvertible {
         case let .dropped(app, event, reason): return "\(seconds)  \(app): dropped \(event.detail) (\(reason))"
         case let .alert(app, message): return "\(seconds)  \(app): alert \"\(message)\""
         case let .notification(app, change): return "\(seconds)  \(app): notification \(change)"
+        case let .network(app, exchange): return "\(seconds)  \(app): \(exchange)"
         }
     }
 }

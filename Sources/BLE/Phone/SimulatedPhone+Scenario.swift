@@ -31,7 +31,7 @@ extension SimulatedPhone {
         setNotificationAnswer(NotificationAuthorizationAnswer(rawValue: app.notifications) ?? .allow, for: app.name)
     }
 
-    /// From now on, carries out the scenario's `app` and `bluetooth` actions for this phone
+    /// From now on, carries out the scenario's `app`, `bluetooth` and `network` actions for this phone
     /// when the world's clock reaches them (any already due, at once, in order). An action
     /// the app's state forbids is logged (`ble.phone`, error) and skipped.
     /// - Throws: `PhoneError.invalidAction(_:)` when the device is not in a scenario's
@@ -83,6 +83,9 @@ extension SimulatedPhone {
             action = .bluetooth(on: on)
         case let .notification(_, note):
             carryOut(notification: note)
+            return
+        case let .network(_, on):
+            setNetwork(on: on)
             return
         default:
             return

@@ -18,6 +18,10 @@ extension SimulatedPhone {
         case terminate(any PhoneAppMember, preserved: Bool)
         /// Tell a manager its running app changed state.
         case changed(any PhoneAppMember, AppState)
+        /// Hand a network request's outcome to the app's session.
+        case call(@Sendable () -> Void)
+        /// Hand a request that reached its server to the server.
+        case serve(UInt64, NetworkRequest, any NetworkServer)
     }
 
     /// The phone's system: the rules' core and what the layers above gave it.
@@ -53,9 +57,12 @@ extension SimulatedPhone {
         var notificationHandlers: [String: NotificationHandlers] = [:]
         /// How many times each app has been started, by the user or the system.
         var runs: [String: Int] = [:]
+        /// The cellular link, the servers it reaches and the apps' requests.
+        var network: NetworkState
 
-        init(core: PhoneCore) {
+        init(core: PhoneCore, link: CellularLink = CellularLink()) {
             self.core = core
+            network = NetworkState(link: link)
         }
 
         /// Records `outputs` and turns them into what is to be done.
@@ -81,6 +88,7 @@ extension SimulatedPhone {
                     } else {
                         effects += (members[app] ?? []).map { .changed($0, to) }
                     }
+                    effects += networkFollows(app, to: to, at: now)
                     if to == .suspended {
                         // A relaunched app that made no manager to restore before it was
                         // suspended again loses the events it was relaunched for, as
@@ -105,7 +113,7 @@ extension SimulatedPhone {
                     effects.append(.launch(app, launcher, options))
                 case let .dropped(_, event, _):
                     pending[event.id] = nil
-                case .alert, .notification:
+                case .alert, .notification, .network:
                     break
                 }
             }
@@ -164,6 +172,10 @@ extension SimulatedPhone {
                     await member.appTerminated(preserved: preserved)
                 case let .changed(member, state):
                     await member.appStateChanged(to: state)
+                case let .call(body):
+                    body()
+                case let .serve(id, request, server):
+                    serve(id, request, with: server)
                 }
             }
         }
@@ -173,6 +185,7 @@ extension SimulatedPhone {
     /// managers it makes.
     private func launch(_ app: String, _ launcher: @escaping LaunchEntryPoint, _ options: PhoneLaunchOptions) {
         let binding = PhoneApp(phone: self, name: app)
+        state.withLock { $0.network.currentApp = app }
         let work: @Sendable () -> Void = {
             MainActor.assumeIsolated {
                 PhoneApp.$launching.withValue(binding) { launcher(options) }
@@ -189,7 +202,7 @@ extension SimulatedPhone {
     /// a delayed region entry).
     func rearm() {
         state.withLock { state in
-            let deadline = [state.core.nextDeadline, state.lockScreen.nextDeadline].compactMap { $0 }.min()
+            let deadline = [state.core.nextDeadline, state.lockScreen.nextDeadline, state.network.link.nextDeadline].compactMap { $0 }.min()
             guard deadline != state.timerDeadline else { return }
             state.timer?.cancel()
             state.timer = nil
@@ -207,13 +220,14 @@ extension SimulatedPhone {
         }
     }
 
-    /// The rules' deadline (or a notification's time trigger) came.
+    /// The rules' deadline (or a notification's time trigger, or the link's next arrival) came.
     private func tick() {
         let now = clock.microseconds
         let (effects, fired) = state.withLock { state -> ([Effect], [DeliveredNotification]) in
             state.timer = nil
             state.timerDeadline = nil
-            return (state.process(state.core.advance(to: now), at: now), state.lockScreen.advance(to: now))
+            let effects = state.process(state.core.advance(to: now), at: now)
+            return (effects + state.linkOutputs(state.network.link.advance(to: now), at: now), state.lockScreen.advance(to: now))
         }
         carryOut(effects, inline: nil)
         notificationsFired(fired)

@@ -39,22 +39,27 @@ public final class SimulatedPhone: Sendable {
     let simulation: Simulation?
     let state: Mutex<State>
 
-    /// A phone with no apps on `device`; `seed` makes its random choices repeat.
-    public init(device: BLEDevice, policy: PhonePolicy = PhonePolicy(), seed: UInt64 = 0) {
+    /// A phone with no apps on `device`; `seed` makes its random choices repeat, the
+    /// cellular link's latencies among them; `link` gives the link's numbers.
+    public init(device: BLEDevice, policy: PhonePolicy = PhonePolicy(), link: CellularLinkPolicy = CellularLinkPolicy(), seed: UInt64 = 0) {
         self.device = device
         clock = device.clock
         simulation = Simulation.current
-        state = Mutex(State(core: PhoneCore(policy: policy, seed: seed)))
+        state = Mutex(State(core: PhoneCore(policy: policy, seed: seed), link: CellularLink(policy: link, seed: seed ^ Self.linkSeed)))
     }
 
     /// A phone with no apps and no device of its own, whose rules run on `clock` (a
-    /// simulation's, for virtual time); `seed` makes its random choices repeat.
-    public init(clock: any StackClock, policy: PhonePolicy = PhonePolicy(), seed: UInt64 = 0) {
+    /// simulation's, for virtual time); `seed` makes its random choices repeat, the cellular
+    /// link's latencies among them; `link` gives the link's numbers.
+    public init(clock: any StackClock, policy: PhonePolicy = PhonePolicy(), link: CellularLinkPolicy = CellularLinkPolicy(), seed: UInt64 = 0) {
         device = nil
         self.clock = clock
         simulation = (clock as? VirtualClock)?.simulation ?? Simulation.current
-        state = Mutex(State(core: PhoneCore(policy: policy, seed: seed)))
+        state = Mutex(State(core: PhoneCore(policy: policy, seed: seed), link: CellularLink(policy: link, seed: seed ^ Self.linkSeed)))
     }
+
+    /// Mixed into the phone's seed for its link's, so the two sequences differ.
+    static let linkSeed: UInt64 = 0x6365_6C6C_756C_6172
 
     /// Installs `app`, whose launch entry point is `launch`.
     /// - Throws: `PhoneError.duplicateApp(_:)` when an app of that name is installed.

@@ -196,6 +196,7 @@ struct PhoneStoryLine {
         case let .dropped(app, event, reason): (self.app, self.event, detail) = (app, "dropped", "\(event.detail) (\(reason))")
         case let .alert(app, message): (self.app, event, detail) = (app, "alert", message)
         case let .notification(app, change): (self.app, event, detail) = (app, "notification", change)
+        case let .network(app, exchange): (self.app, event, detail) = (app, "network", exchange)
         }
     }
 

@@ -303,6 +303,9 @@ public enum ScenarioAction: Hashable, Sendable {
     case bluetooth(String, on: Bool)
     /// The phone's screen is switched on (or off).
     case screen(String, on: Bool)
+    /// The phone's cellular link goes down (an outage, a tunnel) or comes back: its apps'
+    /// requests fail while it is down (docs/network.md).
+    case network(String, on: Bool)
     /// A notification is posted, changed or removed on the phone (what ANCS publishes).
     case notification(String, ScenarioNotification)
 
@@ -311,7 +314,8 @@ public enum ScenarioAction: Hashable, Sendable {
         switch self {
         case let .powerOff(name), let .powerOn(name), let .powerCycle(name),
              let .stopAdvertising(name), let .startAdvertising(name), let .moveTo(name, _), let .turn(name, _),
-             let .app(name, _, _), let .bluetooth(name, _), let .screen(name, _), let .notification(name, _):
+             let .app(name, _, _), let .bluetooth(name, _), let .screen(name, _), let .network(name, _),
+             let .notification(name, _):
             return [name]
         case let .setPacketLoss(a, b, _), let .blockLink(a, b, _):
             return [a, b]

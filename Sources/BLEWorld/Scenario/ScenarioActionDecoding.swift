@@ -61,7 +61,7 @@ struct ActionSection: Decodable {
     var action: ScenarioTimedAction
 
     static let singleDevice = ["powerOff", "powerOn", "powerCycle", "stopAdvertising", "startAdvertising"]
-    static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo", "turn", "app", "bluetooth", "screen", "notification"]
+    static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo", "turn", "app", "bluetooth", "screen", "network", "notification"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["at"] + Self.verbs)
@@ -97,6 +97,9 @@ struct ActionSection: Decodable {
         case "screen":
             let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
             action = .screen(switched.device, on: switched.on)
+        case "network":
+            let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
+            action = .network(switched.device, on: switched.on)
         case "notification":
             let section = try fields.required(verb, NotificationSection.self, expected: "{device, do, id, category, app, title}")
             action = .notification(section.device, section.notification)
@@ -180,7 +183,7 @@ struct AppActionSection: Decodable {
     }
 }
 
-/// `bluetooth: {device: phone, on: false}` (and `screen:`, the same shape).
+/// `bluetooth: {device: phone, on: false}` (and `screen:` and `network:`, the same shape).
 struct BluetoothSection: Decodable {
     var device: String
     var on: Bool

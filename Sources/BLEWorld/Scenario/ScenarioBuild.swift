@@ -154,7 +154,7 @@ public final class BuiltScenario {
             if let device = id(name) { world.move(device, to: position) }
         case let .turn(name, degrees):
             if let device = id(name) { world.setHeading(device, degrees: degrees) }
-        case .app, .bluetooth, .screen, .notification:
+        case .app, .bluetooth, .screen, .network, .notification:
             // The phone's system (BLEPhone) carries these out; the radio does not change.
             onPhoneAction?(action)
         }
