@@ -64,9 +64,9 @@ extension BumbleInterop {
             #expect(theirs["sc"] as? Bool == cell.secureConnections)
             if cell.model == .numericComparison {
                 // Both users were shown the same number.
-                let ours = await pair.lines.line(containing: "compare ", seconds: patience)
+                let ours = await pair.lines.line(containing: "compare", seconds: patience)
                 let number = (await peer.event("compare", seconds: patience))?["value"] as? Int
-                #expect(ours.flatMap { Int($0.split(separator: " ").last ?? "") } == number)
+                #expect(ours.flatMap { shownDigits($0, event: "compare") }.flatMap { Int($0) } == number, "\(pair.lines.all)")
             }
             await Self.exited(pair)
             try await expectCleanCapture(snoop)
@@ -170,11 +170,11 @@ extension BumbleInterop {
                 // The n-th "passkey N" line: wait until that many were printed.
                 var shown: [String] = []
                 for _ in 0 ..< 600 where shown.count <= index {
-                    shown = ourSide.lines.all.filter { $0.hasPrefix("passkey ") }
+                    shown = ourSide.lines.all.compactMap { shownDigits($0, event: "passkey") }
                     if shown.count <= index { try await Task.sleep(for: .milliseconds(100)) }  // polling the child's output in a test
                 }
-                let line = try #require(shown.count > index ? shown[index] : nil, "\(ourSide.lines.all)")
-                bumble.send(cell.wrongPasskey ? "passkey \(BumblePairingCase.wrong)" : line)
+                let digits = try #require(shown.count > index ? shown[index] : nil, "\(ourSide.lines.all)")
+                bumble.send(cell.wrongPasskey ? "passkey \(BumblePairingCase.wrong)" : "passkey \(digits)")
             }
         }
 
@@ -217,4 +217,14 @@ extension BumbleInterop {
             return characteristics.first { ($0["uuid"] as? String)?.uppercased() == "D7A30001-6C5A-4A7E-9B1E-5F0C2A9E00F1" }?["valueHandle"] as? Int
         }
     }
+}
+
+/// The six digits of a line `ble` prints to show a passkey or a number to compare: `passkey
+/// 012345` on a terminal, `{"event": "passkey", "passkey": "012345"}` among JSON lines.
+func shownDigits(_ line: some StringProtocol, event: String) -> String? {
+    if let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] {
+        return object["event"] as? String == event ? object[event] as? String : nil
+    }
+    guard line.hasPrefix(event + " ") else { return nil }
+    return String(line).split(separator: " ").last.map(String.init)
 }

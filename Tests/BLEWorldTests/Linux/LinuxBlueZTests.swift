@@ -146,16 +146,25 @@ struct LinuxBlueZTests {
         let (scanner, advertising) = (interfaces[0], interfaces[1])
         // READY means the kernel has both adapters; bluetoothd registers them on D-Bus a moment
         // later (longer on a loaded machine): wait until it knows both rather than race it.
+        // One D-Bus call a round lists every adapter bluetoothd knows; should bluetoothd not take
+        // them up within a minute (it once missed an adapter that came and went quickly on a
+        // loaded machine), it is started again, which makes it enumerate the adapters anew.
         let registered = try guest.run("""
-            for i in $(seq 1 120); do
-                dbus-send --system --print-reply --dest=org.bluez /org/bluez/\(scanner) org.freedesktop.DBus.Properties.Get \
-                    string:org.bluez.Adapter1 string:Address >/dev/null 2>&1 &&
-                dbus-send --system --print-reply --dest=org.bluez /org/bluez/\(advertising) org.freedesktop.DBus.Properties.Get \
-                    string:org.bluez.Adapter1 string:Address >/dev/null 2>&1 && exit 0
-                sleep 0.5
-            done
-            exit 1
-            """, timeoutSeconds: 90)
+            known() {
+                objects=$(dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects 2>/dev/null)
+                echo "$objects" | grep -q '"/org/bluez/\(scanner)"' && echo "$objects" | grep -q '"/org/bluez/\(advertising)"'
+            }
+            wait_known() {
+                for i in $(seq 1 120); do known && return 0; sleep 0.5; done
+                return 1
+            }
+            wait_known && exit 0
+            echo "bluetoothd did not take up both adapters; adapters: $(ls /sys/class/bluetooth | tr '\n' ' ')" >&2
+            tail -n 20 /tmp/bluetoothd.log >&2
+            pkill -x bluetoothd; sleep 1
+            setsid /usr/libexec/bluetooth/bluetoothd -n >> /tmp/bluetoothd.log 2>&1 < /dev/null &
+            wait_known
+            """, timeoutSeconds: 180)
         try #require(registered.status == 0, "bluetoothd never registered \(scanner) and \(advertising): \(registered.stderr)")
         let advertiser = try guest.start("exec python3 \(LinuxGuest.interopDirectory)/bluez_gatt_server.py --name SwiftBLE-Kernel --adapter \(advertising) 2>&1")
         defer { advertiser.stop() }

@@ -51,8 +51,8 @@ extension LinuxBlueZTests {
             echo "swiftble: pairing check done"
             """))
         defer { pairing.stop() }
-        if typesPasskey, let shown = server.waitForLine(containing: "passkey ", timeoutSeconds: 60) {
-            let digits = shown.split(separator: " ").last.map(String.init) ?? ""
+        if typesPasskey, let shown = server.waitForLine(containing: "\"event\": \"passkey\"", timeoutSeconds: 60) {
+            let digits = shownDigits(shown, event: "passkey") ?? ""
             _ = try guest.run("echo \(digits) > \(passkeyFile).new && mv \(passkeyFile).new \(passkeyFile)", timeoutSeconds: 30)
         }
         _ = pairing.waitForLine(containing: "swiftble: pairing check done", timeoutSeconds: 240)
@@ -113,9 +113,19 @@ extension LinuxBlueZTests {
         #expect(paired.first?["method"] as? String == "numeric-comparison", "\(run.serverOutput)")
         #expect(paired.first?["level"] as? Int == 4 && paired.first?["bonded"] as? Bool == true, "\(run.serverOutput)")
         // The number ble serve shows is the one bluetoothctl's agent asks to confirm.
-        let ours = run.serverOutput.split(separator: "\n").first { $0.hasPrefix("compare ") }.map { String($0.dropFirst(8)) }
+        let ours = run.serverOutput.split(separator: "\n").lazy.compactMap { shownDigits($0, event: "compare") }.first
         #expect(ours?.count == 6, "\(run.serverOutput)")
         #expect(ours.map { run.bluetoothctl.contains("Confirm passkey \($0)") } == true, "\(run.bluetoothctl)")
         #expect(run.decoding.clean, "\(run.decoding.summary)")
     }
+}
+
+/// The six digits of a line `ble` prints to show a passkey or a number to compare: `passkey
+/// 012345` on a terminal, `{"event": "passkey", "passkey": "012345"}` among JSON lines.
+func shownDigits(_ line: some StringProtocol, event: String) -> String? {
+    if let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] {
+        return object["event"] as? String == event ? object[event] as? String : nil
+    }
+    guard line.hasPrefix(event + " ") else { return nil }
+    return String(line).split(separator: " ").last.map(String.init)
 }
