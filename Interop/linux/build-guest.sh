@@ -71,7 +71,7 @@ echo "build-guest: debootstrapping $suite from $mirror" >&2
 # Debian's default "most". The stub init mounts the 9p share vm.sh exports and runs the
 # guest's real init (Interop/linux/guest/init.sh) from there.
 mmdebstrap --variant=minbase --mode=root --quiet \
-    --include=linux-image-amd64,bluez,dbus,kmod,iproute2,procps,python3,python3-venv,libstdc++6,ca-certificates \
+    --include=linux-image-amd64,bluez,dbus,kmod,iproute2,procps,python3,python3-venv,libstdc++6,libcurl4,ca-certificates \
     --essential-hook='mkdir -p "$1/etc/initramfs-tools/conf.d"; echo MODULES=list > "$1/etc/initramfs-tools/conf.d/swiftble"' \
     --customize-hook='printf "virtio_pci\nvirtio_blk\next4\n" >> "$1/etc/initramfs-tools/modules"; chroot "$1" update-initramfs -u -k all >/dev/null' \
     --customize-hook='chroot "$1" dbus-uuidgen --ensure=/etc/machine-id' \
