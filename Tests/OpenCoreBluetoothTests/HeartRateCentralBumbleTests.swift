@@ -23,7 +23,9 @@ struct HeartRateCentralBumbleTests {
 
         // Bumble's LocalLink routes ACL data by the controller's random address, so our
         // device advertises, scans and connects from a random static one (docs/bumble-quirks.md).
-        let adapter = try await Adapter.open(hci: "tcp:127.0.0.1:\(ports[0])", configuration: HCIDriverConfiguration(commandTimeout: 60_000_000))
+        // A hang guard, not a speed limit: in a full run's first minutes, when every suite starts
+        // at once, this process has stalled for up to three minutes with Bumble's answer waiting.
+        let adapter = try await Adapter.open(hci: "tcp:127.0.0.1:\(ports[0])", configuration: HCIDriverConfiguration(commandTimeout: 300_000_000))
         let device = try await BLEDevice.open(host: adapter.host) { await adapter.close() }
         do {
             try await device.useRandomStaticAddress(BluetoothAddress(0xC05F_0000_0001, kind: .random))
