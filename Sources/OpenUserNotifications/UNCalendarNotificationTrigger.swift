@@ -7,6 +7,7 @@
 /// (virtual time counts from 1 January 2026, 00:00 UTC). Components no date matches make
 /// adding the request fail with ``UNError/Code/notificationInvalidNoDate``.
 open class UNCalendarNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {
+    // @unchecked Sendable: every property is a `let` set at init, as Apple declares the class Sendable.
     /// The components a date must match.
     public let dateComponents: DateComponents
 

@@ -11,6 +11,8 @@ import OpenCoreLocation
 /// requires, the app needs location authorization, When In Use sufficing; without it the
 /// crossing delivers nothing (the phone's timeline says why).
 open class UNLocationNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {
+    // @unchecked Sendable: its property is a `let` set at init, as Apple declares the class
+    // Sendable; the region it refers to is shared as on Apple's platforms.
     /// The region whose crossing delivers the notification.
     public let region: CLRegion
 
