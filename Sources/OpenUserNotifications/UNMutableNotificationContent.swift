@@ -12,6 +12,8 @@
 /// Sendable by inheritance, as Apple's is; a ``UNNotificationRequest`` copies it, so
 /// changing it after making the request changes nothing scheduled.
 open class UNMutableNotificationContent: UNNotificationContent, @unchecked Sendable {
+    // @unchecked Sendable: Apple declares it so; like Apple's, it is meant to be filled in on one
+    // thread and then handed over, and a request copies it, so nothing scheduled shares its state.
     /// Empty content.
     public override init() {
         super.init()

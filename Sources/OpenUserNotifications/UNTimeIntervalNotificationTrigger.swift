@@ -8,6 +8,7 @@
 /// nothing traps: the trigger is made, and adding its request fails with
 /// ``UNError/Code/notificationInvalidNoDate``.
 open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {
+    // @unchecked Sendable: its properties are `let`s set at init, as Apple declares the class Sendable.
     /// The seconds between adding the request (or the last delivery) and the delivery.
     public let timeInterval: TimeInterval
     /// When the trigger was made: its first date is ``timeInterval`` after it.
