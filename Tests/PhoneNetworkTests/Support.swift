@@ -48,11 +48,18 @@ func phoneWithApp(_ app: String = "Rides", server: any NetworkServer, host: Stri
     return phone
 }
 
-/// Waits on the test's clock until `condition` holds, up to `seconds` of virtual time.
+/// Waits on the test's clock, one `step` at a time, until `condition` holds: for up to
+/// `seconds` of virtual time, and in any case for up to four minutes of wall-clock time.
+///
+/// The wall-clock bound is for conditions that work outside the simulation makes true:
+/// Foundation hands a request to the phone on a thread of its own, and on a loaded machine
+/// that thread may not run before the test's clock has stepped through many virtual seconds.
 @MainActor
 func wait(upTo seconds: Double = 60, step: Duration = .milliseconds(1), until condition: () -> Bool) async throws {
     let deadline = testClock.microseconds + Int64(seconds * 1e6)
-    while !condition(), testClock.microseconds < deadline {
+    // The wall-clock edge: how long outside threads get to make the condition true.
+    let wallDeadline = ContinuousClock.now + .seconds(240)
+    while !condition(), testClock.microseconds < deadline || ContinuousClock.now < wallDeadline {
         try await testClock.sleep(for: step)
     }
 }

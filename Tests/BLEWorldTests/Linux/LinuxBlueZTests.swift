@@ -19,7 +19,13 @@ struct LinuxBlueZTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("swiftble-linux-bonds-\(getpid())-\(UInt32.random(in: 0 ... .max)).json").path
     }
 
-    /// A served world whose first device is the guest's hci0; stop both when done.
+    /// A served world whose first device is the guest's adapter (hci0 unless an earlier
+    /// check's adapter number is still taken), powered on by bluetoothd; stop both when done.
+    ///
+    /// An adapter bluetoothd never takes up is given up for a fresh one, up to three times: on
+    /// a loaded machine the kernel's set-up of a new adapter (its HCI commands cross the
+    /// emulated guest, QEMU's network and the served world) can miss the kernel's command
+    /// timeout, and an adapter whose set-up failed never reaches bluetoothd.
     func bridgedWorld(_ guest: LinuxGuest) throws -> (world: ServedWorld, bridge: LineProcess) {
         let ble = try #require(bleExecutable(), "the ble executable is not built")
         let world = try ServedWorld(executable: ble, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0"])
@@ -28,29 +34,59 @@ struct LinuxBlueZTests {
             // Forget what an earlier check's world left in bluetoothd about the same addresses
             // (a bond above all): bluetoothd loads an adapter's storage when it appears.
             _ = try guest.run("rm -rf /var/lib/bluetooth/*", timeoutSeconds: 30)
-            let bridge = try guest.start("exec ble vhci --hci tcp:10.0.2.100:9000 2>&1")
-            guard bridge.waitForLine(containing: "READY", timeoutSeconds: 60) != nil else {
+            var attempts: [String] = []
+            for _ in 1 ... 3 {
+                let bridge = try guest.start("exec ble vhci --hci tcp:10.0.2.100:9000 2>&1")
+                guard let ready = bridge.waitForLine(containing: "READY", timeoutSeconds: 60),
+                      let interface = jsonLines(String(ready.dropFirst(6))).first?["interface"] as? String else {
+                    bridge.stop()
+                    throw ServeError(message: "ble vhci in the guest printed no READY line: \(bridge.output)")
+                }
+                let powered = try guest.run(Self.poweringOn([interface]), timeoutSeconds: 150)
+                if powered.status == 0 { return (world, bridge) }
+                attempts.append(powered.stderr)
+                print("linux guest: bluetoothd did not take up \(interface); trying a fresh adapter. \(powered.stderr)")
+                // Leaving makes the served world power-cycle the device: the next bridge
+                // finds its controller as after a reset.
                 bridge.stop()
-                throw ServeError(message: "ble vhci in the guest printed no READY line: \(bridge.output)")
             }
-            // bluetoothd takes the new adapter over a moment after it appears: ask until it is on.
-            let powered = try guest.run("""
-                for _ in $(seq 1 40); do
-                    bluetoothctl show | grep -q 'Powered: yes' && exit 0
-                    bluetoothctl power on >/dev/null 2>&1
-                    sleep 0.5
-                done
-                bluetoothctl show; exit 1
-                """, timeoutSeconds: 60)
-            guard powered.status == 0 else {
-                bridge.stop()
-                throw ServeError(message: "bluetoothctl could not power hci0 on: \(powered.stdout)\(powered.stderr)")
-            }
-            return (world, bridge)
+            throw ServeError(message: "bluetoothd did not take up and power on three fresh adapters: \(attempts.joined(separator: "\n---\n"))")
         } catch {
             world.stop()
             throw error
         }
+    }
+
+    /// A guest shell script that waits (90 s at most) until bluetoothd has registered every
+    /// adapter in `interfaces` on D-Bus, then powers them on; on failure it prints what the
+    /// kernel and bluetoothd said to standard error and exits 1.
+    static func poweringOn(_ interfaces: [String]) -> String {
+        let registered = interfaces.map { "echo \"$objects\" | grep -q '\"/org/bluez/\($0)\"'" }.joined(separator: " && ")
+        let power = interfaces.map {
+            "dbus-send --system --print-reply --dest=org.bluez /org/bluez/\($0) org.freedesktop.DBus.Properties.Set "
+                + "string:org.bluez.Adapter1 string:Powered variant:boolean:true >/dev/null || exit 1"
+        }.joined(separator: "\n")
+        let poweredOn = interfaces.map {
+            "dbus-send --system --print-reply --dest=org.bluez /org/bluez/\($0) org.freedesktop.DBus.Properties.Get "
+                + "string:org.bluez.Adapter1 string:Powered | grep -q 'boolean true' || ok=0"
+        }.joined(separator: "; ")
+        return """
+            known() {
+                objects=$(dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects 2>/dev/null)
+                \(registered)
+            }
+            for i in $(seq 1 180); do known && break; sleep 0.5; done
+            if known; then
+                \(power)
+                for i in $(seq 1 40); do ok=1; \(poweredOn); [ $ok = 1 ] && exit 0; sleep 0.5; done
+            fi
+            {
+                echo "adapters the kernel has: $(ls /sys/class/bluetooth | tr '\\n' ' ')"
+                echo "the kernel's log:"; dmesg | grep -i -E 'bluetooth|hci' | tail -n 15
+                echo "bluetoothd's log:"; tail -n 15 /tmp/bluetoothd.log
+            } >&2
+            exit 1
+            """
     }
 
     @Test("BlueZ scans our advertiser: its name, service UUID and manufacturer data")
@@ -135,45 +171,36 @@ struct LinuxBlueZTests {
     func simServeAttachesToKernel() throws {
         let guest = try LinuxGuest.shared.get()
         _ = try guest.run("rm -rf /var/lib/bluetooth/*", timeoutSeconds: 30)
-        let world = try guest.start("exec ble sim serve --devices 2 --vhci 2>&1")
-        defer { world.stop() }
-        let ready = try #require(world.waitForLine(containing: "READY", timeoutSeconds: 60), "\(world.output)")
-        let devices = (jsonLines(String(ready.dropFirst(6))).first?["devices"] as? [[String: Any]]) ?? []
-        let interfaces = devices.compactMap { $0["interface"] as? String }
-        try #require(interfaces.count == 2, "\(ready)")
-        // The kernel numbers adapters on from those an earlier check removed, so the names come
-        // from READY: the first device scans, the second (host-2, the peer) advertises.
-        let (scanner, advertising) = (interfaces[0], interfaces[1])
-        // READY means the kernel has both adapters; bluetoothd registers them on D-Bus a moment
-        // later (longer on a loaded machine): wait until it knows both rather than race it.
-        // One D-Bus call a round lists every adapter bluetoothd knows; should bluetoothd not take
-        // them up within a minute (it once missed an adapter that came and went quickly on a
-        // loaded machine), it is started again, which makes it enumerate the adapters anew.
-        let registered = try guest.run("""
-            known() {
-                objects=$(dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects 2>/dev/null)
-                echo "$objects" | grep -q '"/org/bluez/\(scanner)"' && echo "$objects" | grep -q '"/org/bluez/\(advertising)"'
+        // As in ``bridgedWorld(_:)``: adapters bluetoothd never takes up (their set-up in the
+        // kernel failed on a loaded machine) are given up for fresh ones, up to three times.
+        var attempts: [String] = []
+        var attached: (world: LineProcess, scanner: String, advertising: String)?
+        for _ in 1 ... 3 where attached == nil {
+            let world = try guest.start("exec ble sim serve --devices 2 --vhci 2>&1")
+            let ready = try #require(world.waitForLine(containing: "READY", timeoutSeconds: 60), "\(world.output)")
+            let devices = (jsonLines(String(ready.dropFirst(6))).first?["devices"] as? [[String: Any]]) ?? []
+            let interfaces = devices.compactMap { $0["interface"] as? String }
+            try #require(interfaces.count == 2, "\(ready)")
+            // The kernel numbers adapters on from those an earlier check removed, so the names
+            // come from READY: the first device scans, the second (host-2, the peer) advertises.
+            let powered = try guest.run(Self.poweringOn(interfaces), timeoutSeconds: 150)
+            if powered.status == 0 {
+                attached = (world, interfaces[0], interfaces[1])
+            } else {
+                attempts.append(powered.stderr)
+                print("linux guest: bluetoothd did not take up \(interfaces); trying fresh adapters. \(powered.stderr)")
+                world.stop()
             }
-            wait_known() {
-                for i in $(seq 1 120); do known && return 0; sleep 0.5; done
-                return 1
-            }
-            wait_known && exit 0
-            echo "bluetoothd did not take up both adapters; adapters: $(ls /sys/class/bluetooth | tr '\n' ' ')" >&2
-            tail -n 20 /tmp/bluetoothd.log >&2
-            pkill -x bluetoothd; sleep 1
-            setsid /usr/libexec/bluetooth/bluetoothd -n >> /tmp/bluetoothd.log 2>&1 < /dev/null &
-            wait_known
-            """, timeoutSeconds: 180)
-        guard registered.status == 0 else {
-            // A known defect, intermittent: the kernel has both adapters (the message lists them)
-            // but bluetoothd, even started again, never takes them up. Until it is understood,
-            // that and only that is recorded as a known issue; everything after it is checked.
+        }
+        guard let (world, scanner, advertising) = attached else {
+            // A known defect, intermittent: seen in full runs only, before fresh adapters were
+            // tried. Until it is understood, that and only that is recorded as a known issue.
             withKnownIssue("bluetoothd in the guest did not take up the served world's adapters", isIntermittent: true) {
-                Issue.record("bluetoothd never registered \(scanner) and \(advertising): \(registered.stderr)")
+                Issue.record("bluetoothd did not take up and power on three pairs of fresh adapters: \(attempts.joined(separator: "\n---\n"))")
             }
             return
         }
+        defer { world.stop() }
         let advertiser = try guest.start("exec python3 \(LinuxGuest.interopDirectory)/bluez_gatt_server.py --name SwiftBLE-Kernel --adapter \(advertising) 2>&1")
         defer { advertiser.stop() }
         try #require(advertiser.waitForLine(containing: "\"ready\"", timeoutSeconds: 60) != nil, "\(advertiser.output)")
