@@ -15,8 +15,8 @@ public struct RidePost: Hashable, Sendable, Codable {
     public var alighted: RideRecorder.Stop
     /// Every stop on the ride, in order.
     public var stops: [RideRecorder.Stop]
-    /// When the ride was first posted, in microseconds since 1970: kept across retries, so
-    /// that a retry is the same ride to the back end, which stores it once.
+    /// When the ride was finished and first posted, in microseconds since 1970; a retry sends
+    /// the same value (the back end recognises a ride sent again by its content).
     public var postedAt: Int64
 
     private enum CodingKeys: String, CodingKey {
