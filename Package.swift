@@ -138,6 +138,10 @@ let package = Package(
         .target(name: "BusOffice", path: "Examples/BusOffice/Sources/BusOffice"),
         // The carer's visits (Examples/CarerVisits): time per room from the back end, drawn as a heat map.
         .target(name: "CarerVisits", path: "Examples/CarerVisits/Sources/CarerVisits"),
+        // The ride log (Examples/RideLog): an iOS-style rider's app that logs a bus ride from beacon regions and posts it.
+        .target(name: "RideLog", dependencies: ["OpenCoreLocation", "OpenUserNotifications"], path: "Examples/RideLog/Sources/RideLog"),
+        // The stolen-car finder (Examples/CarFinder): an iOS-style app that reports the tags it hears with the phone's position.
+        .target(name: "CarFinder", dependencies: ["OpenCoreLocation"], path: "Examples/CarFinder/Sources/CarFinder"),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
         // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(
@@ -175,7 +179,8 @@ let package = Package(
         .testTarget(name: "BLEGatewayTests", dependencies: ["SimulatedTesting", "BLEGateway", "BLEFleet", "BLEFleetStore", "BLEHost", "BLEBeacons", "BLEWire",
                                                         .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Logging", package: "swift-log")]),
         // The field systems end to end, judged against the world's truth.
-        .testTarget(name: "SystemsTests", dependencies: ["SimulatedTesting", "BusOffice", "CarerVisits", "BLEBackend", "BLEFleetSimulation", "BLEFleetStore", "BLEWorld"]),
+        .testTarget(name: "SystemsTests", dependencies: ["SimulatedTesting", "BusOffice", "CarerVisits", "RideLog", "CarFinder", "BLE", "BLEPhone", "OpenCoreLocation",
+                                                      "OpenUserNotifications", "BLEBackend", "BLEFleetSimulation", "BLEFleetStore", "BLEWorld"]),
         .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEPresence", "BLEWorld"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),
