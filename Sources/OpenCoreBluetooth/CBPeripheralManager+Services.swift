@@ -96,9 +96,9 @@ extension CBPeripheralManager {
     }
 
     /// The declaration's Characteristic Properties octet for Core Bluetooth's `properties`,
-    /// and whether subscribing needs encryption. The bits below 0x100 are the Characteristic Properties octet (Vol 3,
-    /// Part G, §3.3.1.1). `notifyEncryptionRequired` and `indicateEncryptionRequired` (Apple:
-    /// "only trusted devices can enable notifications/indications") are Apple's own: the
+    /// and whether subscribing needs encryption. The bits below 0x100 are that octet (Vol 3,
+    /// Part G, §3.3.1.1). `notifyEncryptionRequired` and `indicateEncryptionRequired` are
+    /// Apple's own (in its documentation, only a trusted device may turn them on): the
     /// declaration shows notify or indicate, and the Client Characteristic Configuration
     /// needs an encrypted link to be written, so a central pairs before it subscribes. Its
     /// one descriptor serves both bits, so either makes every subscription need encryption.
