@@ -95,6 +95,21 @@ extension CBPeripheralManager {
         }
     }
 
+    /// The declaration's Characteristic Properties octet for Core Bluetooth's `properties`,
+    /// and whether subscribing needs encryption. The bits below 0x100 are that octet (Vol 3,
+    /// Part G, §3.3.1.1). `notifyEncryptionRequired` and `indicateEncryptionRequired` are
+    /// Apple's own (in its documentation, only a trusted device may turn them on): the
+    /// declaration shows notify or indicate, and the Client Characteristic Configuration
+    /// needs an encrypted link to be written, so a central pairs before it subscribes. Its
+    /// one descriptor serves both bits, so either makes every subscription need encryption.
+    static func declaredProperties(of properties: CBCharacteristicProperties) -> (octet: UInt8, encryptedSubscription: Bool) {
+        var declared = properties.intersection(CBCharacteristicProperties(rawValue: 0xFF))
+        if properties.contains(.notifyEncryptionRequired) { declared.insert(.notify) }
+        if properties.contains(.indicateEncryptionRequired) { declared.insert(.indicate) }
+        let encrypted = !properties.isDisjoint(with: [.notifyEncryptionRequired, .indicateEncryptionRequired])
+        return (UInt8(truncatingIfNeeded: declared.rawValue), encrypted)
+    }
+
     /// The front door's service for `service`, or why it cannot be published.
     static func definition(of service: CBMutableService) -> Result<Service, CBError> {
         // iOS serves ANCS and AMS itself and refuses them to apps (CBErrorDomain code 8).
@@ -106,9 +121,9 @@ extension CBPeripheralManager {
             guard let characteristic = one as? CBMutableCharacteristic else {
                 return .failure(CBError(.invalidParameters, reason: "a published service holds CBMutableCharacteristics only"))
             }
-            // Core Bluetooth's property bits are the Characteristic Properties octet (Vol 3,
-            // Part G, §3.3.1.1) below 0x100; its four permission bits are the front door's.
-            let propertyBits = UInt8(truncatingIfNeeded: characteristic.properties.rawValue)
+            let (propertyBits, encryptedSubscription) = Self.declaredProperties(of: characteristic.properties)
+            // Core Bluetooth's four permission bits are the front door's; a condition alone
+            // (`.readEncryptionRequired`) allows the access under it (GATTPermissions.allowsReading).
             let permissionBits = UInt16(truncatingIfNeeded: characteristic.permissions.rawValue & 0x0F)
             var descriptors: [Descriptor] = []
             for descriptor in characteristic.descriptors ?? [] {
@@ -130,7 +145,9 @@ extension CBPeripheralManager {
                                                       value: Array(value), descriptors: descriptors))
             } else {
                 characteristics.append(.answeredByRequests(characteristic.uuid.value, properties: .init(rawValue: propertyBits),
-                                                           permissions: .some(.init(rawValue: permissionBits)), descriptors: descriptors))
+                                                           permissions: .some(.init(rawValue: permissionBits)),
+                                                           subscriptionPermissions: encryptedSubscription ? .writeEncryptionRequired : [],
+                                                           descriptors: descriptors))
             }
         }
         let includes = (service.includedServices ?? []).map(\.uuid.value)

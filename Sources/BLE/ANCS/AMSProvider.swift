@@ -44,10 +44,10 @@ public final class AMSProvider: Sendable {
         let provider = AMSProvider(device: device, player: player)
         let services = try await device.peripheral.add(Service(AMS.service) {
             Characteristic(AMS.remoteCommand, properties: [.write, .writeWithoutResponse, .notify],
-                           permissions: [.writeable, .writeEncryptionRequired, .readEncryptionRequired],
+                           permissions: [.writeable, .writeEncryptionRequired], subscriptionPermissions: .writeEncryptionRequired,
                            onWrite: { [weak provider] request in await provider?.remoteCommand(request) ?? .failure(.unlikelyError) })
             Characteristic(AMS.entityUpdate, properties: [.write, .notify],
-                           permissions: [.writeable, .writeEncryptionRequired, .readEncryptionRequired],
+                           permissions: [.writeable, .writeEncryptionRequired], subscriptionPermissions: .writeEncryptionRequired,
                            onWrite: { [weak provider] request in await provider?.entityUpdate(request) ?? .failure(.unlikelyError) })
             Characteristic(AMS.entityAttribute, properties: [.read, .write],
                            permissions: [.readable, .writeable, .readEncryptionRequired, .writeEncryptionRequired],

@@ -36,15 +36,15 @@ public final class ANCSProvider: Sendable {
     /// - Throws: what publishing the service throws.
     public static func start(on device: BLEDevice, center: PhoneNotificationCenter) async throws(BLEError) -> ANCSProvider {
         let provider = ANCSProvider(device: device, center: center)
-        let encrypted: GATTPermissions = [.readEncryptionRequired]
+        // Notify-only values: never read, and subscribed to over an encrypted link only.
         let services = try await device.peripheral.add(Service(ANCS.service) {
-            Characteristic(ANCS.notificationSource, properties: [.notify], permissions: encrypted)
+            Characteristic(ANCS.notificationSource, properties: [.notify], permissions: [], subscriptionPermissions: .writeEncryptionRequired)
             Characteristic(ANCS.controlPoint, properties: [.write], permissions: [.writeable, .writeEncryptionRequired],
                            onWrite: { [weak provider] request in
                                guard let provider else { return .failure(.unlikelyError) }
                                return await provider.controlPoint(request)
                            })
-            Characteristic(ANCS.dataSource, properties: [.notify], permissions: encrypted)
+            Characteristic(ANCS.dataSource, properties: [.notify], permissions: [], subscriptionPermissions: .writeEncryptionRequired)
         })
         guard let source = services.gatt.characteristic(ANCS.notificationSource, in: ANCS.service),
               let data = services.gatt.characteristic(ANCS.dataSource, in: ANCS.service) else {

@@ -64,20 +64,24 @@ public struct Characteristic: Sendable {
     var definition: GATTCharacteristicDefinition
     let handlers: GATTRequestHandlers
     /// Whether reads and writes go to ``Peripheral/requests`` (see
-    /// ``answeredByRequests(_:properties:permissions:descriptors:)``).
+    /// ``answeredByRequests(_:properties:permissions:subscriptionPermissions:descriptors:)``).
     var answersRequests = false
 
     /// A characteristic.
     /// - Parameters:
     ///   - uuid: its type.
     ///   - properties: what clients may do; `permissions` follow them when not given.
-    ///   - permissions: what a client needs (encryption, authentication).
+    ///   - permissions: what a client needs (encryption, authentication); a condition
+    ///     alone (e.g. `[.readEncryptionRequired]`) allows the access under it.
+    ///   - subscriptionPermissions: what subscribing needs besides what reading needs, e.g.
+    ///     `.writeEncryptionRequired` for a value anyone reads but only a paired client has
+    ///     notified (``GATTCharacteristicDefinition/subscriptionPermissions``).
     ///   - value: a value the stack holds; `nil` with handlers for one the app answers.
     ///   - descriptors: more descriptors (e.g. ``Descriptor/userDescription(_:)``).
     ///   - onRead: answers reads with the value from the request's offset on.
     ///   - onWrite: takes writes; return a failure to refuse one with that ATT error.
     public init(_ uuid: BluetoothUUID, properties: GATTCharacteristicProperties, permissions: GATTPermissions? = nil,
-                value: [UInt8]? = nil, descriptors: [Descriptor] = [],
+                subscriptionPermissions: GATTPermissions = [], value: [UInt8]? = nil, descriptors: [Descriptor] = [],
                 onRead: (@Sendable (GATTReadRequest) async -> Result<[UInt8], ATT.ErrorCode>)? = nil,
                 onWrite: (@Sendable (GATTWriteRequest) async -> Result<Void, ATT.ErrorCode>)? = nil) {
         var derived: GATTPermissions = []
@@ -86,7 +90,8 @@ public struct Characteristic: Sendable {
         let dynamic = value == nil && (onRead != nil || onWrite != nil)
         definition = GATTCharacteristicDefinition(
             uuid: uuid, properties: properties, permissions: permissions ?? derived,
-            value: dynamic ? .dynamic : .stored(value ?? []), descriptors: descriptors.map(\.definition))
+            value: dynamic ? .dynamic : .stored(value ?? []), descriptors: descriptors.map(\.definition),
+            subscriptionPermissions: subscriptionPermissions)
         handlers = GATTRequestHandlers(read: onRead, write: onWrite)
     }
 
@@ -97,12 +102,14 @@ public struct Characteristic: Sendable {
     ///   - uuid: its type.
     ///   - properties: what clients may do; `permissions` follow them when not given.
     ///   - permissions: what a client needs (encryption, authentication).
+    ///   - subscriptionPermissions: what subscribing needs besides what reading needs.
     ///   - descriptors: more descriptors.
     public static func answeredByRequests(
         _ uuid: BluetoothUUID, properties: GATTCharacteristicProperties, permissions: GATTPermissions? = nil,
-        descriptors: [Descriptor] = []
+        subscriptionPermissions: GATTPermissions = [], descriptors: [Descriptor] = []
     ) -> Characteristic {
-        var characteristic = Characteristic(uuid, properties: properties, permissions: permissions, descriptors: descriptors)
+        var characteristic = Characteristic(uuid, properties: properties, permissions: permissions,
+                                            subscriptionPermissions: subscriptionPermissions, descriptors: descriptors)
         characteristic.definition.value = .dynamic
         characteristic.answersRequests = true
         return characteristic

@@ -2,7 +2,7 @@ import BLEHost
 import Synchronization
 
 /// A client's read of a value declared with
-/// ``Characteristic/answeredByRequests(_:properties:permissions:descriptors:)``
+/// ``Characteristic/answeredByRequests(_:properties:permissions:subscriptionPermissions:descriptors:)``
 /// (Core 5.4, Vol 3, Part F, §3.4.4): answer it exactly once with ``respond(_:)``.
 public final class GATTReadRequestToAnswer: Sendable {
     /// What is read: the client's connection and the offset (Read Blob, §3.4.4.5).
@@ -35,7 +35,7 @@ public final class GATTReadRequestToAnswer: Sendable {
 }
 
 /// A client's writes of values declared with
-/// ``Characteristic/answeredByRequests(_:properties:permissions:descriptors:)``: one
+/// ``Characteristic/answeredByRequests(_:properties:permissions:subscriptionPermissions:descriptors:)``: one
 /// write (Write Request or Command, §3.4.5), or every app-answered part of one Execute
 /// Write (§3.4.6.3). Answer exactly once with ``respond(_:)``: success applies them all, an
 /// error refuses them all (the client sees it for the batch's first write).
@@ -124,7 +124,7 @@ final class GATTAnswer: Sendable {
 
 extension Peripheral {
     /// The reads and writes of values declared with
-    /// ``Characteristic/answeredByRequests(_:properties:permissions:descriptors:)``, in the
+    /// ``Characteristic/answeredByRequests(_:properties:permissions:subscriptionPermissions:descriptors:)``, in the
     /// order they came; the client waits until the answer (up to ATT's 30 s, Vol 3, Part F,
     /// §3.3.3). Several loops share them, each request going to one.
     public nonisolated var requests: GATTServerRequests { GATTServerRequests(mailbox: core.gatt.requests) }

@@ -45,9 +45,11 @@ struct GATTConnectionOptions: ParsableArguments {
     }
 
     /// Opens the controller, connects, exchanges the MTU (unless 23), runs `body` on the
-    /// connection and disconnects, whatever `body` did. With `securing` and any pairing
-    /// option given, the link is encrypted with the stored bond right after connecting,
-    /// and a procedure refused for want of security pairs or encrypts once. Our OOB data
+    /// connection and disconnects, whatever `body` did. With `securing`, with or without
+    /// pairing options (as BlueZ and iOS centrals behave), the link is encrypted with the
+    /// stored bond right after connecting — so `ble pair` then `ble gatt read` needs no
+    /// option — and a procedure refused for want of security pairs or encrypts once and
+    /// runs once more. Our OOB data
     /// (`localOutOfBand`, or made here for `--oob-show` when securing) is printed before
     /// connecting, for the peer to receive before pairing starts.
     func withConnection<T: Sendable>(securing: Bool = true, localOutOfBand: LocalOutOfBand? = nil,
@@ -100,11 +102,18 @@ struct GATTConnectionOptions: ParsableArguments {
             printError("\(peer) did not answer on the new link (0x3E); connecting again.")
         }
         do {
-            if securing, security.isRequested {
-                let keeper = try await security.install(on: host, hci: hci, localOutOfBand: localOutOfBand)
+            if securing {
+                let keeper = try await security.install(on: host, hci: hci, localOutOfBand: localOutOfBand,
+                                                        storeOptional: !security.isRequested)
                 // A bonded central re-encrypts on reconnection (Vol 3, Part C, §10.3.2).
-                if let encryption = try await keeper.encrypt(link.handle, on: host) {
-                    printError("Encrypted with the stored bond: level \(encryption.level.rawValue), key size \(encryption.keySize).")
+                do {
+                    if let encryption = try await keeper.encrypt(link.handle, on: host) {
+                        printError("Encrypted with the stored bond: level \(encryption.level.rawValue), key size \(encryption.keySize).")
+                    }
+                } catch where !security.isRequested {
+                    // Without options the bond is a convenience: a device that lost its side
+                    // (a new embedded world) is paired afresh if a value needs it.
+                    printError("The stored bond did not encrypt the link (\(error)); going on unencrypted, pairing again if a value needs it.")
                 }
             }
             if mtu > ATTBearerConfiguration.defaultMTU {

@@ -70,7 +70,9 @@ struct SecurityOptions: ParsableArguments {
         }
     }
 
-    /// Whether any option was given: `ble gatt` and `ble serve` leave security alone otherwise.
+    /// Whether any option was given: `ble serve` leaves security alone otherwise; `ble gatt`
+    /// secures its links either way, and without options keeps going when the default bond
+    /// store cannot be used.
     var isRequested: Bool {
         bonds != nil || io != "none" || legacy || scOnly || mitm || passkey != nil || noBond || accept || oobTemporaryKey != nil
             || oobPeer != nil || oobShow
@@ -112,12 +114,20 @@ struct SecurityOptions: ParsableArguments {
     /// store and attaches a keeper of it, and, for a GATT client, pairs or encrypts once
     /// when a server refuses a procedure for want of security.
     /// With `json`, the agent's lines on stdout are JSON objects, as the command's others are.
-    func install(on host: BLEHost.Host, hci: String, localOutOfBand: LocalOutOfBand? = nil, json: Bool = false) async throws -> BondKeeper {
-        let file = try storeFile(hci: hci)
+    /// With `storeOptional` (`ble gatt` without options, which secures every link) a store
+    /// that cannot be found or read is not fatal: the run keeps its bonds in memory and says why.
+    func install(on host: BLEHost.Host, hci: String, localOutOfBand: LocalOutOfBand? = nil, json: Bool = false,
+                 storeOptional: Bool = false) async throws -> BondKeeper {
         let keeper: BondKeeper
         do {
-            keeper = try BondKeeper.load(file)
-        } catch {
+            keeper = try BondKeeper.load(try storeFile(hci: hci))
+        } catch let failure as CommandFailure where storeOptional {
+            printError("\(failure.description) Bonds made now are kept for this run only.")
+            keeper = BondKeeper()
+        } catch let error as BondStoreFileError where storeOptional {
+            printError("\(error.description) Bonds made now are kept for this run only.")
+            keeper = BondKeeper()
+        } catch let error as BondStoreFileError {
             throw CommandFailure(error.description)
         }
         await host.setPairingConfiguration(configuration(localOutOfBand: localOutOfBand))

@@ -61,10 +61,12 @@ extension GATTDatabase {
                 clientConfigurationHandle = nextHandle
                 // Readable by anyone; writable with the security the value's reads need
                 // (Vol 3, Part G, §3.3.3.3 leaves it to the higher layer): a notification
-                // reveals the value as a read would, so subscribing needs what reading needs.
+                // reveals the value as a read would, so subscribing needs what reading needs,
+                // and what the definition asks of subscribers besides.
                 var configuration: GATTPermissions = .readWrite
                 if characteristic.permissions.contains(.readEncryptionRequired) { configuration.insert(.writeEncryptionRequired) }
                 if characteristic.permissions.contains(.readAuthenticationRequired) { configuration.insert(.writeAuthenticationRequired) }
+                configuration.formUnion(characteristic.subscriptionPermissions.intersection([.writeEncryptionRequired, .writeAuthenticationRequired]))
                 append(type: GATTServerUUID.clientCharacteristicConfiguration,
                        role: .clientCharacteristicConfiguration(valueHandle: valueHandle, properties: properties),
                        permissions: configuration, value: [0, 0], maximumLength: 2)

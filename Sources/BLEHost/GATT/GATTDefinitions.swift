@@ -49,15 +49,24 @@ public struct GATTCharacteristicDefinition: Hashable, Sendable {
     public var minimumKeySize: Int
     /// Further descriptors (User Description, Presentation Format, app-defined ones).
     public var descriptors: [GATTDescriptorDefinition]
+    /// What a client's link needs to subscribe, that is to write the Client Characteristic
+    /// Configuration, beyond what reading the value needs (which subscribing always needs):
+    /// ``GATTPermissions/writeEncryptionRequired`` or
+    /// ``GATTPermissions/writeAuthenticationRequired``. Core Bluetooth's
+    /// `notifyEncryptionRequired` and `indicateEncryptionRequired` properties are
+    /// `writeEncryptionRequired` here: a value anyone may read that only a paired client
+    /// may have notified. Other bits are ignored here.
+    public var subscriptionPermissions: GATTPermissions
 
     /// A characteristic; readable-only stored values by default.
     public init(uuid: BluetoothUUID, properties: GATTCharacteristicProperties, extendedProperties: GATTExtendedProperties = [],
                 permissions: GATTPermissions = .readable, value: GATTValue, maximumLength: Int = 512,
-                minimumKeySize: Int = 7, descriptors: [GATTDescriptorDefinition] = []) {
+                minimumKeySize: Int = 7, descriptors: [GATTDescriptorDefinition] = [], subscriptionPermissions: GATTPermissions = []) {
         self.uuid = uuid
         self.properties = properties
         self.extendedProperties = extendedProperties
         self.permissions = permissions
+        self.subscriptionPermissions = subscriptionPermissions
         self.value = value
         self.maximumLength = maximumLength
         self.minimumKeySize = minimumKeySize

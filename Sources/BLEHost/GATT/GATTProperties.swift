@@ -46,9 +46,11 @@ public struct GATTPermissions: OptionSet, Hashable, Sendable {
     /// Permissions from raw bits.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    /// The value may be read at all (else Read Not Permitted, 0x02).
+    /// The value may be read at all (else Read Not Permitted, 0x02); a read condition
+    /// alone (e.g. ``readEncryptionRequired``) allows reading too, under that condition.
     public static let readable = Self(rawValue: 0x0001)
-    /// The value may be written at all (else Write Not Permitted, 0x03).
+    /// The value may be written at all (else Write Not Permitted, 0x03); a write condition
+    /// alone allows writing too, under that condition.
     public static let writeable = Self(rawValue: 0x0002)
     /// Reading needs an encrypted link (else Insufficient Encryption, 0x0F, or
     /// Insufficient Authentication, 0x05, when the link is not encrypted and no key exists).
@@ -66,4 +68,20 @@ public struct GATTPermissions: OptionSet, Hashable, Sendable {
 
     /// Readable and writeable, no security.
     public static let readWrite: Self = [.readable, .writeable]
+
+    /// The conditions on reading: encryption, authentication, authorization.
+    public static let readRequirements: Self = [.readEncryptionRequired, .readAuthenticationRequired, .readAuthorizationRequired]
+    /// The conditions on writing: encryption, authentication, authorization.
+    public static let writeRequirements: Self = [.writeEncryptionRequired, .writeAuthenticationRequired, .writeAuthorizationRequired]
+
+    /// Whether the value may be read at all, once the read conditions are met: with
+    /// ``readable``, or with any read condition alone. A condition on reading says the value
+    /// is read under it (Core 5.4, Vol 3, Part F, §3.2.5 combines access with security), and
+    /// Apple's `CBAttributePermissions.readEncryptionRequired` alone is how Core Bluetooth's
+    /// programming guide declares a value only a trusted device may read.
+    public var allowsReading: Bool { contains(.readable) || !isDisjoint(with: Self.readRequirements) }
+
+    /// Whether the value may be written at all, once the write conditions are met: with
+    /// ``writeable``, or with any write condition alone (as ``allowsReading``).
+    public var allowsWriting: Bool { contains(.writeable) || !isDisjoint(with: Self.writeRequirements) }
 }

@@ -10,7 +10,8 @@ extension GATTServer {
     /// The error an access to `attribute` gets on a link with `security`, or `nil` when it
     /// is allowed (Core 5.4, Vol 3, Part F, §3.2.5; Part C, §10.3.1).
     ///
-    /// The checks run in this order: access (Read/Write Not Permitted); then, when the
+    /// The checks run in this order: access (Read/Write Not Permitted unless the permissions
+    /// allow it or set a condition on it, ``GATTPermissions/allowsReading``); then, when the
     /// attribute needs encryption or authentication, an unencrypted link gets Insufficient
     /// Encryption if a key exists to encrypt with, else Insufficient Authentication; an
     /// unauthenticated key where authentication is needed gets Insufficient
@@ -18,12 +19,12 @@ extension GATTServer {
     /// Too Short; last, authorization (Insufficient Authorization).
     func permissionError(_ access: Access, _ attribute: GATTAttribute, connection: UInt16, security: LinkSecurity) -> ATT.ErrorCode? {
         let permissions = attribute.permissions
-        let needed: (allowed: GATTPermissions, encryption: GATTPermissions, authentication: GATTPermissions, authorization: GATTPermissions)
+        let needed: (allowed: Bool, encryption: GATTPermissions, authentication: GATTPermissions, authorization: GATTPermissions)
         switch access {
-        case .read: needed = (.readable, .readEncryptionRequired, .readAuthenticationRequired, .readAuthorizationRequired)
-        case .write: needed = (.writeable, .writeEncryptionRequired, .writeAuthenticationRequired, .writeAuthorizationRequired)
+        case .read: needed = (permissions.allowsReading, .readEncryptionRequired, .readAuthenticationRequired, .readAuthorizationRequired)
+        case .write: needed = (permissions.allowsWriting, .writeEncryptionRequired, .writeAuthenticationRequired, .writeAuthorizationRequired)
         }
-        guard permissions.contains(needed.allowed) else {
+        guard needed.allowed else {
             return access == .read ? .readNotPermitted : .writeNotPermitted
         }
         let needsAuthentication = permissions.contains(needed.authentication)
