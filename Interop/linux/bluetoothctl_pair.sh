@@ -73,6 +73,12 @@ read_value() {
 }
 
 expect "Agent registered" 30 || finish 1
+# bluetoothd forgets a device it discovered 30 s after it was last seen (TemporaryTimeout), and a
+# loaded machine can take that long between the caller's scan and this line: scan in this
+# session until the peer is seen (at most 60 s; pairing is tried regardless), then pair.
+send "scan on"
+expect "(NEW|CHG).*Device $address" 60 || echo "bluetoothctl_pair.sh: $address not seen while scanning; pairing anyway"
+send "scan off"
 send "pair $address"
 while :; do
     expect "Pairing successful|Failed to pair|Enter passkey|Confirm passkey" 90 || finish 1

@@ -109,7 +109,7 @@ struct RunningBackend: Sendable {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await realHTTP.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw ContractError("not an HTTP response") }
         return HTTPAnswer(status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"), body: data)
     }
@@ -183,3 +183,9 @@ func sightings(gateway: String, run: Int64 = 1, firstSequence: Int64, identity: 
     #expect(try await store.assignZone("stop-1", toGateway: "gw-stop-1"))
     #expect(try await store.assignZone("stop-2", toGateway: "gw-stop-2"))
 }
+
+/// The session the tests' real HTTP requests go through: one of their own, not
+/// `URLSession.shared`, which swift-corelibs-foundation gives the protocol classes registered
+/// at its first use; used first here, it would never learn the simulated phones' protocol
+/// that other tests in the process register later.
+let realHTTP = URLSession(configuration: .ephemeral)

@@ -35,7 +35,9 @@ struct ShopRegularsTests {
         let (byPresence, byHearing) = try await SystemsTesting.withBackend(store) { baseURL in
             func visits(_ query: String) async throws -> [Visit] {
                 let url = try #require(URL(string: baseURL.absoluteString + "/zones/counter/visits" + query))
-                let (data, response) = try await URLSession.shared.data(from: url)
+                // A session of its own: `URLSession.shared` is the simulated phones' (see
+                // SimulatedNetworkProtocol.register()).
+                let (data, response) = try await URLSession(configuration: .ephemeral).data(from: url)
                 #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
                 return try JSONDecoder().decode(Visits.self, from: data).visits
             }

@@ -31,6 +31,18 @@ public final class SimulatedNetworkProtocol: URLProtocol {
     /// Makes `phone` the one that serves `host`, and registers the class once.
     static func serve(host: String, on phone: SimulatedPhone) {
         hosts.withLock { $0[host.lowercased()] = Serving(phone: phone) }
+        register()
+    }
+
+    /// Registers the class with `URLProtocol` (once; later calls do nothing).
+    ///
+    /// swift-corelibs-foundation gives `URLSession.shared` the protocol classes registered
+    /// when the shared session is first used, and never looks again. A process that uses
+    /// `URLSession.shared` for real HTTP before any phone serves a host (a test of a real
+    /// server beside the phones' tests) calls this first, or its phones' requests would go
+    /// to the real network. The class claims only hosts a phone serves, so registering it
+    /// changes nothing for other requests.
+    public static func register() {
         let first = registered.withLock { registered -> Bool in
             defer { registered = true }
             return !registered
