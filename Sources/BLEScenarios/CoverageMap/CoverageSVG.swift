@@ -143,16 +143,20 @@ public struct CoverageSVG {
         for device in map.plan.devices {
             let x = px(device.position.x), y = py(device.position.y)
             // Devices close together (a bus's beacons) get their names stacked, not overprinted.
+            // Names near the right edge run leftwards, so they stay off the legend.
+            let leftwards = x > left + plotWidth - 110
+            let labelX = leftwards ? x - 6 : x + 6
             var labelY = y - 6
-            while labels.contains(where: { abs($0.x - (x + 6)) < 120 && abs($0.y - labelY) < 11 }) { labelY += 11 }
-            labels.append((x + 6, labelY))
+            while labels.contains(where: { abs($0.x - labelX) < 120 && abs($0.y - labelY) < 11 }) { labelY += 11 }
+            labels.append((labelX, labelY))
             let radians = device.headingDegrees * .pi / 180
             let length = device.isDirectional ? 22.0 : 14.0
             out += "<line x1=\"\(n(x))\" y1=\"\(n(y))\" x2=\"\(n(x + cos(radians) * length))\" y2=\"\(n(y - sin(radians) * length))\" "
                 + "stroke=\"#000000\" stroke-width=\"\(device.isDirectional ? "1.5" : "1")\" marker-end=\"url(#arrow)\"/>\n"
             out += "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"4\" fill=\"\(device.isTransmitter ? "#000000" : "#ffffff")\" "
                 + "stroke=\"#000000\" stroke-width=\"1\"/>\n"
-            out += "<text x=\"\(n(x + 6))\" y=\"\(n(labelY))\">\(SVGText.escaped(device.name))</text>\n"
+            out += "<text x=\"\(n(labelX))\" y=\"\(n(labelY))\"\(leftwards ? " text-anchor=\"end\"" : "")>"
+                + "\(SVGText.escaped(device.name))</text>\n"
         }
         return out + "</g>\n"
     }
