@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLEProfiles", "BLEHost", "BLEWire"]),
         .testTarget(name: "BLEBenchTests", dependencies: ["BLEBench", "BLEWire"]),
         .testTarget(name: "BLEPresenceTests", dependencies: ["SimulatedTesting", "BLEPresence"]),
-        .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController", "BLEPhone"]),
+        .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController", "BLEPhone", "BLEWire"]),
         .testTarget(name: "BLEGatewayTests", dependencies: ["SimulatedTesting", "BLEGateway", "BLEFleet", "BLEFleetStore", "BLEHost", "BLEBeacons", "BLEWire",
                                                         .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Logging", package: "swift-log")]),
         // The field systems end to end, judged against the world's truth.

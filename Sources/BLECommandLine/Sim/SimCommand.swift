@@ -7,7 +7,7 @@ struct SimCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
         abstract: "Run or serve a simulated world of BLE devices.",
-        subcommands: [SimRunCommand.self, SimServeCommand.self]
+        subcommands: [SimRunCommand.self, SimServeCommand.self, SimMapCommand.self]
     )
 }
 

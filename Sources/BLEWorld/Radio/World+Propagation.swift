@@ -41,18 +41,29 @@ extension World {
     func meanReceivedPowerDBm(from sender: DeviceState, at senderPosition: Vector3, to receiver: DeviceState,
                               at receiverPosition: Vector3, time: Microseconds, txPowerDBm: Double,
                               obstacles includeObstacles: Bool) -> Double {
+        meanReceivedPowerDBm(from: sender.description, heading: sender.headingDegrees(at: time), at: senderPosition,
+                             to: receiver.description, heading: receiver.headingDegrees(at: time), at: receiverPosition,
+                             time: time, txPowerDBm: txPowerDBm, obstacles: includeObstacles)
+    }
+
+    /// The link budget itself, for any two front ends: the medium's links between devices
+    /// and the coverage probe (``receivedPowerDBm(from:txPowerDBm:receiver:at:time:)``) both use
+    /// it, so a coverage map and the packets of a run come from one model. Headings are
+    /// evaluated only for front ends that have a direction.
+    func meanReceivedPowerDBm(from senderDescription: DeviceDescription, heading senderHeading: @autoclosure () -> Double,
+                              at senderPosition: Vector3, to receiverDescription: DeviceDescription,
+                              heading receiverHeading: @autoclosure () -> Double, at receiverPosition: Vector3,
+                              time: Microseconds, txPowerDBm: Double, obstacles includeObstacles: Bool) -> Double {
         let path = receiverPosition - senderPosition
-        let senderDescription = sender.description
-        let receiverDescription = receiver.description
         var power = txPowerDBm + senderDescription.antennaGainDBi + receiverDescription.antennaGainDBi
             - configuration.radio.pathLossDB(distance: path.length)
         if senderDescription.antenna != .isotropic || senderDescription.bodyLossDB > 0 {
-            let heading = sender.headingDegrees(at: time)
+            let heading = senderHeading()
             power += senderDescription.antenna.relativeGainDB(headingDegrees: heading, toward: path)
             power -= BodyShadow.lossDB(senderDescription.bodyLossDB, headingDegrees: heading, toward: path)
         }
         if receiverDescription.antenna != .isotropic || receiverDescription.bodyLossDB > 0 {
-            let heading = receiver.headingDegrees(at: time)
+            let heading = receiverHeading()
             let back = Vector3.zero - path
             power += receiverDescription.antenna.relativeGainDB(headingDegrees: heading, toward: back)
             power -= BodyShadow.lossDB(receiverDescription.bodyLossDB, headingDegrees: heading, toward: back)
