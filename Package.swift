@@ -154,6 +154,8 @@ let package = Package(
         ),
         // The `.simulated` test trait and waits on the test's clock, for every test target.
         .target(name: "SimulatedTesting", dependencies: ["BLETime"], path: "Tests/Support/SimulatedTesting"),
+        // A fleet store per test on SQLite, and on PostgreSQL when SWIFTBLE_TEST_POSTGRES is set: the store's and the back end's tests.
+        .target(name: "FleetStoreTesting", dependencies: ["BLEFleetStore"], path: "Tests/Support/FleetStoreTesting"),
         // Several devices of ours in one simulated world, registered with OpenCoreBluetooth.
         .target(name: "WorldTesting", dependencies: ["SimulatedTesting", "BLE", "BLEController", "BLEHost", "BLEWorld", "OpenCoreBluetooth"],
                 path: "Tests/Support/WorldTesting"),
@@ -182,9 +184,9 @@ let package = Package(
         // Apps on a simulated phone reaching servers through its cellular link with URLSession (docs/network.md).
         .testTarget(name: "PhoneNetworkTests", dependencies: ["SimulatedTesting", "BLE", "BLEPhone", "BLEBackend", "BLEFleet", "BLEFleetStore", "BLETime", "BLEWorld"]),
         // PostgreSQL cases run when SWIFTBLE_TEST_POSTGRES is set (scripts/test-postgres.sh start).
-        .testTarget(name: "BLEFleetStoreTests", dependencies: ["BLEFleetStore", "BLEFleet"]),
+        .testTarget(name: "BLEFleetStoreTests", dependencies: ["BLEFleetStore", "BLEFleet", "FleetStoreTesting"]),
         // Every endpoint over a real server, checked against openapi.yaml; PostgreSQL too when SWIFTBLE_TEST_POSTGRES is set.
-        .testTarget(name: "BLEBackendTests", dependencies: ["BLEBackend", "BLEFleetStore", "BLEFleet", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "BLEBackendTests", dependencies: ["BLEBackend", "BLEFleetStore", "BLEFleet", "FleetStoreTesting", .product(name: "Logging", package: "swift-log"),
                                                           .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLE", "BLEBeacons", "BLEWorld"]),
         .testTarget(name: "OpenUserNotificationsTests", dependencies: ["SimulatedTesting", "OpenUserNotifications", "OpenCoreLocation", "BLE", "BLEPhone", "BLEWorld"]),
