@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "BLE", targets: ["BLE"]),
         .library(name: "BLEBeacons", targets: ["BLEBeacons"]),
         .library(name: "BLEProfiles", targets: ["BLEProfiles"]),
+        .library(name: "BLEServe", targets: ["BLEServe"]),
         .library(name: "OpenCoreLocation", targets: ["OpenCoreLocation"]),
         .library(name: "OpenCoreBluetooth", targets: ["OpenCoreBluetooth"]),
         .library(name: "OpenUserNotifications", targets: ["OpenUserNotifications"]),
@@ -74,6 +75,8 @@ let package = Package(
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
         .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
+        // A GATT server from a YAML serve file, its dynamic values, streams and events (`ble serve` prints them).
+        .target(name: "BLEServe", dependencies: ["BLEHost", "BLEProfiles", "BLEStorage", "BLEWire", "BLEWorld"]),
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLETime", "BLEWire"]),
         // Core Bluetooth's API on the front door, so Apple-platform code runs here with one import changed.
         .target(name: "OpenCoreBluetooth", dependencies: ["BLE", "BLEPhone", "BLEProfiles", "BLETime"]),
@@ -143,7 +146,7 @@ let package = Package(
         .executableTarget(
             name: "BLECommandLine",
             dependencies: [
-                "BLEAdapter", "BLEBeacons", "BLEBench", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEStorage", "BLETransport", "BLEWorld",
+                "BLEAdapter", "BLEBeacons", "BLEBench", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEServe", "BLEStorage", "BLETransport", "BLEWorld",
                 "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "BLELogging", "BLEBackend", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -169,8 +172,9 @@ let package = Package(
         .testTarget(name: "BLEWorldTests", dependencies: ["SimulatedTesting", "BLEWorld", "BLEController", "BLEWire", "BLEChat", "BusOffice"]),
         .testTarget(name: "BLEBeaconsTests", dependencies: ["SimulatedTesting", "BLEBeacons", "BLEWire", "BLECrypto"]),
         .testTarget(name: "BLEProfilesTests", dependencies: ["SimulatedTesting", "BLEProfiles", "BLEHost", "BLEWire"]),
+        .testTarget(name: "BLEServeTests", dependencies: ["BLEServe", "BLEHost", "BLEProfiles", "BLEWire"]),
         // Unit tests of the `ble` executable's parsers (`@testable import BLECommandLine`).
-        .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLEProfiles", "BLEHost", "BLEWire"]),
+        .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLEProfiles", "BLEHost", "BLEServe", "BLEWire"]),
         .testTarget(name: "BLEBenchTests", dependencies: ["BLEBench", "BLEWire"]),
         .testTarget(name: "BLEPresenceTests", dependencies: ["SimulatedTesting", "BLEPresence"]),
         .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController", "BLEPhone"]),
