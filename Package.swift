@@ -133,6 +133,9 @@ let package = Package(
         ),
         // The chat app (Examples/Chat), written against Core Bluetooth's API: OpenCoreBluetooth here.
         .target(name: "ChatApp", dependencies: ["BLEChat", "OpenCoreBluetooth"], path: "Examples/Chat/Sources/ChatApp"),
+        // The same chat on SwiftBLE's own async front door (`ble chat --api frontdoor`): BLEChat's core on `BLE`.
+        .target(name: "FrontDoorChatApp", dependencies: ["BLE", "BLEAdapter", "BLEChat", "BLEHost", "BLEProfiles", "BLEStorage"],
+                path: "Examples/Chat/Sources/FrontDoorChatApp"),
         // The heart-rate monitor (Examples/HeartRateMonitor): an iOS-style central that restores its state.
         .target(name: "HeartRateMonitor", dependencies: ["OpenCoreBluetooth"], path: "Examples/HeartRateMonitor/Sources/HeartRateMonitor"),
         // The notification light (Examples/NotificationLight): an ANCS accessory on the BLE API.
@@ -147,7 +150,7 @@ let package = Package(
             name: "BLECommandLine",
             dependencies: [
                 "BLEAdapter", "BLEBeacons", "BLEBench", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEServe", "BLEStorage", "BLETransport", "BLEWorld",
-                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "BLELogging", "BLEBackend", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth",
+                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "FrontDoorChatApp", "BLELogging", "BLEBackend", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
