@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "BLE", targets: ["BLE"]),
         .library(name: "BLEBeacons", targets: ["BLEBeacons"]),
         .library(name: "BLEProfiles", targets: ["BLEProfiles"]),
+        .library(name: "BLEServe", targets: ["BLEServe"]),
         .library(name: "OpenCoreLocation", targets: ["OpenCoreLocation"]),
         .library(name: "OpenCoreBluetooth", targets: ["OpenCoreBluetooth"]),
         .library(name: "OpenUserNotifications", targets: ["OpenUserNotifications"]),
@@ -74,6 +75,8 @@ let package = Package(
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
         .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
+        // A GATT server from a YAML serve file, its dynamic values, streams and events (`ble serve` prints them).
+        .target(name: "BLEServe", dependencies: ["BLEHost", "BLEProfiles", "BLEStorage", "BLEWire", "BLEWorld"]),
         .target(name: "OpenCoreLocation", dependencies: ["BLE", "BLEBeacons", "BLETime", "BLEWire"]),
         // Core Bluetooth's API on the front door, so Apple-platform code runs here with one import changed.
         .target(name: "OpenCoreBluetooth", dependencies: ["BLE", "BLEPhone", "BLEProfiles", "BLETime"]),
@@ -130,6 +133,9 @@ let package = Package(
         ),
         // The chat app (Examples/Chat), written against Core Bluetooth's API: OpenCoreBluetooth here.
         .target(name: "ChatApp", dependencies: ["BLEChat", "OpenCoreBluetooth"], path: "Examples/Chat/Sources/ChatApp"),
+        // The same chat on SwiftBLE's own async front door (`ble chat --api frontdoor`): BLEChat's core on `BLE`.
+        .target(name: "FrontDoorChatApp", dependencies: ["BLE", "BLEAdapter", "BLEChat", "BLEHost", "BLEProfiles", "BLEStorage"],
+                path: "Examples/Chat/Sources/FrontDoorChatApp"),
         // The heart-rate monitor (Examples/HeartRateMonitor): an iOS-style central that restores its state.
         .target(name: "HeartRateMonitor", dependencies: ["OpenCoreBluetooth"], path: "Examples/HeartRateMonitor/Sources/HeartRateMonitor"),
         // The notification light (Examples/NotificationLight): an ANCS accessory on the BLE API.
@@ -147,8 +153,8 @@ let package = Package(
         .executableTarget(
             name: "BLECommandLine",
             dependencies: [
-                "BLEAdapter", "BLEBeacons", "BLEBench", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEStorage", "BLETransport", "BLEWorld",
-                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "BLELogging", "BLEBackend", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth",
+                "BLEAdapter", "BLEBeacons", "BLEBench", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEServe", "BLEStorage", "BLETransport", "BLEWorld",
+                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "FrontDoorChatApp", "BLELogging", "BLEBackend", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -158,6 +164,8 @@ let package = Package(
         ),
         // The `.simulated` test trait and waits on the test's clock, for every test target.
         .target(name: "SimulatedTesting", dependencies: ["BLETime"], path: "Tests/Support/SimulatedTesting"),
+        // A fleet store per test on SQLite, and on PostgreSQL when SWIFTBLE_TEST_POSTGRES is set: the store's and the back end's tests.
+        .target(name: "FleetStoreTesting", dependencies: ["BLEFleetStore"], path: "Tests/Support/FleetStoreTesting"),
         // Several devices of ours in one simulated world, registered with OpenCoreBluetooth.
         .target(name: "WorldTesting", dependencies: ["SimulatedTesting", "BLE", "BLEController", "BLEHost", "BLEWorld", "OpenCoreBluetooth"],
                 path: "Tests/Support/WorldTesting"),
@@ -171,8 +179,9 @@ let package = Package(
         .testTarget(name: "BLEWorldTests", dependencies: ["SimulatedTesting", "BLEWorld", "BLEController", "BLEWire", "BLEChat", "BusOffice"]),
         .testTarget(name: "BLEBeaconsTests", dependencies: ["SimulatedTesting", "BLEBeacons", "BLEWire", "BLECrypto"]),
         .testTarget(name: "BLEProfilesTests", dependencies: ["SimulatedTesting", "BLEProfiles", "BLEHost", "BLEWire"]),
+        .testTarget(name: "BLEServeTests", dependencies: ["BLEServe", "BLEHost", "BLEProfiles", "BLEWire"]),
         // Unit tests of the `ble` executable's parsers (`@testable import BLECommandLine`).
-        .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLEProfiles", "BLEHost", "BLEWire"]),
+        .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLEProfiles", "BLEHost", "BLEServe", "BLEWire"]),
         .testTarget(name: "BLEBenchTests", dependencies: ["BLEBench", "BLEWire"]),
         .testTarget(name: "BLEPresenceTests", dependencies: ["SimulatedTesting", "BLEPresence"]),
         .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController", "BLEPhone", "BLEWire"]),
@@ -187,9 +196,9 @@ let package = Package(
         // Apps on a simulated phone reaching servers through its cellular link with URLSession (docs/network.md).
         .testTarget(name: "PhoneNetworkTests", dependencies: ["SimulatedTesting", "BLE", "BLEPhone", "BLEBackend", "BLEFleet", "BLEFleetStore", "BLETime", "BLEWorld"]),
         // PostgreSQL cases run when SWIFTBLE_TEST_POSTGRES is set (scripts/test-postgres.sh start).
-        .testTarget(name: "BLEFleetStoreTests", dependencies: ["BLEFleetStore", "BLEFleet"]),
+        .testTarget(name: "BLEFleetStoreTests", dependencies: ["BLEFleetStore", "BLEFleet", "FleetStoreTesting"]),
         // Every endpoint over a real server, checked against openapi.yaml; PostgreSQL too when SWIFTBLE_TEST_POSTGRES is set.
-        .testTarget(name: "BLEBackendTests", dependencies: ["BLEBackend", "BLEFleetStore", "BLEFleet", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "BLEBackendTests", dependencies: ["BLEBackend", "BLEFleetStore", "BLEFleet", "FleetStoreTesting", .product(name: "Logging", package: "swift-log"),
                                                           .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLE", "BLEBeacons", "BLEWorld"]),
         .testTarget(name: "OpenUserNotificationsTests", dependencies: ["SimulatedTesting", "OpenUserNotifications", "OpenCoreLocation", "BLE", "BLEPhone", "BLEWorld"]),

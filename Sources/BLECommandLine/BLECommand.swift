@@ -25,6 +25,10 @@ struct BLECommand: AsyncParsableCommand {
             Foundation.exit(64)
         }
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        if let problem = CommandSuggestion.problem(in: arguments, root: Self.self) {
+            FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
+            Foundation.exit(64)
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {

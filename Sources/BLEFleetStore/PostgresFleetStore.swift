@@ -172,7 +172,7 @@ public actor PostgresFleetStore: FleetStore {
     // MARK: For tests and maintenance
 
     /// Runs one statement without binds (tests create databases and plant schema rows with it).
-    func runStatement(_ sql: String) async throws(FleetStoreError) {
+    package func runStatement(_ sql: String) async throws(FleetStoreError) {
         try await serialized { () async throws(FleetStoreError) in
             _ = try await run(try await open(), sql)
         }

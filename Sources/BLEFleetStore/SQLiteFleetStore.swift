@@ -175,7 +175,7 @@ public actor SQLiteFleetStore: FleetStore {
     }
 
     /// Runs one statement without binds (tests plant schema rows with it).
-    func runStatement(_ sql: String) async throws(FleetStoreError) {
+    package func runStatement(_ sql: String) async throws(FleetStoreError) {
         try await serialized { () async throws(FleetStoreError) in
             _ = try await run(try await open(), sql)
         }

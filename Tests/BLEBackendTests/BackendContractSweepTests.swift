@@ -1,3 +1,4 @@
+import FleetStoreTesting
 import Testing
 
 /// One sweep over the whole document: every documented operation is called, every call is a

@@ -1,5 +1,6 @@
 import BLEBackend
 import BLEFleet
+import FleetStoreTesting
 import Foundation
 import Testing
 

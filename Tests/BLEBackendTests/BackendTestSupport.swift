@@ -1,6 +1,7 @@
 import BLEBackend
 import BLEFleet
 @testable import BLEFleetStore
+import FleetStoreTesting
 import Foundation
 import Logging
 #if canImport(FoundationNetworking)
@@ -13,54 +14,6 @@ let marchFirst: Int64 = 1_740_787_200_000_000
 let second: Int64 = 1_000_000
 let bus = "ibeacon:8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51:42:1"
 let rider = "ibeacon:8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51:7:7"
-
-/// The engines an endpoint test runs on: SQLite always, PostgreSQL when `SWIFTBLE_TEST_POSTGRES` is set.
-enum TestEngine: String, CustomStringConvertible, Sendable, CaseIterable {
-    case sqlite
-    case postgres
-
-    var description: String { rawValue }
-
-    /// SQLite, and PostgreSQL when a server is configured (a line says why it is skipped otherwise).
-    static var available: [TestEngine] { PostgresTesting.adminURL == nil ? [.sqlite] : [.sqlite, .postgres] }
-}
-
-/// The PostgreSQL server the tests use, when `SWIFTBLE_TEST_POSTGRES` names one (as the store's tests do).
-enum PostgresTesting {
-    static let adminURL: String? = {
-        if let url = ProcessInfo.processInfo.environment["SWIFTBLE_TEST_POSTGRES"], !url.isEmpty { return url }
-        print("Back end PostgreSQL tests skipped: SWIFTBLE_TEST_POSTGRES is not set (eval \"$(scripts/test-postgres.sh start)\" starts a throwaway cluster; .ci/run does)")
-        return nil
-    }()
-
-    static func adminTarget() throws -> PostgresTarget {
-        guard let adminURL, case .postgres(let target) = try DatabaseURL(parsing: adminURL) else {
-            throw FleetStoreError.invalidURL(adminURL ?? "", reason: "SWIFTBLE_TEST_POSTGRES is not a postgres:// URL")
-        }
-        return target
-    }
-
-    /// Creates `swiftble_b_<random>` so that tests run in parallel without sharing tables.
-    static func makeDatabase() async throws -> PostgresTarget {
-        let admin = PostgresFleetStore(configuration: try adminTarget())
-        let name = "swiftble_b_\(String(UInt64.random(in: 0 ... UInt64.max), radix: 36))"
-        do {
-            try await admin.runStatement("CREATE DATABASE \(name)")
-        } catch {
-            await admin.close()
-            throw error
-        }
-        await admin.close()
-        return try adminTarget().with(database: name)
-    }
-
-    static func dropDatabase(_ name: String) async {
-        guard let target = try? adminTarget() else { return }
-        let admin = PostgresFleetStore(configuration: target)
-        try? await admin.runStatement("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-        await admin.close()
-    }
-}
 
 /// An HTTP answer.
 struct HTTPAnswer: Sendable {
@@ -119,19 +72,8 @@ struct RunningBackend: Sendable {
 /// then stops the server and removes the database, also when `body` throws.
 func withBackend(_ engine: TestEngine, seed: (any FleetStore) async throws -> Void = seedBusRoute,
                  _ body: (RunningBackend) async throws -> Void) async throws {
-    let store: any FleetStore
-    let cleanUp: @Sendable () async -> Void
-    switch engine {
-    case .sqlite:
-        let directory = NSTemporaryDirectory() + "ble-backend-\(UInt64.random(in: 0 ... UInt64.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = SQLiteFleetStore(path: directory + "/fleet.sqlite")
-        cleanUp = { try? FileManager.default.removeItem(atPath: directory) }
-    case .postgres:
-        let target = try await PostgresTesting.makeDatabase()
-        store = PostgresFleetStore(configuration: target)
-        cleanUp = { await PostgresTesting.dropDatabase(target.database) }
-    }
+    let made = try await TestStore.make(engine, migrate: false)
+    let store = made.store
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     // Cancelling the server at the end makes Hummingbird log two harmless errors; keep them out of the test log.
     var logger = Logger(label: "ble.backend.test")
@@ -149,13 +91,13 @@ func withBackend(_ engine: TestEngine, seed: (any FleetStore) async throws -> Vo
         server.cancel()
         _ = await server.result
         await store.close()
-        await cleanUp()
+        await made.cleanUp()
         throw error
     }
     server.cancel()
     _ = await server.result
     await store.close()
-    await cleanUp()
+    await made.cleanUp()
 }
 
 /// Sightings of one gateway run: `identity` heard every 2 s from `start` to `end` seconds

@@ -1,3 +1,4 @@
+import FleetStoreTesting
 import Foundation
 import Testing
 

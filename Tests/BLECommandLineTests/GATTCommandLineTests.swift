@@ -1,5 +1,6 @@
 @testable import BLECommandLine
 import BLEHost
+import BLEServe
 import BLEWire
 import Foundation
 import Testing
@@ -32,17 +33,6 @@ struct GATTCommandLineTests {
         #expect(GATTNames.describe(.invalidOffset) == "Invalid Offset (0x07)")
         #expect(GATTNames.sentence(GATTClientError.att(.writeNotPermitted, handle: 0x10), doing: "writing handle 0x0010")
             == "The server answered Write Not Permitted (0x03) to writing handle 0x0010 (handle 0x0010).")
-    }
-
-    @Test("--stream values carry a little-endian sequence number, then octets counting from 4")
-    func streamValues() throws {
-        let stream = try #require(ServeStream(parsing: "2A19:10000:8"))
-        #expect(stream.count == 10_000)
-        #expect(stream.value(0x0102_0304) == [0x04, 0x03, 0x02, 0x01, 4, 5, 6, 7])
-        #expect(ServeStream(parsing: "2A19:0:8") == nil)
-        #expect(ServeStream(parsing: "2A19:1:3") == nil)
-        #expect(ServeStream(parsing: "2A19:1:513") == nil)
-        #expect(ServeStream(parsing: "2A19:1") == nil)
     }
 
     @Test("The served document lists GAP, GATT and the file's services with values, includes and per-client descriptors as a new client reads them")
@@ -87,22 +77,5 @@ struct GATTCommandLineTests {
         #expect((parsed["services"] as? [Any])?.count == 4)
         #expect(json.contains(#""value": "0102""#))
         #expect(json.contains(#""value": null"#))
-    }
-
-    @Test("The name moves to the scan response when it does not fit beside a 128-bit UUID")
-    func advertisingLayout() throws {
-        var served = try ServeFile.parse(yaml: """
-            name: SwiftBLE Interop
-            advertise: [d7a30001-6c5a-4a7e-9b1e-5f0c2a9e0001]
-            services:
-              - uuid: "180F"
-            """)
-        var (data, response) = ServeCommand.advertisingData(served)
-        #expect(data.structures.count == 2)
-        #expect(response.structures == [.completeLocalName("SwiftBLE Interop")])
-        served.advertise = [BluetoothUUID(0x180F)]
-        (data, response) = ServeCommand.advertisingData(served)
-        #expect(data.structures.count == 3)
-        #expect(response.structures.isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import BLEFleet
 @testable import BLEFleetStore
+import FleetStoreTesting
 import Testing
 
 /// The back end's tables (schema version 2), the same on both engines.

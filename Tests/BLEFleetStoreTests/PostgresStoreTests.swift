@@ -1,5 +1,6 @@
 import BLEFleet
 @testable import BLEFleetStore
+import FleetStoreTesting
 import Foundation
 import Testing
 

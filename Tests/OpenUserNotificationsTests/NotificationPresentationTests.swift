@@ -16,21 +16,35 @@ final class Launches {
 @Suite("Notifications in the foreground and the user's tap", .simulatedOnMainActor, .timeLimit(.minutes(10)))
 @MainActor
 struct NotificationPresentationTests {
-    private func request(_ identifier: String, _ title: String) -> UNNotificationRequest {
+    private func request(_ identifier: String, _ title: String, trigger: UNNotificationTrigger? = nil) -> UNNotificationRequest {
         let content = UNMutableNotificationContent()
         content.title = title
-        return UNNotificationRequest(identifier: identifier, content: content, trigger: nil)
+        return UNNotificationRequest(identifier: identifier, content: content, trigger: trigger)
+    }
+
+    /// Installs `name` on `phone`; each run of it sets a ``TapDelegate`` that `launches` keeps.
+    private func installTapping(_ name: String, on phone: SimulatedPhone, _ launches: Launches) throws {
+        try phone.install(AppDescription(name: name)) { _ in
+            let delegate = TapDelegate()
+            UNUserNotificationCenter.current().delegate = delegate
+            launches.taps.append(delegate)
+        }
+    }
+
+    /// Launches `name`, lets its launch run, and returns its centre with alerts allowed.
+    private func launchAllowingAlerts(_ name: String, on phone: SimulatedPhone) async throws -> UNUserNotificationCenter {
+        try phone.perform(.launch(name))
+        try await testClock.sleep(for: .milliseconds(100))
+        let center = UNUserNotificationCenter.center(for: name, on: phone)
+        _ = try await center.requestAuthorization(options: [.alert])
+        return center
     }
 
     @Test("In the foreground a notification is not shown to an app without willPresent, and is shown as its willPresent says")
     func foreground() async throws {
         let phone = SimulatedPhone(clock: testClock)
         let launches = Launches()
-        try phone.install(AppDescription(name: "Quiet")) { _ in
-            let delegate = TapDelegate()
-            UNUserNotificationCenter.current().delegate = delegate
-            launches.taps.append(delegate)
-        }
+        try installTapping("Quiet", on: phone, launches)
         try phone.install(AppDescription(name: "Loud")) { _ in
             let delegate = BannerDelegate()
             UNUserNotificationCenter.current().delegate = delegate
@@ -58,15 +72,8 @@ struct NotificationPresentationTests {
     func tapLaunches() async throws {
         let phone = SimulatedPhone(clock: testClock)
         let launches = Launches()
-        try phone.install(AppDescription(name: "Coupons")) { _ in
-            let delegate = TapDelegate()
-            UNUserNotificationCenter.current().delegate = delegate
-            launches.taps.append(delegate)
-        }
-        try phone.perform(.launch("Coupons"))
-        try await testClock.sleep(for: .milliseconds(100))
-        let center = UNUserNotificationCenter.center(for: "Coupons", on: phone)
-        _ = try await center.requestAuthorization(options: [.alert])
+        try installTapping("Coupons", on: phone, launches)
+        let center = try await launchAllowingAlerts("Coupons", on: phone)
         try phone.perform(.background("Coupons"))
         try await center.add(request("coupon", "10 % off today"))
         try phone.perform(.terminate("Coupons", .system))
@@ -87,21 +94,10 @@ struct NotificationPresentationTests {
     func tapResumes() async throws {
         let phone = SimulatedPhone(clock: testClock)
         let launches = Launches()
-        try phone.install(AppDescription(name: "Coupons")) { _ in
-            let delegate = TapDelegate()
-            UNUserNotificationCenter.current().delegate = delegate
-            launches.taps.append(delegate)
-        }
-        try phone.perform(.launch("Coupons"))
-        try await testClock.sleep(for: .milliseconds(100))
-        let center = UNUserNotificationCenter.center(for: "Coupons", on: phone)
-        _ = try await center.requestAuthorization(options: [.alert])
+        try installTapping("Coupons", on: phone, launches)
+        let center = try await launchAllowingAlerts("Coupons", on: phone)
         try phone.perform(.background("Coupons"))
-        try await center.add(UNNotificationRequest(identifier: "later", content: {
-            let content = UNMutableNotificationContent()
-            content.title = "Later"
-            return content
-        }(), trigger: UNTimeIntervalNotificationTrigger(timeInterval: 20, repeats: false)))
+        try await center.add(request("later", "Later", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 20, repeats: false)))
         try await testClock.sleep(for: .seconds(21))
         #expect(phone.state(of: "Coupons") == .suspended)
         try phone.tapNotification("later", of: "Coupons")
@@ -124,10 +120,7 @@ struct NotificationPresentationTests {
             center.delegate = delegate
             launches.banners.append(delegate)
         }
-        try phone.perform(.launch("Loud"))
-        try await testClock.sleep(for: .milliseconds(100))
-        let center = UNUserNotificationCenter.center(for: "Loud", on: phone)
-        _ = try await center.requestAuthorization(options: [.alert])
+        let center = try await launchAllowingAlerts("Loud", on: phone)
         #expect(center.delegate != nil)
         try await center.add(request("first", "first run"))
         try await wait { phone.lockScreenLog.count == 1 }
@@ -146,15 +139,8 @@ struct NotificationPresentationTests {
     func dismissal() async throws {
         let phone = SimulatedPhone(clock: testClock)
         let launches = Launches()
-        try phone.install(AppDescription(name: "Coupons")) { _ in
-            let delegate = TapDelegate()
-            UNUserNotificationCenter.current().delegate = delegate
-            launches.taps.append(delegate)
-        }
-        try phone.perform(.launch("Coupons"))
-        try await testClock.sleep(for: .milliseconds(100))
-        let center = UNUserNotificationCenter.center(for: "Coupons", on: phone)
-        _ = try await center.requestAuthorization(options: [.alert])
+        try installTapping("Coupons", on: phone, launches)
+        let center = try await launchAllowingAlerts("Coupons", on: phone)
         try phone.perform(.background("Coupons"))
         try await center.add(request("coupon", "10 % off today"))
         try await testClock.sleep(for: .seconds(10))

@@ -2,6 +2,7 @@ import ArgumentParser
 import BLEChat
 import ChatApp
 import Foundation
+import FrontDoorChatApp
 
 /// `ble chat`: the terminal version of the chat app (Examples/Chat), on any controller.
 /// Interactive, it sends each line typed and prints what the partner sends;

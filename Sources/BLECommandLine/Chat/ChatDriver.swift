@@ -2,6 +2,7 @@ import BLEChat
 import BLEHost
 import ChatApp
 import Foundation
+import FrontDoorChatApp
 
 /// What `ble chat` needs from a chat app's Bluetooth side: the Core Bluetooth-style
 /// `ChatEngine` of Examples/Chat or the front-door ``FrontDoorChat``.

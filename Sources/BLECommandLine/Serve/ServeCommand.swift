@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEAdapter
 import BLEHost
+import BLEServe
 import BLEWire
 import Foundation
 
@@ -94,40 +95,30 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure("\(file) cannot be served: \(error).")
         }
         let address = own ?? info.address ?? simulatedAddress
-        let layout = Self.advertisingData(served)
+        let layout = served.advertisingData()
         let advertising = GAPAdvertisingParameters(data: layout.data, scanResponse: layout.scanResponse,
                                                    useRandomAddress: own != nil, restartAfterDisconnection: true)
         // --oob-show: our OOB data for this run, logged before advertising for the client to take.
         let local = try security.makeLocalOutOfBand()
         let keeper = security.isRequested ? try await security.install(on: host, hci: hci, localOutOfBand: local, json: true) : nil
         let runtime = ServeRuntime(host: host, file: served, database: database, streams: stream.compactMap(ServeStream.init(parsing:)),
-                                   advertising: advertising, keeper: keeper)
-        runtime.log("database", JSONText.object(GATTDocument(serving: database, address: address.map { "\($0)" } ?? "unknown",
-                                                             mtu: ATTBearerConfiguration.maximumMTU).jsonFields))
-        if let local { runtime.log("oob", .object(local.jsonFields(address: address))) }
+                                   advertising: advertising, keeper: keeper) { seconds, event in
+            Self.printLine(seconds: seconds, event.logName, .object(event.logFields))
+        }
+        Self.printLine(seconds: runtime.elapsedSeconds, "database", JSONText.object(GATTDocument(
+            serving: database, address: address.map { "\($0)" } ?? "unknown", mtu: ATTBearerConfiguration.maximumMTU).jsonFields))
+        if let local { Self.printLine(seconds: runtime.elapsedSeconds, "oob", .object(local.jsonFields(address: address))) }
         try await host.startAdvertising(advertising)
-        runtime.log("advertising", .object([("name", served.name.map { .string($0) } ?? .null),
-                                            ("address", address.map { .string("\($0)") } ?? .null)]))
+        Self.printLine(seconds: runtime.elapsedSeconds, "advertising", .object([("name", served.name.map { .string($0) } ?? .null),
+                                                                               ("address", address.map { .string("\($0)") } ?? .null)]))
         await runtime.run(seconds: seconds)
     }
 
-    /// Flags, the advertised UUIDs and the name; the name goes to the scan response when
-    /// the 31 octets of legacy advertising data (Core 5.4, Vol 3, Part C, §11) cannot hold it.
-    static func advertisingData(_ served: ServeFile) -> (data: AdvertisingData, scanResponse: AdvertisingData) {
-        var structures: [AdvertisingData.Structure] = [.flags([.leGeneralDiscoverable, .brEdrNotSupported])]
-        var length = 3
-        let short = served.advertise.compactMap(\.uuid16)
-        let medium = served.advertise.filter { $0.uuid16 == nil }.compactMap(\.uuid32)
-        let long = served.advertise.filter { $0.uuid16 == nil && $0.uuid32 == nil }.map(\.value)
-        if !short.isEmpty { structures.append(.completeList16(short)); length += 2 + 2 * short.count }
-        if !medium.isEmpty { structures.append(.completeList32(medium)); length += 2 + 4 * medium.count }
-        if !long.isEmpty { structures.append(.completeList128(long)); length += 2 + 16 * long.count }
-        guard let name = served.name else { return (AdvertisingData(structures: structures), AdvertisingData(structures: [])) }
-        let nameLength = 2 + min(name.utf8.count, 29)
-        let nameStructure = AdvertisingData.Structure.completeLocalName(String(decoding: Array(name.utf8.prefix(29)), as: UTF8.self))
-        if length + nameLength <= 31 {
-            return (AdvertisingData(structures: structures + [nameStructure]), AdvertisingData(structures: []))
-        }
-        return (AdvertisingData(structures: structures), AdvertisingData(structures: [nameStructure]))
+    /// Prints `{"time": seconds, "event": event, …fields}`, `time` in seconds on the host's
+    /// clock since the run began.
+    static func printLine(seconds: Double, _ event: String, _ fields: JSONText) {
+        var entries: [(String, JSONText)] = [("time", .number(seconds)), ("event", .string(event))]
+        if case let .object(more) = fields { entries += more }
+        FileHandle.standardOutput.write(Data((JSONText.object(entries).rendered + "\n").utf8))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLE
 import BLEAdapter
 import BLEController
 import BLEHost
@@ -73,7 +74,7 @@ struct SimRunCommand: AsyncParsableCommand {
         if let seed { scenario.seed = seed }
         let until = self.until ?? scenario.durationSeconds ?? 10
         let speed = self.speed.flatMap(Self.speed(parsing:)) ?? .infinity
-        if Self.hasPrograms(scenario) {
+        if PhoneStory.isNeeded(for: scenario) {
             guard !ScenarioRunner.hasObservers(scenario) else {
                 throw CommandFailure("Scenario \"\(scenario.name)\" has both beacon observers (observe:) and apps that run "
                                      + "programs; ble sim run plays one or the other: split it into two scenarios.")

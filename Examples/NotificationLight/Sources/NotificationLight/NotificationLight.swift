@@ -4,13 +4,14 @@ import BLEProfiles
 /// The notification light: an ANCS accessory on the `BLE` API that shows incoming calls,
 /// missed calls and unread notifications as a colour. A phone connects to it (it solicits
 /// ANCS), it pairs when asked, and every notification event updates ``state`` and calls
-/// `show` with it.
+/// `show` with it. As an ``BLE/AccessoryProgram`` it runs on a scenario's accessory
+/// (`program: notification-light`, ``BLE/PhoneStory``).
 ///
 /// ```swift
 /// let device = try await BLEDevice.open(hci: "tcp:127.0.0.1:9001")
 /// let light = try await NotificationLight.start(on: device) { state in print(state) }
 /// ```
-public final class NotificationLight: Sendable {
+public final class NotificationLight: AccessoryProgram {
     private let consumer: ANCSConsumer
     private let task: Task<Void, Never>
 

@@ -15,19 +15,25 @@ import Foundation
 /// tick are on the controller's clock: an embedded world's virtual time (paced to real
 /// time), or the wall clock of a real controller.
 @MainActor
-final class FrontDoorChat {
-    var onEvent: ((ChatEvent) -> Void)?
-    let advertisement: ChatAdvertisement
-    let partnerName: String?
+public final class FrontDoorChat {
+    /// Receives every event of the session (messages, acknowledgements, roles, links, notes).
+    public var onEvent: ((ChatEvent) -> Void)?
+    /// What this device advertises: its chat name and device identifier.
+    public let advertisement: ChatAdvertisement
+    /// The partner's chat name as advertised, when one was asked for.
+    public let partnerName: String?
     var rendezvous: ChatRendezvous
-    var session: ChatSession
-    var partner: ChatDeviceID?
-    var linksEstablished = 0
+    /// The session: what waits to be sent and acknowledged, and its counters.
+    public internal(set) var session: ChatSession
+    /// The partner, once chosen.
+    public internal(set) var partner: ChatDeviceID?
+    /// How many times a link to the partner came up.
+    public internal(set) var linksEstablished = 0
 
     private let hci: String?
     /// The controller's clock (``BLEAdapter/Adapter/clock``) once ``start()`` opened it;
     /// the wall clock until then, when nothing reads it.
-    private(set) var clock: any StackClock = WallClock()
+    public private(set) var clock: any StackClock = WallClock()
     /// The clock's reading when the controller opened: the session's time zero.
     private var clockOrigin: Int64 = 0
     var device: BLEDevice?
@@ -47,7 +53,10 @@ final class FrontDoorChat {
     var notifying = false
     var frameRoom = 20
 
-    init(name: String, partnerName: String?, configuration: ChatSession.Configuration, hci: String?) {
+    /// A chat device called `name` that chats with `partnerName` (or the first chat device
+    /// seen), keeping `configuration`'s heartbeats, on the controller `hci` names (`nil`:
+    /// `SWIFTBLE_HCI`, else the simulated neighbourhood).
+    public init(name: String, partnerName: String?, configuration: ChatSession.Configuration, hci: String?) {
         let device = ChatDeviceID.random()
         advertisement = ChatAdvertisement(name: name, device: device)
         self.partnerName = partnerName.map { ChatAdvertisement(name: $0, device: device).name }
@@ -61,10 +70,10 @@ final class FrontDoorChat {
     var isCentral: Bool { if case .central? = rendezvous.role { true } else { false } }
 
     /// Whether everything sent was acknowledged and no acknowledgement waits to go out.
-    var isSettled: Bool { session.unacknowledgedCount == 0 && !session.isAcknowledgementDue }
+    public var isSettled: Bool { session.unacknowledgedCount == 0 && !session.isAcknowledgementDue }
 
     /// Opens the controller, publishes the session service, advertises and scans.
-    func start() async throws(BLEError) {
+    public func start() async throws(BLEError) {
         let (device, clock) = try await Self.open(hci: hci)
         self.device = device
         self.clock = clock
@@ -126,14 +135,14 @@ final class FrontDoorChat {
     }
 
     /// Ends every task and closes the controller.
-    func stop() async {
+    public func stop() async {
         for task in tasks { task.cancel() }
         advertisingChange?.cancel()
         await device?.close()
     }
 
     /// Queues a message for the partner.
-    func send(_ message: Data) throws(ChatSession.SendError) {
+    public func send(_ message: Data) throws(ChatSession.SendError) {
         try session.send(message)
         if let partner, rendezvous.role == nil { apply(rendezvous.startSession(with: partner)) }
         pump()

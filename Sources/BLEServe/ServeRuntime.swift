@@ -2,34 +2,47 @@ import BLEHost
 import BLEProfiles
 import BLEStorage
 import BLEWire
-import Foundation
 
-/// What `ble serve` does while it runs: answers the dynamic values' reads and writes from
-/// its own store, notifies or indicates written values to subscribers, streams values on
-/// `--stream`, and logs every event as one JSON line.
-struct ServeRuntime: Sendable {
-    let host: BLEHost.Host
-    let file: ServeFile
-    let database: GATTDatabase
-    let streams: [ServeStream]
+/// A serve file's server while it runs (what `ble serve` does, and a program can too):
+/// answers the dynamic values' reads and writes from its own store, notifies or indicates
+/// written values to subscribers, streams values to subscribers (``ServeStream``), and
+/// reports every event to `onEvent` with the time it happened.
+public struct ServeRuntime: Sendable {
+    /// The host serving, with ``file``'s services published as ``database``.
+    public let host: BLEHost.Host
+    /// The file served.
+    public let file: ServeFile
+    /// The database the host publishes, ``file``'s services after GAP's and GATT's.
+    public let database: GATTDatabase
+    /// The values streamed to a client that subscribes to their characteristic.
+    public let streams: [ServeStream]
     /// How the server advertises, to advertise again while and after clients are connected.
-    let advertising: GAPAdvertisingParameters
-    /// The bonds, when `ble serve` was given pairing options: told of each connection so a
-    /// bonded client gets Insufficient Encryption (Core 5.4, Vol 3, Part C, §10.3.1).
-    let keeper: BondKeeper?
-    /// When the run began on the host's clock (``BLEHost/Host/clock``): the log's time zero.
+    public let advertising: GAPAdvertisingParameters
+    /// The bonds, when pairing is offered: told of each connection so a bonded client gets
+    /// Insufficient Encryption (Core 5.4, Vol 3, Part C, §10.3.1).
+    public let keeper: BondKeeper?
+    /// Told of each event, with the seconds since the run began (``elapsedSeconds``).
+    private let onEvent: @Sendable (_ seconds: Double, _ event: ServeEvent) -> Void
+    /// When the run began on the host's clock (``BLEHost/Host/clock``): the events' time zero.
     private let start: Int64
 
-    init(host: BLEHost.Host, file: ServeFile, database: GATTDatabase, streams: [ServeStream],
-         advertising: GAPAdvertisingParameters, keeper: BondKeeper? = nil) {
+    /// A runtime for `file` published on `host` as `database`, advertising with
+    /// `advertising`; the run begins now on the host's clock.
+    public init(host: BLEHost.Host, file: ServeFile, database: GATTDatabase, streams: [ServeStream],
+                advertising: GAPAdvertisingParameters, keeper: BondKeeper? = nil,
+                onEvent: @escaping @Sendable (_ seconds: Double, _ event: ServeEvent) -> Void) {
         self.keeper = keeper
         self.host = host
         self.file = file
         self.database = database
         self.streams = streams
         self.advertising = advertising
+        self.onEvent = onEvent
         start = host.clock.microseconds
     }
+
+    /// Seconds on the host's clock since the run began: the time of an event.
+    public var elapsedSeconds: Double { host.clock.seconds(since: start) }
 
     /// One input of the run loop.
     private enum Input: Sendable {
@@ -39,17 +52,13 @@ struct ServeRuntime: Sendable {
         case stop
     }
 
-    /// Prints `{"time": seconds, "event": event, …fields}`, `time` in seconds on the host's
-    /// clock since the run began.
-    func log(_ event: String, _ fields: JSONText = .object([])) {
-        let seconds = host.clock.seconds(since: start)
-        var entries: [(String, JSONText)] = [("time", .number(seconds)), ("event", .string(event))]
-        if case let .object(more) = fields { entries += more }
-        FileHandle.standardOutput.write(Data((JSONText.object(entries).rendered + "\n").utf8))
+    /// Reports `event`, now.
+    private func log(_ event: ServeEvent) {
+        onEvent(elapsedSeconds, event)
     }
 
-    /// Serves until `seconds` passed (or forever) or the transport closes.
-    func run(seconds: Double?) async {
+    /// Serves until `seconds` passed on the host's clock (or forever) or the transport closes.
+    public func run(seconds: Double?) async {
         let (inputs, output) = AsyncStream.makeStream(of: Input.self)
         let gattEvents = host.gattEvents, gapEvents = host.events
         var feeders = [
@@ -84,7 +93,7 @@ struct ServeRuntime: Sendable {
                 return
             case let .gap(event): await handle(event, &state)
             case let .gatt(event): await handle(event, &state)
-            case let .pairing(event): logPairing(event)
+            case let .pairing(event): log(.pairing(event))
             }
         }
     }
@@ -102,46 +111,18 @@ struct ServeRuntime: Sendable {
     private func handle(_ event: GAPEvent, _ state: inout State) async {
         switch event {
         case let .connected(link):
-            log("connected", .object([("connection", .integer(Int(link.handle))), ("peer", .string("\(link.peer)"))]))
+            log(.connected(link))
             await keeper?.noteConnection(link, on: host)
             if link.role == .peripheral { try? await host.startAdvertising(advertising) }
         case let .disconnected(handle, reason):
             for task in state.streaming.removeValue(forKey: handle) ?? [] { task.cancel() }
-            log("disconnected", .object([("connection", .integer(Int(handle))), ("reason", .integer(Int(reason.rawValue)))]))
+            log(.disconnected(connection: handle, reason: reason))
             try? await host.startAdvertising(advertising)  // already advertising: refused, nothing to do
         case let .encryptionChanged(handle, encryption), let .encryptionKeyRefreshed(handle, encryption):
-            log("encrypted", .object([("connection", .integer(Int(handle))), ("level", .integer(encryption.level.rawValue)),
-                                      ("keySize", .integer(encryption.keySize))]))
+            log(.encrypted(connection: handle, encryption))
         default:
             break
         }
-    }
-
-    /// Logs `paired` (method, level, key size, Secure Connections, bonded) and `pairingFailed` (reason).
-    private func logPairing(_ event: BondKeeper.Event) {
-        switch event {
-        case let .paired(handle, peer, result, record):
-            var fields: [(String, JSONText)] = [("connection", .integer(Int(handle))), ("peer", .string("\(peer)"))]
-            fields.append(("method", .string(PairingOutcome.name(of: result.method))))
-            fields.append(("level", .integer(result.level.rawValue)))
-            fields.append(("keySize", .integer(Int(result.keySize))))
-            fields.append(("sc", .bool(result.secureConnections)))
-            fields.append(("bonded", .bool(result.bonded)))
-            fields.append(("saved", .bool(record != nil)))
-            log("paired", .object(fields))
-        case let .pairingFailed(handle, peer, failure):
-            var fields: [(String, JSONText)] = [("connection", .integer(Int(handle))), ("peer", .string("\(peer)"))]
-            let reason: JSONText = failure.reason.map { JSONText.integer(Int($0.rawValue)) } ?? JSONText.null
-            fields.append(("reason", reason))
-            fields.append(("sent", .bool(Self.weSent(failure))))
-            log("pairingFailed", .object(fields))
-        case let .saveFailed(error):
-            log("bondNotSaved", .object([("reason", .string(error.description))]))
-        }
-    }
-
-    private static func weSent(_ failure: SMPPairingFailure) -> Bool {
-        if case .sent = failure { return true } else { return false }
     }
 
     private func handle(_ event: HostGATTEvent, _ state: inout State) async {
@@ -149,34 +130,32 @@ struct ServeRuntime: Sendable {
         case let .readRequest(request):
             let value = state.values[request.handle] ?? []
             guard request.offset <= value.count else {
-                log("read", fields(request, value: nil, error: .invalidOffset))
+                log(.read(ServeAccess(request, value: nil, error: .invalidOffset)))
                 await host.respond(to: request.id, with: .failure(.invalidOffset))
                 return
             }
             let answer = Array(value[request.offset...])
-            log("read", fields(request, value: answer))
+            log(.read(ServeAccess(request, value: answer)))
             await host.respond(to: request.id, with: .success(answer))
         case let .writeRequest(request):
             let result = write(request, &state)
             if case let .failure(code) = result {
-                log("write", fields(request, value: request.value, error: code))
+                log(.write(ServeAccess(request, value: request.value, error: code)))
             } else {
-                log("write", fields(request, value: request.value))
+                log(.write(ServeAccess(request, value: request.value)))
             }
             if request.expectsResponse { await host.respond(to: request.id, with: result) }
             if case .success = result, let value = state.values[request.handle] { publish(value, of: request.handle) }
         case let .valueWritten(connection, handle, value):
-            log("write", .object([("connection", .integer(Int(connection))), ("handle", .integer(Int(handle))),
-                                  ("uuid", uuidField(handle)), ("offset", .integer(0)), ("value", .string(hexText(value)))]))
+            log(.write(ServeAccess(connection: connection, handle: handle, uuid: database.attribute(at: handle)?.type, offset: 0,
+                                   value: value)))
         case let .subscriptionChanged(subscription):
-            log("subscribe", .object([("connection", .integer(Int(subscription.connection))),
-                                      ("handle", .integer(Int(subscription.valueHandle))), ("uuid", uuidField(subscription.valueHandle)),
-                                      ("notify", .bool(subscription.notify)), ("indicate", .bool(subscription.indicate))]))
+            log(.subscribed(subscription, uuid: database.attribute(at: subscription.valueHandle)?.type))
             startStreams(subscription, &state)
         case let .mtuChanged(connection, mtu):
-            log("mtu", .object([("connection", .integer(Int(connection))), ("mtu", .integer(mtu))]))
+            log(.mtuChanged(connection: connection, mtu: mtu))
         case let .bearerClosed(connection, reason) where reason != .disconnected:  // a disconnection is logged as such
-            log("bearerClosed", .object([("connection", .integer(Int(connection))), ("reason", .string(reason.description))]))
+            log(.bearerClosed(connection: connection, reason: reason))
         case .notification, .indication, .serviceChanged, .bearerClosed:
             break
         }
@@ -219,10 +198,8 @@ struct ServeRuntime: Sendable {
                 let started = host.clock.microseconds
                 let sent = await stream.send(host, valueHandle: handle, connection: connection, indicate: indicate)
                 let seconds = host.clock.seconds(since: started)
-                runtime.log("streamed", .object([("connection", .integer(Int(connection))), ("handle", .integer(Int(handle))),
-                                                 ("kind", .string(indicate ? "indication" : "notification")),
-                                                 ("count", .integer(sent)), ("size", .integer(stream.size)),
-                                                 ("seconds", .number(seconds))]))
+                runtime.log(.streamed(connection: connection, valueHandle: handle, indications: indicate, count: sent, size: stream.size,
+                                      seconds: seconds))
             })
         }
     }
@@ -232,20 +209,5 @@ struct ServeRuntime: Sendable {
         let offset = database.services.count - file.services.count
         guard let index = database.services.firstIndex(where: { $0.handles.contains(handle) }), index >= offset else { return nil }
         return file.profiles[index - offset]
-    }
-
-    private func uuidField(_ handle: ATT.Handle) -> JSONText {
-        database.attribute(at: handle).map { .string(GATTDocument.text($0.type)) } ?? .null
-    }
-
-    /// A request's log fields: the value read or written, and the error answered, if any.
-    private func fields(_ request: GATTAppRequest, value: [UInt8]?, error: ATT.ErrorCode? = nil) -> JSONText {
-        var entries: [(String, JSONText)] = [
-            ("connection", .integer(Int(request.connection))), ("handle", .integer(Int(request.handle))),
-            ("uuid", .string(GATTDocument.text(request.attributeType))), ("offset", .integer(request.offset)),
-            ("value", .hex(value)),
-        ]
-        if let error { entries.append(("error", .integer(Int(error.rawValue)))) }
-        return .object(entries)
     }
 }

@@ -4,7 +4,7 @@ import BLEWire
 import BLEWorld
 import Foundation
 
-/// A `ble serve FILE.yaml` file (DESIGN.md, "The command line"): the GATT
+/// A serve file, as `ble serve FILE.yaml` takes it (DESIGN.md, "The command line"): the GATT
 /// server a device offers and what it advertises.
 ///
 /// ```yaml
@@ -40,34 +40,37 @@ import Foundation
 /// subscribed clients. The Client Characteristic Configuration (0x2902) and Extended
 /// Properties (0x2900) descriptors are added by the server from the properties and may not
 /// be declared.
-struct ServeFile: Hashable, Sendable {
+public struct ServeFile: Hashable, Sendable {
     /// The advertised local name.
-    var name: String?
+    public var name: String?
     /// Service UUIDs to advertise.
-    var advertise: [BluetoothUUID]
+    public var advertise: [BluetoothUUID]
     /// The GATT services, in file order (profile entries expanded to their definitions).
-    var services: [GATTServiceDefinition]
+    public var services: [GATTServiceDefinition]
     /// The standard services among `services`, by index, so the runtime can drive their
     /// dynamic behaviour (heart-rate notifications, control points).
-    var profiles: [Int: StandardService]
+    public var profiles: [Int: StandardService]
 
     /// The longest local name: the Device Name characteristic's 248 octets (Core 5.4, Vol 3,
     /// Part C, §12.1).
-    static let maximumNameLength = 248
+    public static let maximumNameLength = 248
 
     /// Reads and checks the file at `path`.
-    static func load(path: String) throws(ServeFileError) -> ServeFile {
+    public static func load(path: String) throws(ServeFileError) -> ServeFile {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ServeFileError(file: path, message: "cannot read the file (\(error.clause)); check the path")
+            // Foundation's sentence without its period, as a clause of ours.
+            var reason = error.localizedDescription
+            while reason.hasSuffix(".") { reason.removeLast() }
+            throw ServeFileError(file: path, message: "cannot read the file (\(reason)); check the path")
         }
         return try parse(yaml: text, file: path)
     }
 
     /// Reads and checks a serve file from YAML text; `file` names it in errors.
-    static func parse(yaml: String, file: String? = nil) throws(ServeFileError) -> ServeFile {
+    public static func parse(yaml: String, file: String? = nil) throws(ServeFileError) -> ServeFile {
         do {
             return try YAMLDocument.decode(ServeFileSection.self, yaml: yaml, file: file,
                                            emptyMessage: "the file is empty; a serve file needs services").file
@@ -78,18 +81,18 @@ struct ServeFile: Hashable, Sendable {
 }
 
 /// Why a serve file cannot be used: where (file, line, field path) and what is expected.
-struct ServeFileError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ServeFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file, when the text came from one.
-    var file: String?
+    public var file: String?
     /// The 1-based line, when known.
-    var line: Int?
+    public var line: Int?
     /// The field, e.g. `services[0].characteristics[2].properties[1]`.
-    var path: String
+    public var path: String
     /// What is wrong, and what is expected.
-    var message: String
+    public var message: String
 
     /// An error with every field.
-    init(file: String? = nil, line: Int? = nil, path: String = "", message: String) {
+    public init(file: String? = nil, line: Int? = nil, path: String = "", message: String) {
         self.file = file
         self.line = line
         self.path = path
@@ -102,7 +105,7 @@ struct ServeFileError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `file:line: path: message`.
-    var description: String {
+    public var description: String {
         var location = file ?? "serve file"
         if let line { location += ":\(line)" }
         return "\(location): \(path.isEmpty ? "" : path + ": ")\(message)"

@@ -1,4 +1,4 @@
-@testable import BLECommandLine
+@testable import BLEServe
 import BLEHost
 import BLEProfiles
 import BLEWire

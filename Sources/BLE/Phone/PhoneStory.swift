@@ -1,0 +1,143 @@
+import BLEHost
+import BLETime
+import BLEWorld
+
+/// A running accessory program (`program:` of an accessory in a scenario), to stop at the end
+/// of a run.
+public protocol AccessoryProgram: Sendable {
+    /// Stops the program (advertising, sessions).
+    func stop() async
+}
+
+/// A scenario whose phone runs programs (apps with `program:`), played to its end: the
+/// phone's host, its apps' programs, the world and its GATT devices' hosts share one
+/// simulation, and the result is the phone's story — every app state change, each delegate
+/// call the system delivers, relaunches, alerts and dropped events, and the programs' own
+/// lines — each with its simulated time. `ble sim run` prints it; a test can read it.
+public struct PhoneStory: Sendable {
+    /// An app program's launch entry point: it runs at the user's launch and at every
+    /// relaunch by the system, and makes the app's objects again, as
+    /// `didFinishLaunchingWithOptions` does; its own log lines go to the closure.
+    public typealias Launch = @MainActor @Sendable (PhoneLaunchOptions, @escaping @MainActor (String) -> Void) -> AnyObject
+    /// Starts an accessory program on a device, advertising the name; its lines go to the closure.
+    public typealias Start = @Sendable (BLEDevice, String, @escaping @Sendable (String) -> Void) async throws -> any AccessoryProgram
+
+    /// The app programs, by the names a scenario uses.
+    public var appPrograms: [String: Launch]
+    /// The accessory programs, by the names a scenario uses.
+    public var accessoryPrograms: [String: Start]
+
+    /// A player that knows these programs.
+    public init(appPrograms: [String: Launch], accessoryPrograms: [String: Start]) {
+        self.appPrograms = appPrograms
+        self.accessoryPrograms = accessoryPrograms
+    }
+
+    /// Whether `scenario` needs the phone's host: an app or an accessory runs a program, or
+    /// the phone gets notifications.
+    public static func isNeeded(for scenario: Scenario) -> Bool {
+        scenario.devices.contains { device in device.program != nil || device.apps.contains { $0.program != nil } }
+            || scenario.actions.contains { if case .notification = $0.action { true } else { false } }
+    }
+
+    /// Checks that every program `scenario` names is one of ours.
+    public func check(_ scenario: Scenario) throws(PhoneStoryError) {
+        for device in scenario.devices {
+            for app in device.apps {
+                guard let program = app.program else { continue }
+                guard appPrograms[program] != nil else {
+                    throw PhoneStoryError("App \"\(app.name)\" of \"\(device.name)\" runs \"\(program)\", which is no program "
+                                          + "ble sim run knows; use one of " + appPrograms.keys.sorted().joined(separator: ", ") + ".")
+                }
+            }
+        }
+        for device in scenario.devices {
+            guard let program = device.program else { continue }
+            guard accessoryPrograms[program] != nil else {
+                throw PhoneStoryError("\"\(device.name)\" runs \"\(program)\", which is no accessory program ble sim run knows; "
+                                      + "use one of " + accessoryPrograms.keys.sorted().joined(separator: ", ") + ".")
+            }
+        }
+    }
+
+    /// Plays `scenario` until `limit` (µs): opens the phone's device, installs and launches
+    /// nothing itself (the scenario's actions do), starts the accessories' programs, and
+    /// returns the story in time order. Run it inside a ``BLETime/Simulation``: it runs on the
+    /// simulation's thread, not the main actor, so that each of its steps happens at a
+    /// virtual time that does not depend on when the main queue gets to it; only the
+    /// programs' launch entry points run on the main queue, as on a phone. `snoop` is a
+    /// directory for the phone's capture (`phone.btsnoop`).
+    public func play(_ scenario: Scenario, until limit: Int64, snoop: String?) async throws(PhoneStoryError) -> [PhoneStoryLine] {
+        let device: BLEDevice
+        do {
+            device = try await BLEDevice.open(scenario: scenario, snoop: snoop.map { $0 + "/phone.btsnoop" }, profile: .iPhone)
+        } catch {
+            throw PhoneStoryError("The simulated world could not start: \(error).")
+        }
+        guard let place = device.scenarioPlace else {
+            await device.close()
+            throw PhoneStoryError("The scenario has no device for the phone's host.")
+        }
+        let phone = SimulatedPhone(device: device, seed: scenario.seed)
+        let said = StoryRecorder(clock: device.clock) { phone.timeline.count }
+        let objects = ProgramObjects()
+        var accessories: [(BLEDevice, any AccessoryProgram)] = []
+        do {
+            for app in phone.scenarioApps {
+                let launch = app.program.flatMap { appPrograms[$0] }
+                try phone.install(scenarioApp: app.name) { options in
+                    guard let launch else { return }
+                    objects.keep(launch(options) { line in said.record(place.deviceName, app.name, line) })
+                }
+            }
+            try phone.followScenario()
+            for port in place.accessories {
+                guard let start = accessoryPrograms[port.program] else {
+                    throw PhoneStoryError("\"\(port.name)\" runs \"\(port.program)\", which is no accessory program ble sim run knows.")
+                }
+                let accessory = try await BLEDevice.open(host: BLEHost.Host(
+                    transport: port.transport, configuration: port.configuration, clock: port.clock, pairingSeed: port.pairingSeed,
+                    logLabel: port.name))
+                accessories.append((accessory, try await start(accessory, port.name) { line in said.record(port.name, port.program, line) }))
+            }
+        } catch {
+            for (accessory, _) in accessories { await accessory.close() }
+            await device.close()
+            throw PhoneStoryError("Scenario \"\(scenario.name)\": \(error).")
+        }
+        // A phone the scenario posts notifications on serves them over ANCS, and connects to
+        // an accessory that asks for them, as an iPhone does once the user picks it in Settings.
+        let notifies = scenario.actions.contains { if case .notification(place.deviceName, _) = $0.action { true } else { false } }
+        let provider = notifies ? try? await ANCSProvider.start(on: device, center: phone.notificationCenter) : nil
+        let connecting = provider.map { provider in
+            Task {
+                do {
+                    let link = try await provider.connectToAccessory(timeout: .microseconds(max(1, limit - device.clock.microseconds)))
+                    said.record(place.deviceName, "system", "connected to the accessory at \(link.peer) for ANCS")
+                } catch {
+                    said.record(place.deviceName, "system", "no accessory asking for ANCS: \(error)")
+                }
+            }
+        }
+        try? await device.clock.sleep(untilMicroseconds: limit)
+        connecting?.cancel()
+        provider?.stop()
+        phone.close()
+        let timeline = phone.timeline
+        for (accessory, program) in accessories {
+            await program.stop()
+            await accessory.close()
+        }
+        await device.close()
+        return said.merged(with: timeline, device: place.deviceName).filter { $0.time <= limit }
+    }
+}
+
+/// Why a phone's story cannot be played: a sentence that says what is wrong and what to do.
+public struct PhoneStoryError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The sentence.
+    public var description: String
+
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
+}
