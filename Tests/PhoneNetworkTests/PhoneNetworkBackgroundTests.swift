@@ -86,7 +86,7 @@ struct PhoneNetworkBackgroundTests {
         try await wait { phone.requestsInFlight == 1 }
         try phone.perform(.terminate("Rides", .forceQuit))
         try await testClock.sleep(for: .seconds(12))
-        #expect(!outcome.done && phone.requestsInFlight == 0)
-        #expect(networkLines(phone).last == "Rides: 1 request(s) ended with the app")
+        #expect(!outcome.done && phone.requestsInFlight == 0, "the request ended with \(String(describing: outcome.error))")
+        #expect(networkLines(phone).last == "Rides: 1 request(s) ended with the app", "\(networkLines(phone))")
     }
 }
