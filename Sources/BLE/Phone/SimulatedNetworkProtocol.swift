@@ -43,11 +43,13 @@ public final class SimulatedNetworkProtocol: URLProtocol {
     /// to the real network. The class claims only hosts a phone serves, so registering it
     /// changes nothing for other requests.
     public static func register() {
-        let first = registered.withLock { registered -> Bool in
-            defer { registered = true }
-            return !registered
+        // Registered under the lock: a caller that finds the flag set must find the class
+        // registered too, or its first use of `URLSession.shared` could come in between.
+        registered.withLock { registered in
+            guard !registered else { return }
+            _ = URLProtocol.registerClass(SimulatedNetworkProtocol.self)
+            registered = true
         }
-        if first { _ = URLProtocol.registerClass(SimulatedNetworkProtocol.self) }
     }
 
     /// The phone that serves `url`'s host, if any.
