@@ -42,7 +42,7 @@ struct LinuxBlueZTests {
                     bridge.stop()
                     throw ServeError(message: "ble vhci in the guest printed no READY line: \(bridge.output)")
                 }
-                let powered = try guest.run(Self.poweringOn([interface]), timeoutSeconds: 150)
+                let powered = try guest.run(Self.poweringOn([interface]), timeoutSeconds: 200)
                 if powered.status == 0 { return (world, bridge) }
                 attempts.append(powered.stderr)
                 print("linux guest: bluetoothd did not take up \(interface); trying a fresh adapter. \(powered.stderr)")
@@ -62,10 +62,11 @@ struct LinuxBlueZTests {
     /// kernel and bluetoothd said to standard error and exits 1.
     static func poweringOn(_ interfaces: [String]) -> String {
         let registered = interfaces.map { "echo \"$objects\" | grep -q '\"/org/bluez/\($0)\"'" }.joined(separator: " && ")
+        // Asked again each round: bluetoothd answers Busy while it is still setting the adapter up.
         let power = interfaces.map {
             "dbus-send --system --print-reply --dest=org.bluez /org/bluez/\($0) org.freedesktop.DBus.Properties.Set "
-                + "string:org.bluez.Adapter1 string:Powered variant:boolean:true >/dev/null || exit 1"
-        }.joined(separator: "\n")
+                + "string:org.bluez.Adapter1 string:Powered variant:boolean:true >/dev/null 2>&1"
+        }.joined(separator: "; ")
         let poweredOn = interfaces.map {
             "dbus-send --system --print-reply --dest=org.bluez /org/bluez/\($0) org.freedesktop.DBus.Properties.Get "
                 + "string:org.bluez.Adapter1 string:Powered | grep -q 'boolean true' || ok=0"
@@ -77,8 +78,7 @@ struct LinuxBlueZTests {
             }
             for i in $(seq 1 180); do known && break; sleep 0.5; done
             if known; then
-                \(power)
-                for i in $(seq 1 40); do ok=1; \(poweredOn); [ $ok = 1 ] && exit 0; sleep 0.5; done
+                for i in $(seq 1 30); do \(power); ok=1; \(poweredOn); [ $ok = 1 ] && exit 0; sleep 0.5; done
             fi
             {
                 echo "adapters the kernel has: $(ls /sys/class/bluetooth | tr '\\n' ' ')"
@@ -183,7 +183,7 @@ struct LinuxBlueZTests {
             try #require(interfaces.count == 2, "\(ready)")
             // The kernel numbers adapters on from those an earlier check removed, so the names
             // come from READY: the first device scans, the second (host-2, the peer) advertises.
-            let powered = try guest.run(Self.poweringOn(interfaces), timeoutSeconds: 150)
+            let powered = try guest.run(Self.poweringOn(interfaces), timeoutSeconds: 200)
             if powered.status == 0 {
                 attached = (world, interfaces[0], interfaces[1])
             } else {
