@@ -97,7 +97,6 @@ public final class BLEDevice: Sendable {
             configuration = HCIDriverConfiguration(commandTimeout: timeout)
         }
         let spec = hci ?? ProcessInfo.processInfo.environment["SWIFTBLE_HCI"] ?? "sim"
-        let kept = try await DeviceBonds.open(bonds, hci: spec)
         let adapter: Adapter
         do {
             adapter = try await Adapter.open(hci: hci, snoopPath: snoop, configuration: configuration,
@@ -106,7 +105,7 @@ public final class BLEDevice: Sendable {
         } catch {
             throw BLEError(error, closed: false)
         }
-        return try await start(host: adapter.host, bonds: kept, place: adapter.place) { await adapter.close() }
+        return try await start(host: adapter.host, bonds: bonds, hci: spec, place: adapter.place) { await adapter.close() }
     }
 
     /// Opens an embedded world of `scenario`, loaded and seeded by the caller, with the host
@@ -117,7 +116,6 @@ public final class BLEDevice: Sendable {
     /// - Throws: ``BLEError/controllerUnavailable(_:)`` with the scenario's problem.
     public static func open(scenario: Scenario, snoop: String? = nil, bonds: BondStorage = .memory,
                             profile: HostProfile = .standard) async throws(BLEError) -> BLEDevice {
-        let kept = try await DeviceBonds.open(bonds, hci: "sim")
         let adapter: Adapter
         do {
             adapter = try Adapter.open(scenario: scenario, snoopPath: snoop, att: ATTBearerConfiguration(receiveMTU: profile.attMTU),
@@ -126,7 +124,7 @@ public final class BLEDevice: Sendable {
         } catch {
             throw BLEError(error, closed: false)
         }
-        return try await start(host: adapter.host, bonds: kept, place: adapter.place) { await adapter.close() }
+        return try await start(host: adapter.host, bonds: bonds, hci: "sim", place: adapter.place) { await adapter.close() }
     }
 
     /// Starts `host`, made by the caller on a transport of its own, and puts the front
@@ -135,17 +133,20 @@ public final class BLEDevice: Sendable {
     /// - Parameters:
     ///   - host: a host not yet started.
     ///   - bonds: where the bonds pairing makes are kept (``BondStorage``); the default file
-    ///     is `bonds-host.json`, there being no `--hci` spec to name it after.
+    ///     is named after the controller's public address, else `bonds-host.json`, there being
+    ///     no `--hci` spec to name it after.
     ///   - onClose: what ``close()`` does to release the controller; it must close the
     ///     host (`BLEHost.Host.close()`), which is all the default does.
     /// - Throws: ``BLEError/controllerUnavailable(_:)`` when the controller does not start.
     public static func open(
         host: BLEHost.Host, bonds: BondStorage = .memory, onClose: (@Sendable () async -> Void)? = nil
     ) async throws(BLEError) -> BLEDevice {
-        try await start(host: host, bonds: try await DeviceBonds.open(bonds, hci: "host"), place: nil, onClose: onClose)
+        try await start(host: host, bonds: bonds, hci: "host", place: nil, onClose: onClose)
     }
 
-    private static func start(host: BLEHost.Host, bonds: DeviceBonds, place: ScenarioPlace?,
+    /// Starts `host`, then opens the bonds `storage` names: the default file is named after
+    /// the controller's public address, which only start-up learns (else after `hci`).
+    private static func start(host: BLEHost.Host, bonds storage: BondStorage, hci: String, place: ScenarioPlace?,
                               onClose: (@Sendable () async -> Void)?) async throws(BLEError) -> BLEDevice {
         let close = onClose ?? { await host.close() }
         let controller: ControllerInfo
@@ -157,6 +158,13 @@ public final class BLEDevice: Sendable {
             deviceLog.error("the controller did not start: \(failure)")
             if case .controllerUnavailable = failure { throw failure }
             throw .controllerUnavailable(failure.description)
+        }
+        let bonds: DeviceBonds
+        do {
+            bonds = try await DeviceBonds.open(storage, hci: hci, controller: controller.address)
+        } catch {
+            await close()
+            throw error
         }
         let device = BLEDevice(core: DeviceCore(host: host, bonds: bonds), controller: controller, place: place, onClose: close)
         await device.core.security.install(on: host, dispatcher: device.dispatcher)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLE
 import BLELogging
 import Foundation
 import Logging
@@ -10,6 +11,7 @@ struct BLECommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ble",
         abstract: "Bluetooth Low Energy from the command line: simulated worlds, scanning, advertising, L2CAP channels, GATT, beacons, gateways, presence, benchmarks, bonds.",
+        version: SwiftBLEVersion.summary,
         subcommands: subcommands
     )
 

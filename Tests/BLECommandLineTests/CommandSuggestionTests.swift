@@ -30,7 +30,7 @@ struct CommandSuggestionTests {
     @Test("Commands, their arguments, options and help are left to the parser")
     func valid() {
         for arguments in [[], ["scan", "--seconds", "3"], ["gatt", "dump", "C0:11:22:33:44:55"], ["sim", "run", "walk"],
-                          ["--help"], ["help", "scan"], ["serve", "thermometer.yaml"], ["bonds", "list"]] {
+                          ["--help"], ["--version"], ["help", "scan"], ["serve", "thermometer.yaml"], ["bonds", "list"]] {
             #expect(CommandSuggestion.problem(in: arguments, root: BLECommand.self) == nil, "\(arguments)")
         }
     }

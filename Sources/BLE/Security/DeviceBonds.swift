@@ -1,5 +1,6 @@
 import BLEHost
 import BLEStorage
+import BLEWire
 import Foundation
 import Synchronization
 
@@ -8,7 +9,8 @@ import Synchronization
 /// The file is the one `ble bonds` lists and `ble pair` writes (docs/bonds.md).
 public enum BondStorage: Hashable, Sendable {
     /// The adapter's default store file: `$SWIFTBLE_BONDS`, else
-    /// `bonds-<adapter>.json` in `$XDG_DATA_HOME/swiftble` or `~/.local/share/swiftble`;
+    /// `bonds-<controller address>.json` (or `bonds-<adapter>.json` for a controller
+    /// without a public address) in `$XDG_DATA_HOME/swiftble` or `~/.local/share/swiftble`;
     /// in memory when none of those variables is set.
     case `default`
     /// The store file at this path (made at the first bond).
@@ -43,14 +45,15 @@ final class DeviceBonds: Sendable {
         view = Mutex(store)
     }
 
-    /// The bonds `storage` names; `hci` is the controller spec the default file is named after.
+    /// The bonds `storage` names; the default file is named after the controller's public
+    /// address `controller`, else after the controller spec `hci` (docs/bonds.md).
     /// - Throws: ``BLEError/bondStoreUnavailable(_:)`` when the file cannot be read.
-    static func open(_ storage: BondStorage, hci: String) async throws(BLEError) -> DeviceBonds {
+    static func open(_ storage: BondStorage, hci: String, controller: BluetoothAddress?) async throws(BLEError) -> DeviceBonds {
         let path: String?
         switch storage {
         case .memory: path = nil
         case let .file(given): path = given
-        case .default: path = BondStoreLocation.defaultPath(hci: hci, environment: ProcessInfo.processInfo.environment)
+        case .default: path = BondStoreLocation.defaultPath(hci: hci, controllerAddress: controller, environment: ProcessInfo.processInfo.environment)
         }
         guard let path else { return DeviceBonds(keeper: BondKeeper(), store: BondStore()) }
         do {

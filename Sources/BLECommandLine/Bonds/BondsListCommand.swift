@@ -4,7 +4,7 @@ import BLEStorage
 import Foundation
 
 /// `ble bonds list [--file PATH] [--json]`: one line per bond, never the keys themselves.
-struct BondsListCommand: ParsableCommand {
+struct BondsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the bonds in an adapter's bond store (keys are not printed)."
@@ -17,8 +17,8 @@ struct BondsListCommand: ParsableCommand {
 
     @OptionGroup(title: "Logging") var logging: LoggingOptions
 
-    func run() throws {
-        let file = try store.storeFile()
+    func run() async throws {
+        let file = try await store.storeFile()
         // A listing only looks: a corrupt file stays where it is, and a file the user named
         // must exist (a mistyped path is not an empty store).
         let read: BondStore?

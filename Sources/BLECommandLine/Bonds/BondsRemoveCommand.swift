@@ -5,7 +5,7 @@ import BLEWire
 
 /// `ble bonds remove ADDRESS [--file PATH]`: forget one bond, named by its identity address
 /// or its peer identifier.
-struct BondsRemoveCommand: ParsableCommand {
+struct BondsRemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Remove a bond from an adapter's bond store."
@@ -27,8 +27,8 @@ struct BondsRemoveCommand: ParsableCommand {
 
     @OptionGroup(title: "Logging") var logging: LoggingOptions
 
-    func run() throws {
-        let file = try store.storeFile()
+    func run() async throws {
+        let file = try await store.storeFile()
         var bonds = try loadBondStore(file)
         let matches: [BondRecord]
         if let value = BluetoothAddress(address) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import BLEStorage
+import BLEWire
 import Foundation
 
 /// `--privacy` for the commands that advertise, scan or connect (Core 5.4, Vol 3, Part C,
@@ -24,8 +25,8 @@ struct PrivacyOptions: ParsableArguments {
     /// file `bonds` (or the adapter's default), and resolves the bonded peers' addresses.
     func enable(on host: BLEHost.Host, hci: String, bonds: String? = nil) async throws {
         guard privacy else { return }
-        let keeper = try Self.keeper(hci: hci, bonds: bonds)
         let identity = await host.controller?.address
+        let keeper = try Self.keeper(hci: hci, controller: identity, bonds: bonds)
         let irk: UInt128
         do {
             irk = try await keeper.localIdentityResolvingKey(identityAddress: identity)
@@ -40,9 +41,11 @@ struct PrivacyOptions: ParsableArguments {
         await host.setResolvingList(await keeper.store.resolvingList)
     }
 
-    /// The keeper of `bonds`, else of the adapter's default store, else one in memory.
-    static func keeper(hci: String, bonds: String?) throws -> BondKeeper {
-        let path = bonds ?? BondStoreLocation.defaultPath(hci: hci, environment: ProcessInfo.processInfo.environment)
+    /// The keeper of `bonds`, else of the controller's default store (named after its public
+    /// address `controller`, else after `hci`), else one in memory.
+    static func keeper(hci: String, controller: BluetoothAddress?, bonds: String?) throws -> BondKeeper {
+        let path = bonds ?? BondStoreLocation.defaultPath(hci: hci, controllerAddress: controller,
+                                                          environment: ProcessInfo.processInfo.environment)
         guard let path else { return BondKeeper() }
         do {
             return try BondKeeper.load(BondStoreFile(path: path))

@@ -29,7 +29,7 @@ struct SecurityOptions: ParsableArguments {
     @Flag(help: "Pair without bonding: keys are not stored.")
     var noBond = false
 
-    @Option(help: "The bond store file (default: $SWIFTBLE_BONDS or ~/.local/share/swiftble/bonds-<hci>.json).")
+    @Option(help: "The bond store file (default: $SWIFTBLE_BONDS, else ~/.local/share/swiftble/bonds-<controller address>.json).")
     var bonds: String?
 
     @Option(name: .customLong("oob-tk"),
@@ -101,16 +101,18 @@ struct SecurityOptions: ParsableArguments {
         _ = await ConsoleAgent.readLine()
     }
 
-    /// The bond store file: `--bonds`, else the adapter's default (docs/bonds.md).
-    func storeFile(hci: String) throws -> BondStoreFile {
+    /// The bond store file: `--bonds`, else the default of the controller at `address`, or
+    /// of the adapter `hci` names when the controller has no public address (docs/bonds.md).
+    func storeFile(hci: String, controller address: BluetoothAddress?) throws -> BondStoreFile {
         if let bonds { return BondStoreFile(path: bonds) }
-        guard let path = BondStoreLocation.defaultPath(hci: hci, environment: ProcessInfo.processInfo.environment) else {
+        guard let path = BondStoreLocation.defaultPath(hci: hci, controllerAddress: address,
+                                                       environment: ProcessInfo.processInfo.environment) else {
             throw CommandFailure("No place for the bond store: set HOME or SWIFTBLE_BONDS, or give --bonds FILE.")
         }
         return BondStoreFile(path: path)
     }
 
-    /// Sets our pairing configuration and the console agent on `host`, loads the bond
+    /// Sets our pairing configuration and the console agent on `host` (started), loads the bond
     /// store and attaches a keeper of it, and, for a GATT client, pairs or encrypts once
     /// when a server refuses a procedure for want of security.
     /// With `json`, the agent's lines on stdout are JSON objects, as the command's others are.
@@ -120,7 +122,7 @@ struct SecurityOptions: ParsableArguments {
                  storeOptional: Bool = false) async throws -> BondKeeper {
         let keeper: BondKeeper
         do {
-            keeper = try BondKeeper.load(try storeFile(hci: hci))
+            keeper = try BondKeeper.load(try storeFile(hci: hci, controller: await host.controller?.address))
         } catch let failure as CommandFailure where storeOptional {
             printError("\(failure.description) Bonds made now are kept for this run only.")
             keeper = BondKeeper()

@@ -88,7 +88,7 @@ struct BondsCommandLineTests {
         #expect(objects[1]["updated"] as? Int == 1_700_000_100)
     }
 
-    @Test("list of a missing --file fails and names the path; SWIFTBLE_BONDS names the default file")
+    @Test("list of a missing --file fails and names the path; SWIFTBLE_BONDS, else the controller's address, names the default file")
     func listMissingAndEnvironment() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -100,9 +100,15 @@ struct BondsCommandLineTests {
         let fromEnvironment = try ble(["bonds", "list", "--json"], environment: ["SWIFTBLE_BONDS": directory + "/env.json"])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
         #expect(fromEnvironment.stdout.split(separator: "\n").count == 2)
-        let fromHome = try ble(["bonds", "list", "--hci", "tcp:127.0.0.1:6402"],
+        // The default store is named after the controller's public address: the bus stop
+        // world's phone host is F0:5B:1E:00:00:01.
+        let fromHome = try ble(["bonds", "list", "--hci", "sim:bus-stop"],
                                environment: ["SWIFTBLE_BONDS": "", "XDG_DATA_HOME": "", "HOME": directory])
-        #expect(fromHome.stdout == "No bonds in \(directory)/.local/share/swiftble/bonds-tcp-127.0.0.1-6402.json.\n")
+        #expect(fromHome.stdout == "No bonds in \(directory)/.local/share/swiftble/bonds-F0-5B-1E-00-00-01.json.\n", "\(fromHome.stderr)")
+        let unreachable = try ble(["bonds", "list", "--hci", "tcp:127.0.0.1:1"],
+                                  environment: ["SWIFTBLE_BONDS": "", "XDG_DATA_HOME": "", "HOME": directory])
+        #expect(unreachable.status == 1)
+        #expect(unreachable.stderr.contains("give --bonds PATH to read a store without it"), "\(unreachable.stderr)")
     }
 
     @Test("list takes the store file as --bonds, as the commands that pair name it")

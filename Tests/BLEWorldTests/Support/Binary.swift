@@ -4,6 +4,7 @@ import Synchronization
 /// The built `ble` executable: next to the test bundle (SwiftPM puts every product of a
 /// build in one directory), else where `swift build --show-bin-path` says.
 func bleExecutable() -> String? {
+    _ = isolatedDataHome
     var candidates: [URL] = []
     let testBinary = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
     var directory = testBinary.deletingLastPathComponent()
@@ -22,6 +23,16 @@ func bleExecutable() -> String? {
     }
     return nil
 }
+
+/// Every `ble` the tests start keeps its default bond stores under a directory of this test
+/// process's own rather than the user's: a default store is named after the controller's
+/// address, which every served world repeats, so runs must not meet each other's bonds.
+/// Set once, before the first `ble` starts; a test that names its own store still does.
+private let isolatedDataHome: Void = {
+    let path = NSTemporaryDirectory() + "swiftble-tests-data-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    setenv("XDG_DATA_HOME", path, 1)
+}()
 
 /// The package's root directory, from this file's path.
 func packageRoot() -> URL {
