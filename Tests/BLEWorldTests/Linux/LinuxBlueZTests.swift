@@ -11,93 +11,21 @@ import Testing
 @Suite("Linux guest: BlueZ and bleak against our stack", .serialized, .ownThread,
        .enabled(if: LinuxGuest.unavailableReason == nil, Comment(rawValue: LinuxGuest.unavailableReason ?? "")))
 struct LinuxBlueZTests {
-    /// The second device's address in a `--devices 2` world.
-    let peerAddress = "F0:5B:1E:00:00:02"
+    /// The second device's address in a `--devices 2` world: ours.
+    let peerAddress = BridgedGuest.peerAddress
 
     /// A bond store of its own for one `ble serve`, in the temporary folder.
     func temporaryBondStore() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("swiftble-linux-bonds-\(getpid())-\(UInt32.random(in: 0 ... .max)).json").path
     }
 
-    /// A served world whose first device is the guest's adapter (hci0 unless an earlier
-    /// check's adapter number is still taken), powered on by bluetoothd; stop both when done.
-    ///
-    /// An adapter bluetoothd never takes up is given up for a fresh one, up to three times: on
-    /// a loaded machine the kernel's set-up of a new adapter (its HCI commands cross the
-    /// emulated guest, QEMU's network and the served world) can miss the kernel's command
-    /// timeout, and an adapter whose set-up failed never reaches bluetoothd.
-    func bridgedWorld(_ guest: LinuxGuest) throws -> (world: ServedWorld, bridge: LineProcess) {
-        let ble = try #require(bleExecutable(), "the ble executable is not built")
-        let world = try ServedWorld(executable: ble, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0"])
-        do {
-            try guest.forward(guestPort: 9000, toHostPort: world.ports[0])
-            // Forget what an earlier check's world left in bluetoothd about the same addresses
-            // (a bond above all): bluetoothd loads an adapter's storage when it appears.
-            _ = try guest.run("rm -rf /var/lib/bluetooth/*", timeoutSeconds: 30)
-            var attempts: [String] = []
-            for _ in 1 ... 3 {
-                let bridge = try guest.start("exec ble vhci --hci tcp:10.0.2.100:9000 2>&1")
-                guard let ready = bridge.waitForLine(containing: "READY", timeoutSeconds: 60),
-                      let interface = jsonLines(String(ready.dropFirst(6))).first?["interface"] as? String else {
-                    bridge.stop()
-                    throw ServeError(message: "ble vhci in the guest printed no READY line: \(bridge.output)")
-                }
-                let powered = try guest.run(Self.poweringOn([interface]), timeoutSeconds: 200)
-                if powered.status == 0 { return (world, bridge) }
-                attempts.append(powered.stderr)
-                print("linux guest: bluetoothd did not take up \(interface); trying a fresh adapter. \(powered.stderr)")
-                // Leaving makes the served world power-cycle the device: the next bridge
-                // finds its controller as after a reset.
-                bridge.stop()
-            }
-            throw ServeError(message: "bluetoothd did not take up and power on three fresh adapters: \(attempts.joined(separator: "\n---\n"))")
-        } catch {
-            world.stop()
-            throw error
-        }
-    }
-
-    /// A guest shell script that waits (90 s at most) until bluetoothd has registered every
-    /// adapter in `interfaces` on D-Bus, then powers them on; on failure it prints what the
-    /// kernel and bluetoothd said to standard error and exits 1.
-    static func poweringOn(_ interfaces: [String]) -> String {
-        let registered = interfaces.map { "echo \"$objects\" | grep -q '\"/org/bluez/\($0)\"'" }.joined(separator: " && ")
-        // Asked again each round: bluetoothd answers Busy while it is still setting the adapter up.
-        let power = interfaces.map {
-            "dbus-send --system --print-reply --dest=org.bluez /org/bluez/\($0) org.freedesktop.DBus.Properties.Set "
-                + "string:org.bluez.Adapter1 string:Powered variant:boolean:true >/dev/null 2>&1"
-        }.joined(separator: "; ")
-        let poweredOn = interfaces.map {
-            "dbus-send --system --print-reply --dest=org.bluez /org/bluez/\($0) org.freedesktop.DBus.Properties.Get "
-                + "string:org.bluez.Adapter1 string:Powered | grep -q 'boolean true' || ok=0"
-        }.joined(separator: "; ")
-        return """
-            known() {
-                objects=$(dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects 2>/dev/null)
-                \(registered)
-            }
-            for i in $(seq 1 180); do known && break; sleep 0.5; done
-            if known; then
-                for i in $(seq 1 30); do \(power); ok=1; \(poweredOn); [ $ok = 1 ] && exit 0; sleep 0.5; done
-            fi
-            {
-                echo "adapters the kernel has: $(ls /sys/class/bluetooth | tr '\\n' ' ')"
-                echo "the kernel's log:"; dmesg | grep -i -E 'bluetooth|hci' | tail -n 15
-                echo "bluetoothd's log:"; tail -n 15 /tmp/bluetoothd.log
-            } >&2
-            exit 1
-            """
-    }
-
     @Test("BlueZ scans our advertiser: its name, service UUID and manufacturer data")
     func bluezScansOurAdvertiser() throws {
-        let guest = try LinuxGuest.shared.get()
-        let (world, bridge) = try bridgedWorld(guest)
-        defer {
-            bridge.stop()
-            world.stop()
-        }
-        let ble = try #require(bleExecutable())
+        let fixture = try BridgedGuest.open()
+        defer { fixture.close() }
+        let guest = fixture.guest
+        let world = fixture.world
+        let ble = fixture.ble
         let advertiser = try LineProcess(ble, ["advertise", "--hci", "tcp:127.0.0.1:\(world.ports[1])", "--name", "SwiftBLE-VHCI",
                                                "--service", "180D", "--manufacturer", "FFFF0102"])
         defer { advertiser.stop() }
@@ -130,18 +58,16 @@ struct LinuxBlueZTests {
 
     @Test("Our scanner sees an advertisement BlueZ publishes; ble gatt dump and ble gatt write use its GATT server")
     func ourClientReadsBlueZServer() throws {
-        let guest = try LinuxGuest.shared.get()
-        let (world, bridge) = try bridgedWorld(guest)
-        defer {
-            bridge.stop()
-            world.stop()
-        }
+        let fixture = try BridgedGuest.open()
+        defer { fixture.close() }
+        let guest = fixture.guest
+        let world = fixture.world
+        let ble = fixture.ble
         // The guest adapter's own (public) address.
         let bluezAddress = "F0:5B:1E:00:00:01/public"
         let server = try guest.start("exec python3 \(LinuxGuest.interopDirectory)/bluez_gatt_server.py --name SwiftBLE-Linux 2>&1")
         defer { server.stop() }
         try #require(server.waitForLine(containing: "\"ready\"", timeoutSeconds: 60) != nil, "\(server.output)")
-        let ble = try #require(bleExecutable())
         let hci = "tcp:127.0.0.1:\(world.ports[1])"
         // bluetoothd puts the service UUID in the advertising data and the name in the scan response.
         let scan = try runProcess("/usr/bin/timeout", ["-s", "KILL", "60", ble, "scan", "--seconds", "5", "--json", "--hci", hci])
@@ -171,7 +97,7 @@ struct LinuxBlueZTests {
     func simServeAttachesToKernel() throws {
         let guest = try LinuxGuest.shared.get()
         _ = try guest.run("rm -rf /var/lib/bluetooth/*", timeoutSeconds: 30)
-        // As in ``bridgedWorld(_:)``: adapters bluetoothd never takes up (their set-up in the
+        // As in ``BridgedGuest/bridgedWorld(_:ble:)``: adapters bluetoothd never takes up (their set-up in the
         // kernel failed on a loaded machine) are given up for fresh ones, up to three times.
         var attempts: [String] = []
         var attached: (world: LineProcess, scanner: String, advertising: String)?
@@ -183,7 +109,7 @@ struct LinuxBlueZTests {
             try #require(interfaces.count == 2, "\(ready)")
             // The kernel numbers adapters on from those an earlier check removed, so the names
             // come from READY: the first device scans, the second (host-2, the peer) advertises.
-            let powered = try guest.run(Self.poweringOn(interfaces), timeoutSeconds: 200)
+            let powered = try guest.run(BridgedGuest.poweringOn(interfaces), timeoutSeconds: 200)
             if powered.status == 0 {
                 attached = (world, interfaces[0], interfaces[1])
             } else {
@@ -218,11 +144,12 @@ struct LinuxBlueZTests {
 
     @Test("When the controller goes away, ble vhci in the guest says so, exits, and hci0 is gone")
     func controllerGoesAway() throws {
-        let guest = try LinuxGuest.shared.get()
-        let (world, bridge) = try bridgedWorld(guest)
-        defer { bridge.stop() }
-        let ready = bridge.output.split(separator: "\n").first { $0.hasPrefix("READY ") }.map { String($0.dropFirst(6)) } ?? ""
-        let interface = try #require(jsonLines(ready).first?["interface"] as? String, "\(bridge.output)")
+        let fixture = try BridgedGuest.open()
+        defer { fixture.close() }
+        let guest = fixture.guest
+        let world = fixture.world
+        let bridge = fixture.bridge
+        let interface = try #require(fixture.interface, "\(bridge.output)")
         let before = try guest.run("ls /sys/class/bluetooth", timeoutSeconds: 30)
         #expect(before.stdout.split(separator: "\n").contains(Substring(interface)), "\(before.stdout)")
         world.stop()
@@ -236,13 +163,11 @@ struct LinuxBlueZTests {
 
     @Test("bleak, through BlueZ's D-Bus API, scans for ble serve, connects, reads, writes and reads back, and subscribes")
     func bleakUsesOurGATTServer() throws {
-        let guest = try LinuxGuest.shared.get()
-        let (world, bridge) = try bridgedWorld(guest)
-        defer {
-            bridge.stop()
-            world.stop()
-        }
-        let ble = try #require(bleExecutable())
+        let fixture = try BridgedGuest.open()
+        defer { fixture.close() }
+        let guest = fixture.guest
+        let world = fixture.world
+        let ble = fixture.ble
         let server = try LineProcess(ble, ["serve", LinuxGuest.interopDirectory + "/gatt-server.yaml", "--hci", "tcp:127.0.0.1:\(world.ports[1])",
                                            "--bonds", temporaryBondStore(), "--stream", "d7a30104-6c5a-4a7e-9b1e-5f0c2a9e0001:3:8"])
         defer { server.stop() }

@@ -9,13 +9,11 @@ import Testing
 extension LinuxBlueZTests {
     @Test("l2test opens an LE credit-based channel to ble l2cap listen through the kernel's L2CAP sockets; SDUs segmented at the kernel's MPS come back echoed")
     func l2testUsesOurChannel() throws {
-        let guest = try LinuxGuest.shared.get()
-        let (world, bridge) = try bridgedWorld(guest)
-        defer {
-            bridge.stop()
-            world.stop()
-        }
-        let ble = try #require(bleExecutable())
+        let fixture = try BridgedGuest.open()
+        defer { fixture.close() }
+        let guest = fixture.guest
+        let world = fixture.world
+        let ble = fixture.ble
         let server = try LineProcess(ble, ["l2cap", "listen", "--psm", "0x80", "--json", "--hci", "tcp:127.0.0.1:\(world.ports[1])"])
         defer { server.stop() }
         try #require(server.waitForLine(containing: "\"listening\"", timeoutSeconds: 30) != nil, "\(server.output)")

@@ -28,13 +28,11 @@ extension LinuxBlueZTests {
     /// only an encrypted link may read. With `typesPasskey`, the passkey `ble serve` displays
     /// is handed to bluetoothctl's agent, as a user would type it.
     func pairFromBlueZ(check: String, security: [String], script: String, typesPasskey: Bool = false) throws -> PairingRun {
-        let guest = try LinuxGuest.shared.get()
-        let (world, bridge) = try bridgedWorld(guest)
-        defer {
-            bridge.stop()
-            world.stop()
-        }
-        let ble = try #require(bleExecutable())
+        let fixture = try BridgedGuest.open()
+        defer { fixture.close() }
+        let guest = fixture.guest
+        let world = fixture.world
+        let ble = fixture.ble
         let captures = try LinuxCaptures(guest: guest, check: check)
         let snoop = FileManager.default.temporaryDirectory.appendingPathComponent("swiftble-linux-\(check)-\(getpid()).snoop").path
         let server = try LineProcess(ble, ["serve", LinuxGuest.interopDirectory + "/gatt-server.yaml", "--hci", "tcp:127.0.0.1:\(world.ports[1])",

@@ -9,12 +9,6 @@ import Testing
 /// `ble` goes through Interop/linux/user_channel.sh, which powers the adapter off for
 /// bluetoothd first. Part of the guest suite (its checks run one at a time).
 extension LinuxBlueZTests {
-    /// The guest's hciN index from `ble vhci`'s READY line.
-    private func adapterIndex(_ bridge: LineProcess) throws -> Int {
-        let ready = bridge.output.split(separator: "\n").first { $0.hasPrefix("READY ") }.map { String($0.dropFirst(6)) } ?? ""
-        return try #require(jsonLines(ready).first?["index"] as? Int, "\(bridge.output)")
-    }
-
     /// `ble ARGUMENTS` in the guest on hci:`index` through the user channel, under btmon.
     private func bleOnUserChannel(_ guest: LinuxGuest, index: Int, _ arguments: String, timeoutSeconds: Int = 120) throws -> ProcessResult {
         try guest.run(LinuxCaptures.monitored("\(LinuxGuest.interopDirectory)/user_channel.sh \(index) ble \(arguments) --hci hci:\(index)"),
@@ -23,14 +17,12 @@ extension LinuxBlueZTests {
 
     @Test("Through the HCI user channel (hci:N) our host scans our advertiser and dumps ble serve; a powered adapter is refused with advice")
     func userChannelCentral() throws {
-        let guest = try LinuxGuest.shared.get()
-        let (world, bridge) = try bridgedWorld(guest)
-        defer {
-            bridge.stop()
-            world.stop()
-        }
-        let index = try adapterIndex(bridge)
-        let ble = try #require(bleExecutable())
+        let fixture = try BridgedGuest.open()
+        defer { fixture.close() }
+        let guest = fixture.guest
+        let world = fixture.world
+        let ble = fixture.ble
+        let index = try #require(fixture.adapterIndex, "\(fixture.bridge.output)")
         let hostDevice = "tcp:127.0.0.1:\(world.ports[1])"
 
         // bluetoothd has the adapter powered on: the kernel refuses the bind (EBUSY).
@@ -67,14 +59,12 @@ extension LinuxBlueZTests {
 
     @Test("Through the HCI user channel (hci:N) ble serve advertises and serves GATT; our central on the host dumps it")
     func userChannelPeripheral() throws {
-        let guest = try LinuxGuest.shared.get()
-        let (world, bridge) = try bridgedWorld(guest)
-        defer {
-            bridge.stop()
-            world.stop()
-        }
-        let index = try adapterIndex(bridge)
-        let ble = try #require(bleExecutable())
+        let fixture = try BridgedGuest.open()
+        defer { fixture.close() }
+        let guest = fixture.guest
+        let world = fixture.world
+        let ble = fixture.ble
+        let index = try #require(fixture.adapterIndex, "\(fixture.bridge.output)")
         let server = try guest.start("exec \(LinuxGuest.interopDirectory)/user_channel.sh \(index) ble serve \(LinuxGuest.interopDirectory)/gatt-server.yaml "
                                      + "--hci hci:\(index) 2>&1")
         defer { server.stop() }
