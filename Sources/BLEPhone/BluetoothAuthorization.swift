@@ -39,13 +39,16 @@ extension PhoneCore {
     /// description) and the user answers as ``AppDescription/bluetoothAuthorization`` says;
     /// later managers get the kept answer (Apple, `CBManagerAuthorization`). An app whose
     /// description has no ``AppDescription/bluetoothUsageDescription`` is terminated instead,
-    /// as a crash with ``bluetoothUsageCrashReason`` (Apple, `NSBluetoothAlwaysUsageDescription`).
+    /// as a crash with ``bluetoothUsageCrashReason`` (Apple, `NSBluetoothAlwaysUsageDescription`),
+    /// unless it has ended already.
     /// Returns the authorization and what the system did.
     /// - Throws: ``PhoneError/unknownApp(_:)``.
     public mutating func bluetoothManagerMade(by name: String, at now: Int64) throws(PhoneError)
         -> (authorization: BluetoothAuthorization, outputs: [PhoneOutput]) {
         guard var app = apps[name] else { throw .unknownApp(name) }
         guard let usage = app.description.bluetoothUsageDescription else {
+            // A manager the dying app's launch code makes after the first ends nothing more.
+            if case .terminated = app.state { return (app.bluetooth, []) }
             var outputs: [PhoneOutput] = [.crashed(app: name, reason: Self.bluetoothUsageCrashReason)]
             outputs += try handle(.terminate(name, .crash), at: now)
             return (app.bluetooth, outputs)

@@ -67,7 +67,9 @@ struct PhoneBluetoothRulesTests {
         #expect(made.outputs == [.crashed(app: "Leaky", reason: PhoneCore.bluetoothUsageCrashReason),
                                  .stateChanged(app: "Leaky", from: .foreground, to: .terminated(.crash))])
         #expect(try phone.state(of: "Leaky") == .terminated(.crash))
+        // A second manager made by the dying launch code ends nothing more.
+        #expect(try phone.bluetoothManagerMade(by: "Leaky", at: 2).outputs.isEmpty)
         #expect(phone.bluetoothAuthorization(of: "Leaky") == .notDetermined)
-        #expect(throws: PhoneError.unknownApp("Nope")) { try phone.bluetoothManagerMade(by: "Nope", at: 2) }
+        #expect(throws: PhoneError.unknownApp("Nope")) { try phone.bluetoothManagerMade(by: "Nope", at: 3) }
     }
 }

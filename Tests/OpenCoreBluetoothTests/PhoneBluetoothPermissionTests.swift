@@ -77,14 +77,21 @@ struct PhoneBluetoothPermissionTests {
 
     @Test("An app without NSBluetoothAlwaysUsageDescription is terminated by its first manager, with the privacy reason on the timeline")
     func missingUsageDescription() async throws {
-        let (device, phone, launches, _) = try await phone("phone-permission-leaky", AppDescription(name: "Leaky", bluetoothUsageDescription: nil))
+        let device = try await neighbourhood("phone-permission-leaky")
+        let phone = SimulatedPhone(device: device)
+        let launches = Launches<HeartRateCentral>()
+        try phone.install(AppDescription(name: "Leaky", bluetoothUsageDescription: nil)) { _ in
+            // The launch code goes on after the first manager, as the crash is not immediate here.
+            for _ in 0 ..< 2 { launches.apps.append(HeartRateCentral(options: [OpenCoreBluetoothControllerOptionKey: "phone-permission-leaky"])) }
+        }
         try phone.perform(.launch("Leaky"))
         #expect(await eventually { phone.state(of: "Leaky") == .terminated(.crash) })
-        #expect(phone.timeline.contains { $0.output == .crashed(app: "Leaky", reason: PhoneCore.bluetoothUsageCrashReason) })
+        let crashes = phone.timeline.filter { $0.output == .crashed(app: "Leaky", reason: PhoneCore.bluetoothUsageCrashReason) }
+        #expect(crashes.count == 1)
         try await testClock.sleep(for: .seconds(3))
-        // The manager never told its delegate anything: the app is gone.
-        #expect(launches.apps.first?.log == [])
-        #expect(launches.apps.first?.manager.state == .unknown)
+        // No manager told its delegate anything: the app is gone.
+        #expect(launches.apps.count == 2)
+        #expect(launches.apps.allSatisfy { $0.log.isEmpty && $0.manager.state == .unknown })
         phone.close()
         await device.close()
     }

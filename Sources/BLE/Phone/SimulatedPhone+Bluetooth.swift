@@ -22,7 +22,7 @@ extension SimulatedPhone {
         let now = clock.microseconds
         let (authorization, effects) = state.withLock { state -> (BluetoothAuthorization?, [Effect]) in
             guard let (authorization, outputs) = try? state.core.bluetoothManagerMade(by: app, at: now) else { return (.allowedAlways, []) }
-            let crashed = outputs.contains { if case .crashed = $0 { true } else { false } }
+            let crashed = state.core.description(of: app)?.bluetoothUsageDescription == nil
             return (crashed ? nil : authorization, state.process(outputs, at: now))
         }
         carryOut(effects, inline: nil)

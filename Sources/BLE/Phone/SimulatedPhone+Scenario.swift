@@ -21,8 +21,7 @@ extension SimulatedPhone {
 
     /// Installs the scenario's app `name` with the background modes, state restoration,
     /// answers to the notification and Bluetooth prompts and Bluetooth usage description the
-    /// file gives it; `launch` is its launch entry
-    /// point, the program's own code.
+    /// file gives it; `launch` is its launch entry point, the program's own code.
     /// - Throws: `PhoneError.unknownApp(_:)` when the scenario has no such app on this
     ///   device; `PhoneError.duplicateApp(_:)` when it is installed already.
     public func install(scenarioApp name: String, launch: @escaping LaunchEntryPoint) throws(PhoneError) {
