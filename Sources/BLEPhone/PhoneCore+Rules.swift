@@ -119,8 +119,15 @@ extension PhoneCore {
         guard var app = apps[name] else { return [] }
         var outputs: [PhoneOutput] = []
         defer { store(app) }
-        guard bluetoothOn || event.kind == .region else {
+        // A manager's state report comes whatever the switch says (it is how the app
+        // learns of it), but relaunches no app: Bluetooth switched off relaunches nothing
+        // (TN3115), and a relaunched manager reports its state itself (rule 14).
+        let stateReport = event.detail.hasPrefix("didUpdateState")
+        guard bluetoothOn || event.kind == .region || stateReport else {
             return [.dropped(app: name, event: event, reason: "Bluetooth is off")]
+        }
+        if stateReport, case .terminated = app.state {
+            return [.dropped(app: name, event: event, reason: "a state change relaunches no app")]
         }
         let hasMode = switch event.kind {
         case .central: app.description.modes.contains(.bluetoothCentral)

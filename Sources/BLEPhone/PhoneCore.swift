@@ -10,15 +10,29 @@ public struct AppDescription: Hashable, Sendable {
     /// What the phone's user answers when the app asks for location authorization; by
     /// default ``LocationAuthorizationAnswer/always``, "Allow" to what is asked.
     public var locationAuthorization: LocationAuthorizationAnswer
+    /// What the user answers to the Bluetooth permission prompt of the app's first Core
+    /// Bluetooth manager; by default ``BluetoothAuthorizationAnswer/allow``.
+    public var bluetoothAuthorization: BluetoothAuthorizationAnswer
+    /// The app's `NSBluetoothAlwaysUsageDescription` (Info.plist), shown in the permission
+    /// prompt; `nil` when the app declares none, and then its first Core Bluetooth manager
+    /// gets it terminated, as iOS 13 and later do.
+    public var bluetoothUsageDescription: String?
 
-    /// An app; by default without background modes or restoration, its location requests
-    /// allowed.
+    /// The usage description apps get unless they say otherwise.
+    public static let defaultBluetoothUsageDescription = "Uses Bluetooth to talk to accessories."
+
+    /// An app; by default without background modes or restoration, its location and
+    /// Bluetooth requests allowed, with a Bluetooth usage description.
     public init(name: String, modes: BackgroundModes = [], restoresState: Bool = false,
-                locationAuthorization: LocationAuthorizationAnswer = .always) {
+                locationAuthorization: LocationAuthorizationAnswer = .always,
+                bluetoothAuthorization: BluetoothAuthorizationAnswer = .allow,
+                bluetoothUsageDescription: String? = AppDescription.defaultBluetoothUsageDescription) {
         self.name = name
         self.modes = modes
         self.restoresState = restoresState
         self.locationAuthorization = locationAuthorization
+        self.bluetoothAuthorization = bluetoothAuthorization
+        self.bluetoothUsageDescription = bluetoothUsageDescription
     }
 }
 
@@ -87,6 +101,9 @@ public enum PhoneOutput: Hashable, Sendable {
     /// A request of `app` over the phone's cellular link was made, waited, was answered or
     /// failed (`app` "cellular" for the link itself going up or down).
     case network(app: String, exchange: String)
+    /// The system ended `app` as a crash, for `reason` (a privacy violation): the
+    /// ``stateChanged(app:from:to:)`` to `terminated (crash)` follows.
+    case crashed(app: String, reason: String)
 }
 
 /// What the phone refuses.
@@ -144,6 +161,8 @@ public struct PhoneCore: Sendable {
         var location: LocationAuthorization = .notDetermined
         /// Whether it asked for Always already (Always may be asked for once).
         var askedAlways = false
+        /// Its Bluetooth authorization, kept across launches (the phone's setting).
+        var bluetooth: BluetoothAuthorization = .notDetermined
     }
 
     /// The numbers in force.

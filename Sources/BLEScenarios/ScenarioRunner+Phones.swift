@@ -111,6 +111,7 @@ extension ScenarioRunner {
             case let .alert(app, message): kind = .app(app: app, "alert: \(message)")
             case let .notification(app, change): kind = .app(app: app, "notification \(change)")
             case let .network(app, exchange): kind = .app(app: app, exchange)
+            case let .crashed(app, reason): kind = .app(app: app, "crashed: \(reason)")
             }
             events.append(ScenarioTimelineEvent(time: now, device: name, kind: kind))
         }

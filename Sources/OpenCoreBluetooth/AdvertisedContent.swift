@@ -63,10 +63,14 @@ enum AdvertisedContent: Sendable {
 
     /// Has `device` advertise this content as the phone of `app` lets it (in the foreground,
     /// or on no phone, all of it; off screen, the background form of §9, rule 12: services
-    /// in the overflow area only, no name, a slower interval, no iBeacon); the session
-    /// stops it, `nil` when nothing goes on air.
+    /// in the overflow area only, no name, a slower interval, no iBeacon; off screen without
+    /// the `bluetooth-peripheral` mode, nothing: Core Bluetooth Programming Guide,
+    /// "Core Bluetooth Background Processing for iOS Apps", an app without the mode has its
+    /// advertising stopped in the background); the session stops it, `nil` when nothing
+    /// goes on air.
     func start(on device: BLEDevice, for app: PhoneApp?) async throws(BLEError) -> AdvertisingSession? {
         let offScreen = app.map { $0.state != .foreground } ?? false
+        if offScreen, let app, !app.declares(.bluetoothPeripheral) { return nil }
         switch self {
         case let .services(name, uuids):
             guard offScreen, let app else {

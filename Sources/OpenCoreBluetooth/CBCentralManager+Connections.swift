@@ -19,7 +19,11 @@ extension CBCentralManager {
     /// `…Notification…`) have the system of a simulated iPhone show an alert for the event
     /// while the app is suspended (iOS research §9, rule 5); elsewhere they have no effect.
     public func connect(_ peripheral: CBPeripheral, options: [String: Any]? = nil) {
-        guard let device, state == .poweredOn, peripheral.state == .disconnected else { return }
+        guard let device, state == .poweredOn else {
+            if app != nil { logMisuse("connect") }
+            return
+        }
+        guard peripheral.state == .disconnected else { return }
         peripheral.manager = self
         peripheral.state = .connecting
         peripheral.locallyCancelled = false

@@ -20,6 +20,10 @@ final class CentralMembership: PhoneAppMember, @unchecked Sendable {
         }
     }
 
+    func bluetoothSwitched(on: Bool) async {
+        await manager.onQueue { self.manager.bluetoothSwitched(on: on) }
+    }
+
     /// On or off screen, the app may change the phone's scan duty (§9, rule 8).
     func appStateChanged(to state: AppState) async {
         await manager.onQueue { self.manager.reconsiderScanDuty() }
@@ -72,7 +76,8 @@ extension CBCentralManager {
             }
             self.app?.called("willRestoreState " + peripherals.map { $0.name ?? $0.identifier.uuidString }.joined(separator: ", "))
             self.delegate?.centralManager(self, willRestoreState: state)
-            if self.changeState(to: predecessor.device == nil ? .poweredOff : .poweredOn) {
+            let off = predecessor.device == nil || self.app?.phone.isBluetoothOn == false
+            if self.changeState(to: off ? .poweredOff : .poweredOn) {
                 self.app?.called("didUpdateState \(self.state)")
                 self.delegate?.centralManagerDidUpdateState(self)
             }
@@ -80,6 +85,28 @@ extension CBCentralManager {
         }
         if let app { app.phone.restored(app: app.name) }
         if let opened { await watchController(opened) }
+    }
+
+    /// Bluetooth was switched on or off in the phone's Settings (Apple, `CBManagerState`:
+    /// below powered on, "scanning has stopped" and peripherals are disconnected). Off, the
+    /// scan stops, pending connections are cancelled and links end, each peripheral's state
+    /// becomes disconnected without `didDisconnectPeripheral` (iOS 10 and later call none
+    /// then: kable PR #287, dotnet-bluetooth-le #264, bluejay #211), and the delegate hears
+    /// `poweredOff`; on again, `poweredOn`. Nothing restarts by itself.
+    func bluetoothSwitched(on: Bool) {
+        guard successor == nil, device != nil, state != .unauthorized else { return }
+        guard !on else { return report(.poweredOn) }
+        stopScanTask()
+        for peripheral in known.values where peripheral.state != .disconnected {
+            peripheral.connecting?.cancel()
+            let connection = peripheral.connection
+            // Detached first, so the link's end is reported to no one.
+            peripheral.linkWentDown(error: nil)
+            if let app { app.phone.forgetBackgroundReport(of: peripheral.identifier.uuidString, for: app.name) }
+            if let connection { Task { try? await connection.disconnect() } }
+        }
+        reconsiderScanDuty()
+        report(.poweredOff)
     }
 
     /// Has the device's shared scan take the duty its apps now need: the app of this

@@ -76,7 +76,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     }
 
     /// A manager calling `delegate`, with options (`initWithDelegate:queue:options:`):
-    /// ``CBCentralManagerOptionShowPowerAlertKey`` (ignored: no user to alert),
+    /// ``CBCentralManagerOptionShowPowerAlertKey`` (on a simulated iPhone with Bluetooth
+    /// switched off, the system's "Turn On Bluetooth" alert on its timeline; default true),
     /// ``CBCentralManagerOptionRestoreIdentifierKey`` (state restoration on a simulated
     /// iPhone; elsewhere `centralManager(_:willRestoreState:)` is called first, with nothing
     /// to restore), and SwiftBLE's
@@ -87,7 +88,11 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         restoreIdentifier = options?[CBCentralManagerOptionRestoreIdentifierKey] as? String
         app = PhoneApp.launching
         self.delegate = delegate
-        super.init(queue: queue)
+        let authorization = CBManager.admit(app)
+        super.init(queue: queue, authorization: authorization ?? .notDetermined)
+        // The app was terminated for making it (no Bluetooth usage description).
+        guard authorization != nil else { return }
+        CBManager.showPowerAlertIfOff(app, asked: options?[CBCentralManagerOptionShowPowerAlertKey] as? Bool ?? true)
         var kept: CentralMembership?
         if let app {
             do {
@@ -99,7 +104,10 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         }
         // The delegate is set before the first report can run.
         Task { [weak self] in
-            if let predecessor = kept?.manager {
+            if authorization == .denied {
+                guard let self else { return }
+                await self.onQueue { self.report(.unauthorized) }
+            } else if let predecessor = kept?.manager {
                 await self?.restore(from: predecessor)
             } else {
                 await self?.powerUp()
@@ -128,7 +136,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             await onQueue {
                 self.device = opened
                 self.learn(bonded)
-                self.report(.poweredOn)
+                self.report(self.app?.phone.isBluetoothOn == false ? .poweredOff : .poweredOn)
             }
             await watchController(opened)
         case .failure:
@@ -151,7 +159,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             }
     }
 
-    private func report(_ newState: CBManagerState) {
+    func report(_ newState: CBManagerState) {
         guard changeState(to: newState) else { return }
         tell("didUpdateState \(newState)") { manager in manager.delegate?.centralManagerDidUpdateState(manager) }
     }
@@ -189,7 +197,10 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// ``CBCentralManagerScanOptionSolicitedServiceUUIDsKey`` (also peripherals soliciting
     /// these services). Ignored, as on Apple platforms, unless the state is powered on.
     open func scanForPeripherals(withServices serviceUUIDs: [CBUUID]?, options: [String: Any]? = nil) {
-        guard let device, state == .poweredOn else { return }
+        guard let device, state == .poweredOn else {
+            if app != nil { logMisuse("scanForPeripherals") }
+            return
+        }
         let rule = DiscoveryRule(services: serviceUUIDs?.map(\.value), options: options)
         scanRequest = (serviceUUIDs, options)
         let previous = scanning

@@ -1,3 +1,4 @@
+import BLE
 import BLETime
 import Dispatch
 import Foundation
@@ -12,16 +13,19 @@ public enum CBManagerState: Int, Sendable {
     case resetting = 1
     /// There is no controller: the one `$SWIFTBLE_HCI` names could not be opened.
     case unsupported = 2
-    /// The app may not use Bluetooth (never on Linux: no permission is asked).
+    /// The app may not use Bluetooth: on a simulated iPhone, the user refused the app's
+    /// permission prompt (never for a program on no phone: Linux asks no permission).
     case unauthorized = 3
-    /// The controller went away (its transport closed).
+    /// Bluetooth is switched off in the simulated iPhone's Settings, or the controller went
+    /// away (its transport closed).
     case poweredOff = 4
     /// The controller is up and ready.
     case poweredOn = 5
 }
 
-/// Whether the app may use Bluetooth (Core Bluetooth's `CBManagerAuthorization`). Linux asks
-/// no permission, so it is always ``allowedAlways``.
+/// Whether the app may use Bluetooth (Core Bluetooth's `CBManagerAuthorization`). On a
+/// simulated iPhone it is the app's, kept by the phone (docs/phone.md, "Bluetooth
+/// permission"); a program on no phone asks no permission, so it is ``allowedAlways``.
 public enum CBManagerAuthorization: Int, Sendable {
     /// The user has not been asked.
     case notDetermined = 0
@@ -29,8 +33,17 @@ public enum CBManagerAuthorization: Int, Sendable {
     case restricted = 1
     /// The user denied it.
     case denied = 2
-    /// Always allowed: the only value on Linux.
+    /// Always allowed: the only value for a program on no phone.
     case allowedAlways = 3
+
+    /// The phone's authorization of an app under Core Bluetooth's name.
+    init(_ authorization: BluetoothAuthorization) {
+        switch authorization {
+        case .notDetermined: self = .notDetermined
+        case .denied: self = .denied
+        case .allowedAlways: self = .allowedAlways
+        }
+    }
 }
 
 /// What the central and peripheral managers share (Core Bluetooth's `CBManager`): their
@@ -52,20 +65,56 @@ open class CBManager: NSObject, @unchecked Sendable {
     /// Where the manager's work and its delegate calls run: the main actor, or a
     /// ``DelegateQueue`` on the queue the app gave.
     let isolation: any Actor
+    /// The app's authorization when the manager was made.
+    let madeAuthorization: CBManagerAuthorization
 
-    init(queue: DispatchQueue?) {
+    init(queue: DispatchQueue?, authorization: CBManagerAuthorization = .allowedAlways) {
         isolation = DelegateQueue.isolation(for: queue)
+        madeAuthorization = authorization
         super.init()
     }
 
     /// Whether Bluetooth is usable now; readable from any thread.
     open var state: CBManagerState { currentState.withLock { $0 } }
 
-    /// ``CBManagerAuthorization/allowedAlways``: Linux asks no permission.
-    open class var authorization: CBManagerAuthorization { .allowedAlways }
+    /// Whether the app may use Bluetooth (iOS 13.1's class property): in the launch entry
+    /// point of an app of a simulated iPhone, that app's authorization
+    /// (``CBManagerAuthorization/notDetermined`` until its first manager asks the user);
+    /// anywhere else ``CBManagerAuthorization/allowedAlways``, as no app is known there
+    /// (ask a manager, ``authorization``).
+    open class var authorization: CBManagerAuthorization {
+        guard let app = PhoneApp.launching else { return .allowedAlways }
+        return CBManagerAuthorization(app.phone.bluetoothAuthorization(of: app.name))
+    }
 
-    /// ``CBManagerAuthorization/allowedAlways`` (the instance form Core Bluetooth deprecates).
-    open var authorization: CBManagerAuthorization { .allowedAlways }
+    /// The authorization of the manager's app (the instance form Core Bluetooth
+    /// deprecates): what the user answered when the app's first manager asked;
+    /// ``CBManagerAuthorization/allowedAlways`` on no phone.
+    open var authorization: CBManagerAuthorization { madeAuthorization }
+
+    /// What the phone says to a new manager of `app` (Apple, `CBManagerAuthorization`,
+    /// `NSBluetoothAlwaysUsageDescription`): the app's authorization, the permission prompt
+    /// shown the first time; `nil` when the app was terminated for lacking the usage
+    /// description. Always allowed on no phone.
+    static func admit(_ app: PhoneApp?) -> CBManagerAuthorization? {
+        guard let app else { return .allowedAlways }
+        return app.phone.bluetoothManagerMade(by: app.name).map(CBManagerAuthorization.init)
+    }
+
+    /// The "Turn On Bluetooth" alert iOS shows when a manager asking for it
+    /// (`CBCentralManagerOptionShowPowerAlertKey`, `CBPeripheralManagerOptionShowPowerAlertKey`)
+    /// is made while Bluetooth is switched off, on the phone's timeline.
+    static func showPowerAlertIfOff(_ app: PhoneApp?, asked: Bool) {
+        guard asked, let app, !app.phone.isBluetoothOn else { return }
+        app.phone.systemAlert("Turn On Bluetooth to Allow “\(app.name)” to Connect to Accessories", for: app.name)
+    }
+
+    /// Logs a call made while the state is not powered on, as Core Bluetooth does on iOS
+    /// ("API MISUSE: … can only accept this command while in the powered on state"); the
+    /// call does nothing.
+    func logMisuse(_ command: String) {
+        FileHandle.standardError.write(Data("OpenCoreBluetooth: API MISUSE: \(type(of: self)) can only accept \(command) while in the powered on state (state \(state))\n".utf8))
+    }
 
     /// Sets the state, returning whether it changed (so the delegate is told only then).
     func changeState(to newState: CBManagerState) -> Bool {

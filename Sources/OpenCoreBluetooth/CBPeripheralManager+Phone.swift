@@ -34,6 +34,10 @@ final class PeripheralMembership: PhoneAppMember, @unchecked Sendable {
         }
     }
 
+    func bluetoothSwitched(on: Bool) async {
+        await manager.onQueue { self.manager.bluetoothSwitched(on: on) }
+    }
+
     func appStateChanged(to state: AppState) async {
         let onScreen = state == .foreground
         await manager.onQueue {
@@ -51,6 +55,24 @@ extension CBPeripheralManager {
     /// advertising stops and its services leave the GATT server (§9, rule 16).
     func appEnded() {
         delegate = nil
+        withdraw()
+    }
+
+    /// Bluetooth was switched on or off in the phone's Settings (Apple, `CBManagerState`;
+    /// `peripheralManagerDidUpdateState(_:)`: the published services are gone below
+    /// powered on, and the app adds them again). Off, advertising stops and the services
+    /// leave the GATT server, then the delegate hears `poweredOff`; on again, `poweredOn`,
+    /// and nothing comes back by itself.
+    func bluetoothSwitched(on: Bool) {
+        guard successor == nil, device != nil, state != .unauthorized else { return }
+        guard !on else { return report(.poweredOn) }
+        withdraw()
+        centrals = [:]
+        report(.poweredOff)
+    }
+
+    /// Stops advertising and removes the published services from the GATT server.
+    private func withdraw() {
         stopAdvertising()
         enqueue { [weak self] in
             guard let self else { return }

@@ -81,7 +81,8 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     }
 
     /// A manager whose events go to `delegate`, with options:
-    /// ``CBPeripheralManagerOptionShowPowerAlertKey`` (ignored: no user to alert),
+    /// ``CBPeripheralManagerOptionShowPowerAlertKey`` (on a simulated iPhone with Bluetooth
+    /// switched off, the system's "Turn On Bluetooth" alert on its timeline; default false),
     /// ``CBPeripheralManagerOptionRestoreIdentifierKey`` (state preservation and restoration
     /// for an app of a simulated iPhone, iOS research §9, rules 13–16; ignored elsewhere, as
     /// no process is relaunched), and SwiftBLE's ``OpenCoreBluetoothControllerOptionKey``,
@@ -91,7 +92,11 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
         restoreIdentifier = options?[CBPeripheralManagerOptionRestoreIdentifierKey] as? String
         app = PhoneApp.launching
         self.delegate = delegate
-        super.init(queue: queue)
+        let authorization = CBManager.admit(app)
+        super.init(queue: queue, authorization: authorization ?? .notDetermined)
+        // The app was terminated for making it (no Bluetooth usage description).
+        guard authorization != nil else { return }
+        CBManager.showPowerAlertIfOff(app, asked: options?[CBPeripheralManagerOptionShowPowerAlertKey] as? Bool ?? false)
         var kept: PeripheralMembership?
         if let app {
             do {
@@ -105,6 +110,11 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
         // delegate is set before the state moves on.
         let controllerName = controllerName, app = app
         Task { [weak self] in
+            if authorization == .denied {
+                guard let self else { return }
+                await self.onQueue { self.report(.unauthorized) }
+                return
+            }
             if let predecessor = kept?.manager {
                 await self?.restore(from: predecessor)
                 return
@@ -129,7 +139,7 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
         case let .success(device):
             self.device = device
             startLoops(device)
-            setState(.poweredOn)
+            setState(app?.phone.isBluetoothOn == false ? .poweredOff : .poweredOn)
         case .failure:
             setState(.unsupported)
         }
@@ -139,6 +149,14 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     func setState(_ state: CBManagerState) {
         guard changeState(to: state) else { return }
         delegate?.peripheralManagerDidUpdateState(self)
+    }
+
+    /// Sets the state and tells the delegate through the app's phone if it changed (a change
+    /// the user made: Bluetooth switched, the permission refused), so the timeline shows it
+    /// and a suspended app gets it as its rules say.
+    func report(_ state: CBManagerState) {
+        guard changeState(to: state) else { return }
+        tell("didUpdateState \(state)") { manager in manager.delegate?.peripheralManagerDidUpdateState(manager) }
     }
 
     /// Runs `work` after every earlier service change or advertising start. `work` runs on

@@ -154,3 +154,41 @@ extension PhonePeripheralTests {
         await world.close()
     }
 }
+
+extension PhonePeripheralTests {
+    /// How many advertisements of `address` `scanner` hears in `seconds` of the test's clock.
+    private func advertisementsHeard(on scanner: BLEDevice, from address: BluetoothAddress, in seconds: Double) async throws -> Int {
+        let scan = try await scanner.central.scan(options: ScanOptions(allowDuplicates: true))
+        let counting = Task {
+            var count = 0
+            for await advertisement in scan where advertisement.address.value == address.value { count += 1 }
+            return count
+        }
+        try await testClock.sleep(for: .seconds(seconds))
+        counting.cancel()
+        await scan.stop()
+        return await counting.value
+    }
+
+    @Test("Without bluetooth-peripheral, advertising stops when the app leaves the screen and resumes when it returns; its link stays, and dynamic reads fail while it is suspended")
+    func advertisingStopsWithoutMode() async throws {
+        let (world, phone, launches, connection, counter) = try await counterOnPhone(modes: [])
+        let scanner = world.devices[1]
+        let phoneAddress = world.addresses[0]
+        #expect(try await advertisementsHeard(on: scanner, from: phoneAddress, in: 2) > 0)
+
+        try phone.perform(.background("Counter"))
+        try await waitFor("suspension") { phone.state(of: "Counter") == .suspended }
+        #expect(try await advertisementsHeard(on: scanner, from: phoneAddress, in: 3) == 0)
+        // The app still believes it advertises, as on iOS; the system holds it back.
+        #expect(launches.apps.first?.manager.isAdvertising == true)
+        #expect(connection.isConnected)
+        await #expect(throws: BLEError.att(.unlikelyError, handle: counter.valueHandle)) { try await connection.read(counter) }
+
+        try phone.perform(.foreground("Counter"))
+        #expect(try await advertisementsHeard(on: scanner, from: phoneAddress, in: 2) > 0)
+        #expect(try await connection.read(counter) == [1])
+        phone.close()
+        await world.close()
+    }
+}

@@ -38,6 +38,36 @@ struct PhoneScenarioFollowTests {
         await device.close()
     }
 
+    @Test("A scenario app's bluetooth answer and usage description reach the phone: refused, its manager is unauthorized; without a description, it is terminated")
+    func scenarioBluetoothPermission() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOfFile: root.appendingPathComponent("Scenarios/heart-rate-restore.yaml").path, encoding: .utf8)
+        let line = "{name: Pulse, program: heart-rate-monitor, modes: [bluetooth-central], restoresState: true}"
+        #expect(text.contains(line))
+        let refusing = text.replacingOccurrences(of: line, with: """
+            {name: Pulse, modes: [bluetooth-central], bluetooth: deny}
+                  - {name: Leaky, bluetoothUsageDescription: false}
+            """)
+        let scenario = try ScenarioLoader.parse(yaml: refusing)
+        #expect(scenario.devices[0].apps.map(\.bluetooth) == ["deny", "allow"])
+        #expect(scenario.devices[0].apps.map(\.bluetoothUsageDescription) == [ScenarioApp.defaultBluetoothUsageDescription, nil])
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: refusing.replacingOccurrences(of: "bluetooth: deny", with: "bluetooth: maybe")) }
+
+        let device = try await BLEDevice.open(scenario: scenario, profile: .iPhone)
+        let phone = SimulatedPhone(device: device)
+        let launches = Launches<HeartRateCentral>()
+        for name in ["Pulse", "Leaky"] {
+            try phone.install(scenarioApp: name) { _ in launches.apps.append(HeartRateCentral(options: [:])) }
+        }
+        try phone.perform(.launch("Pulse"))
+        #expect(await eventually { launches.apps.first?.log == ["didUpdateState 3"] })
+        #expect(phone.bluetoothAuthorization(of: "Pulse") == .denied)
+        try phone.perform(.launch("Leaky"))
+        #expect(await eventually { phone.state(of: "Leaky") == .terminated(.crash) })
+        phone.close()
+        await device.close()
+    }
+
     @Test("Following is refused off a scenario, with an app of the scenario not installed, or for an app it does not have")
     func refusals() async throws {
         let device = try await BLEDevice.open(scenario: try scenario("heart-rate-force-quit"), profile: .iPhone)

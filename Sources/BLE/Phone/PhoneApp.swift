@@ -69,6 +69,9 @@ public protocol PhoneAppMember: AnyObject, Sendable {
     /// Its app's location authorization changed (the user answered a prompt), for a Core
     /// Location manager to tell its delegate, as each manager of the app is told.
     func locationAuthorizationChanged()
+    /// Bluetooth was switched on or off in Settings, for a Core Bluetooth manager to report
+    /// its new state and give up its scan, links, advertising and services.
+    func bluetoothSwitched(on: Bool) async
 }
 
 extension PhoneAppMember {
@@ -76,6 +79,8 @@ extension PhoneAppMember {
     public func appStateChanged(to state: AppState) async {}
     /// Nothing to tell by default: only location managers care.
     public func locationAuthorizationChanged() {}
+    /// Nothing to do by default: only Bluetooth managers care.
+    public func bluetoothSwitched(on: Bool) async {}
 }
 
 /// One line of a phone's story: what its system did, and when.
@@ -96,6 +101,7 @@ public struct PhoneTimelineEntry: Hashable, Sendable, CustomStringConvertible {
         case let .alert(app, message): return "\(seconds)  \(app): alert \"\(message)\""
         case let .notification(app, change): return "\(seconds)  \(app): notification \(change)"
         case let .network(app, exchange): return "\(seconds)  \(app): \(exchange)"
+        case let .crashed(app, reason): return "\(seconds)  \(app): crashed: \(reason)"
         }
     }
 }

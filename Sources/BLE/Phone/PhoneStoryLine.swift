@@ -32,6 +32,7 @@ public struct PhoneStoryLine: Hashable, Sendable {
         case let .alert(app, message): (self.app, event, detail) = (app, "alert", message)
         case let .notification(app, change): (self.app, event, detail) = (app, "notification", change)
         case let .network(app, exchange): (self.app, event, detail) = (app, "network", exchange)
+        case let .crashed(app, reason): (self.app, event, detail) = (app, "crashed", reason)
         }
     }
 
@@ -54,6 +55,7 @@ public struct PhoneStoryLine: Hashable, Sendable {
         case "dropped": words = "dropped " + detail
         case "alert": words = "alert \"\(detail)\""
         case "notification": words = "notification " + detail
+        case "crashed": words = "crashed: " + detail
         case "log": words = "“\(detail)”"
         default: words = detail
         }

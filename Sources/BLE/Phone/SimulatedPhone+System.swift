@@ -22,6 +22,10 @@ extension SimulatedPhone {
         case call(@Sendable () -> Void)
         /// Hand a request that reached its server to the server.
         case serve(UInt64, NetworkRequest, any NetworkServer)
+        /// Tell a manager Bluetooth was switched on or off.
+        case bluetooth(any PhoneAppMember, on: Bool)
+        /// Bluetooth was switched off: end the device's links still up.
+        case radioOff
     }
 
     /// The phone's system: the rules' core and what the layers above gave it.
@@ -113,7 +117,7 @@ extension SimulatedPhone {
                     effects.append(.launch(app, launcher, options))
                 case let .dropped(_, event, _):
                     pending[event.id] = nil
-                case .alert, .notification, .network:
+                case .alert, .notification, .network, .crashed:
                     break
                 }
             }
@@ -176,6 +180,10 @@ extension SimulatedPhone {
                     body()
                 case let .serve(id, request, server):
                     serve(id, request, with: server)
+                case let .bluetooth(member, on):
+                    await member.bluetoothSwitched(on: on)
+                case .radioOff:
+                    for connection in device?.connections ?? [] { try? await connection.disconnect() }
                 }
             }
         }

@@ -84,6 +84,7 @@ public final class SimulatedPhone: Sendable {
                 }
             }
             var effects = state.process(try state.core.handle(action, at: now), at: now)
+            if case let .bluetooth(on) = action { effects += state.bluetoothSwitched(on: on) }
             if let (name, launcher) = fresh { effects.append(.launch(name, launcher, PhoneLaunchOptions())) }
             return effects
         }

@@ -346,10 +346,21 @@ public struct ScenarioApp: Hashable, Sendable {
     /// What the phone's user answers when the app asks to post notifications
     /// (`notifications: deny`): one of ``notificationAnswers``, by default `allow`.
     public var notifications: String
+    /// What the phone's user answers to the Bluetooth prompt of the app's first Core
+    /// Bluetooth manager (`bluetooth: deny`): one of ``bluetoothAnswers``, by default `allow`.
+    public var bluetooth: String
+    /// The app's `NSBluetoothAlwaysUsageDescription`; `nil` when its Info.plist has none
+    /// (`bluetoothUsageDescription: false`), and its first manager then gets it terminated.
+    /// By default a description is present.
+    public var bluetoothUsageDescription: String?
+
+    /// The usage description an app of a file has unless the file says otherwise.
+    public static let defaultBluetoothUsageDescription = "Uses Bluetooth to talk to accessories."
 
     /// An app with every field.
     public init(name: String, modes: [String] = [], restoresState: Bool = false, regions: [String]? = nil,
-                notifyEntryStateOnDisplay: Bool = false, program: String? = nil, notifications: String = "allow") {
+                notifyEntryStateOnDisplay: Bool = false, program: String? = nil, notifications: String = "allow",
+                bluetooth: String = "allow", bluetoothUsageDescription: String? = ScenarioApp.defaultBluetoothUsageDescription) {
         self.name = name
         self.modes = modes
         self.restoresState = restoresState
@@ -357,6 +368,8 @@ public struct ScenarioApp: Hashable, Sendable {
         self.notifyEntryStateOnDisplay = notifyEntryStateOnDisplay
         self.program = program
         self.notifications = notifications
+        self.bluetooth = bluetooth
+        self.bluetoothUsageDescription = bluetoothUsageDescription
     }
 
     /// The mode names a file may use.
@@ -364,6 +377,9 @@ public struct ScenarioApp: Hashable, Sendable {
     /// The answers a file may give to the app's notification prompt (`BLEPhone`'s
     /// `NotificationAuthorizationAnswer`).
     public static let notificationAnswers = ["allow", "deny", "undecided"]
+    /// The answers a file may give to the app's Bluetooth prompt (`BLEPhone`'s
+    /// `BluetoothAuthorizationAnswer`).
+    public static let bluetoothAnswers = ["allow", "deny"]
 }
 
 /// What a scenario's `app` action does to an app.

@@ -281,13 +281,14 @@ struct RouteSection: Decodable {
     }
 }
 
-/// One app of a phone: `{name: Bus, modes: [location], restoresState: false, regions: [stop], notifications: deny}`.
+/// One app of a phone: `{name: Bus, modes: [location], restoresState: false, regions: [stop], notifications: deny,
+/// bluetooth: deny, bluetoothUsageDescription: "Finds your bus stop."}` (`bluetoothUsageDescription: false`: none).
 struct AppSection: Decodable {
     var app: ScenarioApp
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["name", "modes", "restoresState", "regions", "notifyEntryStateOnDisplay",
-                                                       "program", "notifications"])
+                                                       "program", "notifications", "bluetooth", "bluetoothUsageDescription"])
         let name = try fields.required("name", String.self, expected: "the app's name")
         let modes = try fields.optional("modes", [String].self, expected: "a list of background modes") ?? []
         for mode in modes where !ScenarioApp.modeNames.contains(mode) {
@@ -304,7 +305,14 @@ struct AppSection: Decodable {
         guard ScenarioApp.notificationAnswers.contains(notifications) else {
             throw fields.error("notifications", "\"\(notifications)\" is not an answer; use " + ScenarioApp.notificationAnswers.joined(separator: ", "))
         }
+        let bluetooth = try fields.optional("bluetooth", String.self, expected: "the user's answer to the Bluetooth prompt") ?? "allow"
+        guard ScenarioApp.bluetoothAnswers.contains(bluetooth) else {
+            throw fields.error("bluetooth", "\"\(bluetooth)\" is not an answer; use " + ScenarioApp.bluetoothAnswers.joined(separator: ", "))
+        }
+        let usage = try fields.optional("bluetoothUsageDescription", String.self,
+                                        expected: "the app's NSBluetoothAlwaysUsageDescription, or false for none")
         app = ScenarioApp(name: name, modes: modes, restoresState: restores, regions: regions, notifyEntryStateOnDisplay: onDisplay,
-                          program: program, notifications: notifications)
+                          program: program, notifications: notifications, bluetooth: bluetooth,
+                          bluetoothUsageDescription: usage == "false" ? nil : usage ?? ScenarioApp.defaultBluetoothUsageDescription)
     }
 }
