@@ -85,6 +85,9 @@ extension World {
         let receivers = record.receivers
         for lock in receivers {
             if let rssi = receptionRSSI(of: record, at: lock) {
+                onReception?(WorldReception(time: now, receiver: DeviceID(rawValue: lock.device),
+                                            sender: DeviceID(rawValue: record.sender),
+                                            channel: record.transmission.channel, rssi: rssi))
                 deliver(.radio(RadioReception(transmission: record.transmission, rssi: rssi)), to: lock.device)
             }
         }

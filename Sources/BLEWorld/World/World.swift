@@ -33,6 +33,12 @@ public final class World {
     #endif
     public var onHostPacket: ((DeviceID, H4.Packet) -> Void)?
 
+    /// Called for every packet a receiver gets, at the virtual time its last bit arrives and
+    /// before its controller handles it: for digests that compare runs (every bundled
+    /// scenario's receptions are pinned by a test) and for counting events in benchmarks.
+    /// Left `nil`, it costs one check per reception.
+    public var onReception: ((WorldReception) -> Void)?
+
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
