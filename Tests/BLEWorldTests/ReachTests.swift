@@ -9,21 +9,28 @@ struct ReachTests {
     /// antennas of several gains, sensitivities from −100 to −80 dBm, a wall and an obstacle
     /// with a negative loss, listeners on routes, one carried, one moved and one carried
     /// mid-run, and receivers hopping channels.
-    static func receptions(offeringOnlyWithinReach: Bool) -> (receptions: [WorldReception], statistics: WorldStatistics) {
-        let world = World(configuration: WorldConfiguration(seed: 31, radio: RadioModel(shadowingSigmaDB: 3, fastFading: true)))
+    ///
+    /// With `wide`, the same on a district 3 km across without shadowing or fading and with
+    /// four times the listeners, so that a packet's reach spans a few cells of the grid and
+    /// the grid, not the list, finds the listeners.
+    static func receptions(offeringOnlyWithinReach: Bool, wide: Bool = false)
+        -> (receptions: [WorldReception], statistics: WorldStatistics, filedCells: Int) {
+        let radio = wide ? RadioModel() : RadioModel(shadowingSigmaDB: 3, fastFading: true)
+        let world = World(configuration: WorldConfiguration(seed: 31, radio: radio))
         world.offersOnlyWithinReach = offeringOnlyWithinReach
         var random = WorldRandom(seed: 7)
         func uniform(_ range: ClosedRange<Double>) -> Double {
             range.lowerBound + WorldRandom.unit(random.next()) * (range.upperBound - range.lowerBound)
         }
-        func point() -> Vector3 { Vector3(x: uniform(-400 ... 400), y: uniform(-400 ... 400), z: uniform(0 ... 4)) }
+        let half = wide ? 1500.0 : 400
+        func point() -> Vector3 { Vector3(x: uniform(-half ... half), y: uniform(-half ... half), z: uniform(0 ... 4)) }
         for tag in 1 ... 40 {
             world.addDevice(DeviceDescription(name: "beacon \(tag)", position: point(), antennaGainDBi: uniform(-2 ... 3)),
                             controller: TestBeacon(tag: UInt32(tag), interval: Int64(uniform(20_000 ... 100_000)), channels: [37, 38, 39],
                                                    txPowerDBm: uniform(-20 ... 4), maximumDelay: 10_000, seed: UInt64(tag)))
         }
         var listeners: [DeviceID] = []
-        for index in 0 ..< 30 {
+        for index in 0 ..< (wide ? 120 : 30) {
             let route = index % 3 == 0
                 ? Route(waypoints: [Waypoint(position: point(), speed: 15), Waypoint(position: point(), speed: 15)], loops: true) : nil
             listeners.append(world.addDevice(
@@ -39,7 +46,7 @@ struct ReachTests {
         var heard: [WorldReception] = []
         world.onReception = { heard.append($0) }
         world.run(until: 4_000_000)
-        return (heard, world.statistics)
+        return (heard, world.statistics, world.listenerGrid.cells.count)
     }
 
     @Test("Offering packets only within their reach changes no reception, RSSI, collision or order")
@@ -51,6 +58,16 @@ struct ReachTests {
         #expect(culled.statistics.collisions == everyone.statistics.collisions)
         #expect(culled.statistics.collisions > 0)
         // Packets out of reach were not offered, so fewer losses below sensitivity are counted.
+        #expect(culled.statistics.belowSensitivity < everyone.statistics.belowSensitivity)
+    }
+
+    @Test("On a wide district the grid finds the listeners in reach, and the receptions are the same")
+    func sameReceptionsThroughTheGrid() {
+        let culled = Self.receptions(offeringOnlyWithinReach: true, wide: true)
+        let everyone = Self.receptions(offeringOnlyWithinReach: false, wide: true)
+        #expect(culled.receptions.count > 100)
+        #expect(culled.receptions == everyone.receptions)
+        #expect(culled.filedCells > 4)
         #expect(culled.statistics.belowSensitivity < everyone.statistics.belowSensitivity)
     }
 
