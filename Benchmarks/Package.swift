@@ -32,6 +32,14 @@ let package = Package(
             path: "WorldSpeed"
         ),
         .executableTarget(
+            name: "CitySpeed",
+            dependencies: [
+                .product(name: "BLEScenarios", package: rootPackage),
+                .product(name: "BLEWorld", package: rootPackage),
+            ],
+            path: "CitySpeed"
+        ),
+        .executableTarget(
             name: "DecodeRate",
             dependencies: ["Workloads", .product(name: "BLEWire", package: rootPackage)],
             path: "DecodeRate"

@@ -29,7 +29,8 @@ extension World {
     }
 
     /// The first bit leaves the antenna: the packet joins its channel's traffic, and every
-    /// receiver open on its channel, PHY and access address locks onto it. A receiver locks
+    /// receiver within its reach (``reach(txPowerDBm:senderGainDBi:)``) open on its channel,
+    /// PHY and access address locks onto it. A receiver locks
     /// onto every packet that starts in its window; overlapping ones then compete at their
     /// ends, where at most one can beat the others by the capture margin.
     func startTransmission(_ slot: Int) {
@@ -57,7 +58,16 @@ extension World {
         }
         onAir[channel].append(slot)
 
-        for device in listeners[channel] where device != record.sender {
+        // Only receivers within the packet's reach could get it; the others are not offered it.
+        let candidates: [Int]
+        if offersOnlyWithinReach,
+           let reach = reach(txPowerDBm: transmission.txPowerDBm, senderGainDBi: sender.description.antennaGainDBi) {
+            collectReachableListeners(channel: channel, origin: record.senderPosition, reach: reach)
+            candidates = reachable
+        } else {
+            candidates = listeners[channel]
+        }
+        for device in candidates where device != record.sender {
             let receiver = deviceStates[device]
             guard receiver.powered, let window = receiver.window,
                   window.phy == transmission.phy, window.accessAddress == transmission.accessAddress,
@@ -85,6 +95,9 @@ extension World {
         let receivers = record.receivers
         for lock in receivers {
             if let rssi = receptionRSSI(of: record, at: lock) {
+                onReception?(WorldReception(time: now, receiver: DeviceID(rawValue: lock.device),
+                                            sender: DeviceID(rawValue: record.sender),
+                                            channel: record.transmission.channel, rssi: rssi))
                 deliver(.radio(RadioReception(transmission: record.transmission, rssi: rssi)), to: lock.device)
             }
         }

@@ -38,6 +38,13 @@ final class DeviceState {
     var listenerChannel = -1
     /// The device's index in that list.
     var listenerIndex = -1
+    /// Where ``World/listenerGrid`` files the device while its receiver is open, and its
+    /// index in that cell's or list's devices.
+    var filing: ListenerGrid.Filing?
+    var filingSlot = -1
+    /// The receiver's factor of a packet's squared reach (``World/reachScale(of:)``): set
+    /// when the device is added; +∞ (always offered) until then.
+    var reachScale = Double.infinity
 
     /// The deadline the world has a wake-up scheduled for, and that wake-up's generation.
     #if !DEBUG

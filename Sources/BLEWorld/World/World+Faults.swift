@@ -41,6 +41,7 @@ extension World {
         state.description.position = position
         state.description.route = nil
         state.plan = nil
+        refileListener(device.rawValue)
     }
 
     /// Resets `device`'s controller as by a power cycle (`SimulatedController.powerCycle`):

@@ -33,6 +33,12 @@ public final class World {
     #endif
     public var onHostPacket: ((DeviceID, H4.Packet) -> Void)?
 
+    /// Called for every packet a receiver gets, at the virtual time its last bit arrives and
+    /// before its controller handles it: for digests that compare runs (every bundled
+    /// scenario's receptions are pinned by a test) and for counting events in benchmarks.
+    /// Left `nil`, it costs one check per reception.
+    public var onReception: ((WorldReception) -> Void)?
+
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
@@ -47,6 +53,21 @@ public final class World {
     var obstacleCarriers: [DeviceState?] = []
     /// Devices whose receiver is assigned to each channel index (0–255), for fast look-up.
     var listeners: [[Int]] = Array(repeating: [], count: 256)
+    /// The same listeners filed by where they stand, so a packet is offered only to those
+    /// in its reach (``reach(txPowerDBm:senderGainDBi:)``).
+    var listenerGrid = ListenerGrid()
+    /// Whether a packet is offered only to the listeners within its reach (always, but for
+    /// the test that compares a world with and without it).
+    var offersOnlyWithinReach = true
+    /// The listeners in reach of the transmission that is starting; reused, not reallocated.
+    var reachable: [Int] = []
+    /// The largest antenna gain minus sensitivity of any device, in dB (the best receiver
+    /// of the reach bound); +∞, which turns the bound off, if one is not a number.
+    var bestReceiverMarginDB = -Double.infinity
+    /// The sum of the obstacles' negative losses (gains), in dB; +∞ if a loss is not a number.
+    var obstacleGainDB = 0.0
+    /// ``maximumVariationDB(_:)`` of the world's radio model.
+    let maximumVariationDB: Double
     /// Transmissions on the air on each channel.
     var onAir: [[Int]] = Array(repeating: [], count: 256)
     /// Transmission records by slot, and the slots free for reuse.
@@ -78,6 +99,7 @@ public final class World {
     /// A world with no devices at time 0.
     public init(configuration: WorldConfiguration) {
         self.configuration = configuration
+        maximumVariationDB = Self.maximumVariationDB(configuration.radio)
     }
 
     // MARK: Devices
@@ -88,6 +110,9 @@ public final class World {
     public func addDevice(_ description: DeviceDescription, controller: some SimulatedController) -> DeviceID {
         let index = deviceStates.count
         deviceStates.append(DeviceState(description: description, controller: controller))
+        let margin = description.antennaGainDBi - description.sensitivityDBm
+        bestReceiverMarginDB = margin.isNaN ? .infinity : Swift.max(bestReceiverMarginDB, margin)
+        deviceStates[index].reachScale = reachScale(of: description)
         refreshTimer(index)
         return DeviceID(rawValue: index)
     }
@@ -100,6 +125,7 @@ public final class World {
     ///     time of each packet, and the shape is not turned with the device's heading.
     public func addObstacle(_ obstacle: Obstacle, attachedTo device: DeviceID? = nil) {
         obstacles.append(obstacle)
+        obstacleGainDB = obstacle.lossDB.isNaN ? .infinity : obstacleGainDB + Swift.max(0, -obstacle.lossDB)
         obstacleCarriers.append(device.flatMap { deviceStates.indices.contains($0.rawValue) ? deviceStates[$0.rawValue] : nil })
     }
 
@@ -118,6 +144,7 @@ public final class World {
         }
         state.carrier = deviceStates[carrier.rawValue]
         state.carriedOffset = offset
+        refileListener(device.rawValue)
         return true
     }
 
@@ -354,34 +381,5 @@ public final class World {
         if let deadline {
             queue.schedule(at: Swift.max(deadline, now), .timer, device, state.timerGeneration)
         }
-    }
-
-    func openReceiver(_ window: ReceiverWindow, device: Int) {
-        let state = deviceStates[device]
-        let channel = Int(window.channel)
-        if state.listenerChannel != channel {
-            closeReceiver(device)
-            state.listenerChannel = channel
-            state.listenerIndex = listeners[channel].count
-            listeners[channel].append(device)
-        }
-        state.window = window
-    }
-
-    func closeReceiver(_ device: Int) {
-        let state = deviceStates[device]
-        state.window = nil
-        let channel = state.listenerChannel
-        guard channel >= 0 else { return }
-        let index = state.listenerIndex
-        let lastIndex = listeners[channel].count - 1
-        if index != lastIndex {
-            let moved = listeners[channel][lastIndex]
-            listeners[channel][index] = moved
-            deviceStates[moved].listenerIndex = index
-        }
-        listeners[channel].removeLast()
-        state.listenerChannel = -1
-        state.listenerIndex = -1
     }
 }

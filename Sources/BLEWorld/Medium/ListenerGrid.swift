@@ -1,0 +1,67 @@
+/// The receivers open on each channel, filed by where they stand, so that a transmission
+/// is offered only to those within its reach (``World/reach(txPowerDBm:senderGainDBi:)``).
+///
+/// A uniform grid of square cells in the horizontal plane: a stationary listener is filed in
+/// the cell of its position, per channel, when its receiver opens on that channel and taken
+/// out when it closes or moves to another. A listener that moves (it follows a route or is
+/// carried) or stands nowhere a cell can name (a position that is not a finite number, or
+/// beyond ±2³⁰ cells) is kept in a per-channel list instead and checked where it is at the
+/// time of each transmission, since its route is a function of time.
+struct ListenerGrid {
+    /// A cell of one channel.
+    struct CellKey: Hashable {
+        var channel: UInt8
+        var x: Int32
+        var y: Int32
+    }
+
+    /// The cells a disc covers: a rectangle of cell coordinates.
+    struct CellRange {
+        var xs: ClosedRange<Int32>
+        var ys: ClosedRange<Int32>
+
+        /// How many cells the rectangle holds.
+        var count: Int { (Int(xs.upperBound) - Int(xs.lowerBound) + 1) * (Int(ys.upperBound) - Int(ys.lowerBound) + 1) }
+
+        /// The keys of the rectangle's cells on `channel`, row by row.
+        func keys(channel: Int) -> some Sequence<CellKey> {
+            let channel = UInt8(truncatingIfNeeded: channel)
+            return ys.lazy.flatMap { y in xs.lazy.map { x in CellKey(channel: channel, x: x, y: y) } }
+        }
+    }
+
+    /// Where a listener is filed.
+    enum Filing: Equatable {
+        case cell(CellKey)
+        case moving(channel: Int)
+    }
+
+    /// The side of a cell in metres, fixed at the first filing (``World`` picks about one
+    /// reach), or 0 before.
+    var cellSize = 0.0
+    /// The stationary listeners of each non-empty cell.
+    var cells: [CellKey: [Int]] = [:]
+    /// The moving listeners on each channel.
+    var moving: [[Int]] = Array(repeating: [], count: 256)
+
+    /// The largest cell coordinate used; positions beyond count as moving.
+    private static let limit = Double(1 << 30)
+
+    /// The cell of `position` on `channel`, or `nil` when no cell can name it.
+    func cell(of position: Vector3, channel: Int) -> CellKey? {
+        guard cellSize > 0 else { return nil }
+        let x = (position.x / cellSize).rounded(.down), y = (position.y / cellSize).rounded(.down)
+        guard abs(x) < Self.limit, abs(y) < Self.limit else { return nil }
+        return CellKey(channel: UInt8(truncatingIfNeeded: channel), x: Int32(x), y: Int32(y))
+    }
+
+    /// The cells a disc of `reach` metres around `origin` touches, or `nil` when they cannot
+    /// be named (then every listener is checked).
+    func cells(around origin: Vector3, reach: Double) -> CellRange? {
+        guard cellSize > 0 else { return nil }
+        let low = (x: ((origin.x - reach) / cellSize).rounded(.down), y: ((origin.y - reach) / cellSize).rounded(.down))
+        let high = (x: ((origin.x + reach) / cellSize).rounded(.down), y: ((origin.y + reach) / cellSize).rounded(.down))
+        guard abs(low.x) < Self.limit, abs(low.y) < Self.limit, abs(high.x) < Self.limit, abs(high.y) < Self.limit else { return nil }
+        return CellRange(xs: Int32(low.x) ... Int32(high.x), ys: Int32(low.y) ... Int32(high.y))
+    }
+}
