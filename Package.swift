@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "BLEBackend",
             dependencies: [
-                "BLEFleet", "BLEFleetStore", "BLEPhone", "BLEPresence",
+                "BLEBeacons", "BLEFleet", "BLEFleetStore", "BLEPhone", "BLEPresence",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
