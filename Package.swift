@@ -64,7 +64,7 @@ let package = Package(
             ]
         ),
         .target(name: "BLEController", dependencies: ["BLEWire", "BLECrypto"]),
-        .target(name: "BLEWorld", dependencies: ["BLEController", "BLETime", "BLEWire", "BLELogging", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BLEWorld", dependencies: ["BLEController", "BLECrypto", "BLETime", "BLEWire", "BLELogging", .product(name: "Yams", package: "Yams")]),
         .target(name: "BLETransport", dependencies: ["BLEWire"]),
         .target(name: "BLEHost", dependencies: ["BLETime", "BLEWire", "BLECrypto", "BLELogging"]),
         // Files the host's state lives in (the bond store): the I/O BLEHost, being sans-IO, leaves out.
@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "BLEBackend",
             dependencies: [
-                "BLEFleet", "BLEFleetStore", "BLEPhone", "BLEPresence",
+                "BLEBeacons", "BLEFleet", "BLEFleetStore", "BLEPhone", "BLEPresence",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -148,6 +148,8 @@ let package = Package(
         .target(name: "RideLog", dependencies: ["OpenCoreLocation", "OpenUserNotifications"], path: "Examples/RideLog/Sources/RideLog"),
         // The stolen-car finder (Examples/CarFinder): an iOS-style app that reports the tags it hears with the phone's position.
         .target(name: "CarFinder", dependencies: ["OpenCoreLocation"], path: "Examples/CarFinder/Sources/CarFinder"),
+        // The shop coupon (Examples/ShopCoupon): iOS-style coupons keyed on a static iBeacon and on a rotating Eddystone-EID.
+        .target(name: "ShopCoupon", dependencies: ["OpenCoreBluetooth", "OpenCoreLocation", "OpenUserNotifications"], path: "Examples/ShopCoupon/Sources/ShopCoupon"),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
         // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(
@@ -188,7 +190,7 @@ let package = Package(
         .testTarget(name: "BLEGatewayTests", dependencies: ["SimulatedTesting", "BLEGateway", "BLEFleet", "BLEFleetStore", "BLEHost", "BLEBeacons", "BLEWire",
                                                         .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Logging", package: "swift-log")]),
         // The field systems end to end, judged against the world's truth.
-        .testTarget(name: "SystemsTests", dependencies: ["SimulatedTesting", "BusOffice", "CarerVisits", "RideLog", "CarFinder", "BLE", "BLEPhone", "OpenCoreLocation",
+        .testTarget(name: "SystemsTests", dependencies: ["SimulatedTesting", "BusOffice", "CarerVisits", "RideLog", "CarFinder", "ShopCoupon", "BLE", "BLEPhone", "OpenCoreBluetooth", "OpenCoreLocation",
                                                       "OpenUserNotifications", "BLEBackend", "BLEFleetSimulation", "BLEFleetStore", "BLEWorld"]),
         .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEPresence", "BLEWorld"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),

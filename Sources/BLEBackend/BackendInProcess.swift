@@ -21,9 +21,10 @@ public struct BackendInProcess: NetworkServer {
     private let responder: RouterResponder<BasicRequestContext>
     private let logger: Logger
 
-    /// The back end over `store` (migrated by the caller), logging to `logger`.
-    public init(store: any FleetStore, logger: Logger = Logger(label: "ble.backend.sim")) {
-        responder = BackendRoutes.router(BackendQueries(store: store)).buildResponder()
+    /// The back end over `store` (migrated by the caller), resolving the identifiers of
+    /// `eidBeacons`, logging to `logger`.
+    public init(store: any FleetStore, eidBeacons: EIDBeaconRegistry = .none, logger: Logger = Logger(label: "ble.backend.sim")) {
+        responder = BackendRoutes.router(BackendQueries(store: store, eidBeacons: eidBeacons)).buildResponder()
         self.logger = logger
     }
 

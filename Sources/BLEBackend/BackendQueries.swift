@@ -9,11 +9,15 @@ public struct BackendQueries: Sendable {
     public let store: any FleetStore
     /// The most sightings one answer reads (``BackendLimits/maximumSightingsRead`` unless a test lowers it).
     public let maximumSightingsRead: Int
+    /// The Eddystone-EID beacons `POST /eid/resolve` knows (configuration, not the store).
+    public let eidBeacons: EIDBeaconRegistry
 
-    /// Queries over `store`.
-    public init(store: any FleetStore, maximumSightingsRead: Int = BackendLimits.maximumSightingsRead) {
+    /// Queries over `store`, resolving the identifiers of `eidBeacons`.
+    public init(store: any FleetStore, maximumSightingsRead: Int = BackendLimits.maximumSightingsRead,
+                eidBeacons: EIDBeaconRegistry = EIDBeaconRegistry.none) {
         self.store = store
         self.maximumSightingsRead = maximumSightingsRead
+        self.eidBeacons = eidBeacons
     }
 
     /// Runs a store call, turning its failure into a 503.

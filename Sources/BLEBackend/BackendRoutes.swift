@@ -99,6 +99,10 @@ public enum BackendRoutes {
             let batch = try await BackendJSON.decode(BackendPayloads.PhoneSightingBatch.self, from: request)
             return try BackendJSON.response(try await queries.postPhoneSightings(batch), status: .accepted)
         }
+        router.post("eid/resolve") { request, _ -> Response in
+            let observation = try await BackendJSON.decode(BackendPayloads.EIDObservation.self, from: request)
+            return try BackendJSON.response(try queries.resolveEID(observation))
+        }
         return router
     }
 }

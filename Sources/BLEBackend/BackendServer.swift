@@ -18,13 +18,17 @@ public struct BackendServer: Sendable {
     public var port: Int
     /// Where the server logs.
     public var logger: Logger
+    /// The Eddystone-EID beacons `POST /eid/resolve` resolves (`--eid-beacons FILE`).
+    public var eidBeacons: EIDBeaconRegistry
 
-    /// A server over `store` on `address:port`.
-    public init(store: any FleetStore, address: String = "127.0.0.1", port: Int = 0, logger: Logger = Logger(label: "ble.backend")) {
+    /// A server over `store` on `address:port`, resolving the identifiers of `eidBeacons`.
+    public init(store: any FleetStore, address: String = "127.0.0.1", port: Int = 0, logger: Logger = Logger(label: "ble.backend"),
+                eidBeacons: EIDBeaconRegistry = .none) {
         self.store = store
         self.address = address
         self.port = port
         self.logger = logger
+        self.eidBeacons = eidBeacons
     }
 
     /// Serves until the calling task is cancelled, or, with `stopOnSignals`, until SIGINT or
@@ -36,7 +40,7 @@ public struct BackendServer: Sendable {
     ///   - onReady: Called once with the port listened on, when the server accepts connections.
     /// - Throws: When the address cannot be bound (in use, not an address of this machine).
     public func run(stopOnSignals: Bool = false, onReady: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let router = BackendRoutes.router(BackendQueries(store: store))
+        let router = BackendRoutes.router(BackendQueries(store: store, eidBeacons: eidBeacons))
         let requested = port
         let application = Application(
             router: router,

@@ -7,7 +7,7 @@ import Testing
 struct BackendContractSweepTests {
     @Test("Every operation in openapi.yaml is called and answers as documented", arguments: TestEngine.available)
     func everyOperation(engine: TestEngine) async throws {
-        try await withBackend(engine) { backend in
+        try await withBackend(engine, eidBeacons: try EIDTests.shop()) { backend in
             let ride = #"{"rider": "ann", "vehicle": "bus-42", "boarded": {"zone": "stop-1", "time": 5}, "stops": [], "posted_at": 9}"#
             let created = try await backend.call("POST", "/rides", template: "/rides", json: ride)
             let reference = try created.json()["reference"]?.string ?? "R-0000-0000"
@@ -28,6 +28,7 @@ struct BackendContractSweepTests {
                 ("GET", "/dwell", "/dwell", nil),
                 ("POST", "/rides", "/rides", ride),
                 ("GET", "/rides/{reference}", "/rides/\(reference)", nil),
+                ("POST", "/eid/resolve", "/eid/resolve", EIDTests.observation(EIDTests.at2000, time: marchFirst + 2000 * second)),
             ]
             for call in calls {
                 let answer = try await backend.call(call.method, call.path, template: call.template, json: call.body)

@@ -68,9 +68,10 @@ struct RunningBackend: Sendable {
     }
 }
 
-/// Serves a back end over a fresh store of `engine`, seeded by `seed`, runs `body` against it,
+/// Serves a back end over a fresh store of `engine`, seeded by `seed`, resolving the identifiers
+/// of `eidBeacons`, runs `body` against it,
 /// then stops the server and removes the database, also when `body` throws.
-func withBackend(_ engine: TestEngine, seed: (any FleetStore) async throws -> Void = seedBusRoute,
+func withBackend(_ engine: TestEngine, seed: (any FleetStore) async throws -> Void = seedBusRoute, eidBeacons: EIDBeaconRegistry = .none,
                  _ body: (RunningBackend) async throws -> Void) async throws {
     let made = try await TestStore.make(engine, migrate: false)
     let store = made.store
@@ -78,7 +79,7 @@ func withBackend(_ engine: TestEngine, seed: (any FleetStore) async throws -> Vo
     // Cancelling the server at the end makes Hummingbird log two harmless errors; keep them out of the test log.
     var logger = Logger(label: "ble.backend.test")
     logger.logLevel = .critical
-    let server = Task { [logger] in try await BackendServer(store: store, logger: logger).run(onReady: { continuation.yield($0) }) }
+    let server = Task { [logger] in try await BackendServer(store: store, logger: logger, eidBeacons: eidBeacons).run(onReady: { continuation.yield($0) }) }
     do {
         try await store.migrate()
         try await seed(store)

@@ -28,6 +28,9 @@ struct BackendCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on (0.0.0.0 for every interface).")
     var address: String = "127.0.0.1"
 
+    @Option(help: "A JSON file of the Eddystone-EID beacons POST /eid/resolve knows (docs/backend.md).")
+    var eidBeacons: String?
+
     @Flag(help: "Check the database (opened and migrated), then exit.")
     var check = false
 
@@ -39,6 +42,14 @@ struct BackendCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var registry = EIDBeaconRegistry.none
+        if let eidBeacons {
+            do {
+                registry = try EIDBeaconRegistry(contentsOf: eidBeacons)
+            } catch {
+                throw ValidationError("--eid-beacons: \(error)")
+            }
+        }
         let url: DatabaseURL
         do {
             url = try DatabaseURL(parsing: database)
@@ -62,7 +73,7 @@ struct BackendCommand: AsyncParsableCommand {
             await store.close()
             return
         }
-        let server = BackendServer(store: store, address: address, port: port, logger: Logger(label: "ble.backend"))
+        let server = BackendServer(store: store, address: address, port: port, logger: Logger(label: "ble.backend"), eidBeacons: registry)
         do {
             // SIGINT and SIGTERM shut the server down gracefully (Hummingbird's service group).
             try await server.run(stopOnSignals: true, onReady: { port in

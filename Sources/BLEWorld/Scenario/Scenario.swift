@@ -117,6 +117,8 @@ public struct ScenarioDevice: Hashable, Sendable {
     public var program: String?
     /// The fleet gateway this device is (the file's `gateway:`), if it is one.
     public var gateway: ScenarioGateway?
+    /// What this device copies and replays (the file's `copies:`), if it is a copier.
+    public var copying: ScenarioCopying?
 
     /// A device with every field; `host` follows from `gatt`, `advertising` and `scanning`
     /// when not given: ``HostKind/gatt`` for a device that serves GATT, else
@@ -241,13 +243,17 @@ public struct ScenarioAdvertisingContent: Hashable, Sendable {
     public var appearance: UInt16?
     /// An iBeacon frame.
     public var iBeacon: IBeacon?
+    /// An Eddystone-EID frame that rotates with the beacon's clock (service data of 0xFEAA,
+    /// with 0xFEAA in the 16-bit service list).
+    public var eddystoneEID: EddystoneEID?
     /// The whole payload as given, used instead of every field above.
     public var raw: [UInt8]?
 
     /// Content with every field; all defaulted.
     public init(flags: UInt8? = nil, name: String? = nil, services: [BluetoothUUID] = [],
                 manufacturer: AdvertisingData.ManufacturerData? = nil, serviceData: [AdvertisingData.ServiceData] = [],
-                txPowerLevel: Int8? = nil, appearance: UInt16? = nil, iBeacon: IBeacon? = nil, raw: [UInt8]? = nil) {
+                txPowerLevel: Int8? = nil, appearance: UInt16? = nil, iBeacon: IBeacon? = nil, eddystoneEID: EddystoneEID? = nil,
+                raw: [UInt8]? = nil) {
         self.flags = flags
         self.name = name
         self.services = services
@@ -256,6 +262,7 @@ public struct ScenarioAdvertisingContent: Hashable, Sendable {
         self.txPowerLevel = txPowerLevel
         self.appearance = appearance
         self.iBeacon = iBeacon
+        self.eddystoneEID = eddystoneEID
         self.raw = raw
     }
 }

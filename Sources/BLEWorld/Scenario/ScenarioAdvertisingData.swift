@@ -21,21 +21,29 @@ extension ScenarioAdvertisingContent {
     }
 
     /// The AD structures (CSS v11, Part A, §1) in a fixed order: flags, iBeacon, service
-    /// UUID lists (16-, 32-, 128-bit), service data, manufacturer data, TX power,
-    /// appearance, and the name last. Scan responses carry no flags unless asked for.
-    public func structures(isScanResponse: Bool) -> [AdvertisingData.Structure] {
+    /// UUID lists (16-, 32-, 128-bit), service data (the Eddystone-EID frame first),
+    /// manufacturer data, TX power, appearance, and the name last. Scan responses carry no
+    /// flags unless asked for.
+    /// - Parameter elapsedSeconds: whole seconds since the world started, for the
+    ///   Eddystone-EID frame of that moment.
+    public func structures(isScanResponse: Bool, elapsedSeconds: Int64 = 0) -> [AdvertisingData.Structure] {
         var result: [AdvertisingData.Structure] = []
         let flagsValue = flags ?? (isScanResponse ? 0 : Self.defaultFlags)
         if flagsValue != 0 { result.append(.flags(AdvertisingData.Flags(rawValue: flagsValue))) }
         if let iBeacon {
             result.append(.manufacturerData(company: Self.appleCompanyIdentifier, data: Self.iBeaconPayload(iBeacon)))
         }
-        let short = services.compactMap { $0.uuid16 }
+        var short = services.compactMap { $0.uuid16 }
+        if eddystoneEID != nil, !short.contains(EddystoneEID.serviceUUID) { short.insert(EddystoneEID.serviceUUID, at: 0) }
         let medium = services.filter { $0.uuid16 == nil }.compactMap { $0.uuid32 }
         let long = services.filter { $0.uuid32 == nil }.map(\.value)
         if !short.isEmpty { result.append(.completeList16(short)) }
         if !medium.isEmpty { result.append(.completeList32(medium)) }
         if !long.isEmpty { result.append(.completeList128(long)) }
+        if let eddystoneEID,
+           let frame = try? eddystoneEID.serviceData(timeCounter: eddystoneEID.timeCounter(afterSeconds: elapsedSeconds)) {
+            result.append(.serviceData(uuid: BluetoothUUID(EddystoneEID.serviceUUID), data: frame))
+        }
         for entry in serviceData { result.append(.serviceData(uuid: entry.uuid.shortest, data: Array(entry.data))) }
         if let manufacturer {
             result.append(.manufacturerData(company: manufacturer.companyIdentifier, data: Array(manufacturer.data)))
@@ -46,9 +54,10 @@ extension ScenarioAdvertisingContent {
         return result
     }
 
-    /// The payload octets: ``raw`` as given, or the structures encoded.
-    public func payload(isScanResponse: Bool) -> [UInt8] {
-        raw ?? AdvertisingData(structures(isScanResponse: isScanResponse)).encoded()
+    /// The payload octets: ``raw`` as given, or the structures encoded, the Eddystone-EID
+    /// frame as of `elapsedSeconds` after the world started.
+    public func payload(isScanResponse: Bool, elapsedSeconds: Int64 = 0) -> [UInt8] {
+        raw ?? AdvertisingData(structures(isScanResponse: isScanResponse, elapsedSeconds: elapsedSeconds)).encoded()
     }
 }
 

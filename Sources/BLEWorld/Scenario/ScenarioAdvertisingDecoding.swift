@@ -29,7 +29,7 @@ struct AdvertiseSection: Decodable {
 
 struct ContentSection: Decodable {
     static let keys = ["flags", "name", "services", "manufacturer", "serviceData", "txPowerLevel", "appearance",
-                       "iBeacon", "raw"]
+                       "iBeacon", "eddystoneEID", "raw"]
     var content = ScenarioAdvertisingContent()
 
     init(from decoder: any Decoder) throws {
@@ -58,6 +58,11 @@ struct ContentSection: Decodable {
         content.txPowerLevel = try fields.integer("txPowerLevel", Int8.self)
         content.appearance = try fields.integer("appearance", UInt16.self)
         content.iBeacon = try fields.optional("iBeacon", IBeaconSection.self, expected: "{uuid, major, minor, measuredPower}")?.frame
+        content.eddystoneEID = try fields.optional("eddystoneEID", EddystoneEIDSection.self,
+                                                   expected: "{identityKey, rotationExponent, timeCounter, txPower}")?.beacon
+        if content.eddystoneEID != nil, content.serviceData.contains(where: { $0.uuid.uuid16 == ScenarioAdvertisingContent.EddystoneEID.serviceUUID }) {
+            throw fields.error("serviceData", "FEAA's service data is the Eddystone-EID frame; leave it out of serviceData")
+        }
         content.raw = try fields.hex("raw")
         if content.raw != nil {
             let others = Self.keys.filter { $0 != "raw" && fields.has($0) }
@@ -95,5 +100,29 @@ struct IBeaconSection: Decodable {
             uuid: uuid.value, major: try fields.integer("major", UInt16.self) ?? 0,
             minor: try fields.integer("minor", UInt16.self) ?? 0,
             measuredPower: try fields.integer("measuredPower", Int8.self) ?? -59)
+    }
+}
+
+struct EddystoneEIDSection: Decodable {
+    var beacon: ScenarioAdvertisingContent.EddystoneEID
+
+    init(from decoder: any Decoder) throws {
+        let fields = try YAMLFields(decoder, allowed: ["identityKey", "rotationExponent", "timeCounter", "txPower"])
+        guard let text = try fields.optional("identityKey", String.self, expected: "32 hex digits") else {
+            throw fields.error(nil, .missingField, "an Eddystone-EID beacon needs identityKey (32 hex digits, the AES-128 key)")
+        }
+        guard let key = Hex.decode(text), key.count == 16 else {
+            throw fields.error("identityKey", "\"\(text)\" is not an AES-128 key; write its 16 octets as 32 hex digits")
+        }
+        guard let exponent = try fields.integer("rotationExponent", UInt8.self) else {
+            throw fields.error(nil, .missingField, "an Eddystone-EID beacon needs rotationExponent (K, 0–15: it rotates every 2^K s)")
+        }
+        guard exponent <= 15 else {
+            throw fields.error("rotationExponent", "\(exponent) is outside 0…15 (the identifier changes every 2^K seconds)")
+        }
+        beacon = ScenarioAdvertisingContent.EddystoneEID(
+            identityKey: key.reduce(UInt128(0)) { $0 << 8 | UInt128($1) }, rotationExponent: exponent,
+            timeCounter: try fields.integer("timeCounter", UInt32.self) ?? 0,
+            txPower: try fields.integer("txPower", Int8.self) ?? -4)
     }
 }

@@ -16,7 +16,11 @@ public final class BuiltScenario {
     /// Scripted hosts by device.
     public private(set) var hosts: [DeviceID: ScriptedHost] = [:]
     /// Scripted scanners by device.
-    public private(set) var scanners: [DeviceID: ScriptedScanner] = [:]
+    public internal(set) var scanners: [DeviceID: ScriptedScanner] = [:]
+    /// What each copier (``ScenarioDevice/copying``) kept of its target, once it heard it.
+    public internal(set) var captures: [DeviceID: ScenarioCapture] = [:]
+    /// The copiers, by device.
+    var copiers: [DeviceID: Copier] = [:]
     /// Commands scripted hosts had refused, in the order they happened.
     public private(set) var failures: [ScriptedHost.Failure] = []
     /// Receives every packet for a `host: external` device.
@@ -29,7 +33,7 @@ public final class BuiltScenario {
     /// Receives one line per problem, e.g. a failed HCI command of a scripted host.
     public var onLog: ((String) -> Void)?
 
-    private weak var world: World?
+    weak var world: World?
     private let names: [DeviceID: String]
 
     init(scenario: Scenario, world: World, deviceIDs: [DeviceID], gattHosting: ScenarioGATTHosting) {
@@ -94,9 +98,26 @@ public final class BuiltScenario {
 
     func install(_ host: ScriptedHost, for device: DeviceID) { hosts[device] = host }
 
+    /// The copy a copier called `name` kept, once it heard its target.
+    public func capture(of name: String) -> ScenarioCapture? { id(of: name).flatMap { captures[$0] } }
+
+    /// Gives a rotating Eddystone-EID beacon its next frame at each period boundary of its
+    /// counter, from the world's start `worldStart`, for as long as the world runs.
+    func scheduleRotation(of device: DeviceID, eid: ScenarioAdvertisingContent.EddystoneEID, after seconds: Int64, worldStart: Microseconds) {
+        let next = eid.nextRotation(afterSeconds: seconds)
+        world?.schedule(at: worldStart + next * 1_000_000) { [weak self] _ in
+            guard let self, var host = self.hosts[device], let content = self.device(device)?.advertising?.data else { return }
+            let packets = host.setAdvertisingData(content.payload(isScanResponse: false, elapsedSeconds: next))
+            self.hosts[device] = host
+            self.send(packets, to: device)
+            self.scheduleRotation(of: device, eid: eid, after: next, worldStart: worldStart)
+        }
+    }
+
     func install(_ scanner: ScriptedScanner, for device: DeviceID) { scanners[device] = scanner }
 
     func receive(_ packet: H4.Packet, from device: DeviceID) {
+        if !copiers.isEmpty { captureIfCopied(packet, by: device) }
         // Emptiness first: a world of external hosts only (the bench's) has neither, and
         // this runs for every packet to a host.
         if !scanners.isEmpty, var scanner = scanners[device] {
@@ -277,6 +298,18 @@ extension Scenario {
         }
         for timed in actions {
             world.schedule(at: start + timed.time) { world in built.perform(timed.action, in: world) }
+        }
+        for (device, id) in zip(devices, ids) {
+            if let eid = device.advertising?.data.eddystoneEID, built.hosts[id] != nil {
+                built.scheduleRotation(of: id, eid: eid, after: 0, worldStart: start)
+            }
+            if let copying = device.copying, let target = self.device(named: copying.target) {
+                built.copiers[id] = BuiltScenario.Copier(
+                    target: target.name, targetAddress: target.address,
+                    captureUntil: start + Microseconds((copying.captureUntilSeconds * 1_000_000).rounded()),
+                    intervalUnits: UInt16(clamping: Int((copying.intervalMilliseconds / 0.625).rounded())))
+                world.schedule(at: start + Microseconds((copying.replayFromSeconds * 1_000_000).rounded())) { _ in built.replay(copier: id) }
+            }
         }
         return built
     }

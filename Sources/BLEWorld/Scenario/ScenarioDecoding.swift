@@ -83,10 +83,11 @@ struct DeviceSection: Decodable {
     var apps: [ScenarioApp] = []
     var program: String?
     var gateway: ScenarioGateway?
+    var copying: ScenarioCopying?
 
     static let keys = ["name", "address", "addressType", "position", "heading", "antenna", "antennaGain", "txPower",
                        "sensitivity", "rssiOffset", "route", "advertise", "host", "headingFollowsRoute", "body",
-                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps", "program", "gateway"]
+                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps", "program", "gateway", "copies"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: Self.keys)
@@ -171,6 +172,14 @@ struct DeviceSection: Decodable {
             // A gateway without scan: listens continuously and passively, as `ble gateway` does by default.
             scanning = scanning ?? ScenarioScanning(intervalMilliseconds: 100, windowMilliseconds: 100, active: false)
         }
+        copying = try fields.optional("copies", CopiesSection.self, expected: "{device, captureUntil, replayFrom, interval}")?.copying
+        if copying != nil {
+            if let host { throw fields.error("copies", "a copier scans and replays with its own scripted host; leave out host: \(host.rawValue)") }
+            if advertising != nil { throw fields.error("copies", "a copier advertises only what it copied; leave out advertise") }
+            if gateway != nil { throw fields.error("copies", "a gateway does not copy; make the copier a device of its own") }
+            // Without scan: listens continuously and passively, as a phone's scan in the foreground does.
+            scanning = scanning ?? ScenarioScanning(intervalMilliseconds: 100, windowMilliseconds: 100, active: false)
+        }
         if fields.has("startAt") {
             if let text = try? fields.optional("startAt", String.self, expected: "seconds or random"), text == "random" {
                 start = .randomInFirstInterval
@@ -219,6 +228,7 @@ struct DeviceSection: Decodable {
         device.apps = apps
         device.program = program
         device.gateway = gateway
+        device.copying = copying
         return device
     }
 }

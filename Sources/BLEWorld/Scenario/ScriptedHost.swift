@@ -75,14 +75,15 @@ public struct ScriptedHost: Sendable {
         case failed(Failure)
     }
 
-    /// The plan.
-    public let plan: Plan
+    /// The plan; its advertising data changes with ``setAdvertisingData(_:)``.
+    public private(set) var plan: Plan
     /// Where the host is.
     public private(set) var phase: Phase = .idle
     /// Whether advertising should be on once set up (``setAdvertisingEnabled(_:)``).
     public private(set) var wantsAdvertising = true
 
     private var pending: [HCI.CommandPacket] = []
+    private var dataChangedWhileConnected = false
 
     /// A host that will carry out `plan`.
     public init(plan: Plan) { self.plan = plan }
@@ -112,6 +113,7 @@ public struct ScriptedHost: Sendable {
     /// Starts (or restarts, e.g. after a power cycle) the setup sequence from HCI_Reset and
     /// returns the first command.
     public mutating func start() -> [H4.Packet] {
+        dataChangedWhileConnected = false
         pending = setupCommands()
         return sendNext()
     }
@@ -134,6 +136,31 @@ public struct ScriptedHost: Sendable {
         }
     }
 
+    /// New advertising data (a rotating beacon's next frame); returns the command to send, if
+    /// any now. A controller takes HCI_LE_Set_Advertising_Data while advertising and uses
+    /// it from the next advertising event (Core 5.4, Vol 4, Part E, §7.8.7), so the data
+    /// changes without a gap; a restart (``start()``) sets up the newest data.
+    public mutating func setAdvertisingData(_ data: [UInt8]) -> [H4.Packet] {
+        plan.advertisingData = data
+        guard let command = try? HCI.CommandPacket(HCI.LESetAdvertisingData(advertisingData: data[...])) else { return [] }
+        switch phase {
+        case .advertising, .stopped:
+            pending = [command]
+            return sendNext()
+        case .connected:
+            // Sent when the connection ends, before advertising is enabled again.
+            dataChangedWhileConnected = true
+            return []
+        case .waiting:
+            // A setup or command under way: the newest data goes out after it.
+            pending.removeAll { $0.opcode == command.opcode }
+            pending.append(command)
+            return []
+        case .idle, .failed:
+            return []
+        }
+    }
+
     /// Handles one packet from the controller; returns the next command, if any.
     public mutating func handle(_ packet: H4.Packet) -> [H4.Packet] {
         guard case let .event(eventPacket) = packet, let event = try? HCI.Event(decoding: eventPacket) else { return [] }
@@ -150,7 +177,9 @@ public struct ScriptedHost: Sendable {
             phase = .connected
             return []
         case (.connected, .disconnectionComplete):
-            pending = wantsAdvertising ? [enableCommand(true)] : []
+            let data = dataChangedWhileConnected ? (try? HCI.CommandPacket(HCI.LESetAdvertisingData(advertisingData: plan.advertisingData[...]))) : nil
+            dataChangedWhileConnected = false
+            pending = (data.map { [$0] } ?? []) + (wantsAdvertising ? [enableCommand(true)] : [])
             phase = .stopped
             return sendNext()
         default:
