@@ -11,7 +11,7 @@ import BLEWorld
 /// two identical.
 public enum BundledScenarios {
     /// The names, in the order docs/scenarios.md presents them.
-    public static let names = ["walk", "bus-stop", "bus-stop-pocket", "bus-route", "crowd", "car", "heart-rate-restore", "heart-rate-force-quit", "call-notification-light", "bus-fleet", "shop", "flat"]
+    public static let names = ["walk", "bus-stop", "bus-stop-pocket", "bus-route", "crowd", "car", "heart-rate-restore", "heart-rate-force-quit", "call-notification-light", "bus-fleet", "shop", "flat", "ride-log", "stolen-car"]
 
     /// The YAML text of the scenario called `name`, or `nil` if none is.
     public static func yaml(named name: String) -> String? { texts[name] }
