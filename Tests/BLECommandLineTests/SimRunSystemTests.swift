@@ -12,8 +12,22 @@ struct SimRunSystemTests {
         let command = try SimRunCommand.parse([name])
         let printed = try await command.systemLines(loadScenario(name))
         let run = try await FieldSystems.run(SystemSetup(named: name))
-        #expect(printed == [run.heading] + run.story.map(\.description))
+        // The heading, then the story's lines in order, each with its actor, who and text.
+        #expect(printed.first == run.heading)
+        #expect(printed.dropFirst().map(Self.withoutTime) == run.story.map { "\($0.actor.rawValue) \($0.who)  \($0.text)" })
+        // And its times: exact for the fleet systems; for a phone's app, swift-corelibs-foundation's
+        // URLSession hands a request to the phone outside the simulation, so its virtual time can
+        // move by milliseconds between runs (SystemStoryTests says the same).
+        withKnownIssue("a URLSession request's virtual time can move by milliseconds between runs", isIntermittent: true) {
+            #expect(printed == [run.heading] + run.story.map(\.description))
+        } when: { name == "ride-log" }
         #expect(printed.first?.hasPrefix("Scenario \"\(run.scenario)\" (system \(run.system)), seed \(run.seed)") == true)
+    }
+
+    /// A printed story line without its leading time (`   62.400 s  `).
+    static func withoutTime(_ line: String) -> String {
+        guard let range = line.range(of: " s  ") else { return line }
+        return String(line[range.upperBound...])
     }
 
     @Test("--json prints one object per story line with its time, actor, who and text; --seed and --until reach the run")
