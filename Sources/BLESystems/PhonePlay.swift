@@ -47,6 +47,9 @@ enum PhonePlay {
             throw SystemError("the simulated world could not start: \(error)")
         }
         let clock = simulation.clock
+        // Before anything in the process makes `URLSession.shared`, or the apps' requests
+        // would go to the real network (SimulatedNetworkProtocol.register()).
+        SimulatedNetworkProtocol.register()
         do {
             let result = try await simulation.run { try await body(clock) }
             await simulation.finish()
