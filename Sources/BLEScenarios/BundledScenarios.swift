@@ -5,7 +5,9 @@ import BLEWorld
 /// pocket; `heart-rate-restore` and `heart-rate-force-quit`, a phone running
 /// Examples/HeartRateMonitor; and `call-notification-light`, a call reaching a phone while
 /// Examples/NotificationLight is connected; and the fleet scenarios `bus-fleet`, `shop` and
-/// `flat`, whose gateways `ble presence score` scores (`ble sim run walk`). Their YAML lives in
+/// `flat`, whose gateways `ble presence score` scores; and the phone systems `ride-log` and
+/// `stolen-car`, which, like the fleet scenarios, name the field system they play with
+/// `system:` (`ble sim run walk`, `ble sim run ride-log`). Their YAML lives in
 /// the package's Scenarios/ folder, which is the source of truth; a copy is compiled in
 /// (scripts/embed-scenarios.py) so the command line needs no file, and a test keeps the
 /// two identical.
