@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "BLEFleetSimulation", targets: ["BLEFleetSimulation"]),
         .library(name: "BLEFleetStore", targets: ["BLEFleetStore"]),
         .library(name: "BLEBackend", targets: ["BLEBackend"]),
+        .library(name: "BLESystems", targets: ["BLESystems"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
     dependencies: [
@@ -150,13 +151,16 @@ let package = Package(
         .target(name: "CarFinder", dependencies: ["OpenCoreLocation"], path: "Examples/CarFinder/Sources/CarFinder"),
         // The shop coupon (Examples/ShopCoupon): iOS-style coupons keyed on a static iBeacon and on a rotating Eddystone-EID.
         .target(name: "ShopCoupon", dependencies: ["OpenCoreBluetooth", "OpenCoreLocation", "OpenUserNotifications"], path: "Examples/ShopCoupon/Sources/ShopCoupon"),
+        // The field systems run from their scenarios (docs/systems.md): world, gateways, store, back end, phones and apps, told as a story.
+        .target(name: "BLESystems", dependencies: ["BLE", "BLEPhone", "BLEBackend", "BLEFleet", "BLEFleetSimulation", "BLEFleetStore", "BLEScenarios", "BLETime", "BLEWorld",
+                                                   "OpenCoreLocation", "OpenUserNotifications", "BusOffice", "CarerVisits", "RideLog", "CarFinder"]),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
         // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(
             name: "BLECommandLine",
             dependencies: [
                 "BLEAdapter", "BLEBeacons", "BLEBench", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEServe", "BLEStorage", "BLETransport", "BLEWorld",
-                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "FrontDoorChatApp", "BLELogging", "BLEBackend", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth",
+                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "FrontDoorChatApp", "BLELogging", "BLEBackend", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth", "BLESystems",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -183,7 +187,7 @@ let package = Package(
         .testTarget(name: "BLEProfilesTests", dependencies: ["SimulatedTesting", "BLEProfiles", "BLEHost", "BLEWire"]),
         .testTarget(name: "BLEServeTests", dependencies: ["BLEServe", "BLEHost", "BLEProfiles", "BLEWire"]),
         // Unit tests of the `ble` executable's parsers (`@testable import BLECommandLine`).
-        .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLEProfiles", "BLEHost", "BLEServe", "BLEWire"]),
+        .testTarget(name: "BLECommandLineTests", dependencies: ["SimulatedTesting", "BLECommandLine", "BLESystems", "BLEProfiles", "BLEHost", "BLEServe", "BLEWire"]),
         .testTarget(name: "BLEBenchTests", dependencies: ["BLEBench", "BLEWire"]),
         .testTarget(name: "BLEPresenceTests", dependencies: ["SimulatedTesting", "BLEPresence"]),
         .testTarget(name: "BLEScenariosTests", dependencies: ["SimulatedTesting", "BLEScenarios", "BLEWorld", "BLEBeacons", "BLEController", "BLEPhone", "BLEWire"]),
@@ -191,7 +195,7 @@ let package = Package(
                                                         .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Logging", package: "swift-log")]),
         // The field systems end to end, judged against the world's truth.
         .testTarget(name: "SystemsTests", dependencies: ["SimulatedTesting", "BusOffice", "CarerVisits", "RideLog", "CarFinder", "ShopCoupon", "BLE", "BLEPhone", "OpenCoreBluetooth", "OpenCoreLocation",
-                                                      "OpenUserNotifications", "BLEBackend", "BLEFleetSimulation", "BLEFleetStore", "BLEWorld"]),
+                                                      "OpenUserNotifications", "BLEBackend", "BLEFleetSimulation", "BLEFleetStore", "BLESystems", "BLEWorld"]),
         .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEPresence", "BLEWorld"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),

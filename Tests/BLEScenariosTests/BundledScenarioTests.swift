@@ -22,13 +22,13 @@ struct BundledScenarioTests {
         }
     }
 
-    @Test("Every bundled scenario has exactly one of observers, a phone running programs or fleet gateways, a duration, and builds")
+    @Test("Every bundled scenario has exactly one of observers, a phone running programs, or fleet gateways or a field system (system:), a duration, and builds")
     func allBuild() throws {
         for name in BundledScenarios.names {
             let scenario = try BundledScenarios.scenario(named: name)
             let programs = scenario.devices.contains { $0.program != nil || $0.apps.contains { $0.program != nil } }
-            let gateways = scenario.devices.contains { $0.gateway != nil }
-            #expect([ScenarioRunner.hasObservers(scenario), programs, gateways].filter { $0 }.count == 1, "\(name)")
+            let fleet = scenario.devices.contains { $0.gateway != nil } || scenario.system != nil
+            #expect([ScenarioRunner.hasObservers(scenario), programs, fleet].filter { $0 }.count == 1, "\(name)")
             #expect(scenario.durationSeconds != nil)
             _ = try ScenarioRunner(scenario: scenario)
         }

@@ -1,36 +1,32 @@
 import BLEBackend
 import BLEFleetSimulation
 import BLEFleetStore
+import BLESystems
 import BLEWorld
 import BusOffice
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import SimulatedTesting
 import Testing
 
 /// The bus office, end to end on the embedded store: the bus-fleet scenario's stop gateways
-/// write what they hear into SQLite, the real back end serves it over HTTP, and the office's
-/// client (Examples/BusOffice) says where bus 42 is and when it passed each stop, judged
-/// against where the world put the bus.
+/// write what they hear into SQLite, the back end answers the office's client
+/// (Examples/BusOffice) where bus 42 is and when it passed each stop (BLESystems'
+/// ``BusOfficeSystem``, as `ble sim run bus-fleet` plays it), judged against where the world
+/// put the bus.
 @Suite("The bus office", .ownThread, .takesTurns)
 struct BusOfficeTests {
-    static let bus = Bus(number: 42, uuid: "3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64", minors: [1, 2, 3])
+    static let bus = BusOfficeSystem.bus
     /// Each stop's dwell in the scenario: the office's times must be within it of the truth.
     static let dwell = 20.0
 
     @Test("The office reports every stop bus 42 passed, arrival and departure within a stop's dwell time of the truth, and where it was last heard")
     func busPassesEachStop() async throws {
-        let directory = try SystemsTesting.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = SQLiteFleetStore(path: directory + "/fleet.sqlite")
-        let run = try await SystemsTesting.playFleet(SystemsTesting.scenario("bus-fleet"), into: store, seconds: 180)
-
-        let answers = try await SystemsTesting.withBackend(store) { baseURL in
-            let office = BusOfficeClient(baseURL: baseURL)
-            return (try await office.passages(of: Self.bus), try await office.lastPosition(of: Self.bus))
-        }
-        await store.close()
-        let (passages, last) = answers
-        for line in BusTimetable.lines(bus: Self.bus, passages: passages, origin: run.epoch) { print(line) }
+        let outcome = try await BusOfficeSystem.run(SystemsTesting.setup("bus-fleet"))
+        let (passages, last, run) = (outcome.passages, outcome.last, outcome.fleet)
+        for line in outcome.run.story.suffix(passages.count + 1) { print(line) }
 
         // The truth: when the bus's middle beacon was inside each stop's zone.
         let truth = SystemsTesting.visits(of: Self.bus.beacons[1], in: run.truth)
@@ -55,7 +51,9 @@ struct BusOfficeTests {
         try await store.migrate()
         let ghost = Bus(number: 7, uuid: "3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64", minors: [1])
         let answers = try await SystemsTesting.withBackend(store) { baseURL in
-            let office = BusOfficeClient(baseURL: baseURL)
+            // A session of its own: `URLSession.shared` is the simulated phones' (see
+            // SimulatedNetworkProtocol.register()), and using it first would leave their requests to the real network.
+            let office = BusOfficeClient(baseURL: baseURL, session: URLSession(configuration: .ephemeral))
             return (try await office.passages(of: ghost), try await office.lastPosition(of: ghost))
         }
         await store.close()

@@ -1,5 +1,6 @@
 import BLEFleetSimulation
 import BLEFleetStore
+import BLESystems
 import BLEWorld
 import CarerVisits
 import Foundation
@@ -9,24 +10,20 @@ import FoundationXML
 import SimulatedTesting
 import Testing
 
-/// The carer's visits, end to end on the embedded store: the flat scenario's room gateways write
-/// what they hear into SQLite, the real back end serves it, and the visit log (Examples/CarerVisits)
+/// The carer's visits, end to end on the embedded store (BLESystems' ``CarersVisitsSystem``, as
+/// `ble sim run flat` plays it): the flat scenario's room gateways write
+/// what they hear into SQLite, the back end serves it, and the visit log (Examples/CarerVisits)
 /// reads the time per room and draws it, judged against where the world put the wristband.
 @Suite("The carer's visits", .ownThread, .takesTurns)
 struct CarerVisitsTests {
-    static let wristband = "ibeacon:0B5E1F3C-8A24-4D6B-B0E9-71C2D4A8F930:1:1"
+    static let wristband = CarersVisitsSystem.wristband
 
     @Test("Time per room by presence is within 30 s of the truth in every room, and the heat map shades the rooms by it")
     func timePerRoom() async throws {
         let directory = try SystemsTesting.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = SQLiteFleetStore(path: directory + "/fleet.sqlite")
-        let scenario = try SystemsTesting.scenario("flat")
-        let run = try await SystemsTesting.playFleet(scenario, into: store, seconds: 480)
-        let times = try await SystemsTesting.withBackend(store) { baseURL in
-            try await CarerVisitsClient(baseURL: baseURL).timePerRoom(of: Self.wristband)
-        }
-        await store.close()
+        let outcome = try await CarersVisitsSystem.run(SystemsTesting.setup("flat"))
+        let (times, run) = (outcome.presence, outcome.fleet)
 
         let truth = Self.truthSeconds(of: Self.wristband, in: run.truth)
         for room in ["kitchen", "living room", "bedroom"] {
@@ -37,11 +34,7 @@ struct CarerVisitsTests {
             #expect(abs(reported - (truth[room] ?? 0)) <= 30, "\(room): \(reported) s logged, \(truth[room] ?? 0) s true")
         }
 
-        let rooms = scenario.zones.compactMap { zone -> DwellHeatMap.Room? in
-            guard case let .box(min, max) = zone.shape else { return nil }
-            return DwellHeatMap.Room(name: zone.name, minX: min.x, minY: min.y, maxX: max.x, maxY: max.y)
-        }
-        let svg = DwellHeatMap.svg(title: "Wristband: time per room", rooms: rooms, times: times)
+        let svg = outcome.heatMap
         try svg.write(toFile: directory + "/heat.svg", atomically: true, encoding: .utf8)
         let drawn = try SVGRooms.parse(svg)
         #expect(Set(drawn.keys) == ["kitchen", "living room", "bedroom"])
@@ -53,15 +46,8 @@ struct CarerVisitsTests {
 
     @Test("Counting every room that heard the wristband, or the strongest mean RSSI, gives the kitchen's minute to the living room")
     func weakerRules() async throws {
-        let directory = try SystemsTesting.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = SQLiteFleetStore(path: directory + "/fleet.sqlite")
-        let run = try await SystemsTesting.playFleet(SystemsTesting.scenario("flat"), into: store, seconds: 480)
-        let (each, nearest) = try await SystemsTesting.withBackend(store) { baseURL in
-            let client = CarerVisitsClient(baseURL: baseURL)
-            return (try await client.timePerRoom(of: Self.wristband, assign: "each"), try await client.timePerRoom(of: Self.wristband, assign: "nearest"))
-        }
-        await store.close()
+        let outcome = try await CarersVisitsSystem.run(SystemsTesting.setup("flat"))
+        let (each, nearest, run) = (outcome.each, outcome.nearest, outcome.fleet)
         let truth = Self.truthSeconds(of: Self.wristband, in: run.truth)
         let total = truth.values.reduce(0, +)
         // Every room hears the wristband through the walls: each is given far more than its time.

@@ -1,11 +1,11 @@
 import BLE
 import BLEPhone
+import BLESystems
 import BLEWorld
 import Foundation
-import Synchronization
 
-/// What the phone systems' tests share: a server that counts the back end's answers, and the
-/// world's truth of where devices were, read from the scenario's routes.
+/// What the phone systems' tests share: the world's truth of where devices were, read from the
+/// scenario's routes, the date virtual time 0 is, and host names of their own.
 enum PhoneSystems {
     /// 2026-01-01T00:00:00Z: the date virtual time 0 is, for the apps' clocks.
     static let epochSeconds = 1_767_225_600.0
@@ -25,7 +25,7 @@ enum PhoneSystems {
         Date(timeIntervalSince1970: epochSeconds + Double(microseconds) / 1e6)
     }
 
-    /// Virtual seconds of a time in microseconds since 1970 that ``date(_:)`` made.
+    /// Virtual seconds of a time in microseconds since 1970 on an app's clock.
     static func seconds(sinceEpoch microseconds: Int64) -> Double {
         Double(microseconds) / 1e6 - epochSeconds
     }
@@ -48,24 +48,8 @@ enum PhoneSystems {
     }
 }
 
-/// A network server in front of another that records every answer it gives.
-final class RecordingBackend: NetworkServer {
-    private let server: any NetworkServer
-    private let log = Mutex<[(request: NetworkRequest, response: NetworkResponse)]>([])
-
-    init(_ server: any NetworkServer) {
-        self.server = server
-    }
-
-    /// The exchanges so far, in order.
-    var exchanges: [(request: NetworkRequest, response: NetworkResponse)] { log.withLock { $0 } }
-
-    func respond(to request: NetworkRequest) async -> NetworkResponse {
-        let response = await server.respond(to: request)
-        log.withLock { $0.append((request, response)) }
-        return response
-    }
-}
+/// The back end's answers recorded, for tests that play a phone system of their own.
+typealias RecordingBackend = BLESystems.RecordingBackend
 
 /// `value` with one decimal, for the tests' printed figures.
 func tenths(_ value: Double) -> String {

@@ -2,6 +2,7 @@ import BLE
 import BLEBackend
 import BLEFleetStore
 import BLEPhone
+import BLESystems
 import BLEWorld
 import Foundation
 import OpenCoreLocation
@@ -13,56 +14,26 @@ import Testing
 /// stop 2 with the Rides app (Examples/RideLog) suspended in a pocket, rides bus 42 past
 /// stop 3 and gets off at stop 4, while the phone's cellular link is down from 120 s to 165 s.
 /// The app posts the ride with URLSession to the in-process back end over SQLite and shows
-/// the reference number on the lock screen; the test judges the logged ride against the
-/// scenario's routes.
-@Suite("The ride log", .simulatedOnMainActor, .timeLimit(.minutes(10)))
-@MainActor
+/// the reference number on the lock screen (BLESystems' ``RideLogSystemRun``, as
+/// `ble sim run ride-log` plays it); the test judges the logged ride against the scenario's routes.
+@Suite("The ride log", .timeLimit(.minutes(10)))
 struct RideLogTests {
-    static let bus = RideLogApp.Bus(uuid: UUID(uuidString: "3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64")!, major: 42, route: "42")
-    static let stops = (1 ... 4).map { number in
-        RideLogApp.StopBeacon(name: "stop \(number)", uuid: UUID(uuidString: "8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51")!, major: 1, minor: UInt16(number))
-    }
-
     @Test("The logged boarding stop, stops passed and alighting stop are the scenario's; the post waits out the outage, the ride is stored once and its reference reaches the lock screen")
     func rideLogged() async throws {
-        let path = PhoneSystems.scenarioPath("ride-log")
-        let scenario = try ScenarioLoader.load(path: path)
+        let scenario = try ScenarioLoader.load(path: PhoneSystems.scenarioPath("ride-log"))
         let truth = try Self.truth(of: scenario)
         let outage = try #require(Self.outage(of: scenario))
 
         let directory = try SystemsTesting.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = SQLiteFleetStore(path: directory + "/fleet.sqlite")
-        try await store.migrate()
-        let backend = RecordingBackend(BackendInProcess(store: store))
-        let host = PhoneSystems.uniqueHost("rides")
-
-        let device = try await BLEDevice.open(scenario: scenario, profile: .iPhone)
-        let phone = SimulatedPhone(device: device, seed: scenario.seed)
-        phone.register(server: backend, host: host)
-        let clock = phone.clock
-        let system = RideLogSystem(now: { PhoneSystems.date(clock.microseconds) }, sleep: { try await clock.sleep(for: $0) },
-                                   beginBackgroundTask: { try? phone.perform(.beginBackgroundTask("Rides")) },
-                                   endBackgroundTask: { try? phone.perform(.endBackgroundTask("Rides")) })
-        let launches = RideLogLaunches()
-        try phone.install(scenarioApp: "Rides") { _ in
-            let manager = CLLocationManager(options: .init(hci: "sim:\(path)", exitPeriod: .seconds(10)))
-            let app = RideLogApp(manager: manager, backend: URL(string: "http://\(host)")!, rider: "rider-29", bus: Self.bus, stops: Self.stops,
-                                 system: system)
-            app.start()
-            launches.apps.append(app)
-        }
-        try phone.followScenario()
-        try await clock.sleep(untilMicroseconds: Int64((scenario.durationSeconds ?? 200) * 1e6))
-
-        let app = try #require(launches.apps.first)
-        #expect(launches.apps.count == 1, "the app was launched once and never ended")
-        for (time, line) in app.story { print("\(tenths(PhoneSystems.seconds(sinceEpoch: time))) s  Rides: \(line)") }
-        for entry in phone.timeline where entry.description.contains("→") || entry.description.contains("cellular") { print(entry) }
+        let outcome = try await RideLogSystemRun.run(SystemsTesting.setup("ride-log", storePath: directory + "/fleet.sqlite"))
+        let host = outcome.host
+        #expect(outcome.launches == 1, "the app was launched once and never ended")
+        for line in outcome.run.story { print(line) }
 
         // The ride, against the truth.
-        let ride = try #require(app.rides.first, "no ride was logged: \(app.story)")
-        #expect(app.rides.count == 1)
+        let ride = try #require(outcome.rides.first, "no ride was logged: \(outcome.appStory)")
+        #expect(outcome.rides.count == 1)
         #expect(ride.boarded.zone == truth.boarded)
         #expect(ride.passed.map(\.zone) == truth.passed)
         #expect(ride.alighted.zone == truth.alighted)
@@ -75,33 +46,30 @@ struct RideLogTests {
         #expect((truth.alightedAt ... truth.alightedAt + 25).contains(alightedAt))
 
         // The post: tried while the link was down, sent once it was back, stored once.
-        #expect(app.story.contains { $0.line.contains("post failed (network(code: -1009))") }, "the post never met the outage")
-        let posts = backend.exchanges.filter { $0.request.method == "POST" && $0.request.path == "/rides" }
+        #expect(outcome.appStory.contains { $0.line.contains("post failed (network(code: -1009))") }, "the post never met the outage")
+        let posts = outcome.exchanges.filter { $0.request.method == "POST" && $0.request.path == "/rides" }
         #expect(posts.filter { $0.response.status == 201 }.count == 1, "\(posts.map(\.response.status))")
         #expect(posts.allSatisfy { [200, 201].contains($0.response.status) })
-        let reference = try #require(app.references.first)
-        #expect(app.references == [reference])
-        #expect(app.pending.isEmpty)
+        let reference = try #require(outcome.references.first)
+        #expect(outcome.references == [reference])
+        #expect(outcome.pending == 0)
+        let store = SQLiteFleetStore(path: directory + "/fleet.sqlite")
         let stored = try #require(try await store.ride(reference: reference))
+        await store.close()
         #expect(stored.stops.map(\.zone) == [truth.boarded] + truth.passed + [truth.alighted])
         #expect(stored.rider == "rider-29")
-        let sent = phone.timeline.filter { $0.description.contains("POST \(host)/rides 201") }.map { Double($0.time) / 1e6 }
+        let sent = outcome.timeline.filter { $0.description.contains("POST \(host)/rides 201") }.map { Double($0.time) / 1e6 }
         #expect(sent.count == 1 && sent.allSatisfy { $0 >= outage.upperBound }, "sent at \(sent) s, link back at \(outage.upperBound) s")
 
         // The reference on the lock screen, after the link came back.
-        let shown = phone.lockScreenLog.filter { $0.title.contains(reference) }
-        #expect(shown.count == 1, "\(phone.lockScreenLog)")
+        let shown = outcome.lockScreen.filter { $0.title.contains(reference) }
+        #expect(shown.count == 1, "\(outcome.lockScreen)")
         if let note = shown.first {
             print("lock screen at \(tenths(Double(note.time) / 1e6)) s: \(note.title) — \(note.body)")
             #expect(note.presentation == .lockScreen)
             #expect(Double(note.time) / 1e6 >= outage.upperBound)
             #expect(note.body == "Line 42, \(truth.boarded) to \(truth.alighted)")
         }
-
-        for app in launches.apps { app.stop() }
-        phone.close()
-        await device.close()
-        await store.close()
     }
 
     /// The ride by the scenario's routes: sampled every 0.1 s, the rider is on the bus while
@@ -139,10 +107,4 @@ struct RideLogTests {
         }
         return nil
     }
-}
-
-/// The app object of each launch.
-@MainActor
-final class RideLogLaunches {
-    var apps: [RideLogApp] = []
 }

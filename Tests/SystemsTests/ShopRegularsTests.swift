@@ -1,14 +1,13 @@
 import BLEFleetSimulation
 import BLEFleetStore
+import BLESystems
 import BLEWorld
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SimulatedTesting
 import Testing
 
-/// The shop that sees its regulars, end to end on the embedded store: the shop scenario's
+/// The shop that sees its regulars, end to end on the embedded store (BLESystems'
+/// ``ShopRegularsSystem``, as `ble sim run shop` plays it): the shop scenario's
 /// entrance and counter gateways write what they hear into SQLite, and the back end's counter
 /// visits by presence (`GET /zones/counter/visits?assign=presence`) say who came to the counter
 /// and when, judged against where the world put each regular, while the passer-by heard
@@ -18,32 +17,10 @@ struct ShopRegularsTests {
     static let uuid = "E1B0C4A2-2F6D-4B8E-9A73-0D5C8F41B2E7"
     static func tag(_ minor: Int) -> String { "ibeacon:\(uuid):1:\(minor)" }
 
-    struct Visit: Decodable {
-        var identity: String
-        var arrival: Int64
-        var departure: Int64
-    }
-
-    struct Visits: Decodable { var visits: [Visit] }
-
     @Test("Both regulars reach the counter, each arrival and departure within 15 s of the truth, and the passer-by never does")
     func counterVisits() async throws {
-        let directory = try SystemsTesting.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = SQLiteFleetStore(path: directory + "/fleet.sqlite")
-        let run = try await SystemsTesting.playFleet(SystemsTesting.scenario("shop"), into: store, seconds: 240)
-        let (byPresence, byHearing) = try await SystemsTesting.withBackend(store) { baseURL in
-            func visits(_ query: String) async throws -> [Visit] {
-                let url = try #require(URL(string: baseURL.absoluteString + "/zones/counter/visits" + query))
-                // A session of its own: `URLSession.shared` is the simulated phones' (see
-                // SimulatedNetworkProtocol.register()).
-                let (data, response) = try await URLSession(configuration: .ephemeral).data(from: url)
-                #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
-                return try JSONDecoder().decode(Visits.self, from: data).visits
-            }
-            return (try await visits("?assign=presence"), try await visits(""))
-        }
-        await store.close()
+        let outcome = try await ShopRegularsSystem.run(SystemsTesting.setup("shop"))
+        let (byPresence, byHearing, run) = (outcome.byPresence, outcome.byHearing, outcome.fleet)
 
         for minor in [1, 2] {
             let truth = SystemsTesting.visits(of: Self.tag(minor), in: run.truth).filter { $0.zone == "counter" }

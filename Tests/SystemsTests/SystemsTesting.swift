@@ -1,11 +1,12 @@
 import BLEBackend
 import BLEFleetSimulation
 import BLEFleetStore
+import BLESystems
 import BLEWorld
 import Foundation
 
-/// What the field systems' tests share: the bundled scenarios, a fleet played into a store,
-/// the back end served on a free port, and the truth read as visits.
+/// What the field systems' tests share: the bundled scenarios and their setups for the
+/// systems' runners (BLESystems), the back end served on a free port, and the truth read as visits.
 enum SystemsTesting {
     /// A bundled scenario from `Scenarios/`.
     static func scenario(_ name: String) throws -> Scenario {
@@ -20,19 +21,11 @@ enum SystemsTesting {
         return path
     }
 
-    /// Plays `scenario`'s gateways for `seconds` into `store` (migrated first) as gateways would,
-    /// batch by batch, with each gateway's zone assigned; returns the run, whose truth judges.
-    static func playFleet(_ scenario: Scenario, into store: any FleetStore, seconds: Double) async throws -> FleetWorldRun {
-        try await store.migrate()
-        let run = try FleetWorldRun(scenario: scenario)
-        var time = 0.0
-        while time < seconds {
-            time = min(seconds, time + 10)
-            run.run(until: time, flush: time >= seconds)
-            for batch in run.takeBatches() { _ = try await store.write(batch) }
-        }
-        for (gateway, zone) in run.zoneOfGateway { _ = try await store.assignZone(zone, toGateway: gateway) }
-        return run
+    /// The setup of a bundled scenario's file in `Scenarios/`, the source of truth, run with
+    /// its own seed and duration; the store is a temporary file unless `storePath` says.
+    static func setup(_ name: String, storePath: String? = nil) throws -> SystemSetup {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Scenarios/\(name).yaml")
+        return try SystemSetup(named: url.standardizedFileURL.path, storePath: storePath)
     }
 
     /// Serves `store` with the real back end on a free port of 127.0.0.1 while `body` runs.

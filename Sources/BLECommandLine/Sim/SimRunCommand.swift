@@ -16,11 +16,12 @@ import Synchronization
 /// scenario and seed give the same output and captures every time; `--speed` spreads the
 /// same run over the wall clock for demos. A scenario whose devices observe beacons prints
 /// its timeline (BLEScenarios) instead of HCI events, and one whose phone runs programs
-/// (apps with `program:`) prints the phone's story (``runPhone(_:until:speed:)``).
+/// (apps with `program:`) prints the phone's story (``runPhone(_:until:speed:)``); a field
+/// system's scenario (`system:`) prints the system's story (``runSystem(_:)``).
 struct SimRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a scenario headless as fast as possible and print its timeline or the HCI events of interest.",
+        abstract: "Run a scenario headless as fast as possible and print its timeline, its field system's story or the HCI events of interest.",
         discussion: """
             The GATT devices of the scenario (devices with gatt: [...]) run their real hosts, as with --hci sim. \
             Without --speed the run takes as little wall-clock time as the processor allows; the same scenario \
@@ -45,8 +46,12 @@ struct SimRunCommand: AsyncParsableCommand {
     @Option(help: "Write DIR/<device>.btsnoop for every device.")
     var snoop: String?
 
-    @Flag(help: "One JSON object per line and event: time, device, event.")
+    @Flag(help: "One JSON object per line and event: time, device, event (for a field system: time, actor, who, text).")
     var json = false
+
+    @Option(help: ArgumentHelp("For a field system's scenario (system: ...): keep its fleet store in this SQLite file "
+                               + "(default: a temporary file, removed after the run).", valueName: "path"))
+    var store: String?
 
     func validate() throws {
         if let problem = Adapter.scenarioProblem(scenario) { throw ValidationError(problem) }
@@ -74,6 +79,13 @@ struct SimRunCommand: AsyncParsableCommand {
         if let seed { scenario.seed = seed }
         let until = self.until ?? scenario.durationSeconds ?? 10
         let speed = self.speed.flatMap(Self.speed(parsing:)) ?? .infinity
+        if scenario.system != nil {
+            try await runSystem(scenario)
+            return
+        }
+        if store != nil {
+            throw CommandFailure("Scenario \"\(scenario.name)\" plays no field system (it has no system:), so it has no fleet store; leave out --store.")
+        }
         if PhoneStory.isNeeded(for: scenario) {
             guard !ScenarioRunner.hasObservers(scenario) else {
                 throw CommandFailure("Scenario \"\(scenario.name)\" has both beacon observers (observe:) and apps that run "

@@ -15,5 +15,7 @@ extension BundledScenarios {
         "bus-fleet": busFleet,
         "shop": shop,
         "flat": flat,
+        "ride-log": rideLog,
+        "stolen-car": stolenCar,
     ]
 }

@@ -22,6 +22,7 @@ extension BundledScenarios {
 # gateway hears the waiting bus at about -78 dBm); passengers' tags -19 dBm (-59 dBm at
 # 1 m), held in front of a 15 dB body.
 name: bus fleet
+system: bus-office
 seed: 42
 duration: 180
 timing: realistic

@@ -19,6 +19,7 @@ extension BundledScenarios {
 # Figures: path loss 40 + 25 log10(d) dB with 4 dB shadowing indoors; the wristband sends
 # -19 dBm (-59 dBm at 1 m) every 200 ms; the body costs 15 dB straight behind.
 name: flat
+system: carers-visits
 seed: 3
 duration: 480
 timing: realistic

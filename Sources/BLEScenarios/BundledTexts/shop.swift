@@ -17,6 +17,7 @@ extension BundledScenarios {
 # Figures: path loss 40 + 25 log10(d) dB with 3 dB shadowing; tags -19 dBm (-59 dBm at 1 m) every 250 ms,
 # carried in front of a 15 dB body.
 name: shop
+system: shop-regulars
 seed: 11
 duration: 240
 timing: realistic

@@ -31,6 +31,11 @@ public struct Scenario: Hashable, Sendable {
     /// The named places the world's truth is scored against (the file's `zones`), in order:
     /// a device is in the first zone that contains it.
     public var zones: [ScenarioZone] = []
+    /// Which field system the scenario plays (the file's `system`, e.g. `ride-log`), when it
+    /// is one: `ble sim run` then runs that system's gateways, back end, phones and apps and
+    /// prints its story (BLESystems, which also refuses a name it does not know); `nil` for a
+    /// plain world.
+    public var system: String?
 
     /// The seed used when a file names none.
     public static let defaultSeed: UInt64 = 1

@@ -11,7 +11,7 @@ struct ScenarioFile: Decodable {
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["name", "seed", "duration", "timing", "radio", "devices",
-                                                           "obstacles", "actions", "origin", "zones"])
+                                                           "obstacles", "actions", "origin", "zones", "system"])
         let name = try fields.optional("name", String.self, expected: "a name") ?? "scenario"
         let seed = try fields.integer("seed", UInt64.self) ?? Scenario.defaultSeed
         let duration = try fields.number("duration", in: 0 ... 1_000_000, unit: "seconds")
@@ -37,6 +37,7 @@ struct ScenarioFile: Decodable {
             },
             actions: actions.map(\.action), durationSeconds: duration, origin: origin?.origin)
         scenario.zones = zones.map(\.zone)
+        scenario.system = try fields.optional("system", String.self, expected: "the name of a field system, e.g. ride-log")
     }
 }
 

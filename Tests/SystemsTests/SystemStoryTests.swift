@@ -1,0 +1,73 @@
+import BLESystems
+import BLEWorld
+import Foundation
+import Testing
+
+/// The story a field system's run tells (`ble sim run NAME`): the same seed tells the same
+/// story, every line is at a virtual time within the run, and each kind of actor speaks.
+@Suite("A field system's story", .ownThread, .takesTurns, .timeLimit(.minutes(10)))
+struct SystemStoryTests {
+    @Test("Two runs of the ride log with the same seed tell the same story, line for line, with the phone, the app and the back end in it")
+    func rideLogRepeats() async throws {
+        let first = try await FieldSystems.run(SystemsTesting.setup("ride-log"))
+        let second = try await FieldSystems.run(SystemsTesting.setup("ride-log"))
+        // The same lines in the same order, by the same actors…
+        #expect(first.story.map { "\($0.actor.rawValue) \($0.who)  \($0.text)" } == second.story.map { "\($0.actor.rawValue) \($0.who)  \($0.text)" })
+        // …and at the same times, but for a known fault: swift-corelibs-foundation's URLSession
+        // hands the app's request to the phone (SimulatedNetworkProtocol) on its own queue,
+        // outside the simulation, so time can move a few milliseconds before the request is sent.
+        withKnownIssue("a URLSession request's virtual time can move by milliseconds between runs", isIntermittent: true) {
+            #expect(first.story.map(\.description) == second.story.map(\.description))
+        }
+        #expect(first.system == "ride-log" && first.seed == 29 && first.seconds == 200)
+        Self.checkTimes(first)
+        let actors = Set(first.story.map(\.actor))
+        #expect(actors.isSuperset(of: [.phone, .app, .backEnd]), "\(actors)")
+        #expect(first.story.contains { $0.actor == .backEnd && $0.text.hasPrefix("POST /rides → 201") })
+        #expect(first.story.contains { $0.actor == .app && $0.text.hasPrefix("ride logged: line 42, boarded at stop 2") })
+        // The run's own host names never reach the story.
+        #expect(!first.story.contains { $0.text.contains("rides-") })
+    }
+
+    @Test("Two runs of the bus office with the same seed tell the same story, and the radio, the gateways, the back end and the office speak in it")
+    func busOfficeRepeats() async throws {
+        let first = try await FieldSystems.run(SystemsTesting.setup("bus-fleet"))
+        let second = try await FieldSystems.run(SystemsTesting.setup("bus-fleet"))
+        #expect(first.story.map(\.description) == second.story.map(\.description))
+        Self.checkTimes(first)
+        #expect(Set(first.story.map(\.actor)) == [.radio, .gateway, .app, .backEnd])
+        #expect(first.story.contains { $0.actor == .app && $0.who == "office" && $0.text.hasPrefix("bus 42  stop 1  arrived") })
+    }
+
+    @Test("A scenario names its system with system:; one it does not know, or none, is refused with the systems' names")
+    func systemNames() throws {
+        #expect(try SystemsTesting.setup("ride-log").system.name == "ride-log")
+        #expect(try SystemsTesting.setup("flat").system.name == "carers-visits")
+        let unknown = #expect(throws: SystemError.self) {
+            _ = try SystemSetup(text: "name: x\nsystem: cheats\n", file: "x.yaml").system
+        }
+        #expect(unknown?.description.contains("no field system is called \"cheats\"") == true)
+        #expect(unknown?.description.contains("bus-office, shop-regulars, carers-visits, ride-log, stolen-car") == true)
+        let none = #expect(throws: SystemError.self) { _ = try SystemSetup(text: "name: x\n", file: "x.yaml").system }
+        #expect(none?.description.contains("names no field system") == true)
+        #expect(throws: SystemError.self) { try SystemSetup(text: "name: x\nsystem: [1, 2]\n", file: "x.yaml") }
+    }
+
+    @Test("--seed and --until reach the scenario and its text, which the phones' worlds are opened from")
+    func seedAndDuration() throws {
+        let setup = try SystemSetup(named: "ride-log", seed: 7, seconds: 30)
+        #expect(setup.scenario.seed == 7 && setup.seconds == 30)
+        #expect(try ScenarioLoader.parse(yaml: setup.text, file: "ride-log.yaml").seed == 7)
+        let unseeded = try SystemSetup(text: "name: x\nsystem: ride-log\n", file: "x.yaml", seed: 9)
+        #expect(unseeded.scenario.seed == 9)
+        #expect(throws: SystemError.self) { try SystemSetup(named: "/no/such/scenario.yaml") }
+    }
+
+    /// Every line is at a virtual time within the run, in order.
+    static func checkTimes(_ run: SystemRun) {
+        let times = run.story.map(\.time)
+        #expect(!times.isEmpty)
+        #expect(times == times.sorted())
+        #expect(times.allSatisfy { $0 >= 0 && $0 <= Int64(run.seconds * 1e6) }, "\(times.filter { $0 < 0 || $0 > Int64(run.seconds * 1e6) })")
+    }
+}
