@@ -18,6 +18,15 @@ import Testing
 @Suite("Cheating", .simulatedOnMainActor, .timeLimit(.minutes(10)))
 @MainActor
 struct CheatingTests {
+    /// The scenario at `path` with `phone` marked `host: external`: Core Location's manager
+    /// opens `sim:FILE` on that device, so each phone hears the world from where it is.
+    static func scenario(_ path: String, attachingHostTo phone: String) throws -> String {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let line = "  - name: \(phone)\n"
+        guard let range = text.range(of: line) else { throw CancellationError() }
+        return text.replacingCharacters(in: range, with: line + "    host: external\n")
+    }
+
     static let shop = StaticCouponApp.ShopBeacon(uuid: UUID(uuidString: "5A4BCFCE-174E-4BAC-A814-092E77F6B7E5")!, major: 7, minor: 1)
     /// The shop's EID beacon as its operator configured the back end: the scenario's key and
     /// its counter (1000) at virtual time 0.
@@ -50,7 +59,7 @@ struct CheatingTests {
         let launches = CouponLaunches()
         for (index, name) in ["victim", "customer"].enumerated() {
             let file = directory + "/\(name).yaml"
-            try StolenCarTests.scenario(path, attachingHostTo: name).write(toFile: file, atomically: true, encoding: .utf8)
+            try Self.scenario(path, attachingHostTo: name).write(toFile: file, atomically: true, encoding: .utf8)
             let phone = SimulatedPhone(clock: testClock, seed: scenario.seed &+ UInt64(index))
             let host = PhoneSystems.uniqueHost("coupons")
             phone.register(server: backend, host: host)
