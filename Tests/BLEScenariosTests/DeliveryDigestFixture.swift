@@ -16,6 +16,8 @@ enum DeliveryDigestFixture {
                                    receptionDigest: 0x0, timelineDigest: 0xbc6a492583d3baad),
         "car": DeliveryDigest(receptions: 11, transmissions: 633, collisions: 0,
                                    receptionDigest: 0x58d9730e47692099, timelineDigest: 0x4df2bd9e804b36f9),
+        "cheating": DeliveryDigest(receptions: 762, transmissions: 1146, collisions: 0,
+                                   receptionDigest: 0x798a728f1ff48ad5, timelineDigest: 0x47e8a51daf150e6f),
         "crowd": DeliveryDigest(receptions: 7582, transmissions: 68621, collisions: 15277,
                                    receptionDigest: 0xadd60ae32fffd45b, timelineDigest: 0x16eb6e63df0e0078),
         "flat": DeliveryDigest(receptions: 122, transmissions: 294, collisions: 0,
