@@ -1,4 +1,5 @@
 import BLEFleetStore
+import BLELogging
 import Foundation
 
 /// The SQLite fleet store a system's run writes to: the file its setup names, or a new one in
@@ -21,7 +22,8 @@ struct SystemStore {
             path = directory + "/fleet.sqlite"
             temporaryDirectory = directory
         }
-        store = SQLiteFleetStore(path: path)
+        // The store's log lines follow --log-level and --log store=LEVEL, as every layer's do.
+        store = SQLiteFleetStore(path: path, logger: BLELog.logger("store"))
         try await store.migrate()
     }
 
