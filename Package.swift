@@ -153,7 +153,7 @@ let package = Package(
         .target(name: "ShopCoupon", dependencies: ["OpenCoreBluetooth", "OpenCoreLocation", "OpenUserNotifications"], path: "Examples/ShopCoupon/Sources/ShopCoupon"),
         // The field systems run from their scenarios (docs/systems.md): world, gateways, store, back end, phones and apps, told as a story.
         .target(name: "BLESystems", dependencies: ["BLE", "BLEPhone", "BLEBackend", "BLEFleet", "BLEFleetSimulation", "BLEFleetStore", "BLELogging", "BLEScenarios", "BLETime", "BLEWorld",
-                                                   "OpenCoreLocation", "OpenUserNotifications", "BusOffice", "CarerVisits", "RideLog", "CarFinder"]),
+                                                   "OpenCoreBluetooth", "OpenCoreLocation", "OpenUserNotifications", "BusOffice", "CarerVisits", "RideLog", "CarFinder", "ShopCoupon"]),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
         // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(

@@ -5,15 +5,15 @@ import BLEWorld
 /// pocket; `heart-rate-restore` and `heart-rate-force-quit`, a phone running
 /// Examples/HeartRateMonitor; and `call-notification-light`, a call reaching a phone while
 /// Examples/NotificationLight is connected; and the fleet scenarios `bus-fleet`, `shop` and
-/// `flat`, whose gateways `ble presence score` scores; and the phone systems `ride-log` and
-/// `stolen-car`, which, like the fleet scenarios, name the field system they play with
+/// `flat`, whose gateways `ble presence score` scores; and the phone systems `ride-log`,
+/// `stolen-car` and `cheating`, which, like the fleet scenarios, name the field system they play with
 /// `system:` (`ble sim run walk`, `ble sim run ride-log`). Their YAML lives in
 /// the package's Scenarios/ folder, which is the source of truth; a copy is compiled in
 /// (scripts/embed-scenarios.py) so the command line needs no file, and a test keeps the
 /// two identical.
 public enum BundledScenarios {
     /// The names, in the order docs/scenarios.md presents them.
-    public static let names = ["walk", "bus-stop", "bus-stop-pocket", "bus-route", "crowd", "car", "heart-rate-restore", "heart-rate-force-quit", "call-notification-light", "bus-fleet", "shop", "flat", "ride-log", "stolen-car"]
+    public static let names = ["walk", "bus-stop", "bus-stop-pocket", "bus-route", "crowd", "car", "heart-rate-restore", "heart-rate-force-quit", "call-notification-light", "bus-fleet", "shop", "flat", "ride-log", "stolen-car", "cheating"]
 
     /// The YAML text of the scenario called `name`, or `nil` if none is.
     public static func yaml(named name: String) -> String? { texts[name] }

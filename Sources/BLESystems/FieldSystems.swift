@@ -60,7 +60,7 @@ public struct SystemRun: Sendable {
 public enum FieldSystems {
     /// Every system, in the order docs/systems.md presents them.
     public static let all: [FieldSystem] = [BusOfficeSystem.system, ShopRegularsSystem.system, CarersVisitsSystem.system,
-                                            RideLogSystemRun.system, StolenCarSystem.system]
+                                            RideLogSystemRun.system, StolenCarSystem.system, CheatingSystem.system]
 
     /// The system called `name`.
     /// - Throws: ``SystemError`` naming every system when none is called that.

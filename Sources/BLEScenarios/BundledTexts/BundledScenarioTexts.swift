@@ -17,5 +17,6 @@ extension BundledScenarios {
         "flat": flat,
         "ride-log": rideLog,
         "stolen-car": stolenCar,
+        "cheating": cheating,
     ]
 }
