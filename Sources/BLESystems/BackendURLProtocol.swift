@@ -54,8 +54,9 @@ final class BackendURLProtocol: URLProtocol {
             path: path.isEmpty ? "/" : path, query: components?.percentEncodedQuery,
             headers: (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
             body: request.httpBody ?? Data())
-        // The loading system's client may be called from any thread; the protocol object is
-        // not touched again by anything else.
+        // Safe: the task below is the only code that touches this protocol object after
+        // startLoading returns (stopLoading does nothing), and the loading system's client may
+        // be called from any thread — swift-corelibs-foundation hops onto the task's own queue.
         nonisolated(unsafe) let loader = self
         Task {
             let response = await server.respond(to: message)
