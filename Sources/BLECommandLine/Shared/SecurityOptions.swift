@@ -146,12 +146,31 @@ struct SecurityOptions: ParsableArguments {
     /// else pairs; `true` when the link ended up encrypted.
     static func secure(_ handle: UInt16, on host: BLEHost.Host, keeper: BondKeeper) async -> Bool {
         if let encrypted = try? await keeper.encrypt(handle, on: host), encrypted.level > .none { return true }
+        // The keeper saves the bond on a task of its own; wait for it, so that a command
+        // ending right after the retried request still keeps the bond it made.
+        let kept = await keeper.events()
         do {
             try await host.pair(handle)
-            return true
         } catch {
             printError("Pairing failed: \(error).")
             return false
+        }
+        await keptOrTimedOut(kept, connection: handle)
+        return true
+    }
+
+    /// Returns once `events` reports the pairing on `connection` handled (saved, not bonded,
+    /// or not saved), or after 5 s.
+    private static func keptOrTimedOut(_ events: AsyncStream<BondKeeper.Event>, connection: UInt16) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in events {
+                    if case let .paired(handle, _, _, _) = event, handle == connection { return }
+                }
+            }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
         }
     }
 }
