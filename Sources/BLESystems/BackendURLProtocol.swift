@@ -1,3 +1,4 @@
+import BLE
 import BLEPhone
 import Foundation
 #if canImport(FoundationNetworking)
@@ -43,36 +44,19 @@ final class BackendURLProtocol: URLProtocol {
     }
 
     override func startLoading() {
-        guard let url = request.url, let server = Self.server(for: url) else {
+        guard let url = request.url, let server = Self.server(for: url), let message = NetworkRequest(request) else {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotFindHost))
             return
         }
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let path = components?.percentEncodedPath ?? "/"
-        let message = NetworkRequest(
-            method: (request.httpMethod ?? "GET").uppercased(), host: url.host?.lowercased() ?? "",
-            path: path.isEmpty ? "/" : path, query: components?.percentEncodedQuery,
-            headers: (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
-            body: request.httpBody ?? Data())
         // Safe: the task below is the only code that touches this protocol object after
         // startLoading returns (stopLoading does nothing), and the loading system's client may
         // be called from any thread — swift-corelibs-foundation hops onto the task's own queue.
         nonisolated(unsafe) let loader = self
         Task {
             let response = await server.respond(to: message)
-            loader.deliver(response, for: url)
+            loader.answer(with: response, for: url)
         }
     }
 
     override func stopLoading() {}
-
-    private func deliver(_ response: NetworkResponse, for url: URL) {
-        guard let answer = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers) else {
-            client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
-            return
-        }
-        client?.urlProtocol(self, didReceive: answer, cacheStoragePolicy: .notAllowed)
-        if !response.body.isEmpty { client?.urlProtocol(self, didLoad: response.body) }
-        client?.urlProtocolDidFinishLoading(self)
-    }
 }

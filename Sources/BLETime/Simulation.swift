@@ -73,6 +73,8 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         var nextSequence: UInt64 = 0
         /// Blocks handed to dispatch queues and not finished.
         var external = 0
+        /// Holds on the clock not yet released (``holdTime()``): while any is held, no sleeper wakes.
+        var timeHolds = 0
         var stopping = false
         var stopped = false
         /// The wall clock and simulated time at which pacing started (finite speeds).
@@ -333,6 +335,10 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
                     return .run
                 }
                 if state.stopping { return .stop }
+                if state.timeHolds > 0 {
+                    lock.wait()
+                    continue
+                }
                 guard let index = earliestSleeper() else {
                     lock.wait()
                     continue

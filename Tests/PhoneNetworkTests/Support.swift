@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import SimulatedTesting
 import Synchronization
+import Testing
 
 /// A server that answers every request with `status` and echoes the body, and records when
 /// (virtual time) each request reached it.
@@ -43,6 +44,8 @@ func phoneWithApp(_ app: String = "Rides", server: any NetworkServer, host: Stri
                   link: CellularLinkPolicy = CellularLinkPolicy()) throws -> SimulatedPhone {
     let phone = SimulatedPhone(clock: testClock, link: link, seed: seed)
     phone.register(server: server, host: host)
+    try #require(SimulatedNetworkProtocol.sharedSessionReachesPhones,
+                 "URLSession.shared was made before any phone registered: a test in this process used it for real HTTP first")
     try phone.install(AppDescription(name: app)) { _ in }
     try phone.perform(.launch(app))
     return phone

@@ -1,3 +1,5 @@
+import BLEPhone
+import BLETime
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -15,6 +17,13 @@ import Synchronization
 /// reaches the phone when the configuration names the class in `protocolClasses`. A request
 /// is the app's that last ran its launch entry point on the phone
 /// (``SimulatedPhone/currentNetworkApp``).
+///
+/// In a simulation, a request an app makes there leaves the phone as its task resumes, and
+/// the clock waits while Foundation's own queues take it over and hand its outcome to the
+/// session (``NetworkHandOver``): the same seed gives the same exchanges at the same virtual
+/// times, whatever the machine's load. A completion handler of a session other than
+/// `URLSession.shared` runs on that session's delegate queue, which the clock does not wait
+/// for; async calls (`data(for:)`) are resumed where the answer is given, on any session.
 public final class SimulatedNetworkProtocol: URLProtocol {
     /// A phone serving a host, held weakly: a phone that is gone serves nothing.
     private struct Serving: Sendable {
@@ -32,6 +41,30 @@ public final class SimulatedNetworkProtocol: URLProtocol {
     static func serve(host: String, on phone: SimulatedPhone) {
         hosts.withLock { $0[host.lowercased()] = Serving(phone: phone) }
         register()
+        warnIfSharedSessionBypassesPhones()
+    }
+
+    /// Whether `URLSession.shared` hands requests for the phones' hosts to this class: false
+    /// when something in the process made the shared session before the class was registered
+    /// (swift-corelibs-foundation fixes its protocol classes then), so those requests go to the
+    /// real network. Reading it registers the class, and makes the shared session if nothing has.
+    public static var sharedSessionReachesPhones: Bool {
+        register()
+        return URLSession.shared.configuration.protocolClasses?.contains { $0 == SimulatedNetworkProtocol.self } ?? false
+    }
+
+    /// Whether the shared session's bypass has been logged.
+    private static let warned = Mutex(false)
+
+    /// Logs once, as a warning, that `URLSession.shared` bypasses the phones, and what to do.
+    private static func warnIfSharedSessionBypassesPhones() {
+        guard !sharedSessionReachesPhones,
+              warned.withLock({ warned in defer { warned = true }; return !warned }) else { return }
+        phoneLog.warning("""
+            URLSession.shared was made before SimulatedNetworkProtocol was registered, so apps' requests \
+            through it go to the real network: call SimulatedNetworkProtocol.register() before anything \
+            in the process uses URLSession.shared, or give other sessions a configuration of their own
+            """)
     }
 
     /// Registers the class with `URLProtocol` (once; later calls do nothing).
@@ -59,32 +92,52 @@ public final class SimulatedNetworkProtocol: URLProtocol {
         return hosts.withLock { $0[host]?.phone }
     }
 
+    /// Claims a request for a host a phone serves. Called by the loading system once, on the
+    /// thread that resumes the task: when that is the phone's simulation, the phone takes the
+    /// request in there and then (``NetworkHandOver``), at the virtual time the app made it.
     override public class func canInit(with request: URLRequest) -> Bool {
-        phone(for: request.url)?.serves(host: request.url?.host ?? "") ?? false
+        guard let url = request.url, let phone = phone(for: url), phone.serves(host: url.host ?? "") else { return false }
+        takeIn(request, url: url, on: phone)
+        return true
+    }
+
+    /// Sends `request` from the app now running on `phone` if the caller is in the phone's
+    /// simulation, and keeps the hand-over for the protocol object that will load it.
+    private static func takeIn(_ request: URLRequest, url: URL, on phone: SimulatedPhone) {
+        guard let simulation = phone.simulation, Simulation.current === simulation,
+              let app = phone.currentNetworkApp, let message = NetworkRequest(request) else { return }
+        let handOver = NetworkHandOver(phone: phone, request: request, url: url, simulation: simulation)
+        NetworkHandOver.keep(handOver)
+        handOver.id = phone.send(message, timeout: timeout(of: request), for: app) { result in handOver.finish(result) }
+    }
+
+    /// The request's timeout in microseconds: its interval, or a minute without one.
+    private static func timeout(of request: URLRequest) -> Int64 {
+        request.timeoutInterval > 0 ? Int64((request.timeoutInterval * 1e6).rounded()) : 60_000_000
     }
 
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest {
         request
     }
 
+    /// Loads the request: takes over the phone's hand-over when there is one; otherwise (a
+    /// request made outside the phone's simulation) sends it now, at the phone's present time.
     override public func startLoading() {
-        guard let url = request.url, let phone = Self.phone(for: url), let app = phone.currentNetworkApp else {
+        if let handOver = NetworkHandOver.take(for: request) {
+            if let id = handOver.id { sent.withLock { $0 = (handOver.phone, id) } }
+            handOver.attach(self)
+            return
+        }
+        guard let url = request.url, let phone = Self.phone(for: url), let app = phone.currentNetworkApp,
+              let message = NetworkRequest(request) else {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotFindHost))
             return
         }
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let path = components?.percentEncodedPath ?? "/"
-        let message = NetworkRequest(
-            method: (request.httpMethod ?? "GET").uppercased(), host: url.host?.lowercased() ?? "",
-            path: path.isEmpty ? "/" : path, query: components?.percentEncodedQuery,
-            headers: (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
-            body: request.httpBody ?? request.httpBodyStream.map(Self.read) ?? Data())
-        let timeout = request.timeoutInterval > 0 ? Int64((request.timeoutInterval * 1e6).rounded()) : 60_000_000
         // The URL loading system's client may be called from any thread: swift-corelibs-foundation
         // hops onto the task's own queue, as Apple's does; the protocol object itself is not
         // touched again.
         nonisolated(unsafe) let loader = self
-        let id = phone.send(message, timeout: timeout, for: app) { result in
+        let id = phone.send(message, timeout: Self.timeout(of: request), for: app) { result in
             loader.deliver(result, for: url)
         }
         sent.withLock { $0 = (phone, id) }
@@ -96,34 +149,13 @@ public final class SimulatedNetworkProtocol: URLProtocol {
     }
 
     /// Hands the outcome to the session, as an HTTP response or a `URLError`.
-    private func deliver(_ result: Result<NetworkResponse, NetworkFailure>, for url: URL) {
+    func deliver(_ result: Result<NetworkResponse, NetworkFailure>, for url: URL) {
         switch result {
         case let .success(response):
-            guard let answer = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1",
-                                               headerFields: response.headers) else {
-                client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
-                return
-            }
-            client?.urlProtocol(self, didReceive: answer, cacheStoragePolicy: .notAllowed)
-            if !response.body.isEmpty { client?.urlProtocol(self, didLoad: response.body) }
-            client?.urlProtocolDidFinishLoading(self)
+            answer(with: response, for: url)
         case let .failure(failure):
             client?.urlProtocol(self, didFailWithError: URLError(URLError.Code(rawValue: failure.urlErrorCode) ?? .unknown,
                                                                   userInfo: [NSURLErrorFailingURLErrorKey: url]))
         }
-    }
-
-    /// The bytes of a streamed body (`URLSession.upload(for:from:)` on some platforms).
-    private static func read(_ stream: InputStream) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        stream.open()
-        defer { stream.close() }
-        while stream.hasBytesAvailable {
-            let count = stream.read(&buffer, maxLength: buffer.count)
-            guard count > 0 else { break }
-            data.append(buffer, count: count)
-        }
-        return data
     }
 }

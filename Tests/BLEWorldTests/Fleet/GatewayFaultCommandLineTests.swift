@@ -1,6 +1,9 @@
 import BLEWire
 import BusOffice
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Glibc
 import SimulatedTesting
 import Testing
@@ -112,7 +115,11 @@ struct GatewayFaultCommandLineTests {
         }
         let base = try #require(port.flatMap { URL(string: "http://127.0.0.1:\($0)") }, "ble backend did not start: \(backend.output)")
         let bus = Bus(number: 42, uuid: busUUID, minors: [1, 2, 3])
-        let passages = try await BusOfficeClient(baseURL: base).passages(of: bus, gap: 30 / speed)
+        // A session of its own: `URLSession.shared` belongs to the simulated phones of other
+        // suites in this process (SimulatedNetworkProtocol.register()); made here first, it
+        // would send their requests to the real network.
+        let office = BusOfficeClient(baseURL: base, session: URLSession(configuration: .ephemeral))
+        let passages = try await office.passages(of: bus, gap: 30 / speed)
         let origin = Int64((worldStart.timeIntervalSince1970 * 1_000_000).rounded())
         for line in BusTimetable.lines(bus: bus, passages: passages, origin: origin) { print(line) }
         #expect(passages.map(\.stop) == ["stop 1", "stop 2", "stop 3"], "\(passages)")
