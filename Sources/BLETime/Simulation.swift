@@ -28,6 +28,10 @@ import Darwin
 ///   simulation waits for before it runs anything else, so a delegate queue's code is part of
 ///   the timeline.
 ///
+/// Work that must happen at the virtual time it was started but runs on another thread (a
+/// request Foundation's queues carry) holds the clock with ``holdTime()``: jobs go on, but
+/// no sleeper wakes until the hold is released.
+///
 /// What stays outside: work started by another thread (a socket's reader), and tasks not
 /// started in the simulation (the caller of ``run(_:)``, a program's main code), even while
 /// they visit its thread to call an actor isolated to it. At ``speed`` `.infinity` such work does not hold time back; at a finite speed
