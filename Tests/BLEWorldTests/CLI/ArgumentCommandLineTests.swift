@@ -63,6 +63,14 @@ struct ArgumentCommandLineTests {
         #expect(result.stderr.contains("--own-address 00:11:22:33:44:55 is not a random static address"), "\(result.stderr)")
     }
 
+    @Test("a controller that cannot be reached is said once, not also as the adapter's error log")
+    func unreachableSaidOnce() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let result = try runProcess(executable, ["scan", "--seconds", "1", "--hci", "tcp:127.0.0.1:1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.components(separatedBy: "connection refused").count == 2, "\(result.stderr)")
+    }
+
     @Test("a piped scan interrupted by Ctrl-C prints the table of what it heard and exits 0, as ping does")
     func interruptedPipedScanKeepsItsTable() throws {
         let executable = try #require(bleExecutable(), "the ble executable is not built")
