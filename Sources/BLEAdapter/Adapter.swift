@@ -203,7 +203,9 @@ extension Adapter {
                 transport = try await spec.open()
             } catch {
                 snoop?.close()
-                adapterLog.error("\(error)")
+                // Thrown to the caller, who reports it (ble prints it once as its error);
+                // logged at debug only, so that it is not said twice.
+                adapterLog.debug("\(error)")
                 throw AdapterError("\(error)")  // TransportError already names the spec: "could not connect to tcp:…"
             }
             let host = BLEHost.Host(transport: HCIHostTransport(base: transport), configuration: configuration, parameterUpdates: parameterUpdates, att: att,

@@ -18,10 +18,11 @@ struct BLECommand: AsyncParsableCommand {
     /// Runs the command line after taking out the logging options every command shares:
     /// `--log-level LEVEL` (all layers) and `--log LAYER=LEVEL` (repeatable), which set
     /// ``BLELogging/BLELog``'s levels as `SWIFTBLE_LOG` does; log lines go to standard error.
+    /// A negative number after an option is its value (``NegativeNumberArguments``).
     static func main() async {
         var arguments: [String]
         do {
-            arguments = try LoggingArguments.extract(from: Array(CommandLine.arguments.dropFirst()))
+            arguments = try LoggingArguments.extract(from: NegativeNumberArguments.joined(Array(CommandLine.arguments.dropFirst())))
         } catch {
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             Foundation.exit(64)

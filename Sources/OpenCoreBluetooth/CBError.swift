@@ -66,8 +66,15 @@ public struct CBError: Error, Hashable, Sendable, CustomNSError, CustomStringCon
     public static var errorDomain: String { CBErrorDomain }
     /// The code's raw value.
     public var errorCode: Int { code.rawValue }
-    /// The reason, under `NSLocalizedFailureReasonErrorKey`, when there is one.
-    public var errorUserInfo: [String: Any] { reason.map { [NSLocalizedFailureReasonErrorKey: $0] } ?? [:] }
+    /// What failed in one sentence under `NSLocalizedDescriptionKey`, so that
+    /// `localizedDescription` says it as Core Bluetooth's does (Foundation's default read "The
+    /// operation could not be completed."), and the reason, under
+    /// `NSLocalizedFailureReasonErrorKey`, when there is one.
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: code.sentence + (reason.map { " " + $0 } ?? "")]
+        if let reason { info[NSLocalizedFailureReasonErrorKey] = reason }
+        return info
+    }
     /// `CBErrorDomain error 7` and the reason.
     public var description: String { "\(CBErrorDomain) error \(code.rawValue)" + (reason.map { ": \($0)" } ?? "") }
 
@@ -108,6 +115,31 @@ public struct CBError: Error, Hashable, Sendable, CustomNSError, CustomStringCon
 }
 
 extension CBError.Code {
+    /// The code in one sentence of our own words, for ``CBError/errorUserInfo``.
+    var sentence: String {
+        switch self {
+        case .unknown: "An unknown Bluetooth error occurred."
+        case .invalidParameters: "A parameter was invalid."
+        case .invalidHandle: "The attribute handle is invalid."
+        case .notConnected: "The peripheral is not connected."
+        case .outOfSpace: "There is no room left for the operation."
+        case .operationCancelled: "The operation was cancelled."
+        case .connectionTimeout: "The connection timed out: the peer was not heard for the supervision timeout."
+        case .peripheralDisconnected: "The peripheral ended the connection."
+        case .uuidNotAllowed: "The UUID may not be used for this operation."
+        case .alreadyAdvertising: "The peripheral manager is already advertising."
+        case .connectionFailed: "The connection failed."
+        case .connectionLimitReached: "No more connections can be made."
+        case .unknownDevice: "The device is unknown."
+        case .operationNotSupported: "The operation is not supported."
+        case .peerRemovedPairingInformation: "The peer removed its pairing information."
+        case .encryptionTimedOut: "Encryption timed out."
+        case .tooManyLEPairedDevices: "Too many LE devices are paired."
+        case .leGattExceededBackgroundNotificationLimit: "The background notification limit was exceeded."
+        case .leGattNearBackgroundNotificationLimit: "The background notification limit is near."
+        }
+    }
+
     /// Matches an error by code, as in `catch CBError.peripheralDisconnected`.
     public static func ~= (code: CBError.Code, error: any Error) -> Bool {
         (error as? CBError)?.code == code

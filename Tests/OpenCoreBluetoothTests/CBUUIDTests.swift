@@ -40,4 +40,13 @@ struct CBUUIDTests {
         #expect((error as NSError).domain == CBATTErrorDomain)
         #expect((error as NSError).code == 2)
     }
+
+    @Test("A CBError's localizedDescription says what failed, not Foundation's 'The operation could not be completed.'")
+    func errorDescription() {
+        let plain = CBError(.peripheralDisconnected) as NSError
+        #expect(plain.localizedDescription == "The peripheral ended the connection.")
+        let explained = CBError(.connectionFailed, reason: "The controller refused it.")
+        #expect(explained.localizedDescription == "The connection failed. The controller refused it.")
+        #expect((explained as NSError).localizedFailureReason == "The controller refused it.")
+    }
 }

@@ -82,13 +82,20 @@ struct AMSConsumerCommand: AsyncParsableCommand {
                     switch update {
                     case let .supportedCommands(list):
                         OutputLine(text: "Commands: " + list.map { "\($0)" }.joined(separator: ", "),
-                                   fields: [("event", .string("commands")), ("commands", .string(list.map { "\($0)" }.joined(separator: ",")))])
+                                   fields: [("event", .string("commands")), ("commands", .array(list.map { .string("\($0)") }))])
                             .print(json: json)
                         continue
                     case let .attribute(entity, attribute, value):
                         let name = Self.attributeName(entity, attribute)
-                        OutputLine(text: "\(entity) \(name): \(value)", fields: [("event", .string("update")), ("entity", .string("\(entity)")),
-                                                                                ("attribute", .string(name)), ("value", .string(value))])
+                        var fields: [(String, OutputLine.Value)] = [("event", .string("update")), ("entity", .string("\(entity)")),
+                                                                    ("attribute", .string(name)), ("value", .string(value))]
+                        let playback = entity == .player && attribute == AMS.PlayerAttributeID.playbackInfo.rawValue
+                            ? AMS.PlaybackInfo(value) : nil
+                        if let playback {
+                            fields.append(("playback", .object([("state", .string(Self.stateName(playback.state))),
+                                                                ("rate", .number(playback.rate)), ("elapsed", .number(playback.elapsed))])))
+                        }
+                        OutputLine(text: "\(entity) \(name): " + (playback.map(Self.playbackText) ?? value), fields: fields)
                             .print(json: json)
                         if !sent, entity == .track, attribute == AMS.TrackAttributeID.duration.rawValue {
                             sent = true
@@ -117,6 +124,18 @@ struct AMSConsumerCommand: AsyncParsableCommand {
         timer.cancel()
         await device.close()
         if let failure = failures.first { throw CommandFailure(failure) }
+    }
+
+    /// The AMS PlaybackState's name (AMS Specification, Player attributes): paused,
+    /// playing, rewinding, fast-forwarding, or the number of another.
+    static func stateName(_ state: UInt8) -> String {
+        let names = ["paused", "playing", "rewinding", "fast-forwarding"]
+        return Int(state) < names.count ? names[Int(state)] : "\(state)"
+    }
+
+    /// `playing, rate 1.0, 12.500 s in` rather than the raw `1,1.0,12.500`.
+    static func playbackText(_ info: AMS.PlaybackInfo) -> String {
+        "\(stateName(info.state)), rate \(info.rate.formatted(decimals: 1)), \(info.elapsed.formatted(decimals: 3)) s in"
     }
 
     static func attributeName(_ entity: AMS.EntityID, _ attribute: UInt8) -> String {

@@ -14,7 +14,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "The complete local name to advertise.")
     var name: String?
 
-    @Option(help: "A service UUID to list (repeatable), e.g. 180D.")
+    @Option(help: "A service UUID to list (repeatable), e.g. 180D or 0x180D.")
     var service: [String] = []
 
     @Option(help: "Manufacturer specific data as hex: the company identifier (little-endian) first, e.g. 4C0001.")
@@ -40,18 +40,14 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @OptionGroup(title: "Privacy") var privacyOptions: PrivacyOptions
 
     func validate() throws {
-        if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
-            throw ValidationError("--seconds must be more than 0 and at most 86400; got \(seconds.formatted(decimals: 3)).")
-        }
+        try ArgumentChecks.duration(seconds, option: "--seconds", maximum: 86_400)
         // The controller's range (Core 5.4, Vol 4, Part E, §7.8.5), checked with the other options.
         guard interval.isFinite, (20 ... 10_240).contains(interval) else {
             throw ValidationError("--interval \(interval.formatted(decimals: 3)) ms is outside 20 ms to 10240 ms, the range a controller accepts.")
         }
-        for text in service where BluetoothUUID(text) == nil {
-            throw ValidationError("--service \(text) is not a UUID: use 4 or 8 hex digits (180D) or the 128-bit form.")
-        }
-        if let manufacturer, Self.hexBytes(manufacturer).map({ $0.count >= 2 }) != true {
-            throw ValidationError("--manufacturer must be hex octets, at least the two of the company identifier.")
+        try ArgumentChecks.uuids(service, option: "--service")
+        if let manufacturer, bytes(fromHex: manufacturer).map({ $0.count >= 2 }) != true {
+            throw ValidationError("--manufacturer \(manufacturer) must be hex octets (4C0001 or 0x4C0001), at least the two of the company identifier.")
         }
     }
 
@@ -59,7 +55,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
     func run() async throws {
         let content = GAPAdvertisingContent(
-            name: name, services: service.compactMap(BluetoothUUID.init), manufacturerData: manufacturer.flatMap(Self.hexBytes))
+            name: name, services: service.compactMap(ArgumentChecks.uuid), manufacturerData: manufacturer.flatMap { bytes(fromHex: $0) })
         let parameters: GAPAdvertisingParameters
         do {
             parameters = try content.parameters(kind: nonconnectable ? .nonConnectable : .connectable, intervalMilliseconds: interval)
@@ -92,20 +88,5 @@ struct AdvertiseCommand: AsyncParsableCommand {
             throw CommandFailure("Advertising failed: \(error).")
         }
         await opened.close()
-    }
-
-    /// Octets from hex text (spaces and colons allowed), or `nil` if it is not hex.
-    static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = text.filter { !" :".contains($0) }
-        guard digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index ..< next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
     }
 }

@@ -34,9 +34,7 @@ enum BeaconArguments {
 
     /// `--seconds` must be a positive duration up to a day.
     static func checkSeconds(_ seconds: Double?, option: String = "--seconds") throws {
-        if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
-            throw ValidationError("\(option) must be between 0 and 86400.")
-        }
+        try ArgumentChecks.duration(seconds, option: option, maximum: 86_400)
     }
 
     /// The help of every beacon command's `--snoop`.

@@ -58,9 +58,9 @@ struct BeaconMonitorCommand: AsyncParsableCommand {
             for await input in try await BeaconListening.inputs(host: opened.host, seconds: seconds) {
                 switch input {
                 case let .heard(frame, address, _, time):
-                    for event in monitor.detected(frame, at: time) { report(event, frame: frame, address: address) }
+                    report(monitor.detected(frame, at: time), frame: frame, address: address)
                 case let .tick(now):
-                    for event in monitor.tick(at: now) { report(event, frame: nil, address: nil) }
+                    report(monitor.tick(at: now), frame: nil, address: nil)
                 }
             }
             try? await opened.host.stopScanning()
@@ -71,14 +71,24 @@ struct BeaconMonitorCommand: AsyncParsableCommand {
         await opened.close()
     }
 
-    /// Prints an enter or exit (state changes are their companions and not printed); an
-    /// entry names the beacon that caused it.
-    private func report(_ event: MonitorEvent, frame: BeaconFrame?, address: BluetoothAddress?) {
+    /// Prints the enters and exits among `events`, and a state determined without one (the
+    /// first "outside", once no beacon was heard for the exit period, as Core Location's
+    /// `didDetermineState` says it); a state beside an enter or exit is its companion.
+    private func report(_ events: [MonitorEvent], frame: BeaconFrame?, address: BluetoothAddress?) {
+        let transition = events.contains { if case .didDetermineState = $0 { false } else { true } }
+        for event in events { report(event, frame: frame, address: address, companion: transition) }
+    }
+
+    /// Prints an enter, an exit or (unless `companion`) a state; an entry names the beacon
+    /// that caused it.
+    private func report(_ event: MonitorEvent, frame: BeaconFrame?, address: BluetoothAddress?, companion: Bool) {
         let word: String
         switch event {
         case .didEnter: word = "enter"
         case .didExit: word = "exit"
-        case .didDetermineState: return
+        case let .didDetermineState(state, _, _):
+            guard !companion, state != .unknown else { return }
+            word = state.description
         }
         var beacon: IBeaconIdentity?
         if word == "enter", case let .iBeacon(frame)? = frame { beacon = frame.identity }
@@ -91,7 +101,7 @@ struct BeaconMonitorCommand: AsyncParsableCommand {
             if let address { fields.append("\"address\": \(ScanOutput.quoted(address.description))") }
             writeLine("{" + fields.joined(separator: ", ") + "}")
         } else {
-            let cause = beacon.map { " (heard \($0)" + (address.map { " from \($0)" } ?? "") + ")" } ?? ""
+            let cause = beacon.map { " (heard \(BeaconOutput.label(.iBeacon($0)))" + (address.map { " from \($0)" } ?? "") + ")" } ?? ""
             writeLine("\(ScanOutput.seconds(event.time)) s  \(word)  \(event.region.constraint)\(cause)")
         }
     }

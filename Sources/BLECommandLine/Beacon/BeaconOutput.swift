@@ -40,14 +40,23 @@ enum BeaconOutput {
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
-    /// One ranged beacon as a table row.
+    /// A beacon named with its fields labelled: `iBeacon E2C56DB5-… major 1 minor 2`.
+    static func label(_ identity: BeaconIdentity) -> String {
+        guard case let .iBeacon(beacon) = identity else { return identity.description }
+        return "iBeacon \(beacon.uuid.uuidString) major \(beacon.major) minor \(beacon.minor)"
+    }
+
+    /// The heading of the table ``row(_:)`` writes: RSSI and measured power in dBm.
+    static let heading = "  " + ScanOutput.pad("BEACON", 70) + ScanOutput.pad("RSSI", 6) + ScanOutput.pad("FILTERED", 10)
+        + ScanOutput.pad("POWER", 7) + ScanOutput.pad("DISTANCE", 10) + "PROXIMITY"
+
+    /// One ranged beacon as a table row, under ``heading``.
     static func row(_ beacon: RangedBeacon<BeaconIdentity>) -> String {
         let rssi = beacon.rssi.map { "\($0)" } ?? "-"
         let filtered = beacon.filteredRSSI.map { decimal($0, places: 1) } ?? "-"
         let distance = beacon.accuracy < 0 ? "?" : decimal(beacon.accuracy, places: 2) + " m"
-        return "  " + ScanOutput.pad(beacon.identity.description, 58) + ScanOutput.pad("rssi \(rssi)", 10)
-            + ScanOutput.pad("filtered \(filtered)", 16) + ScanOutput.pad("power \(beacon.measuredPower)", 11)
-            + ScanOutput.pad(distance, 10) + beacon.proximity.description
+        return "  " + ScanOutput.pad(label(beacon.identity), 70) + ScanOutput.pad(rssi, 6) + ScanOutput.pad(filtered, 10)
+            + ScanOutput.pad(String(beacon.measuredPower), 7) + ScanOutput.pad(distance, 10) + beacon.proximity.description
     }
 
     /// A region's constraint as JSON: `{"uuid": …, "major": … | null, "minor": … | null}`.

@@ -75,6 +75,7 @@ struct BeaconRangeCommand: AsyncParsableCommand {
                         for beacon in beacons { writeLine(BeaconOutput.json(beacon, address: addresses[beacon.identity])) }
                     } else {
                         writeLine("[\(ScanOutput.seconds(now)) s] \(beacons.count) beacon(s)")
+                        if !beacons.isEmpty { writeLine(BeaconOutput.heading) }
                         for beacon in beacons { writeLine(BeaconOutput.row(beacon)) }
                     }
                 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLEAdapter
 import BLEChat
 import ChatApp
 import Foundation
@@ -46,7 +47,7 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(help: "The heartbeat interval in seconds; a link silent for three intervals is re-established.")
     var heartbeat: Double = 1
 
-    @Option(help: "Scripted: give up after this many seconds.")
+    @Option(help: "Give up after this many seconds: a scripted run not done, or typed lines not delivered once the input ended.")
     var timeout: Double = 900
 
     /// Which API the chat runs on.
@@ -81,17 +82,18 @@ struct ChatCommand: AsyncParsableCommand {
         let configuration = ChatSession.Configuration(heartbeatInterval: .milliseconds(Int64((heartbeat * 1000).rounded())))
         let script = sendCount.map { ChatScript(count: $0, sizes: minSize ... maxSize, seed: seed) }
         let run = await Self.makeRun(api: api, name: name, peer: peer, configuration: configuration, script: script,
-                                     receiveCount: receiveCount ?? sendCount ?? 0, timeout: timeout)
+                                     receiveCount: receiveCount ?? sendCount ?? 0, timeout: timeout, hci: hci)
         try await run.run()
     }
 
     @MainActor
     private static func makeRun(api: API, name: String, peer: String?, configuration: ChatSession.Configuration,
-                                script: ChatScript?, receiveCount: Int, timeout: Double) -> ChatRun {
+                                script: ChatScript?, receiveCount: Int, timeout: Double, hci: String?) -> ChatRun {
         let engine: any ChatDriver = switch api {
         case .corebluetooth: ChatEngine(name: name, partnerName: peer, configuration: configuration)
         case .frontdoor: FrontDoorChat(name: name, partnerName: peer, configuration: configuration, hci: nil)
         }
-        return ChatRun(engine: engine, script: script, receiveCount: receiveCount, timeout: timeout)
+        return ChatRun(engine: engine, script: script, receiveCount: receiveCount, timeout: timeout, hci: hci ?? Adapter.defaultSpec,
+                       partnerName: peer)
     }
 }

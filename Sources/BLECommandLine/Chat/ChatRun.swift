@@ -18,11 +18,17 @@ final class ChatRun {
     private let script: ChatScript?
     private let receiveCount: Int
     private let timeout: Double
+    /// The controller spec (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
+    private let hci: String
+    /// The partner's chat name asked for (`--peer`), if any.
+    private let partnerName: String?
     private var received = 0
     private var names: [ChatDeviceID: String] = [:]
 
-    init(engine: any ChatDriver, script: ChatScript?, receiveCount: Int, timeout: Double) {
+    init(engine: any ChatDriver, script: ChatScript?, receiveCount: Int, timeout: Double, hci: String, partnerName: String?) {
         self.engine = engine
+        self.hci = hci
+        self.partnerName = partnerName
         self.script = script
         self.receiveCount = receiveCount
         self.timeout = timeout
@@ -39,6 +45,9 @@ final class ChatRun {
         }
         if script == nil { Self.readLines(into: continuation) }
         try await engine.begin()
+        printError("chat: looking for \(partnerName.map { "the chat device \"\($0)\"" } ?? "a chat partner") on \(hci)"
+                   + (script == nil ? "; type a line to send it, end the input to leave." : "; giving up after \(timeout.formatted(decimals: 0)) s.")
+                   + (PeerQuery.ownWorldHint(hci: hci).isEmpty ? "" : " Note:" + PeerQuery.ownWorldHint(hci: hci)))
         // Timers, not polling: the run is re-checked at each engine event, at the overall
         // timeout, and at the end of the linger once it has settled. The time runs from the
         // moment the engine's controller is open, on the engine's clock.
@@ -51,9 +60,13 @@ final class ChatRun {
         }
         if let script {
             for index in 0 ..< script.count { try? engine.send(script.message(index)) }
+            // Checked once now, not only at the first event: with nothing to send or wait
+            // for (--send-count 0), the run is done without a partner.
+            continuation.yield(.tick)
         }
         var settledSince: Int64?
         var inputEnded = false
+        var inputEndedAt: Int64?
         for await input in inputs {
             switch input {
             case let .engine(event): show(event)
@@ -62,10 +75,35 @@ final class ChatRun {
             case .tick: break
             }
             guard script != nil else {
-                // Interactive: at the end of input, leave once what was typed arrived.
+                // Interactive: at the end of input, leave once what was typed arrived, or at
+                // once when no partner was found to deliver it to.
                 if inputEnded, engine.isSettled {
                     await engine.end()
                     return
+                }
+                guard inputEnded else { continue }
+                let waiting = engine.session.unacknowledgedCount
+                // An embedded world is this process's own: no partner can come any more.
+                if engine.partner == nil, !PeerQuery.ownWorldHint(hci: hci).isEmpty {
+                    await engine.end()
+                    guard waiting > 0 else { return }
+                    throw CommandFailure("The input ended and no chat partner was found; \(waiting) message(s) typed were not delivered."
+                                         + PeerQuery.ownWorldHint(hci: hci))
+                }
+                // What was typed has --timeout seconds from the end of input to arrive.
+                let endedAt = inputEndedAt ?? clock.microseconds
+                if inputEndedAt == nil {
+                    inputEndedAt = endedAt
+                    deadline?.cancel()
+                    deadline = Task {
+                        try? await clock.sleep(untilMicroseconds: endedAt + timeoutMicroseconds)
+                        continuation.yield(.tick)
+                    }
+                }
+                if clock.microseconds - endedAt >= timeoutMicroseconds {
+                    await engine.end()
+                    throw CommandFailure("Gave up \(timeout.formatted(decimals: 0)) s after the input ended: \(waiting) message(s) typed "
+                                         + "were not delivered; is the partner running?")
                 }
                 continue
             }
@@ -115,12 +153,12 @@ final class ChatRun {
             emit(scripted ? #"{"event": "discovered", "name": \#(quote(name)), "device": "\#(device)"}"#
                  : "* \(name) (\(device)) is here")
         case let .role(role):
-            let text: String
-            switch role {
-            case let .central(partner): text = "central, partner \(partner)"
-            case let .peripheral(partner): text = "peripheral, partner \(partner)"
+            let (name, partner): (String, ChatDeviceID) = switch role {
+            case let .central(device): ("central", device)
+            case let .peripheral(device): ("peripheral", device)
             }
-            emit(scripted ? #"{"event": "role", "role": \#(quote(text))}"# : "* session: \(text)")
+            emit(scripted ? #"{"event": "role", "role": "\#(name)", "partner": \#(quote("\(partner)"))}"#
+                 : "* session: \(name), partner \(names[partner].map { "\($0) (\(partner))" } ?? "\(partner)")")
         case let .linkUp(central):
             emit(scripted ? #"{"event": "link", "up": true, "central": \#(central)}"# : "* connected")
         case let .linkDown(reason):

@@ -26,10 +26,11 @@ struct GATTDumpCommand: AsyncParsableCommand {
         discussion: """
             Values are read with Read Long (Read, then Read Blob). A value whose read fails \
             shows its ATT error and the dump goes on. --json prints one document: \
-            {"address", "mtu", "services": [{"uuid", "primary", "startHandle", "endHandle", \
+            {"address", "addressType", "mtu", "services": [{"uuid", "primary", "startHandle", "endHandle", \
             "includes", "characteristics": [{"uuid", "handle", "valueHandle", "properties", \
-            "value", "descriptors": [...]}]}]}, values in lowercase hex, null when not \
-            readable, "error": code when a read failed.
+            "propertyNames", "value", "descriptors": [...]}]}]}, values in lowercase hex, null when not \
+            readable, "error": code and "errorName" when a read failed; handles are numbers, \
+            properties the declaration's bit mask with its names beside it.
             """
     )
 
@@ -42,7 +43,9 @@ struct GATTDumpCommand: AsyncParsableCommand {
 
     func run() async throws {
         let document = try await connection.withConnection { host, link, peer in
-            try await GATTDiscovery(host: host, connection: link.handle).document(address: peer.address.description)
+            var document = try await GATTDiscovery(host: host, connection: link.handle).document(address: peer.address.description)
+            document.addressType = peer.typeName
+            return document
         }
         if json {
             print(JSONText.object(document.jsonFields).rendered)
@@ -77,17 +80,25 @@ struct GATTReadCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let target = GATTTarget(parsing: attribute) else { throw CommandFailure("Invalid attribute \(attribute).") }
-        let (handle, value) = try await connection.withConnection { host, link, _ in
+        let (resolved, value, peer) = try await connection.withConnection { host, link, peer in
             let discovery = GATTDiscovery(host: host, connection: link.handle)
-            let handle = try await resolveValueHandle(target, discovery)
-            switch try await discovery.read(handle) {
-            case let .success(value): return (handle, value)
+            let resolved = try await resolveCharacteristic(target, discovery)
+            switch try await discovery.read(resolved.handle) {
+            case let .success(value): return (resolved, value, peer)
             case let .failure(code):
                 throw CommandFailure("The server answered \(GATTNames.describe(code)) to reading \(target).")
             }
         }
-        OutputLine(text: "\(handleText(handle)): \(hexText(value)) (\(value.count) octets)",
-                   fields: [("event", .string("read")), ("handle", .integer(Int(handle))), ("value", .string(hexText(value)))])
+        var fields: [(String, OutputLine.Value)] = [("event", .string("read")), ("address", .string(peer.address.description)),
+                                                    ("addressType", .string(peer.typeName)),
+                                                    ("uuid", resolved.uuid.map { .string(GATTDocument.text($0)) } ?? .null),
+                                                    ("handle", .integer(Int(resolved.handle))), ("value", .string(hexText(value)))]
+        if let text = GATTValueText.printable(value) { fields.append(("text", .string(text))) }
+        let decoded = resolved.uuid.flatMap { GATTValueText.decoded(value, of: $0) }
+        if let decoded { fields.append(("decoded", .string(decoded))) }
+        OutputLine(text: "\(handleText(resolved.handle))\(resolved.uuid.map { " " + GATTDocument.label($0) } ?? ""): "
+                   + GATTValueText.line(value) + (decoded.map { " = " + $0 } ?? ""),
+                   fields: fields)
             .print(json: json)
     }
 }
@@ -129,9 +140,10 @@ struct GATTWriteCommand: AsyncParsableCommand {
             throw CommandFailure("Invalid arguments; see ble gatt write --help.")
         }
         let withoutResponse = self.withoutResponse
-        let (handle, long) = try await connection.withConnection { host, link, _ in
+        let (resolved, long, peer) = try await connection.withConnection { host, link, peer in
             let discovery = GATTDiscovery(host: host, connection: link.handle)
-            let handle = try await resolveValueHandle(target, discovery)
+            let resolved = try await resolveCharacteristic(target, discovery)
+            let handle = resolved.handle
             let mtu = await host.attMTU(on: link.handle) ?? ATTBearerConfiguration.defaultMTU
             if withoutResponse {
                 do {
@@ -139,25 +151,32 @@ struct GATTWriteCommand: AsyncParsableCommand {
                 } catch {
                     throw CommandFailure(GATTNames.sentence(error, doing: "the Write Command to \(target)"))
                 }
-                return (handle, false)
+                return (resolved, false, peer)
             }
             let long = octets.count > mtu - 3
             _ = try await discovery.run(long ? .writeLong(handle, octets) : .write(handle, octets), doing: "writing \(target)")
-            return (handle, long)
+            return (resolved, long, peer)
         }
         let how = withoutResponse ? "Write Command" : long ? "Write Long" : "Write Request"
-        OutputLine(text: "Wrote \(octets.count) octets to \(handleText(handle)) (\(how))",
-                   fields: [("event", .string("written")), ("handle", .integer(Int(handle))), ("length", .integer(octets.count)),
+        OutputLine(text: "Wrote \(GATTValueText.octets(octets.count)) to \(handleText(resolved.handle))"
+                   + "\(resolved.uuid.map { " " + GATTDocument.label($0) } ?? "") (\(how))",
+                   fields: [("event", .string("written")), ("address", .string(peer.address.description)),
+                            ("addressType", .string(peer.typeName)),
+                            ("uuid", resolved.uuid.map { .string(GATTDocument.text($0)) } ?? .null),
+                            ("handle", .integer(Int(resolved.handle))), ("length", .integer(octets.count)),
                             ("long", .bool(long)), ("withResponse", .bool(!withoutResponse))])
             .print(json: json)
     }
 }
 
-/// The value handle of a target: a handle as given, a UUID looked up.
-func resolveValueHandle(_ target: GATTTarget, _ discovery: GATTDiscovery) async throws -> ATT.Handle {
-    if case let .handle(handle) = target { return handle }
-    guard let characteristic = try await discovery.characteristic(target) else {
-        throw CommandFailure("The server has no \(target).")
+/// The value handle of a target and its characteristic's UUID: a handle as given (with the
+/// UUID of the characteristic whose value it is, if any), a UUID looked up.
+func resolveCharacteristic(_ target: GATTTarget, _ discovery: GATTDiscovery) async throws -> (handle: ATT.Handle, uuid: BluetoothUUID?) {
+    if case let .handle(handle) = target {
+        // Any handle may be read or written, a descriptor's too; the UUID only labels the output.
+        let characteristic = try? await discovery.characteristic(target)
+        return (handle, characteristic?.uuid)
     }
-    return characteristic.valueHandle
+    guard let characteristic = try await discovery.characteristic(target) else { throw try await discovery.absent(target) }
+    return (characteristic.valueHandle, characteristic.uuid)
 }

@@ -6,7 +6,7 @@ import BLEWire
 /// The options every `ble gatt` command takes to reach a peer's GATT server: its address,
 /// the controller, our own address, the ATT_MTU to ask for.
 struct GATTConnectionOptions: ParsableArguments {
-    @Argument(help: "The peer's address, C0:11:22:33:44:55 or C0:11:22:33:44:55/random.")
+    @Argument(help: "The peer: its address (C0:11:22:33:44:55, or with /random or /public) or its advertised name, in any letter case.")
     var address: String
 
     @Flag(help: "The address is a random one (same as writing /random after it).")
@@ -38,10 +38,8 @@ struct GATTConnectionOptions: ParsableArguments {
             throw ValidationError("\(address) is not an address (write it as C0:11:22:33:44:55, optionally with /random or /public) nor a device name.")
         }
         guard (23 ... 517).contains(mtu) else { throw ValidationError("--mtu must be from 23 to 517.") }
-        guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be from 0 to 3600 seconds.") }
-        if let ownAddress, BluetoothAddress(ownAddress, kind: .random) == nil {
-            throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
-        }
+        try ArgumentChecks.duration(timeout, option: "--timeout", maximum: 3600)
+        try ArgumentChecks.ownAddress(ownAddress)
     }
 
     /// Opens the controller, connects, exchanges the MTU (unless 23), runs `body` on the

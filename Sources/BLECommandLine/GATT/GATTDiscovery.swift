@@ -105,6 +105,19 @@ struct GATTDiscovery {
         return entry
     }
 
+    /// The failure for a target the server does not have; a service's UUID given where a
+    /// characteristic is wanted names that service's characteristics.
+    func absent(_ target: GATTTarget) async throws -> CommandFailure {
+        if case let .uuid(uuid) = target {
+            for (service, _) in try await discoverServices() where service.uuid == uuid {
+                let names = try await characteristics(in: service).map { GATTDocument.label($0.uuid) }
+                return CommandFailure("\(GATTDocument.label(uuid)) is a service, not a characteristic; name one of its characteristics"
+                                      + (names.isEmpty ? " (it has none)." : ": " + names.joined(separator: ", ") + "."))
+            }
+        }
+        return CommandFailure("The server has no \(target).")
+    }
+
     /// The characteristic a command names: by value handle, or the first of a UUID in
     /// handle order.
     func characteristic(_ target: GATTTarget) async throws -> GATTDiscoveredCharacteristic? {

@@ -47,6 +47,8 @@ struct GATTDocument {
     /// The ATT_MTU in use (the dump's negotiated one, the server's receive MTU for `ble serve`).
     var mtu: Int
     var services: [Service]
+    /// `public` or `random`, as `ble scan --json` writes it; `nil` (left out) when unknown.
+    var addressType: String?
 
     /// A UUID as the document writes it: `180D` for 16-bit aliases, else the uppercase
     /// 128-bit form (ATT carries no 32-bit UUIDs, Part F, §3.2.1, so neither does the tree).
@@ -56,7 +58,10 @@ struct GATTDocument {
 
     /// The document's JSON fields (without an "event").
     var jsonFields: [(String, JSONText)] {
-        [("address", .string(address)), ("mtu", .integer(mtu)), ("services", .array(services.map(\.json)))]
+        var fields: [(String, JSONText)] = [("address", .string(address))]
+        if let addressType { fields.append(("addressType", .string(addressType))) }
+        fields += [("mtu", .integer(mtu)), ("services", .array(services.map(\.json)))]
+        return fields
     }
 
     /// The tree as lines of text, in the manner of `bluetoothctl`'s attribute listing.
@@ -127,13 +132,14 @@ extension GATTDocument.Characteristic {
         var fields: [(String, JSONText)] = [
             ("uuid", .string(GATTDocument.text(uuid))), ("handle", .integer(Int(handle))),
             ("valueHandle", .integer(Int(valueHandle))), ("properties", .integer(Int(properties.rawValue))),
+            ("propertyNames", .array(GATTDocument.propertyNames(properties).map { .string($0) })),
             ("value", .hex(value)),
         ]
-        if let error { fields.append(("error", .integer(Int(error.rawValue)))) }
+        if let error { fields += [("error", .integer(Int(error.rawValue))), ("errorName", .string(error.name))] }
         fields.append(("descriptors", .array(descriptors.map { descriptor in
             var entry: [(String, JSONText)] = [("uuid", .string(GATTDocument.text(descriptor.uuid))),
                                                ("handle", .integer(Int(descriptor.handle))), ("value", .hex(descriptor.value))]
-            if let error = descriptor.error { entry.append(("error", .integer(Int(error.rawValue)))) }
+            if let error = descriptor.error { entry += [("error", .integer(Int(error.rawValue))), ("errorName", .string(error.name))] }
             return .object(entry)
         })))
         return .object(fields)

@@ -28,10 +28,11 @@ enum GATTNames {
         uuid.uuid16.flatMap { names[$0] }
     }
 
-    /// `Write Not Permitted (0x03)`.
+    /// `Write Not Permitted (0x03)`; a name that holds the code already is not followed by it
+    /// again (`Application Error 0x80`, not `Application Error 0x80 (0x80)`).
     static func describe(_ code: ATT.ErrorCode) -> String {
         let raw = String(code.rawValue, radix: 16, uppercase: true)
-        return "\(code.name) (0x\(raw.count < 2 ? "0" + raw : raw))"
+        return code.name.contains("0x") ? code.name : "\(code.name) (0x\(raw.count < 2 ? "0" + raw : raw))"
     }
 
     /// One sentence for a failed GATT procedure, naming what was being done.

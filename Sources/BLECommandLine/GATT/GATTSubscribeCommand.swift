@@ -18,7 +18,7 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
     @Argument(help: "A characteristic UUID (its first occurrence) or its value handle written 0x002A.")
     var attribute: String
 
-    @Flag(help: "Enable indications instead of notifications.")
+    @Flag(help: "Enable indications instead of notifications (chosen anyway when the characteristic only indicates).")
     var indicate = false
 
     @Option(help: "Stop after this many values.")
@@ -46,28 +46,33 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
         let limit = count, duration = seconds
         try await connection.withConnection { host, link, _ in
             let discovery = GATTDiscovery(host: host, connection: link.handle)
-            guard let characteristic = try await discovery.characteristic(target) else { throw CommandFailure("The server has no \(target).") }
-            let wanted: GATTCharacteristicProperties = indicate ? .indicate : .notify
-            guard characteristic.properties.contains(wanted) else {
-                throw CommandFailure("\(target) does not allow \(indicate ? "indications" : "notifications") (its properties: "
-                                     + GATTDocument.propertyNames(characteristic.properties).joined(separator: ", ") + ").")
+            guard let characteristic = try await discovery.characteristic(target) else { throw try await discovery.absent(target) }
+            // Notifications unless --indicate, or indications when that is all the
+            // characteristic allows, as Core Bluetooth's setNotifyValue chooses.
+            let properties = characteristic.properties
+            let indicating = indicate || (!properties.contains(.notify) && properties.contains(.indicate))
+            let wanted: GATTCharacteristicProperties = indicating ? .indicate : .notify
+            guard properties.contains(wanted) else {
+                throw CommandFailure("\(target) does not allow \(indicating ? "indications" : "notifications or indications") (its properties: "
+                                     + GATTDocument.propertyNames(properties).joined(separator: ", ") + ").")
             }
             guard let cccd = try await discovery.descriptors(of: characteristic).first(where: \.isClientCharacteristicConfiguration) else {
                 throw CommandFailure("\(target) has no Client Characteristic Configuration descriptor to subscribe with.")
             }
             let values = SubscriptionValues(host: host, connection: link.handle, seconds: duration)
-            _ = try await discovery.run(.configure(indicate ? .indication : .notification, descriptor: cccd.handle),
+            _ = try await discovery.run(.configure(indicating ? .indication : .notification, descriptor: cccd.handle),
                                         doing: "subscribing to \(target)")
             OutputLine(text: "Subscribed to \(target) (value \(handleText(characteristic.valueHandle)), CCCD \(handleText(cccd.handle)))",
                        fields: [("event", .string("subscribed")), ("handle", .integer(Int(characteristic.valueHandle))),
-                                ("cccd", .integer(Int(cccd.handle))), ("indicate", .bool(indicate))])
+                                ("cccd", .integer(Int(cccd.handle))), ("indicate", .bool(indicating))])
                 .print(json: json)
             var received = 0
             for await item in values.stream {
                 guard case let .value(kind, handle, value) = item else { break }
                 guard handle == characteristic.valueHandle else { continue }
                 received += 1
-                OutputLine(text: "\(kind) \(handleText(handle)): \(hexText(value)) (\(value.count) octets)",
+                let decoded = GATTValueText.decoded(value, of: characteristic.uuid)
+                OutputLine(text: "\(kind) \(handleText(handle)): \(GATTValueText.line(value))" + (decoded.map { " = " + $0 } ?? ""),
                            fields: [("event", .string(kind)), ("handle", .integer(Int(handle))), ("value", .string(hexText(value)))])
                     .print(json: json)
                 if let limit, received >= limit { break }

@@ -70,7 +70,7 @@ struct L2CAPConnectCommand: AsyncParsableCommand {
         guard sizes.upperBound <= mtu else {
             throw ValidationError("--size up to \(sizes.upperBound) needs --mtu of at least \(sizes.upperBound) to take the echoes.")
         }
-        guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be from 0 to 3600 seconds.") }
+        try ArgumentChecks.duration(timeout, option: "--timeout", maximum: 3600)
     }
 
     @OptionGroup(title: "Logging") var logging: LoggingOptions

@@ -23,7 +23,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Report every advertisement, not only new devices and changed data.")
     var duplicates = false
 
-    @Option(help: "Only devices advertising this service UUID (repeatable), e.g. 180D.")
+    @Option(help: "Only devices advertising this service UUID (repeatable), e.g. 180D or 0x180D.")
     var service: [String] = []
 
     @Flag(help: "One JSON object per line and advertisement instead of the table.")
@@ -43,12 +43,8 @@ struct ScanCommand: AsyncParsableCommand {
     @OptionGroup(title: "Privacy") var privacyOptions: PrivacyOptions
 
     func validate() throws {
-        guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-            throw ValidationError("--seconds must be between 0 and 86400.")
-        }
-        for text in service where BluetoothUUID(text) == nil {
-            throw ValidationError("--service \(text) is not a UUID: use 4 or 8 hex digits (180D) or the 128-bit form.")
-        }
+        try ArgumentChecks.duration(seconds, option: "--seconds", maximum: 86_400)
+        try ArgumentChecks.uuids(service, option: "--service")
     }
 
     @OptionGroup(title: "Logging") var logging: LoggingOptions

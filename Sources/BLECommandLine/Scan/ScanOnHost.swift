@@ -22,7 +22,7 @@ extension ScanCommand {
         try await privacyOptions.enable(on: host, hci: hci)
         let parameters = GAPScanParameters(
             active: !passive, interval: 0x0060, window: 0x0060, allowDuplicates: duplicates,
-            serviceUUIDs: service.compactMap(BluetoothUUID.init))
+            serviceUUIDs: service.compactMap(ArgumentChecks.uuid))
         let advertisements = try await host.startScanning(parameters)
         // The host's clock: an embedded world's virtual time, or the wall clock on a real
         // controller; the JSON lines' `time` and the --seconds timer both read it.
@@ -43,6 +43,16 @@ extension ScanCommand {
         }
         let total = Int64(seconds * 1_000_000)
         let live = !json && isatty(STDOUT_FILENO) == 1
+        // A piped scan prints its table at the end; interrupted, it prints the table of what
+        // it heard so far and exits 0, as ping prints its statistics.
+        let interruption = json || live ? [] : Self.printTableOnInterrupt { ScanOutput.table(Array(records.withLock { $0.values }), elapsed: clock.microseconds - start) }
+        defer {
+            for source in interruption { source.cancel() }
+            if !interruption.isEmpty {
+                signal(SIGINT, SIG_DFL)
+                signal(SIGTERM, SIG_DFL)
+            }
+        }
         var elapsed: Int64 = 0
         while elapsed < total {
             // Redrawn twice a second: a timer for the display, the scan itself is event-driven.
@@ -53,5 +63,19 @@ extension ScanCommand {
         try await host.stopScanning()
         reader.cancel()
         if !json && !live { print(ScanOutput.table(Array(records.withLock { $0.values }), elapsed: elapsed)) }
+    }
+
+    /// Handles SIGINT and SIGTERM by writing `table()` to stdout and exiting 0.
+    private static func printTableOnInterrupt(_ table: @escaping @Sendable () -> String) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                FileHandle.standardOutput.write(Data((table() + "\n").utf8))
+                Foundation.exit(0)
+            }
+            source.resume()
+            return source
+        }
     }
 }

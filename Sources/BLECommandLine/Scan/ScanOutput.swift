@@ -1,3 +1,4 @@
+import BLEBeacons
 import BLEWire
 import BLEWorld
 
@@ -36,13 +37,20 @@ enum ScanOutput {
         for record in records.sorted(by: { ($0.rssi, $0.address.description) > ($1.rssi, $1.address.description) }) {
             let data = record.merged
             var detail = (data.serviceUUIDs ?? []).map(\.description).joined(separator: ",")
-            if let manufacturer = data.manufacturerData {
-                detail += (detail.isEmpty ? "" : " ") + "mfr \(String(format4: manufacturer.companyIdentifier)) \(Hex.encode(manufacturer.data.prefix(12)))"
+            if let beacon = BeaconFrame(decoding: record.advertisingData)?.identity {
+                detail += (detail.isEmpty ? "" : " ") + BeaconOutput.label(beacon)
+            } else if let manufacturer = data.manufacturerData {
+                detail += (detail.isEmpty ? "" : " ") + "mfr \(String(format4: manufacturer.companyIdentifier)) " + shortHex(Array(manufacturer.data))
             }
             lines.append(pad(PeerAddress(record.address, type: record.addressType).description, 26) + pad(String(record.rssi), 6) + pad(record.connectable ? "yes" : "no", 6)
                          + pad(String((data.localName ?? "").prefix(23)), 24) + detail)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// At most 12 octets in hex, with "…" when there are more: a cut that shows.
+    static func shortHex(_ bytes: [UInt8]) -> String {
+        bytes.count > 12 ? Hex.encode(bytes.prefix(12)) + "…" : Hex.encode(bytes)
     }
 
     static func seconds(_ microseconds: Int64) -> String {

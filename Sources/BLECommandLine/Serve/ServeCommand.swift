@@ -55,9 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
         for text in stream where ServeStream(parsing: text) == nil {
             throw ValidationError("--stream \(text) must be UUID:COUNT:SIZE with COUNT at least 1 and SIZE from 4 to 512.")
         }
-        if let ownAddress, BluetoothAddress(ownAddress, kind: .random) == nil {
-            throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
-        }
+        try ArgumentChecks.ownAddress(ownAddress)
     }
 
     @OptionGroup(title: "Logging") var logging: LoggingOptions
@@ -105,8 +103,9 @@ struct ServeCommand: AsyncParsableCommand {
                                    advertising: advertising, keeper: keeper) { seconds, event in
             Self.printLine(seconds: seconds, event.logName, .object(event.logFields))
         }
-        Self.printLine(seconds: runtime.elapsedSeconds, "database", JSONText.object(GATTDocument(
-            serving: database, address: address.map { "\($0)" } ?? "unknown", mtu: ATTBearerConfiguration.maximumMTU).jsonFields))
+        var document = GATTDocument(serving: database, address: address.map { "\($0)" } ?? "unknown", mtu: ATTBearerConfiguration.maximumMTU)
+        document.addressType = address.map { $0.kind == .random ? "random" : "public" }
+        Self.printLine(seconds: runtime.elapsedSeconds, "database", JSONText.object(document.jsonFields))
         if let local { Self.printLine(seconds: runtime.elapsedSeconds, "oob", .object(local.jsonFields(address: address))) }
         try await host.startAdvertising(advertising)
         Self.printLine(seconds: runtime.elapsedSeconds, "advertising", .object([("name", served.name.map { .string($0) } ?? .null),

@@ -28,7 +28,7 @@ extension ServeEvent {
         case let .connected(link):
             return [("connection", .integer(Int(link.handle))), ("peer", .string("\(link.peer)"))]
         case let .disconnected(handle, reason):
-            return [("connection", .integer(Int(handle))), ("reason", .integer(Int(reason.rawValue)))]
+            return [("connection", .integer(Int(handle))), ("reason", .integer(Int(reason.rawValue))), ("reasonName", .string(reason.name))]
         case let .encrypted(handle, encryption):
             return [("connection", .integer(Int(handle))), ("level", .integer(encryption.level.rawValue)), ("keySize", .integer(encryption.keySize))]
         case let .pairing(event):
@@ -39,7 +39,7 @@ extension ServeEvent {
                 ("uuid", access.uuid.map { .string(GATTDocument.text($0)) } ?? .null), ("offset", .integer(access.offset)),
                 ("value", .hex(access.value)),
             ]
-            if let error = access.error { entries.append(("error", .integer(Int(error.rawValue)))) }
+            if let error = access.error { entries += [("error", .integer(Int(error.rawValue))), ("errorName", .string(error.name))] }
             return entries
         case let .subscribed(subscription, uuid):
             return [("connection", .integer(Int(subscription.connection))), ("handle", .integer(Int(subscription.valueHandle))),
@@ -69,7 +69,8 @@ extension ServeEvent {
             let sent: Bool
             if case .sent = failure { sent = true } else { sent = false }
             return [("connection", .integer(Int(handle))), ("peer", .string("\(peer)")),
-                    ("reason", failure.reason.map { JSONText.integer(Int($0.rawValue)) } ?? JSONText.null), ("sent", .bool(sent))]
+                    ("reason", failure.reason.map { JSONText.integer(Int($0.rawValue)) } ?? JSONText.null),
+                    ("reasonName", failure.reason.map { JSONText.string("\($0)") } ?? JSONText.null), ("sent", .bool(sent))]
         case let .saveFailed(error):
             return [("reason", .string(error.description))]
         }

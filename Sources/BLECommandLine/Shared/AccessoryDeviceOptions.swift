@@ -19,9 +19,7 @@ struct AccessoryDeviceOptions: ParsableArguments {
     var ownAddress: String?
 
     func validate() throws {
-        if let ownAddress, BluetoothAddress(ownAddress, kind: .random) == nil {
-            throw ValidationError("--own-address \(ownAddress) is not an address: write it as C0:11:22:33:44:55.")
-        }
+        try ArgumentChecks.ownAddress(ownAddress)
     }
 
     /// Opens the controller (bonds kept in memory) and sets the random static address asked for.

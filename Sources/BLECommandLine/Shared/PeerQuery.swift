@@ -51,6 +51,7 @@ struct PeerQuery: Sendable {
                 .first(where: { $0.key.value == address.value }) {
                 let peer = PeerAddress(heard.key, type: heard.value.type)
                 printError("Found \(peer) by scanning.")
+                try Self.checkConnectable(heard.value, peer)
                 return peer
             }
             printError("\(address) was not heard in \(seconds.formatted(decimals: 1)) s; trying it as a public address.")
@@ -75,6 +76,7 @@ struct PeerQuery: Sendable {
             }
             let peer = PeerAddress(match.key, type: match.value.type)
             printError("Found \"\(match.value.name ?? name)\" at \(peer).")
+            try Self.checkConnectable(match.value, peer)
             return peer
         }
     }
@@ -82,6 +84,16 @@ struct PeerQuery: Sendable {
     private struct Heard: Sendable {
         var type: HCI.AddressType
         var name: String?
+        /// Whether any of its advertisements was connectable (ADV_IND, ADV_DIRECT_IND).
+        var connectable: Bool
+    }
+
+    /// Refuses at once a peer heard only in non-connectable advertisements (a beacon): a
+    /// connection to it could only wait out the whole timeout.
+    private static func checkConnectable(_ heard: Heard, _ peer: PeerAddress) throws {
+        guard !heard.connectable else { return }
+        throw CommandFailure("\(heard.name.map { "\"\($0)\" at " } ?? "")\(peer) advertises as non-connectable "
+                             + "(a beacon or a broadcaster): it accepts no connection.")
     }
 
     /// Scans actively for at most `seconds` (or until `done` holds), merging each device's
@@ -100,7 +112,8 @@ struct PeerQuery: Sendable {
                 let complete = heard.withLock { devices -> Bool in
                     let key = BluetoothAddress(advertisement.address.value,
                                                kind: advertisement.addressType == .random || advertisement.addressType == .randomIdentity ? .random : .public)
-                    devices[key] = Heard(type: advertisement.addressType, name: name ?? devices[key]?.name)
+                    devices[key] = Heard(type: advertisement.addressType, name: name ?? devices[key]?.name,
+                                         connectable: advertisement.connectable || devices[key]?.connectable == true)
                     return done(devices)
                 }
                 if complete { return }

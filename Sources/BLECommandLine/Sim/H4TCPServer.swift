@@ -41,9 +41,10 @@ final class ServedDevice: Sendable {
     /// Finishes the snoop file; later packets are not recorded.
     func closeSnoop() { snoop?.close() }
 
-    /// A device name as a file name: path separators and control characters become "_".
+    /// A device name as a file name a shell takes without quotes: spaces, path separators
+    /// and control characters become "_" ("Polar H10 A1B2C3D4" → `Polar_H10_A1B2C3D4`).
     static func fileName(_ name: String) -> String {
-        String(name.map { $0 == "/" || $0 == "\\" || $0.asciiValue.map { $0 < 0x20 } == true ? "_" : $0 })
+        String(name.map { $0 == "/" || $0 == "\\" || $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true ? "_" : $0 })
     }
 
     /// Makes `channel` the device's host unless another is attached.

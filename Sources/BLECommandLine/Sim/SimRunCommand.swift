@@ -252,7 +252,7 @@ struct SimRunCommand: AsyncParsableCommand {
     private func writeSnoops(_ scenario: Scenario, files: [[UInt8]]) throws {
         guard let snoop else { return }
         for (device, bytes) in zip(scenario.devices, files) {
-            let path = snoop + "/" + fileName(device.name) + ".btsnoop"
+            let path = snoop + "/" + ServedDevice.fileName(device.name) + ".btsnoop"
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
                 throw CommandFailure("Cannot write \(path); check that the directory is writable.")
             }
@@ -276,11 +276,6 @@ struct SimRunCommand: AsyncParsableCommand {
             print(timeline.text)
         }
         try writeSnoops(scenario, files: snoop == nil ? [] : runner.built.deviceIDs.map { runner.world.snoop(of: $0) })
-    }
-
-    /// A device name as a file name: path separators and control characters become "_".
-    private func fileName(_ name: String) -> String {
-        String(name.map { $0 == "/" || $0 == "\\" || $0.asciiValue.map { $0 < 0x20 } == true ? "_" : $0 })
     }
 }
 

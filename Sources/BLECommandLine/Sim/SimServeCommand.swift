@@ -123,7 +123,7 @@ struct SimServeCommand: AsyncParsableCommand {
             } catch {
                 for channel in channels { try? await channel.close() }
                 try? await group.shutdownGracefully()
-                throw CommandFailure("Cannot listen on 127.0.0.1:\(port) for \(device.name) (\(error)); "
+                throw CommandFailure("Cannot listen on 127.0.0.1:\(port) for \(device.name): \(Self.reason(error)); "
                                      + "pick another --tcp-base-port or stop what uses it.")
             }
         }
@@ -143,6 +143,13 @@ struct SimServeCommand: AsyncParsableCommand {
         for channel in channels { try? await channel.close() }
         try? await group.shutdownGracefully()
         for device in served { device.closeSnoop() }
+    }
+
+    /// Why a socket call failed, in the system's words ("Address already in use"), not
+    /// NIO's description of the call (`bind(descriptor:ptr:bytes:): … (errno: 98)`).
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        return "\(error)"
     }
 
     /// Creates the `--snoop` directory if needed; returns its path.

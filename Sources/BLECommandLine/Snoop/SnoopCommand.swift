@@ -17,7 +17,7 @@ struct SnoopCommand: ParsableCommand {
             reassembled into L2CAP frames per connection handle and direction. A packet our decoders refuse is \
             shown as malformed and decoding goes on. Reads the H4 (1002) and H1 (1001) datalinks. With \
             --follow, keeps printing the packets written to the file afterwards (as `ble … --snoop` writes \
-            them), until interrupted.
+            them), until interrupted, and waits for a file not created yet, as tail -F does.
             """
     )
 
@@ -30,7 +30,7 @@ struct SnoopCommand: ParsableCommand {
     @Flag(help: "Print each packet's fields below it, as btmon -r does.")
     var verbose = false
 
-    @Flag(help: "Keep printing packets as they are written to the file, until interrupted.")
+    @Flag(help: "Keep printing packets as they are written to the file, until interrupted; wait for the file if it does not exist yet.")
     var follow = false
 
     @OptionGroup(title: "Logging") var logging: LoggingOptions
@@ -51,28 +51,25 @@ struct SnoopCommand: ParsableCommand {
     }
 
     func run() throws {
+        if follow { try waitUntilCreated() }
         guard let data = FileManager.default.contents(atPath: file) else { throw Self.unreadable(file) }
         var records = BTSnoop.RecordBuffer()
         records.append(Array(data))
-        let header: BTSnoop.Header
-        do {
-            guard let read = try records.header() else { throw CommandFailure("\(file) is shorter than a btsnoop header.") }
-            header = read
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure("\(file) is not a btsnoop file: \(error).")
-        }
-        guard header.datalink.isSupported else {
-            throw CommandFailure("\(file) uses the \(header.datalink) datalink; only H4 (1002) and H1 (1001) are read.")
-        }
-        var decoder = BTSnoop.PacketDecoder(datalink: header.datalink)
+        // Read once the header's 16 octets are there: at once for a whole file, later for a
+        // capture --follow found empty, whose writer has not written the header yet.
+        var decoder: BTSnoop.PacketDecoder?
         var number = 0
-        func printAvailable() -> Bool {
+        func printAvailable() throws -> Bool {
+            if decoder == nil {
+                guard let header = try header(&records) else { return true }
+                decoder = BTSnoop.PacketDecoder(datalink: header.datalink)
+            }
+            guard var current = decoder else { return true }
+            defer { decoder = current }
             do {
                 for record in try records.completeRecords() {
                     number += 1
-                    decoder.decode(record, number: number).output(verbose: verbose).print(json: json)
+                    current.decode(record, number: number).output(verbose: verbose).print(json: json)
                 }
                 return true
             } catch {
@@ -82,8 +79,9 @@ struct SnoopCommand: ParsableCommand {
                 return false
             }
         }
-        guard printAvailable() else { return }
+        guard try printAvailable() else { return }
         if !follow {
+            guard decoder != nil else { throw CommandFailure("\(file) is shorter than a btsnoop header.") }
             if records.pendingCount > 0 {
                 OutputLine(text: "      (the file ends inside record \(number + 1))",
                            fields: [("number", .integer(number + 1)), ("malformed", .bool(true)), ("summary", .string("truncated"))])
@@ -93,13 +91,59 @@ struct SnoopCommand: ParsableCommand {
         }
         try followGrowth(from: data.count) { bytes in
             records.append(bytes)
-            return printAvailable()
+            return try printAvailable()
+        }
+    }
+
+    /// The file's header once its 16 octets are in `records`, else `nil`; a header that is
+    /// not btsnoop's, or a datalink we do not read, is the command's one-sentence failure.
+    private func header(_ records: inout BTSnoop.RecordBuffer) throws -> BTSnoop.Header? {
+        let header: BTSnoop.Header
+        do {
+            guard let read = try records.header() else { return nil }
+            header = read
+        } catch {
+            throw CommandFailure(Self.notSnoop(file, error))
+        }
+        guard header.datalink.isSupported else {
+            throw CommandFailure("\(file) uses the \(header.datalink) datalink; only H4 (1002) and H1 (1001) are read.")
+        }
+        return header
+    }
+
+    /// Why the header of `file` is not a btsnoop header, in a user's words rather than the
+    /// decoder's field path (`BTSnoop.Header.identification: …`).
+    static func notSnoop(_ file: String, _ error: WireError) -> String {
+        switch (error.field, error.reason) {
+        case let ("BTSnoop.Header.version", .invalidValue(version)):
+            return "\(file) is btsnoop version \(version); only version 1 is read."
+        case ("BTSnoop.Header.identification", _):
+            return "\(file) is not a btsnoop file: it does not begin with \"btsnoop\" and a zero octet."
+        default:
+            return "\(file) is not a btsnoop file: its 16-octet header cannot be read."
+        }
+    }
+
+    /// With --follow, waits for `file` to appear as `tail -F` does (a capture that `ble …
+    /// --snoop` has not created yet), watching its directory with inotify, no polling.
+    private func waitUntilCreated() throws {
+        guard !FileManager.default.fileExists(atPath: file) else { return }
+        let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        let watch = inotify_init1(Int32(IN_CLOEXEC))
+        guard watch >= 0, inotify_add_watch(watch, directory, UInt32(IN_CREATE | IN_MOVED_TO)) >= 0 else {
+            throw CommandFailure("Cannot wait for \(file): its directory \(directory) cannot be watched (\(String(cString: strerror(errno)))).")
+        }
+        defer { close(watch) }
+        printError("Waiting for \(file) to be created…")
+        var events = [UInt8](repeating: 0, count: 4096)
+        while !FileManager.default.fileExists(atPath: file) {
+            guard read(watch, &events, events.count) > 0 else { throw Self.unreadable(file) }
         }
     }
 
     /// Hands `body` what is appended to the file from `offset` on, each time the kernel says
     /// it was modified (inotify, no polling), until `body` returns `false`.
-    private func followGrowth(from offset: Int, _ body: ([UInt8]) -> Bool) throws {
+    private func followGrowth(from offset: Int, _ body: ([UInt8]) throws -> Bool) throws {
         let watch = inotify_init1(Int32(IN_CLOEXEC))
         guard watch >= 0, inotify_add_watch(watch, file, UInt32(IN_MODIFY)) >= 0 else {
             throw CommandFailure("Cannot follow \(file): inotify is not available (\(String(cString: strerror(errno)))).")
@@ -113,7 +157,7 @@ struct SnoopCommand: ParsableCommand {
             let got = read(watch, &events, events.count)
             guard got > 0 else { return }
             let bytes = handle.readDataToEndOfFile()
-            if !bytes.isEmpty, !body(Array(bytes)) { return }
+            if !bytes.isEmpty, try !body(Array(bytes)) { return }
         }
     }
 }

@@ -44,6 +44,9 @@ struct AMSCommandLineTests {
         let status = remote.waitForExit(within: Self.patience)
         #expect(status == 0, "\(remote.output)")
         #expect(remote.jsonObjects.contains { $0["event"] as? String == "command" && $0["outcome"] as? String == "sent" }, "\(remote.output)")
+        // The commands the player supports are a JSON array, not a comma string.
+        let commands = remote.jsonObjects.first { $0["event"] as? String == "commands" }?["commands"] as? [String]
+        #expect(commands?.contains("play") == true, "\(remote.output)")
         let play = phone.waitForLine(within: Self.patience) { $0["event"] as? String == "command" && $0["command"] as? String == "play" }
         #expect(play != nil, "\(phone.output)")
     }

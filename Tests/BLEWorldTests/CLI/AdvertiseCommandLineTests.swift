@@ -46,7 +46,7 @@ struct AdvertiseCommandLineTests {
 
     @Test("an interval or a duration out of range is a usage error (64) that names the range", arguments: [
         (["--interval", "5"], "--interval 5.000 ms is outside 20 ms to 10240 ms, the range a controller accepts."),
-        (["--seconds", "0"], "--seconds must be more than 0 and at most 86400; got 0.000"),
+        (["--seconds", "0"], "--seconds must be more than 0 and at most 86400 seconds; got 0."),
     ])
     func outOfRange(arguments: [String], sentence: String) throws {
         let executable = try #require(bleExecutable(), "the ble executable is not built")

@@ -52,7 +52,21 @@ struct BeaconCommandLineTests {
         let result = try runProcess(executable, ["beacon", "range", "--uuid", neighbourhoodBeaconUUID, "--seconds", "3"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("beacon(s)"))
-        #expect(result.stdout.contains("iBeacon \(neighbourhoodBeaconUUID) 1 1"), "\(result.stdout)")
+        // A heading names the columns, and major and minor are labelled.
+        #expect(result.stdout.contains("BEACON"), "\(result.stdout)")
+        #expect(result.stdout.contains("PROXIMITY"), "\(result.stdout)")
+        #expect(result.stdout.contains("iBeacon \(neighbourhoodBeaconUUID) major 1 minor 1"), "\(result.stdout)")
+    }
+
+    @Test("monitor of a region no beacon is in says outside once the exit period passed, as didDetermineState does")
+    func monitorSaysOutside() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let result = try runProcess(executable, ["beacon", "monitor", "--uuid", "00000000-0000-0000-0000-0000000000AA",
+                                                 "--exit-after", "1", "--seconds", "3", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = jsonLines(result.stdout)
+        #expect(events.first?["event"] as? String == "outside", "\(result.stdout)")
+        #expect(events.filter { $0["event"] as? String == "outside" }.count == 1, "\(result.stdout)")
     }
 
     @Test("monitor --json enters the region of major 1 and names the beacon heard")

@@ -64,7 +64,7 @@ struct SimCommandLineTests {
         #expect(result.status == 0, "\(result.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(files.count == 11)
-        #expect(files.contains("Polar H10 A1B2C3D4.btsnoop"))
+        #expect(files.contains("Polar_H10_A1B2C3D4.btsnoop"), "a capture name a shell takes without quotes: \(files)")
         let bytes = try Data(contentsOf: directory.appendingPathComponent("local.btsnoop"))
         #expect(Array(bytes.prefix(8)) == Array("btsnoop".utf8) + [0])
     }
@@ -151,5 +151,18 @@ struct SimCommandLineTests {
         let second = try TCPClient(port: server.ports[0])
         defer { second.close() }
         #expect(second.readUntilClosed(timeoutSeconds: 5))
+    }
+
+    @Test("a port in use is said in the system's words, not NIO's description of bind")
+    func portInUse() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built; run swift build first")
+        let first = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "1", "--tcp-base-port", "0"])
+        defer { first.stop() }
+        let port = first.ports[0]
+        let second = try runProcess(executable, ["sim", "serve", "--devices", "1", "--tcp-base-port", "\(port)"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("Cannot listen on 127.0.0.1:\(port) for "), "\(second.stderr)")
+        #expect(second.stderr.contains(": Address already in use; pick another --tcp-base-port"), "\(second.stderr)")
+        #expect(!second.stderr.contains("errno"), "\(second.stderr)")
     }
 }

@@ -63,7 +63,7 @@ struct SimRunGATTCommandLineTests {
             #expect(bytes == (try Data(contentsOf: second.appendingPathComponent(file))), "\(file) differs")
         }
         // The strap's capture holds its host's commands, well past the advertising-only set-up.
-        let strap = try Data(contentsOf: first.appendingPathComponent("Polar H10 A1B2C3D4.btsnoop"))
+        let strap = try Data(contentsOf: first.appendingPathComponent("Polar_H10_A1B2C3D4.btsnoop"))
         let tag = try Data(contentsOf: first.appendingPathComponent("Tag.btsnoop"))
         #expect(strap.count > 2 * tag.count)
     }

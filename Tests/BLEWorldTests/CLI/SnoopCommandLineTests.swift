@@ -55,4 +55,37 @@ struct SnoopCommandLineTests {
         let directory = try runProcess(executable, ["snoop", "/tmp"])
         #expect(directory.stderr.contains("Cannot read /tmp: it is a directory"), "\(directory.stderr)")
     }
+    @Test("a file that is not a capture says so in words, not the decoder's field path")
+    func notACapture() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let path = temporaryPath("snoop-text") + ".btsnoop"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("this is a text file, not a capture\n".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try runProcess(executable, ["snoop", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(path) is not a btsnoop file: it does not begin with \"btsnoop\" and a zero octet."), "\(result.stderr)")
+        #expect(!result.stderr.contains("BTSnoop.Header"), "\(result.stderr)")
+    }
+
+    @Test("--follow waits for a capture not created yet, as tail -F does, then prints its packets")
+    func followWaitsForTheFile() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let path = temporaryPath("snoop-later") + ".btsnoop"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let follower = try BackgroundCommand(executable: executable, arguments: ["snoop", path, "--follow", "--json"])
+        defer { follower.stop() }
+        // It says that it waits (stderr shares the output file), and does not exit.
+        let deadline = Date().addingTimeInterval(30)
+        while !follower.output.contains("Waiting for"), follower.process.isRunning, Date() < deadline { usleep(50_000) }
+        #expect(follower.output.contains("Waiting for \(path) to be created"), "\(follower.output)")
+        #expect(follower.process.isRunning, "\(follower.output)")
+        // Created empty first, as a writer opening it does; the header and a record follow.
+        FileManager.default.createFile(atPath: path, contents: nil)
+        var writer = BTSnoop.Writer()
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data(try writer.bytes(forH4Packet: [0x01, 0x03, 0x0C, 0x00], direction: .sent, unixMicroseconds: 0)))
+        try handle.close()
+        let first = follower.waitForLine(within: 30) { $0["number"] as? Int == 1 }
+        #expect((first?["summary"] as? String)?.hasPrefix("Reset") == true, "\(follower.output)")
+    }
 }
