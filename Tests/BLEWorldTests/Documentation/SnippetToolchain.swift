@@ -38,9 +38,10 @@ enum SnippetToolchain {
 
     /// The object files a program using the package's libraries links: those of the test
     /// product's link list (SwiftPM's `Objects.LinkFileList`, which holds every target the
-    /// tests reach) that belong to a library target in Sources/ or to a dependency's target,
-    /// leaving out the test targets, their support and examples, the `ble` executable's
-    /// target (it has a `main`) and the test runner's own objects. `nil` without a build.
+    /// tests reach), less the test targets and their support in Tests/, the executable
+    /// targets (they have a `main`) and the test runner's own objects. What is left are the
+    /// library targets, the examples some of them use, and the dependencies' targets, C ones
+    /// included. `nil` without a build.
     static func libraryObjects() -> [String]? {
         guard let build else { return nil }
         let products = (try? FileManager.default.contentsOfDirectory(atPath: build.path)) ?? []
@@ -48,28 +49,27 @@ enum SnippetToolchain {
               let list = try? String(contentsOf: build.appendingPathComponent(product).appendingPathComponent("Objects.LinkFileList"),
                                      encoding: .utf8)
         else { return nil }
-        let root = packageRoot()
-        let sources = Set((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)) ?? [])
-            .subtracting(["BLECommandLine"])
-        let local = localTargets()
-        return list.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
+        let support = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot().appendingPathComponent("Tests/Support").path)) ?? []
+        let excluded = targets(declaredBy: "testTarget").union(targets(declaredBy: "executableTarget")).union(support)
+        // One path a line, quoted when it holds a space (`'…/Integer rank.swift.o'`).
+        return list.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"' ")) }
             .filter { path in
                 // A target's objects are in TARGET.build/ right under the build directory; the
                 // objects in Modules/ only carry the modules' ASTs for the debugger.
                 guard path.hasPrefix(build.path + "/"),
                       let folder = path.dropFirst(build.path.count + 1).split(separator: "/").first,
-                      folder.hasSuffix(".build") || folder.hasSuffix(".derived")
+                      folder.hasSuffix(".build")
                 else { return false }
-                let target = String(folder.prefix(while: { $0 != "." }))
-                if sources.contains(target) { return true }
-                return !local.contains(target) && !folder.contains("PackageTests") && !folder.contains("PackageDiscoveredTests")
+                let target = String(folder.dropLast(".build".count))
+                return !excluded.contains(target) && !target.contains("PackageTests") && !target.contains("PackageDiscoveredTests")
             }
     }
 
-    /// The names of the targets Package.swift declares, of every kind.
-    static func localTargets() -> Set<String> {
+    /// The names of the targets Package.swift declares with `kind` (`testTarget`,
+    /// `executableTarget`).
+    static func targets(declaredBy kind: String) -> Set<String> {
         guard let manifest = try? String(contentsOf: packageRoot().appendingPathComponent("Package.swift"), encoding: .utf8),
-              let pattern = try? NSRegularExpression(pattern: #"[tT]arget\(\s*name:\s*"([^"]+)""#)
+              let pattern = try? NSRegularExpression(pattern: #"\.\#(kind)\(\s*name:\s*"([^"]+)""#)
         else { return [] }
         let range = NSRange(manifest.startIndex..., in: manifest)
         return Set(pattern.matches(in: manifest, range: range).compactMap { match in
@@ -108,6 +108,13 @@ enum SnippetToolchain {
         var description: String
     }
 
+    /// The C++ standard library, which BoringSSL's objects (swift-crypto, swift-nio-ssl) need.
+    #if canImport(Darwin)
+    static let cplusplusLibrary = "-lc++"
+    #else
+    static let cplusplusLibrary = "-lstdc++"
+    #endif
+
     private static func makeSharedLibrary() throws -> (directory: URL, name: String) {
         guard let objects = libraryObjects(), !objects.isEmpty else {
             throw Failure(description: "the test product's Objects.LinkFileList is not in the build")
@@ -115,10 +122,12 @@ enum SnippetToolchain {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ble-snippets-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let list = directory.appendingPathComponent("objects.txt")
-        try objects.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        // A response file: each path quoted, as some have spaces.
+        try objects.map { "\"" + $0 + "\"" }.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
         let name = "SwiftBLESnippetLibraries"
         let result = try runProcess("/usr/bin/env", ["swiftc", "-emit-library", "-module-name", name,
-                                                     "-o", directory.appendingPathComponent("lib\(name).so").path, "@" + list.path],
+                                                     "-o", directory.appendingPathComponent("lib\(name).so").path, "@" + list.path,
+                                                     cplusplusLibrary],
                                     timeout: .seconds(600))
         guard result.status == 0 else {
             throw Failure(description: "linking the package's libraries failed:\n\(result.stderr)")
