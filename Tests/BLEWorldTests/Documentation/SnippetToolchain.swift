@@ -90,8 +90,8 @@ enum SnippetToolchain {
     }
 
     /// The shared library every snippet links against, made once per test process from
-    /// ``libraryObjects()``: linking the package's thousand objects into each snippet would
-    /// cost a link of the whole package per block.
+    /// ``libraryObjects()`` into `.build/documentation-snippets/`: linking the package's
+    /// thousands of objects into each snippet would cost a link of the whole package per block.
     static func sharedLibrary() throws -> (directory: URL, name: String) {
         try libraryBuild.withLock { state in
             if let made = state { return try made.get() }
@@ -119,7 +119,8 @@ enum SnippetToolchain {
         guard let objects = libraryObjects(), !objects.isEmpty else {
             throw Failure(description: "the test product's Objects.LinkFileList is not in the build")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ble-snippets-\(getpid())")
+        // Beside the build it is made from (176 MB; replaced at each run, never left in /tmp).
+        let directory = packageRoot().appendingPathComponent(".build/documentation-snippets")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let list = directory.appendingPathComponent("objects.txt")
         // A response file: each path quoted, as some have spaces.
