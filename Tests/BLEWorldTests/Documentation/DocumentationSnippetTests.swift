@@ -2,92 +2,78 @@ import Foundation
 import SimulatedTesting
 import Testing
 
-/// Every Swift block of README.md and docs/ compiles as a newcomer would paste it, as Rust's
-/// doc tests do: each block is type-checked as a program of its own against the modules of
-/// this build (`swiftc -typecheck` with the build's module search paths). A block that is
-/// deliberately a fragment says so in its fence (```` ```swift fragment ````).
-@Suite("The documentation's Swift snippets compile", .serialized, .ownThread)
+/// Every Swift block of README.md, docs/ and the DocC articles is a program a newcomer can
+/// copy, as Rust's doc tests check theirs: the programs are run by
+/// ``DocumentationProgramTests``; here a `Package.swift` block is type-checked as a manifest
+/// that may only name this package's library products, and the blocks that are deliberately
+/// fragments are counted: few, each saying why in its fence (```` ```swift fragment: why ````).
+@Suite("The documentation's Swift snippets", .serialized, .ownThread)
 struct DocumentationSnippetTests {
-    /// One block: where it is and its text.
-    struct Snippet: CustomStringConvertible, Sendable {
-        var file: String
-        var line: Int
-        var code: String
-        var description: String { "\(file):\(line)" }
-    }
+    /// At most this many fragments in the whole documentation: a fragment is untested.
+    static let fragmentBudget = 3
 
-    /// The Swift blocks of README.md and docs/*.md that are not marked as fragments.
-    static func snippets() -> [Snippet] {
-        let root = packageRoot()
-        var files = ["README.md"]
-        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
-        files += docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
-        var found: [Snippet] = []
-        for file in files {
-            guard let text = try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8) else { continue }
-            var current: (line: Int, lines: [String])?
-            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                if var open = current {
-                    if trimmed == "```" {
-                        found.append(Snippet(file: file, line: open.line, code: open.lines.joined(separator: "\n") + "\n"))
-                        current = nil
-                    } else {
-                        open.lines.append(String(line))
-                        current = open
-                    }
-                } else if trimmed.hasPrefix("```swift") {
-                    let words = trimmed.dropFirst(3).split(separator: " ")
-                    if words.first == "swift", !words.contains("fragment") { current = (index + 1, []) }
-                }
-            }
-        }
-        return found
-    }
+    /// How long a tool may take, in wall-clock time, before it is stopped and fails: a
+    /// bound for one that never ends, generous for a loaded machine, not a speed check.
+    static let toolTimeout = Duration.seconds(240)
 
-    /// The `swiftc` arguments that find this build's modules: its Swift modules, and the
-    /// module maps and headers of the C modules they import. `nil` when the build is not
-    /// where this file expects it.
-    static func searchPaths() -> [String]? {
-        let build = packageRoot().appendingPathComponent(".build/debug").resolvingSymlinksInPath()
-        let modules = build.appendingPathComponent("Modules")
-        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("BLE.swiftmodule").path) else { return nil }
-        var arguments = ["-I", modules.path]
-        var maps: [String] = []
-        let products = (try? FileManager.default.contentsOfDirectory(atPath: build.path)) ?? []
-        for product in products where product.hasSuffix(".build") {
-            let map = build.appendingPathComponent(product).appendingPathComponent("module.modulemap").path
-            if FileManager.default.fileExists(atPath: map) { maps.append(map) }
-        }
-        let checkouts = packageRoot().appendingPathComponent(".build/checkouts")
-        if let walker = FileManager.default.enumerator(atPath: checkouts.path) {
-            for case let path as String in walker where path.hasSuffix("include/module.modulemap") && !path.contains("/Tests/") {
-                let map = checkouts.appendingPathComponent(path)
-                maps.append(map.path)
-                arguments += ["-Xcc", "-I" + map.deletingLastPathComponent().path]
-            }
-        }
-        for map in maps { arguments += ["-Xcc", "-fmodule-map-file=" + map] }
-        return arguments
-    }
+    static func snippets() -> [DocumentationSnippet] { DocumentationSnippet.all(in: packageRoot()) }
 
-    @Test("There are snippets to check, README.md's among them")
+    static func programs() -> [DocumentationSnippet] { snippets().filter { !$0.isFragment && !$0.isManifest } }
+
+    static func manifests() -> [DocumentationSnippet] { snippets().filter { !$0.isFragment && $0.isManifest } }
+
+    static var built: Bool { SnippetToolchain.build != nil }
+
+    @Test("There are snippets to check: README.md's, and the DocC articles' of each catalog")
     func found() {
-        let snippets = Self.snippets()
-        #expect(snippets.contains { $0.file == "README.md" })
+        let files = Set(Self.programs().map(\.file))
+        #expect(files.contains("README.md"))
+        for catalog in ["BLE.docc", "OpenCoreBluetooth.docc", "OpenCoreLocation.docc"] {
+            #expect(files.contains { $0.contains(catalog) }, "no program in \(catalog)")
+        }
     }
 
-    @Test("Each snippet type-checks against the library as built", .enabled(if: DocumentationSnippetTests.searchPaths() != nil,
-          "the package's debug build is not at .build/debug (swift build first)"), arguments: DocumentationSnippetTests.snippets())
-    func compiles(_ snippet: Snippet) throws {
-        let paths = try #require(Self.searchPaths())
+    @Test("Fragments are few, and each says why it is one")
+    func fragments() {
+        let fragments = Self.snippets().filter(\.isFragment)
+        #expect(fragments.count <= Self.fragmentBudget,
+                "\(fragments.count) fragments (\(fragments.map(\.description).joined(separator: ", "))); make them programs")
+        for fragment in fragments {
+            #expect(fragment.fragmentReason.count >= 10, "\(fragment) does not say why it is a fragment (```swift fragment: why)")
+        }
+    }
+
+    @Test("Each manifest type-checks and names only this package's library products",
+          arguments: DocumentationSnippetTests.manifests())
+    func manifest(_ snippet: DocumentationSnippet) throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("Package.swift")
+        try snippet.code.write(to: file, atomically: true, encoding: .utf8)
+        let api = URL(fileURLWithPath: try swiftcPath()).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("lib/swift/pm/ManifestAPI").path
+        let result = try runProcess("/usr/bin/env", ["swiftc", "-typecheck", "-swift-version", "6", "-I", api,
+                                                     "-package-description-version", "6.1", file.path],
+                                    timeout: Self.toolTimeout)
+        #expect(result.status == 0, "\(snippet) is not a manifest that type-checks:\n\(result.stderr)")
+        let products = SnippetToolchain.libraryProducts()
+        let named = try Regex(#"\.product\(name: "([^"]+)", package: "SwiftBLE""#)
+        for match in snippet.code.matches(of: named) {
+            let product = String(match.output[1].substring ?? "")
+            #expect(products.contains(product), "\(snippet) depends on \(product), which Package.swift does not offer")
+        }
+    }
+
+    /// A fresh directory for one snippet's files.
+    func scratchDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ble-snippet-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("main.swift")
-        try snippet.code.write(to: file, atomically: true, encoding: .utf8)
-        let result = try runProcess("/usr/bin/env", ["swiftc", "-typecheck", "-swift-version", "6", "-module-name", "Snippet"]
-                                        + paths + [file.path])
-        #expect(result.status == 0, "\(snippet) does not compile:\n\(result.stderr)")
+        return directory
+    }
+
+    /// Where `swiftc` is, to find the toolchain's manifest API beside it.
+    func swiftcPath() throws -> String {
+        let result = try runProcess("/usr/bin/env", ["which", "swiftc"], timeout: .seconds(30))
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
