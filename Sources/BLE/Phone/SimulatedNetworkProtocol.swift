@@ -46,11 +46,15 @@ public final class SimulatedNetworkProtocol: URLProtocol {
 
     /// Whether `URLSession.shared` hands requests for the phones' hosts to this class: false
     /// when something in the process made the shared session before the class was registered
-    /// (swift-corelibs-foundation fixes its protocol classes then), so those requests go to the
-    /// real network. Reading it registers the class, and makes the shared session if nothing has.
+    /// (swift-corelibs-foundation fixes its protocol classes then, and asks them in order), so
+    /// those requests go to the real network. Reading it registers the class, and makes the
+    /// shared session if nothing has.
     public static var sharedSessionReachesPhones: Bool {
         register()
-        return URLSession.shared.configuration.protocolClasses?.contains { $0 == SimulatedNetworkProtocol.self } ?? false
+        let classes = URLSession.shared.configuration.protocolClasses ?? []
+        let foundations = URLSessionConfiguration.default.protocolClasses ?? []
+        guard let ours = classes.firstIndex(where: { $0 == SimulatedNetworkProtocol.self }) else { return false }
+        return !classes[..<ours].contains { type in foundations.contains { $0 == type } }
     }
 
     /// Whether the shared session's bypass has been logged.
@@ -67,20 +71,27 @@ public final class SimulatedNetworkProtocol: URLProtocol {
             """)
     }
 
-    /// Registers the class with `URLProtocol` (once; later calls do nothing).
+    /// Registers the class with `URLProtocol` (once; later calls do nothing), ahead of
+    /// Foundation's own HTTP class.
     ///
     /// swift-corelibs-foundation gives `URLSession.shared` the protocol classes registered
-    /// when the shared session is first used, and never looks again. A process that uses
-    /// `URLSession.shared` for real HTTP before any phone serves a host (a test of a real
-    /// server beside the phones' tests) calls this first, or its phones' requests would go
-    /// to the real network. The class claims only hosts a phone serves, so registering it
-    /// changes nothing for other requests.
+    /// when the shared session is first used, and never looks again; it asks them in the order
+    /// they were registered, and registers its own HTTP class when the process makes its first
+    /// session of any kind. So registering moves Foundation's classes (those of
+    /// `URLSessionConfiguration.default`) behind this one. A process that uses
+    /// `URLSession.shared` for real HTTP before any phone serves a host (a test of a real server
+    /// beside the phones' tests) calls this first, or its phones' requests would go to the
+    /// real network. The class claims only hosts a phone serves, so registering it changes
+    /// nothing for other requests.
     public static func register() {
         // Registered under the lock: a caller that finds the flag set must find the class
         // registered too, or its first use of `URLSession.shared` could come in between.
         registered.withLock { registered in
             guard !registered else { return }
+            let foundations = URLSessionConfiguration.default.protocolClasses ?? []
+            for type in foundations { URLProtocol.unregisterClass(type) }
             _ = URLProtocol.registerClass(SimulatedNetworkProtocol.self)
+            for type in foundations { _ = URLProtocol.registerClass(type) }
             registered = true
         }
     }
