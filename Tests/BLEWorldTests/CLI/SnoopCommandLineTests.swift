@@ -80,7 +80,7 @@ struct SnoopCommandLineTests {
         #expect(follower.output.contains("Waiting for \(path) to be created"), "\(follower.output)")
         #expect(follower.process.isRunning, "\(follower.output)")
         // Created empty first, as a writer opening it does; the header and a record follow.
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         var writer = BTSnoop.Writer()
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.write(contentsOf: Data(try writer.bytes(forH4Packet: [0x01, 0x03, 0x0C, 0x00], direction: .sent, unixMicroseconds: 0)))
