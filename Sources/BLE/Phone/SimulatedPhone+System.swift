@@ -169,7 +169,7 @@ extension SimulatedPhone {
             for effect in later {
                 switch effect {
                 case let .run(delivery, _):
-                    await run(delivery)
+                    await runIsolated(on: delivery.isolation, delivery.body)
                 case let .launch(app, launcher, options):
                     launch(app, launcher, options)
                 case let .terminate(member, preserved):
@@ -240,23 +240,6 @@ extension SimulatedPhone {
         carryOut(effects, inline: nil)
         notificationsFired(fired)
         rearm()
-    }
-
-    /// Runs a delegate call on its queue and returns when it has run. On the main queue, in a
-    /// simulation, it is dispatched as part of the simulation (``Simulation/dispatch(to:_:)``):
-    /// the clock waits for the app's code, and main-actor work that code starts (a `Task {}`
-    /// that makes a request) is queued before the simulation next looks whether the main
-    /// queue has settled, so it runs at the virtual time of the call.
-    private func run(_ delivery: Delivery) async {
-        guard let simulation, delivery.isolation === MainActor.shared else {
-            return await runIsolated(on: delivery.isolation, delivery.body)
-        }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            simulation.dispatch(to: .main) {
-                MainActor.assumeIsolated { delivery.body() }
-                done.resume()
-            }
-        }
     }
 
     /// Starts a task in the phone's simulation, if it has one.
