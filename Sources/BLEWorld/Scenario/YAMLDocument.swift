@@ -21,14 +21,18 @@ public enum YAMLDocument {
                                      validate: (T) throws(ScenarioError) -> Void,
                                      locate: (inout ScenarioError, Node) -> Void) throws(ScenarioError) -> T {
         let node: Node?
+        let resolver = resolver ?? self.resolver(for: yaml)
         do {
-            node = try Yams.compose(yaml: yaml, resolver ?? self.resolver(for: yaml))
+            node = try Yams.compose(yaml: yaml, resolver)
         } catch {
             throw syntaxError(error, file: file)
         }
         guard let node else { throw ScenarioError(.syntax, file: file, message: emptyMessage) }
         do {
-            let value = try YAMLDecoder().decode(T.self, from: node)
+            // Without merge keys every mapping decodes as composed, so its keys can be indexed.
+            var userInfo: [CodingUserInfoKey: Any] = [:]
+            if resolver === Resolver.basic, let key = YAMLKeyIndex.userInfoKey { userInfo[key] = YAMLKeyIndex(node) }
+            let value = try YAMLDecoder().decode(T.self, from: node, userInfo: userInfo)
             try validate(value)
             return value
         } catch var error as ScenarioError {
