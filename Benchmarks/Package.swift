@@ -39,6 +39,12 @@ let package = Package(
             ],
             path: "CitySpeed"
         ),
+        // How fast a scenario file loads (issue 31, item 3).
+        .executableTarget(
+            name: "LoadSpeed",
+            dependencies: [.product(name: "BLEWorld", package: rootPackage)],
+            path: "LoadSpeed"
+        ),
         .executableTarget(
             name: "DecodeRate",
             dependencies: ["Workloads", .product(name: "BLEWire", package: rootPackage)],

@@ -15,18 +15,24 @@ public enum YAMLDocument {
 
     /// ``decode(_:yaml:file:emptyMessage:)`` followed by `validate`, whose errors are located
     /// the same way; `locate` may add more to each error from the document's node tree.
+    /// `resolver` replaces ``resolver(for:)``'s choice (a benchmark compares the two).
     static func decode<T: Decodable>(_ type: T.Type, yaml: String, file: String?, emptyMessage: String,
+                                     resolver: Resolver? = nil,
                                      validate: (T) throws(ScenarioError) -> Void,
                                      locate: (inout ScenarioError, Node) -> Void) throws(ScenarioError) -> T {
         let node: Node?
+        let resolver = resolver ?? self.resolver(for: yaml)
         do {
-            node = try Yams.compose(yaml: yaml)
+            node = try Yams.compose(yaml: yaml, resolver)
         } catch {
             throw syntaxError(error, file: file)
         }
         guard let node else { throw ScenarioError(.syntax, file: file, message: emptyMessage) }
         do {
-            let value = try YAMLDecoder().decode(T.self, from: node)
+            // Without merge keys every mapping decodes as composed, so its keys can be indexed.
+            var userInfo: [CodingUserInfoKey: Any] = [:]
+            if resolver === Resolver.basic, let key = YAMLKeyIndex.userInfoKey { userInfo[key] = YAMLKeyIndex(node) }
+            let value = try YAMLDecoder().decode(T.self, from: node, userInfo: userInfo)
             try validate(value)
             return value
         } catch var error as ScenarioError {
@@ -41,6 +47,23 @@ public enum YAMLDocument {
         } catch {
             throw ScenarioError(.invalidField, file: file, message: String(describing: error))
         }
+    }
+
+    /// How the document's plain scalars get their implicit tags: no rules at all, unless the
+    /// text may hold a merge key (`<<`), which only Yams' default rules recognise.
+    ///
+    /// Yams' default resolver tries up to seven regular expressions (YAML 1.1's bool, int,
+    /// float, merge, null, timestamp and value) on a scalar the first time its tag is asked
+    /// for, and a mapping key's tag is asked for when the composer checks for duplicate keys and
+    /// again, on a fresh key, on every field lookup; on a large scenario those regular
+    /// expressions were most of the load time (issue 31). Our formats never use the implicit
+    /// tags of values: a field is read as the type it expects, and Yams builds an `Int`, a
+    /// `Double`, a `Bool` or a null from a plain scalar's text whatever its unresolved tag, so
+    /// every value decodes as before. Keys compare by text and tag, and two keys with the same
+    /// text get the same tag under either resolver, so lookups and duplicate-key errors are
+    /// unchanged too. Merge keys are the one place Yams reads a resolved tag (`!!merge`).
+    static func resolver(for yaml: String) -> Resolver {
+        yaml.contains("<<") ? .default : .basic
     }
 
     private static func syntaxError(_ error: any Error, file: String?) -> ScenarioError {

@@ -46,6 +46,10 @@ public struct YAMLFields {
     public let container: KeyedDecodingContainer<YAMLKey>
     /// The decoder of the mapping, for its coding path and line.
     public let decoder: any Decoder
+    /// The mapping's keys, read once: ``has(_:)`` and ``optional(_:_:expected:)`` look here
+    /// rather than asking Yams, whose every lookup builds a key node and compares it along the
+    /// mapping (issue 31: lookups were much of loading a large scenario).
+    private let keys: Set<String>
 
     /// Opens the mapping and rejects keys outside `allowed`.
     public init(_ decoder: any Decoder, allowed: [String]) throws {
@@ -56,14 +60,17 @@ public struct YAMLFields {
             throw ScenarioError(.invalidField, path: yamlPath(decoder.codingPath), line: decoder.mark?.line,
                                 message: "expected a mapping with keys \(allowed.joined(separator: ", "))")
         }
-        for key in container.allKeys where !allowed.contains(key.stringValue) {
+        let allKeys = YAMLKeyIndex.keys(of: decoder) ?? container.allKeys.map(\.stringValue)
+        keys = Set(allKeys)
+        for name in allKeys where !allowed.contains(name) {
+            let key = YAMLKey(name)
             throw ScenarioError(.unknownField, path: yamlPath(decoder.codingPath + [key]), line: line(of: key),
-                                message: "unknown key \"\(key.stringValue)\"; expected one of \(allowed.joined(separator: ", "))")
+                                message: "unknown key \"\(name)\"; expected one of \(allowed.joined(separator: ", "))")
         }
     }
 
     /// Whether the mapping has the key `name`.
-    public func has(_ name: String) -> Bool { container.contains(YAMLKey(name)) }
+    public func has(_ name: String) -> Bool { keys.contains(name) }
 
     /// The line of the value of `key`, else of the mapping.
     public func line(of key: YAMLKey) -> Int? {
@@ -85,11 +92,10 @@ public struct YAMLFields {
     /// Field `name` as a `T`, `nil` when absent or null; `expected` says what it should be
     /// in the error when it is not a `T`.
     public func optional<T: Decodable>(_ name: String, _ type: T.Type = T.self, expected: String) throws -> T? {
-        let key = YAMLKey(name)
-        guard container.contains(key) else { return nil }
-        if (try? container.decodeNil(forKey: key)) == true { return nil }
+        guard keys.contains(name) else { return nil }
         do {
-            return try container.decode(T.self, forKey: key)
+            // One lookup: `Optional`'s decoding is null-or-`T` on the value's own decoder.
+            return try container.decode(T?.self, forKey: YAMLKey(name))
         } catch let error as ScenarioError {
             throw error
         } catch {
