@@ -66,6 +66,15 @@ func interopSnoopPath(_ name: String) -> String {
 
 /// A JSON object as text with sorted keys, so two parsed documents compare by content
 /// (Foundation's NSDictionary equality does not see through nested Swift collections on Linux).
+/// `object` with `key` removed from every dictionary in it, at any depth.
+func withoutKey(_ key: String, in object: Any) -> Any {
+    if let dictionary = object as? [String: Any] {
+        return dictionary.filter { $0.key != key }.mapValues { withoutKey(key, in: $0) }
+    }
+    if let array = object as? [Any] { return array.map { withoutKey(key, in: $0) } }
+    return object
+}
+
 func canonicalJSON(_ object: Any) -> String {
     guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "\(object)" }
     return String(decoding: data, as: UTF8.self)
