@@ -247,25 +247,6 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         }
     }
 
-    // MARK: Work outside the thread
-
-    /// Runs `work` on `queue` as part of the simulation: the simulation runs nothing else
-    /// until it returns, and tasks it starts or resumes join the simulation. This is how a
-    /// compatibility layer delivers delegate calls on the app's queue without losing
-    /// determinism.
-    public func dispatch(to queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
-        lock.withLock { state.external += 1 }
-        queue.async { [self] in
-            // Tasks the block starts carry the simulation as theirs (a task-local bound
-            // outside any task is copied into the tasks started there).
-            SimulationThread.inside(self) { Simulation.$ambient.withValue(self) { work() } }
-            lock.withLock {
-                state.external -= 1
-                lock.signal()
-            }
-        }
-    }
-
     // MARK: Ending
 
     /// Ends the thread once the work queued so far has run. Later jobs go to Swift's global

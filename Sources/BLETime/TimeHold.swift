@@ -32,22 +32,3 @@ public final class TimeHold: Sendable {
         if !released.load(ordering: .acquiring) { simulation?.releaseHold() }
     }
 }
-
-extension Simulation {
-    /// Keeps the clock still until the returned hold is released (``TimeHold``). Work keeps
-    /// running; only sleepers wait.
-    public func holdTime() -> TimeHold {
-        lock.withLock { state.timeHolds += 1 }
-        return TimeHold(simulation: self)
-    }
-
-    /// One hold fewer; the main queue must settle again before time moves, since work the
-    /// holder waited for may have reached it meanwhile.
-    func releaseHold() {
-        lock.withLock {
-            state.timeHolds -= 1
-            state.mainQueueSettled = false
-            lock.signal()
-        }
-    }
-}

@@ -16,8 +16,11 @@ import Synchronization
 /// or a failure reaches the app at the virtual time the link gives, however late that thread
 /// runs.
 final class NetworkHandOver: Sendable {
-    /// The protocol object, once loading started: only the loading system's client is
-    /// reached through it, which may be called from any thread.
+    /// The protocol object, once loading started. `@unchecked Sendable` is safe: the box is
+    /// immutable, and through it only ``SimulatedNetworkProtocol/deliver(_:for:)`` runs, once
+    /// per request (the phone finishes a request once), which only calls the loading system's
+    /// client — documented as callable from any thread; swift-corelibs-foundation hops onto
+    /// the task's own queue.
     private final class Loader: @unchecked Sendable {
         let value: SimulatedNetworkProtocol
         init(_ value: SimulatedNetworkProtocol) { self.value = value }

@@ -19,10 +19,7 @@ func runProcess(_ executable: String, _ arguments: [String], directory: URL? = n
         for name in unsetting { merged[name] = nil }
         process.environment = merged
     }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
+    let output = ProcessOutput(of: process)
     try process.run()
     let timedOut = Mutex(false)
     let watchdog = DispatchWorkItem {
@@ -32,23 +29,11 @@ func runProcess(_ executable: String, _ arguments: [String], directory: URL? = n
     }
     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
     DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
-    // Read stderr on its own thread while this one reads stdout, so a chatty child never
-    // blocks on a full pipe.
-    let errorBytes = Mutex(Data())
-    let done = DispatchSemaphore(value: 0)
-    let reader = Thread {
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        errorBytes.withLock { $0 = data }
-        done.signal()
-    }
-    reader.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let (stdout, stderr) = output.collect()
     process.waitUntilExit()
     watchdog.cancel()
-    done.wait()
     return TimedProcessResult(status: process.terminationStatus, timedOut: timedOut.withLock { $0 },
-                              stdout: String(decoding: outData, as: UTF8.self),
-                              stderr: String(decoding: errorBytes.withLock { $0 }, as: UTF8.self))
+                              stdout: stdout, stderr: stderr)
 }
 
 /// What a finished (or stopped) process printed and how it exited.

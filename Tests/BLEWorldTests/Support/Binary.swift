@@ -53,24 +53,38 @@ func runProcess(_ executable: String, _ arguments: [String], directory: URL? = n
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
+    let output = ProcessOutput(of: process)
     try process.run()
-    // Read stderr on its own thread while this one reads stdout, so a chatty child never
-    // blocks on a full pipe.
-    let errorBytes = Mutex(Data())
-    let done = DispatchSemaphore(value: 0)
-    let reader = Thread {
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        errorBytes.withLock { $0 = data }
-        done.signal()
-    }
-    reader.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let (stdout, stderr) = output.collect()
     process.waitUntilExit()
-    done.wait()
-    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errorBytes.withLock { $0 }, as: UTF8.self))
+    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+}
+
+/// A child's two output pipes, read to their ends: stderr on a thread of its own while the
+/// caller reads stdout, so a chatty child never blocks on a full pipe.
+struct ProcessOutput {
+    private let out = Pipe()
+    private let err = Pipe()
+
+    /// Pipes attached to `process`'s stdout and stderr (before it runs).
+    init(of process: Process) {
+        process.standardOutput = out
+        process.standardError = err
+    }
+
+    /// Everything the child printed on each, once it closed them.
+    func collect() -> (stdout: String, stderr: String) {
+        let errorBytes = Mutex(Data())
+        let done = DispatchSemaphore(value: 0)
+        let err = err
+        let reader = Thread {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            errorBytes.withLock { $0 = data }
+            done.signal()
+        }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        done.wait()
+        return (String(decoding: outData, as: UTF8.self), String(decoding: errorBytes.withLock { $0 }, as: UTF8.self))
+    }
 }
