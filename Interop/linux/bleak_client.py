@@ -8,6 +8,7 @@ import json
 import sys
 
 from bleak import BleakClient, BleakScanner
+from bleak.exc import BleakDBusError
 
 SERVICE = "d7a30101-6c5a-4a7e-9b1e-5f0c2a9e0001"
 FIXED = "d7a30102-6c5a-4a7e-9b1e-5f0c2a9e0001"
@@ -26,11 +27,7 @@ async def run(name: str, notifications: int, adapter: str, scan_only: bool) -> N
         if advertisement.local_name == name and not found.done():
             found.set_result((device, advertisement))
 
-    async with BleakScanner(detection_callback=seen, adapter=adapter):
-        try:
-            device, advertisement = await asyncio.wait_for(found, timeout=30)
-        except asyncio.TimeoutError:
-            raise RuntimeError(f"no device named {name} within 30 s") from None
+    device, advertisement = await scan(found, seen, name, adapter)
     emit("found", address=device.address, name=advertisement.local_name, uuids=advertisement.service_uuids)
     if scan_only:
         emit("done", ok=True)
@@ -52,6 +49,25 @@ async def run(name: str, notifications: int, adapter: str, scan_only: bool) -> N
             emit("notification", uuid=NOTIFYING, value=data.hex())
         await client.stop_notify(NOTIFYING)
     emit("done", ok=True)
+
+
+async def scan(found, seen, name: str, adapter: str):
+    """Scans on `adapter` until `found` has the device. bluetoothd refuses a discovery while the
+    adapter is still busy (being powered, or ending an earlier discovery) with InProgress: that
+    is waited out (at most 60 s) rather than reported, since the caller only asked for a scan."""
+    waited = 0
+    while True:
+        try:
+            async with BleakScanner(detection_callback=seen, adapter=adapter):
+                try:
+                    return await asyncio.wait_for(found, timeout=30)
+                except asyncio.TimeoutError:
+                    raise RuntimeError(f"no device named {name} within 30 s") from None
+        except BleakDBusError as error:
+            if "InProgress" not in str(error) or waited >= 60:
+                raise
+        await asyncio.sleep(1)
+        waited += 1
 
 
 def main() -> int:

@@ -80,12 +80,15 @@ send "scan on"
 expect "(NEW|CHG).*Device $address" 60 || echo "bluetoothctl_pair.sh: $address not seen while scanning; pairing anyway"
 send "scan off"
 send "pair $address"
+# bluetoothctl prints its agent's prompt again whenever other output interrupts it, so the
+# prompt can be seen many times for one question: answer each question once.
+answered=0
 while :; do
     expect "Pairing successful|Failed to pair|Enter passkey|Confirm passkey" 90 || finish 1
     if [[ "$matched" == *"Enter passkey"* ]]; then
-        type_passkey || finish 1
+        [ "$answered" -eq 1 ] || { type_passkey || finish 1; answered=1; }
     elif [[ "$matched" == *"Confirm passkey"* ]]; then
-        send "yes"
+        [ "$answered" -eq 1 ] || { send "yes"; answered=1; }
     else
         break
     fi
