@@ -72,6 +72,8 @@ struct SimRunCommand: AsyncParsableCommand {
         return value
     }
 
+    @OptionGroup(title: "Energy") var energyOptions: EnergyOptions
+
     @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
@@ -79,6 +81,12 @@ struct SimRunCommand: AsyncParsableCommand {
         if let seed { scenario.seed = seed }
         let until = self.until ?? scenario.durationSeconds ?? 10
         let speed = self.speed.flatMap(Self.speed(parsing:)) ?? .infinity
+        if energyOptions.energy, scenario.system != nil || PhoneStory.isNeeded(for: scenario) {
+            throw CommandFailure("--energy reports the devices of a world ble sim run plays itself (beacons, scanners, GATT "
+                                 + "devices); scenario \"\(scenario.name)\" tells a \(scenario.system != nil ? "field system's" : "phone's") "
+                                 + "story, which it does not cover yet.")
+        }
+        try energyOptions.check(deviceNames: scenario.devices.map(\.name), scenario: scenario.name)
         if scenario.system != nil {
             try await runSystem(scenario)
             return
@@ -122,6 +130,7 @@ struct SimRunCommand: AsyncParsableCommand {
                       + "\(host), \(outcome.counts[device.name] ?? 0) events")
             }
         }
+        if energyOptions.energy { energyOptions.report(outcome.energy, seconds: Double(limit) / 1_000_000, json: json) }
         try writeSnoops(scenario, files: outcome.snoops)
     }
 
@@ -133,6 +142,8 @@ struct SimRunCommand: AsyncParsableCommand {
         var failed: Set<String>
         /// Each device's btsnoop file, in scenario order; empty without `--snoop`.
         var snoops: [[UInt8]]
+        /// Each device's energy, in scenario order; empty without `--energy`.
+        var energy: [DeviceEnergyLine] = []
     }
 
     /// Runs `scenario` until `limit` on a simulation of its own, with a ``ProfilePeripheral``
@@ -174,7 +185,9 @@ struct SimRunCommand: AsyncParsableCommand {
             }
         }
         let capture = snoop != nil
-        let snoops = try await simulation.run { () async throws -> [[UInt8]] in
+        let measuresEnergy = energyOptions.energy
+        let names = scenario.devices.map(\.name)
+        let (snoops, energy) = try await simulation.run { () async throws -> ([[UInt8]], [DeviceEnergyLine]) in
             let runner = simulated.runner
             let running = Task(executorPreference: simulation) { await runner.run(until: limit) }
             let pacing = speed.isFinite
@@ -194,6 +207,9 @@ struct SimRunCommand: AsyncParsableCommand {
             _ = await running.value
             pacing?.cancel()
             let files = capture ? await runner.withWorld { world in simulated.deviceIDs.map { world.snoop(of: $0) } } : []
+            let energy = measuresEnergy
+                ? await runner.withWorld { world in EnergyOptions.measure(Array(zip(names, simulated.deviceIDs)).map { (name: $0.0, id: $0.1) }, in: world) }
+                : []
             // Closing the pipes ends a start still under way, and every host with it.
             record.end()
             for peripheral in record.peripherals { await peripheral.stop() }
@@ -203,9 +219,9 @@ struct SimRunCommand: AsyncParsableCommand {
             if let failure = record.failure {
                 throw CommandFailure("The simulated world could not start its GATT devices: \(failure).")
             }
-            return files
+            return (files, energy)
         }
-        return HostedOutcome(counts: record.counts, failed: record.failed, snoops: snoops)
+        return HostedOutcome(counts: record.counts, failed: record.failed, snoops: snoops, energy: energy)
     }
 
     private func createSnoopDirectory() throws {
@@ -274,6 +290,10 @@ struct SimRunCommand: AsyncParsableCommand {
             for line in timeline.jsonLines { print(line) }
         } else {
             print(timeline.text)
+        }
+        if energyOptions.energy {
+            let devices = zip(scenario.devices, runner.built.deviceIDs).map { (name: $0.0.name, id: $0.1) }
+            energyOptions.report(EnergyOptions.measure(devices, in: runner.world), seconds: until, json: json)
         }
         try writeSnoops(scenario, files: snoop == nil ? [] : runner.built.deviceIDs.map { runner.world.snoop(of: $0) })
     }

@@ -6,6 +6,8 @@ extension World {
     func openReceiver(_ window: ReceiverWindow, device: Int) {
         let state = deviceStates[device]
         let channel = Int(window.channel)
+        state.radioClock.settleReceiver(state.window, at: now)
+        if state.window != window { state.radioClock.startWindow(at: now) }
         if state.listenerChannel != channel {
             closeReceiver(device)
             state.listenerChannel = channel
@@ -19,6 +21,8 @@ extension World {
     /// Closes `device`'s receiver: it leaves its channel's listeners and ``listenerGrid``.
     func closeReceiver(_ device: Int) {
         let state = deviceStates[device]
+        state.radioClock.settleReceiver(state.window, at: now)
+        state.radioClock.startWindow(at: now)
         state.window = nil
         let channel = state.listenerChannel
         guard channel >= 0 else { return }

@@ -42,6 +42,7 @@ extension World {
         record.started = true
         record.senderPosition = sender.position(at: now)
         sender.statistics.transmissions += 1
+        sender.radioClock.transmitted(duration: end - now, dBm: transmission.txPowerDBm)
         sender.previousTransmitStart = sender.lastTransmitStart
         sender.lastTransmitStart = now
         if end > sender.transmittingUntil { sender.transmittingUntil = end }

@@ -69,6 +69,8 @@ final class DeviceState {
     @exclusivity(unchecked)
     #endif
     var capture = HCISnoopCapture()
+    /// Time on the air, with the receiver open and powered, for the energy model.
+    var radioClock = RadioActivityClock()
 
     init(description: DeviceDescription, controller: any SimulatedController) {
         self.description = description

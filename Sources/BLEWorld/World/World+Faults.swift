@@ -69,9 +69,11 @@ extension World {
         worldLog.info("device \(index) powered \(on ? "on" : "off")", metadata: ["time": "\(now)"])
         if on {
             state.powered = true
+            state.radioClock.poweredSince = now
             powerCycle(device)
         } else {
             invalidateRadio(index)
+            state.radioClock.poweredOff(at: now)
             state.powered = false
             refreshTimer(index)
         }

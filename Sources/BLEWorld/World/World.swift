@@ -110,6 +110,7 @@ public final class World {
     public func addDevice(_ description: DeviceDescription, controller: some SimulatedController) -> DeviceID {
         let index = deviceStates.count
         deviceStates.append(DeviceState(description: description, controller: controller))
+        deviceStates[index].radioClock.poweredSince = now
         let margin = description.antennaGainDBi - description.sensitivityDBm
         bestReceiverMarginDB = margin.isNaN ? .infinity : Swift.max(bestReceiverMarginDB, margin)
         deviceStates[index].reachScale = reachScale(of: description)
