@@ -310,8 +310,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     /// ``CLError/Code/locationUnknown`` once updates start.
     open class func headingAvailable() -> Bool { true }
 
-    /// Whether significant-change monitoring is available: no, on Linux.
-    open class func significantLocationChangeMonitoringAvailable() -> Bool { false }
+    /// Whether significant-change monitoring is available: yes; the positions come from the
+    /// simulated world, and a controller that cannot say reports
+    /// ``CLError/Code/locationUnknown`` once monitoring starts, as updates do.
+    open class func significantLocationChangeMonitoringAvailable() -> Bool { true }
 
     /// Starts fixes: `locationManager(_:didUpdateLocations:)` once per location interval
     /// (1 s), subject to ``distanceFilter``.

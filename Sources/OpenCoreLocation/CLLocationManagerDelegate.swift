@@ -44,6 +44,9 @@ public protocol CLLocationManagerDelegate: NSObjectProtocol {
     /// A new heading (`locationManager:didUpdateHeading:`), while
     /// ``CLLocationManager/startUpdatingHeading()`` is on.
     func locationManager(_ manager: CLLocationManager, didUpdateHeading newHeading: CLHeading)
+    /// A visit began (its `departureDate` is `distantFuture`) or ended
+    /// (`locationManager:didVisit:`), while ``CLLocationManager/startMonitoringVisits()`` is on.
+    func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit)
     /// Updates paused (`locationManagerDidPauseLocationUpdates:`). Never called on Linux:
     /// updates are not paused automatically.
     func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager)
@@ -89,6 +92,8 @@ public protocol CLLocationManagerDelegate: NSObjectProtocol {
     func locationManager(_ manager: CLLocationManager!, didUpdateLocations locations: [CLLocation]!)
     /// ``locationManager(_:didUpdateHeading:)`` spelled with implicitly unwrapped parameters.
     func locationManager(_ manager: CLLocationManager!, didUpdateHeading newHeading: CLHeading!)
+    /// ``locationManager(_:didVisit:)`` spelled with implicitly unwrapped parameters.
+    func locationManager(_ manager: CLLocationManager!, didVisit visit: CLVisit!)
     /// ``locationManagerDidChangeAuthorization(_:)`` spelled with implicitly unwrapped parameters.
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager!)
     /// ``locationManager(_:didRangeBeacons:in:)`` spelled with implicitly unwrapped parameters.
@@ -147,6 +152,10 @@ extension CLLocationManagerDelegate {
     /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
     public func locationManager(_ manager: CLLocationManager, didUpdateHeading newHeading: CLHeading) {
         self.locationManager(manager as CLLocationManager?, didUpdateHeading: newHeading)
+    }
+    /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
+    public func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {
+        self.locationManager(manager as CLLocationManager?, didVisit: visit)
     }
     /// Calls the implicitly unwrapped spelling unless the delegate implements this one.
     public func locationManager(_ manager: CLLocationManager, didRangeBeacons beacons: [CLBeacon], in region: CLBeaconRegion) {

@@ -21,6 +21,8 @@ enum LocationEvent: Sendable {
     case didUpdateLocations([CLLocation], Int)
     /// A new heading, in the location engine's generation.
     case didUpdateHeading(CLHeading, Int)
+    /// A visit begun or ended, posted in a location-engine generation.
+    case didVisit(CLVisit, Int)
     /// No location can be had, in the location engine's generation.
     case didFailLocation(CLError, Int)
 }
@@ -175,6 +177,9 @@ final class DelegateRelay: @unchecked Sendable {
             case let .didUpdateHeading(heading, generation):
                 guard manager.locationEngine.isCurrent(generation) else { continue }
                 delegate.locationManager(manager, didUpdateHeading: heading)
+            case let .didVisit(visit, generation):
+                guard manager.locationEngine.isCurrent(generation) else { continue }
+                delegate.locationManager(manager, didVisit: visit)
             case let .didFailLocation(error, generation):
                 guard manager.locationEngine.isCurrent(generation) else { continue }
                 delegate.locationManager(manager, didFailWithError: error)

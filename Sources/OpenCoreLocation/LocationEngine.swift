@@ -36,6 +36,12 @@ final class LocationEngine: Sendable {
         var updatingLocation = false
         var updatingHeading = false
         var oneShot = false
+        /// Significant-change monitoring and visit monitoring (``SignificantChangeFilter``,
+        /// ``VisitDetector``): they measure as updates do and report less.
+        var significantChanges = false
+        var visits = false
+        var significantFilter = SignificantChangeFilter()
+        var visitDetector = VisitDetector()
         /// Bumped by every start and stop, so events posted before it are dropped.
         var generation = 0
         var desiredAccuracy: CLLocationAccuracy = kCLLocationAccuracyBest
@@ -51,7 +57,7 @@ final class LocationEngine: Sendable {
         var runner: Task<Void, Never>?
         var closed = false
 
-        var wantsUpdates: Bool { updatingLocation || updatingHeading || oneShot }
+        var wantsUpdates: Bool { updatingLocation || updatingHeading || oneShot || significantChanges || visits }
     }
 
     private let state: Mutex<State>
@@ -98,6 +104,10 @@ final class LocationEngine: Sendable {
     func requestLocation() { change { $0.oneShot = true } }
     func startUpdatingHeading() { change { $0.updatingHeading = true; $0.lastHeading = nil } }
     func stopUpdatingHeading() { change { $0.updatingHeading = false } }
+    func startSignificantChanges() { change { $0.significantChanges = true; $0.significantFilter.reset() } }
+    func stopSignificantChanges() { change { $0.significantChanges = false } }
+    func startVisits() { change { $0.visits = true; $0.visitDetector = VisitDetector() } }
+    func stopVisits() { change { $0.visits = false } }
 
     /// Whether an event posted in `generation` may still be delivered.
     func isCurrent(_ generation: Int) -> Bool { state.withLock { $0.generation == generation } }
@@ -166,12 +176,24 @@ final class LocationEngine: Sendable {
 
     /// The fix and heading due for `measured`, per the settings and filters.
     private func events(for measured: SimulatedLocation) -> [LocationEvent] {
-        let now = Date(timeInterval: Double(clock.microseconds - clockOrigin) / 1e6, since: dateOrigin)
+        let time = clock.microseconds
+        let now = date(at: time)
         let seconds = interval.wholeMicroseconds > 0 ? Double(interval.wholeMicroseconds) / 1e6 : 1
         return state.withLock { state in
             var events: [LocationEvent] = []
             let previous = state.lastMeasured
             state.lastMeasured = measured
+            if state.visits {
+                for visit in state.visitDetector.feed(measured, at: time) { events.append(.didVisit(self.visit(visit), state.generation)) }
+            }
+            // Significant changes use the same callback; while standard updates run they
+            // already carry every fix.
+            if state.significantChanges, !state.updatingLocation, state.significantFilter.admits(measured, at: time) {
+                let fix = makeFix(measured, previous: previous, seconds: seconds, at: now, state: &state)
+                state.lastDelivered = measured
+                state.location = fix
+                events.append(.didUpdateLocations([fix], state.generation))
+            }
             if state.updatingLocation || state.oneShot {
                 let moved = state.lastDelivered.map { hypot(measured.east - $0.east, measured.north - $0.north) } ?? .infinity
                 if state.oneShot || state.distanceFilter <= 0 || moved >= state.distanceFilter {
@@ -193,6 +215,26 @@ final class LocationEngine: Sendable {
             }
             return events
         }
+    }
+
+    /// The date of a virtual-time instant: the manager's creation date plus the time since.
+    private func date(at microseconds: Int64) -> Date {
+        Date(timeInterval: Double(microseconds - clockOrigin) / 1e6, since: dateOrigin)
+    }
+
+    /// The ``CLVisit`` a detected visit reports.
+    private func visit(_ event: VisitDetector.Event) -> CLVisit {
+        let place: SimulatedLocation, arrival: Int64, departure: Date
+        switch event {
+        case let .arrived(at, since):
+            (place, arrival, departure) = (at, since, .distantFuture)
+        case let .departed(at, since, until):
+            (place, arrival, departure) = (at, since, date(at: until))
+        }
+        let coordinate = place.coordinate ?? GeographicCoordinate(latitude: 0, longitude: 0)
+        return CLVisit(arrivalDate: date(at: arrival), departureDate: departure,
+                       coordinate: CLLocationCoordinate2D(latitude: coordinate.latitude, longitude: coordinate.longitude),
+                       horizontalAccuracy: VisitDetector.radius)
     }
 
     private func makeFix(_ measured: SimulatedLocation, previous: SimulatedLocation?, seconds: Double, at date: Date,
@@ -238,6 +280,8 @@ final class LocationEngine: Sendable {
             state.updatingLocation = false
             state.updatingHeading = false
             state.oneShot = false
+            state.significantChanges = false
+            state.visits = false
             state.runner = nil
             state.generation += 1
             return state.generation

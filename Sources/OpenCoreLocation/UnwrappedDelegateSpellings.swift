@@ -9,6 +9,8 @@ extension CLLocationManagerDelegate {
     /// Does nothing unless the delegate implements it.
     public func locationManager(_ manager: CLLocationManager!, didUpdateHeading newHeading: CLHeading!) {}
     /// Does nothing unless the delegate implements it.
+    public func locationManager(_ manager: CLLocationManager!, didVisit visit: CLVisit!) {}
+    /// Does nothing unless the delegate implements it.
     public func locationManager(_ manager: CLLocationManager!, didEnterRegion region: CLRegion!) {}
     /// Does nothing unless the delegate implements it.
     public func locationManager(_ manager: CLLocationManager!, didExitRegion region: CLRegion!) {}
