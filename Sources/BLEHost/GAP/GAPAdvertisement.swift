@@ -64,7 +64,7 @@ public struct GAPAdvertisement: Hashable, Sendable {
 /// when next heard. ``forgottenDevices`` counts them.
 struct GAPAdvertisementFilter: Sendable {
     /// Devices remembered per scan unless configured otherwise.
-    static let defaultCapacity = 1_024
+    static let defaultCapacity = 4_096
 
     private struct Record: Sendable {
         var advertisement: GAPAdvertisement
