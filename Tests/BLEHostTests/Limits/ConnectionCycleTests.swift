@@ -88,9 +88,15 @@ struct ConnectionCycleTests {
                 if case .notification(link.handle, valueHandle, value) = $0 { return true } else { return false }
             }
             try await central.disconnect(link.handle)
-            try await waitUntil(within: patience) {
+            do {
+                try await waitUntil(within: patience) {
+                    let served = await peripheral.resourceCounts, client = await central.resourceCounts
+                    return served.perConnection.allSatisfy { $0 == 0 } && client.perConnection.allSatisfy { $0 == 0 }
+                }
+            } catch {
                 let served = await peripheral.resourceCounts, client = await central.resourceCounts
-                return served.perConnection.allSatisfy { $0 == 0 } && client.perConnection.allSatisfy { $0 == 0 }
+                Issue.record("after cycle \(cycle + 1) a table is not empty: peripheral \(served); central \(client)")
+                throw error
             }
             if cycle == 0 {
                 afterFirst = (await peripheral.resourceCounts, await central.resourceCounts)
