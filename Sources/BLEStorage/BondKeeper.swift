@@ -27,6 +27,11 @@ public actor BondKeeper {
     public internal(set) var store: BondStore
     /// Where bonds are saved; `nil` keeps them in memory only.
     public nonisolated let file: BondStoreFile?
+    /// The most bonds kept: a new bond past it displaces the least recently updated one
+    /// (``BLEHost/BondStore/insert(_:keepingAtMost:)``, docs/limits.md).
+    public var maximumBonds = BondStore.defaultMaximumBonds
+    /// Bonds displaced to stay within ``maximumBonds`` since the keeper was made.
+    public private(set) var evictedBonds = 0
     private let clock: @Sendable () -> Int64
     private var generator = StackRandom()
     private var subscribers: [UUID: AsyncStream<Event>.Continuation] = [:]
@@ -34,10 +39,13 @@ public actor BondKeeper {
 
     /// A keeper of `store`, saving to `file` when given.
     /// - Parameter clock: seconds since 1970-01-01T00:00:00Z, for the records' times.
+    /// - Parameter maximumBonds: the most bonds kept (``maximumBonds``).
     public init(store: BondStore = BondStore(), file: BondStoreFile? = nil,
+                maximumBonds: Int = BondStore.defaultMaximumBonds,
                 clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
         self.store = store
         self.file = file
+        self.maximumBonds = max(maximumBonds, 1)
         self.clock = clock
     }
 
@@ -135,7 +143,7 @@ public actor BondKeeper {
         if let previous, previous.identityAddress != record.identityAddress {
             store.removeRecord(for: previous.identityAddress)
         }
-        store.insert(record)
+        evictedBonds += store.insert(record, keepingAtMost: maximumBonds).count
         if let identity = result.localKeys.identity {
             store.localIdentityAddress = identity.identityAddress
             store.localIdentityResolvingKey = identity.identityResolvingKey

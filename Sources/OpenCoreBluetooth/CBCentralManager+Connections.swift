@@ -126,6 +126,8 @@ extension CBCentralManager {
     /// The peripherals with these identifiers that this manager knows: seen or connected
     /// this run, or bonded to its controller (`retrievePeripheralsWithIdentifiers:`). A
     /// bonded peer not seen yet is returned with its identity address, ready to connect.
+    /// Past 1,024 peers, one only seen, and held by nobody, may have been forgotten
+    /// (CBCentralManager+KnownPeripherals.swift), as Core Bluetooth's cache ages out.
     public func retrievePeripherals(withIdentifiers identifiers: [UUID]) -> [CBPeripheral] {
         identifiers.compactMap { known[$0] }
     }

@@ -60,7 +60,10 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     var device: BLEDevice?
     /// The peripherals seen or retrieved this run, by identifier (for
     /// ``retrievePeripherals(withIdentifiers:)`` and to hand out one object per peer).
+    /// Bounded by ``knownPeripheralLimit`` (CBCentralManager+KnownPeripherals.swift).
     var known: [UUID: CBPeripheral] = [:]
+    /// Peripherals forgotten to stay within ``knownPeripheralLimit``.
+    var forgottenPeripherals = 0
     /// The scan running, and its number (a replaced scan's late reports are dropped).
     var scanning: Task<Void, Never>?
     var scanNumber = 0
@@ -271,6 +274,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             peripheral.address = address
             return peripheral
         }
+        makeRoomForKnownPeripheral(on: device)
         let peripheral = CBPeripheral(identifier: identifier, address: address, name: nil, isolation: isolation)
         peripheral.manager = self
         known[identifier] = peripheral

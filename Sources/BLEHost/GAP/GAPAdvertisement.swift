@@ -57,17 +57,36 @@ public struct GAPAdvertisement: Hashable, Sendable {
 /// is reported when first seen and again whenever its advertising or scan response data
 /// changes — or on every report when duplicates are allowed. A service filter hides
 /// devices whose merged data lists none of the wanted services.
+///
+/// The table of devices seen is bounded (docs/limits.md): past ``capacity`` addresses —
+/// a street of phones rotating private addresses fills it in hours — the least recently
+/// heard eighth is forgotten at once, and a forgotten device is reported again as new
+/// when next heard. ``forgottenDevices`` counts them.
 struct GAPAdvertisementFilter: Sendable {
+    /// Devices remembered per scan unless configured otherwise.
+    static let defaultCapacity = 4_096
+
     private struct Record: Sendable {
         var advertisement: GAPAdvertisement
         /// The bytes last reported, to notice a change.
         var reported: (advertising: [UInt8], scanResponse: [UInt8])?
+        /// When the device was last heard, as a report sequence number (unique).
+        var lastHeard: UInt64 = 0
     }
 
     var allowDuplicates: Bool
     var serviceUUIDs: [BluetoothUUID]
-    /// Looked up by address only; never iterated, so its order cannot reach an output.
+    /// The most devices remembered at once.
+    var capacity = GAPAdvertisementFilter.defaultCapacity
+    /// Devices forgotten to stay within ``capacity``.
+    private(set) var forgottenDevices = 0
+    /// Looked up by address; iterated only to evict, in ``Record/lastHeard`` order, so its
+    /// order cannot reach an output.
     private var records: [BluetoothAddress: Record] = [:]
+    private var reports: UInt64 = 0
+
+    /// How many devices the filter remembers now.
+    var rememberedDevices: Int { records.count }
 
     init(allowDuplicates: Bool, serviceUUIDs: [BluetoothUUID]) {
         self.allowDuplicates = allowDuplicates
@@ -76,6 +95,8 @@ struct GAPAdvertisementFilter: Sendable {
 
     /// Takes one report; returns the merged advertisement if it should be reported now.
     mutating func add(_ report: HCI.LEAdvertisingReport.Report, at now: HostTime) -> GAPAdvertisement? {
+        if records[report.address] == nil, records.count >= capacity { forgetLeastRecentlyHeard() }
+        reports += 1
         var record = records[report.address] ?? Record(advertisement: GAPAdvertisement(
             address: report.address, addressType: report.addressType, rssi: report.rssi, connectable: false,
             data: AdvertisingData(structures: []), advertisingBytes: [], scanResponseBytes: [], firstSeen: now, time: now))
@@ -95,6 +116,7 @@ struct GAPAdvertisementFilter: Sendable {
         }
         advertisement.data = GAPAdvertisement.merge(advertisement.advertisingBytes, advertisement.scanResponseBytes)
         record.advertisement = advertisement
+        record.lastHeard = reports
         defer { records[report.address] = record }
 
         let changed = record.reported.map {
@@ -103,6 +125,15 @@ struct GAPAdvertisementFilter: Sendable {
         guard changed || allowDuplicates, matchesServices(advertisement.data) else { return nil }
         record.reported = (advertisement.advertisingBytes, advertisement.scanResponseBytes)
         return advertisement
+    }
+
+    /// Forgets the least recently heard eighth of the table (at least one device), so
+    /// eviction costs one sort per ``capacity``/8 new devices rather than one per device.
+    private mutating func forgetLeastRecentlyHeard() {
+        let count = max(capacity / 8, 1)
+        let oldest = records.map { ($0.value.lastHeard, $0.key) }.sorted { $0.0 < $1.0 }.prefix(count)
+        for (_, address) in oldest { records[address] = nil }
+        forgottenDevices += oldest.count
     }
 
     private func matchesServices(_ data: AdvertisingData) -> Bool {

@@ -22,6 +22,8 @@ struct ACLReassembly: Sendable {
     private var partial: [UInt16: [UInt8]] = [:]
     /// Frames abandoned because a new start fragment arrived before they were complete.
     private(set) var abandoned = 0
+    /// Frames in progress (one at most per connection handle) and the octets they hold.
+    var framesInProgress: (count: Int, octets: Int) { (partial.count, partial.values.reduce(0) { $0 + $1.count }) }
 
     /// Adds one fragment of `handle`.
     mutating func receive(_ packet: HCI.ACLPacket) -> Outcome {

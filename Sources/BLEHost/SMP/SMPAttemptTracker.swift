@@ -12,6 +12,12 @@ public struct SMPAttemptTracker: Hashable, Sendable {
     public var minimumInterval: HostTime
     /// The longest waiting interval, in microseconds.
     public var maximumInterval: HostTime
+    /// The most peers remembered at once. A peer that fails from ever new addresses would
+    /// otherwise grow the table without end; past this many, the peer whose last failure
+    /// is oldest is forgotten first (it may then try again at once, as a new peer would).
+    public var maximumPeers: Int
+    /// Peers forgotten to stay within ``maximumPeers``, for logs and metrics.
+    public private(set) var forgottenPeers = 0
 
     struct Record: Hashable, Sendable {
         var failures: Int
@@ -20,11 +26,16 @@ public struct SMPAttemptTracker: Hashable, Sendable {
 
     var records: [BluetoothAddress: Record] = [:]
 
-    /// A tracker; by default the interval starts at 2 s and doubles up to 5 minutes.
-    public init(minimumInterval: HostTime = 2_000_000, maximumInterval: HostTime = 300_000_000) {
+    /// A tracker; by default the interval starts at 2 s and doubles up to 5 minutes, and
+    /// 64 peers are remembered (docs/limits.md).
+    public init(minimumInterval: HostTime = 2_000_000, maximumInterval: HostTime = 300_000_000, maximumPeers: Int = 64) {
         self.minimumInterval = minimumInterval
         self.maximumInterval = max(minimumInterval, maximumInterval)
+        self.maximumPeers = max(maximumPeers, 1)
     }
+
+    /// How many peers the tracker remembers now.
+    public var trackedPeerCount: Int { records.count }
 
     /// The waiting interval after `failures` consecutive failures.
     func interval(failures: Int) -> HostTime {
@@ -53,6 +64,23 @@ public struct SMPAttemptTracker: Hashable, Sendable {
         record.failures += 1
         record.lastFailure = now
         records[peer] = record
+        if records.count > maximumPeers { forgetOldest(keeping: peer, at: now) }
+    }
+
+    /// Forgets the records whose quiet time has passed (they count as no failure anyway),
+    /// then, while still over ``maximumPeers``, the one whose last failure is oldest (ties
+    /// by address, so the choice is deterministic). `kept` is the peer just recorded.
+    private mutating func forgetOldest(keeping kept: BluetoothAddress, at now: HostTime) {
+        let before = records.count
+        records = records.filter { $0.key == kept || now - $0.value.lastFailure <= 2 * maximumInterval }
+        while records.count > maximumPeers {
+            let oldest = records.filter { $0.key != kept }.min {
+                ($0.value.lastFailure, $0.key) < ($1.value.lastFailure, $1.key)
+            }
+            guard let oldest else { break }
+            records[oldest.key] = nil
+        }
+        forgottenPeers += before - records.count
     }
 
     /// Records a successful pairing: the interval returns to its minimum.

@@ -33,10 +33,13 @@ struct RunningWorld {
     let addresses: [BluetoothAddress]
     let task: Task<Void, Never>
 
-    /// - Parameter inboxes: hand the hosts their packets through ``HostPacketInbox``es
-    ///   (in batches) rather than through their transports' streams.
-    init(_ scenario: Scenario, speed: Double = 1, inboxes: Bool = false) throws {
-        let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
+    /// - Parameters:
+    ///   - inboxes: hand the hosts their packets through ``HostPacketInbox``es (in batches)
+    ///     rather than through their transports' streams.
+    ///   - capturesHCI: keep every device's HCI traffic in memory as btsnoop (the world's default).
+    init(_ scenario: Scenario, speed: Double = 1, inboxes: Bool = false, capturesHCI: Bool = true) throws {
+        let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
+                                                            capturesHCI: capturesHCI))
         let built = try scenario.build(into: world)
         var outputs: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
         var streams: [(DeviceID, AsyncThrowingStream<H4.Packet, any Error>)] = []
