@@ -34,6 +34,7 @@ public enum DashboardError: Error, CustomStringConvertible, Equatable {
         case let .store(url, reason):
             return "cannot open the store \(url): \(reason)"
         case let .noGatewaySchema(url, reason):
+            let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
             return "the store \(url) has no gateway schema (\(reason)); point --store at a fleet store that `ble gateway` or "
                 + "`ble backend` has written, or run `ble backend --check --database \(url)` once to create it"
         case let .invalidSpeed(speed):

@@ -35,7 +35,7 @@ enum BrowserHarness {
 
     /// The skip's reason, shown by `swift test`.
     static var skipReason: Comment {
-        Comment(rawValue: "skipped: \(missing ?? "") missing; .ci/run installs chromium, chromium-driver and selenium")
+        Comment(rawValue: "\(missing ?? "nothing") missing; .ci/run installs chromium, chromium-driver and selenium")
     }
 
     private static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
