@@ -96,6 +96,7 @@ actor DashboardFeed {
             }
         }
         update.stored = stored
+        update.sentAt = (Date().timeIntervalSince1970 * 1000).rounded()
         recentRSSI = Array((recentRSSI + update.rssi).suffix(Self.recentLimit))
         recentEvents = Array((recentEvents + update.events).suffix(Self.recentLimit))
         let message = text(update)

@@ -93,5 +93,8 @@ public enum DashboardMessage {
         public var stored: Int
         /// Identities first reported during the tick, with their device's name.
         public var names: [String: String]
+        /// When the server sent it, in milliseconds since 1970, so that a page can tell how long
+        /// a world event took to reach its screen.
+        public var sentAt: Double = 0
     }
 }

@@ -106,6 +106,12 @@ function drawPending() {
   drawMarkers();
   drawRSSI();
   drawClock();
+  // How long the newest update took from the server's tick to the screen (same machine, same clock).
+  if (updates.length > 0) {
+    const latency = Date.now() - updates[updates.length - 1].sentAt;
+    document.body.dataset.latency = latency;
+    document.body.dataset.maxLatency = Math.max(latency, +(document.body.dataset.maxLatency || 0));
+  }
 }
 
 function drawClock() {

@@ -105,6 +105,9 @@ def main():
         if errors:
             fail("the console has errors: " + json.dumps(errors))
         print("console: no errors", flush=True)
+        latency = driver.execute_script("return [+document.body.dataset.latency, +document.body.dataset.maxLatency]")
+        result["latencyMilliseconds"] = {"last": latency[0], "max": latency[1]}
+        print("from a server tick to the screen: last %d ms, at most %d ms" % tuple(latency), flush=True)
 
         print("RESTART", flush=True)
         if sys.stdin.readline().strip() != "restarted":
