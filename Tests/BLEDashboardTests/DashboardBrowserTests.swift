@@ -13,8 +13,9 @@ struct DashboardBrowserTests {
           .enabled(if: BrowserHarness.missing == nil, BrowserHarness.skipReason))
     func pageOverBusFleet() async throws {
         let scenario = try BundledScenarios.scenario(named: "bus-fleet")
-        // Eight simulated seconds a second: the bus reaches stop 1 (22 s) within a few seconds.
-        let first = try await RunningDashboard.start(scenario: scenario, port: 0, speed: 8)
+        // Four simulated seconds a second: the bus reaches stop 1 (22 s) in under 6 s and keeps moving
+        // for 42 s (it parks at 168 s), room for a browser that starts slowly on a loaded machine.
+        let first = try await RunningDashboard.start(scenario: scenario, port: 0, speed: 4)
         let port = first.port
         var current = first
         let screenshots = ProcessInfo.processInfo.environment["SWIFTBLE_DASHBOARD_SCREENSHOTS"]
@@ -25,7 +26,7 @@ struct DashboardBrowserTests {
             transcript.append(line)
             if line == "RESTART" {
                 await current.stop()
-                current = try await RunningDashboard.start(scenario: scenario, port: port, speed: 8)
+                current = try await RunningDashboard.start(scenario: scenario, port: port, speed: 4)
                 browser.send("restarted")
             }
         }
