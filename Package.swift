@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "BLEFleetStore", targets: ["BLEFleetStore"]),
         .library(name: "BLEBackend", targets: ["BLEBackend"]),
         .library(name: "BLESystems", targets: ["BLESystems"]),
+        .library(name: "BLEDashboard", targets: ["BLEDashboard"]),
         .executable(name: "ble", targets: ["BLECommandLine"]),
     ],
     dependencies: [
@@ -46,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // The fleet back end's HTTP server (`ble backend`).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // The dashboard's live updates to its page (`ble dashboard`).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         // The HTTP types Hummingbird speaks, for the back end answering in-process (BackendInProcess).
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // `swift package generate-documentation`: the DocC catalogs of BLE, OpenCoreBluetooth and OpenCoreLocation.
@@ -154,13 +157,24 @@ let package = Package(
         // The field systems run from their scenarios (docs/systems.md): world, gateways, store, back end, phones and apps, told as a story.
         .target(name: "BLESystems", dependencies: ["BLE", "BLEPhone", "BLEBackend", "BLEFleet", "BLEFleetSimulation", "BLEFleetStore", "BLELogging", "BLEScenarios", "BLETime", "BLEWorld",
                                                    "OpenCoreBluetooth", "OpenCoreLocation", "OpenUserNotifications", "BusOffice", "CarerVisits", "RideLog", "CarFinder", "ShopCoupon"]),
+        // The live dashboard (`ble dashboard`, docs/dashboard.md): a world with its gateways, the store and the back end, on one page over a WebSocket.
+        .target(
+            name: "BLEDashboard",
+            dependencies: [
+                "BLEBackend", "BLEFleet", "BLEFleetSimulation", "BLEFleetStore", "BLEPhone", "BLEScenarios", "BLEWorld",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("Page")]
+        ),
         // The `ble` executable; its module is not called `ble` so that it cannot collide
         // with the `BLE` library's module on a case-insensitive file system.
         .executableTarget(
             name: "BLECommandLine",
             dependencies: [
                 "BLEAdapter", "BLEBeacons", "BLEBench", "BLEHost", "BLEProfiles", "BLEScenarios", "BLEServe", "BLEStorage", "BLETransport", "BLEWorld",
-                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "FrontDoorChatApp", "BLELogging", "BLEBackend", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth", "BLESystems",
+                "BLEController", "BLEWire", "BLE", "BLEChat", "ChatApp", "FrontDoorChatApp", "BLELogging", "BLEBackend", "BLEFleetStore", "BLEFleetSimulation", "BLEGateway", "BLEPresence", "BLEPhone", "BLETime", "HeartRateMonitor", "NotificationLight", "OpenCoreBluetooth", "BLESystems", "BLEDashboard",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -197,6 +211,8 @@ let package = Package(
         .testTarget(name: "SystemsTests", dependencies: ["SimulatedTesting", "BusOffice", "CarerVisits", "RideLog", "CarFinder", "ShopCoupon", "BLE", "BLEPhone", "OpenCoreBluetooth", "OpenCoreLocation",
                                                       "OpenUserNotifications", "BLEBackend", "BLEFleetSimulation", "BLEFleetStore", "BLESystems", "BLEWorld"]),
         .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEPresence", "BLEWorld"]),
+        // The dashboard's world feed and errors, and its page in headless Chromium (Selenium) when Chromium is installed.
+        .testTarget(name: "BLEDashboardTests", dependencies: ["BLEDashboard", "BLEFleetStore", "BLEScenarios", "BLEWorld"], exclude: ["Browser"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),
         // Apps on a simulated phone reaching servers through its cellular link with URLSession (docs/network.md).

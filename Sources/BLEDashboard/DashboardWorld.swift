@@ -1,0 +1,149 @@
+import BLEFleet
+import BLEFleetSimulation
+import BLEScenarios
+import BLEWorld
+
+/// A scenario's world and gateways (``BLEFleetSimulation/FleetWorldRun``) as the dashboard
+/// watches it: advanced tick by tick, each tick turned into one ``DashboardMessage/Update``
+/// — the devices that moved, the sightings the gateways reported, devices entering and leaving
+/// the scenario's zones, gateways beginning to hear an identity — and the gateways' batches,
+/// for the store. Not thread-safe: ``DashboardFeed`` owns it.
+final class DashboardWorld {
+    /// The scenario.
+    let scenario: Scenario
+    /// The devices the page draws.
+    let devices: [DashboardMessage.Device]
+    /// Where the map puts the world.
+    let geometry: DashboardMessage.MapGeometry
+    /// The plan of the scenario (``CoverageSVG``), the page's map.
+    let mapSVG: String
+
+    private let run: FleetWorldRun
+    private let ids: [(name: String, id: DeviceID)]
+    /// Devices whose zone is followed (neither carried nor gateways): the bus, the walkers.
+    private let zoneFollowed: [(name: String, id: DeviceID)]
+    private let nameOfAddress: [String: String]
+    private let plotted: Set<String>
+    private var positions: [String: [Double]] = [:]
+    private var zoneOf: [String: String] = [:]
+    private var lastHeard: [String: Double] = [:]
+    /// The device behind each identity reported so far.
+    private(set) var identityNames: [String: String] = [:]
+
+    /// A silence longer than this, in seconds, ends a gateway's hearing of an identity (as in the systems' stories).
+    static let hearingGap = 10.0
+
+    /// Builds `scenario` with its gateways; `plotted` names the transmitters the map shades
+    /// and the RSSI plot shows (every advertiser when empty).
+    /// - Throws: ``DashboardError`` for an unknown device or a scenario that cannot run with gateways.
+    init(scenario: Scenario, plotted: [String]) throws(DashboardError) {
+        self.scenario = scenario
+        let names = scenario.devices.map(\.name)
+        for name in plotted where !names.contains(name) { throw .unknownDevice(name, known: names) }
+        do {
+            run = try FleetWorldRun(scenario: scenario)
+        } catch {
+            throw .scenario(error.description)
+        }
+        let map: CoverageMap
+        do {
+            map = try CoverageMap(scenario: scenario, request: CoverageRequest(devices: plotted))
+        } catch {
+            throw .scenario(error.description)
+        }
+        let drawing = CoverageSVG(map: map)
+        mapSVG = drawing.document()
+        geometry = DashboardMessage.MapGeometry(left: drawing.left, top: drawing.top, scale: drawing.scale, originX: map.grid.originX,
+                                                topY: map.grid.originY + Double(map.grid.rows) * map.grid.resolution)
+        var ids: [(name: String, id: DeviceID)] = [], followed: [(name: String, id: DeviceID)] = [], devices: [DashboardMessage.Device] = []
+        var nameOfAddress: [String: String] = [:]
+        for (device, id) in zip(scenario.devices, run.built.deviceIDs) {
+            ids.append((name: device.name, id: id))
+            let kind: String
+            if device.gateway != nil {
+                kind = "gateway"
+            } else if device.advertising != nil {
+                kind = "beacon"
+                nameOfAddress[device.address.description.uppercased()] = device.name
+            } else if device.description.route != nil {
+                kind = "vehicle"
+            } else {
+                kind = "device"
+            }
+            if device.gateway == nil, device.carriedBy == nil { followed.append((name: device.name, id: id)) }
+            let point = run.world.position(of: id)
+            devices.append(DashboardMessage.Device(name: device.name, kind: kind, x: point.x, y: point.y))
+        }
+        self.ids = ids
+        zoneFollowed = followed
+        self.devices = devices
+        self.nameOfAddress = nameOfAddress
+        self.plotted = Set(plotted)
+        for (name, id) in followed { zoneOf[name] = run.trueZone(of: id) }
+        _ = movedPositions()
+    }
+
+    /// Simulated seconds so far.
+    var seconds: Double { Double(run.world.now) / 1_000_000 }
+
+    /// How long the scenario runs, in seconds (`duration:`), if it says.
+    var duration: Double? { scenario.durationSeconds }
+
+    /// Every device's position now.
+    var allPositions: [String: [Double]] { positions }
+
+    /// Runs the world to `seconds` and says what changed; the gateways' batches come with it, for the store.
+    func advance(to seconds: Double) -> (update: DashboardMessage.Update, batches: [SightingBatch]) {
+        run.run(until: seconds, flush: false)
+        let batches = run.takeBatches()
+        var events: [DashboardMessage.Event] = []
+        let now = self.seconds
+        for (name, id) in zoneFollowed {
+            let zone = run.trueZone(of: id)
+            let before = zoneOf[name]
+            guard zone != before else { continue }
+            if let before { events.append(.init(time: now, kind: "exit", who: name, text: "\(name) left \(before)")) }
+            if let zone { events.append(.init(time: now, kind: "enter", who: name, text: "\(name) entered \(zone)")) }
+            zoneOf[name] = zone
+        }
+        var points: [DashboardMessage.RSSIPoint] = []
+        var names: [String: String] = [:]
+        for sighting in batches.flatMap(\.sightings).sorted(by: { ($0.time, $0.gateway) < ($1.time, $1.gateway) }) {
+            let beacon = nameOfAddress[sighting.address.uppercased()] ?? sighting.identity
+            if identityNames[sighting.identity] == nil {
+                identityNames[sighting.identity] = beacon
+                names[sighting.identity] = beacon
+            }
+            let time = Double(sighting.time - run.epoch) / 1_000_000
+            let key = sighting.gateway + "\u{1F}" + beacon
+            if lastHeard[key].map({ time - $0 > Self.hearingGap }) ?? true {
+                events.append(.init(time: time, kind: "hearing", who: sighting.gateway,
+                                    text: "\(sighting.gateway) began hearing \(beacon) at \(sighting.rssi) dBm"))
+            }
+            lastHeard[key] = time
+            if plotted.isEmpty || plotted.contains(beacon) {
+                points.append(.init(beacon: beacon, receiver: sighting.gateway, time: time, rssi: sighting.rssi))
+            }
+        }
+        let update = DashboardMessage.Update(time: now, positions: movedPositions(), rssi: points,
+                                             events: events.sorted { $0.time < $1.time }, stored: 0, names: names)
+        return (update, batches)
+    }
+
+    /// The zone each gateway watches, for the store (as a fleet's installer assigns them).
+    var zoneOfGateway: [String: String] { run.zoneOfGateway }
+
+    /// The devices that moved more than a centimetre since the last call, and records where they are.
+    private func movedPositions() -> [String: [Double]] {
+        var moved: [String: [Double]] = [:]
+        for (name, id) in ids {
+            let point = run.world.position(of: id)
+            let rounded = [(point.x * 100).rounded() / 100, (point.y * 100).rounded() / 100]
+            if positions[name] != rounded {
+                positions[name] = rounded
+                moved[name] = rounded
+            }
+        }
+        return moved
+    }
+}

@@ -1,0 +1,62 @@
+import BLEScenarios
+import BLEWorld
+import Testing
+@testable import BLEDashboard
+
+/// The world as the dashboard feeds it: the bus-fleet scenario advanced in ticks, as
+/// ``DashboardFeed`` does on the wall clock.
+@Suite("Dashboard world feed")
+struct DashboardWorldTests {
+    /// bus-fleet advanced one second at a time to `seconds`; every update.
+    private func updates(until seconds: Double, plotted: [String] = []) throws -> (DashboardWorld, [DashboardMessage.Update]) {
+        let world = try DashboardWorld(scenario: BundledScenarios.scenario(named: "bus-fleet"), plotted: plotted)
+        var updates: [DashboardMessage.Update] = []
+        for second in stride(from: 1.0, through: seconds, by: 1) { updates.append(world.advance(to: second).update) }
+        return (world, updates)
+    }
+
+    @Test("The bus enters stop 1's zone in the tick its centre crosses x = 85 m (22.2 s)")
+    func busEntersStopOne() throws {
+        let (_, updates) = try updates(until: 30)
+        let entered = updates.flatMap(\.events).filter { $0.kind == "enter" && $0.who == "bus" }
+        #expect(entered.map(\.text) == ["bus entered stop 1"])
+        #expect(entered.first.map { (22 ... 23).contains($0.time) } == true)
+    }
+
+    @Test("The bus moves east 8.33 m a second while it drives, and only moved devices are sent")
+    func busPositions() throws {
+        let (world, updates) = try updates(until: 10)
+        let xs = updates.compactMap { $0.positions["bus"]?[0] }
+        #expect(xs.count == 10)
+        #expect(zip(xs, xs.dropFirst()).allSatisfy { abs($1 - $0 - 8.333) < 0.01 })
+        // The gateways stand still: never in an update.
+        #expect(!updates.contains { $0.positions.keys.contains("stop 1 gateway") })
+        #expect(world.allPositions["stop 1 gateway"] == [100, 4])
+    }
+
+    @Test("Stop 1's gateway hears the bus's beacons as it waits there; each identity is named after its device")
+    func stopGatewayHearsBus() throws {
+        let (world, updates) = try updates(until: 40)
+        let heard = updates.flatMap(\.rssi).filter { $0.receiver == "stop 1 gateway" && $0.beacon.hasPrefix("bus ") }
+        #expect(!heard.isEmpty)
+        #expect(heard.allSatisfy { (-110 ... -40).contains($0.rssi) && $0.time <= 40 })
+        #expect(updates.flatMap(\.events).contains { $0.kind == "hearing" && $0.who == "stop 1 gateway" && $0.text.contains("began hearing bus") })
+        #expect(Set(world.identityNames.values).isSuperset(of: ["bus front beacon", "bus middle beacon", "bus rear beacon"]))
+    }
+
+    @Test("--device limits the RSSI plot to that transmitter")
+    func plottedDevice() throws {
+        let (_, updates) = try updates(until: 40, plotted: ["bus middle beacon"])
+        let beacons = Set(updates.flatMap(\.rssi).map(\.beacon))
+        #expect(beacons == ["bus middle beacon"])
+    }
+
+    @Test("The map's geometry puts stop 2's gateway inside the plan's plot")
+    func geometry() throws {
+        let world = try DashboardWorld(scenario: BundledScenarios.scenario(named: "bus-fleet"), plotted: [])
+        let g = world.geometry
+        let x = g.left + (350 - g.originX) * g.scale, y = g.top + (g.topY - 4) * g.scale
+        #expect(x > g.left && y > g.top)
+        #expect(world.mapSVG.contains(">stop 2 gateway</text>"))
+    }
+}
