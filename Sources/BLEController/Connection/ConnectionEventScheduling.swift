@@ -208,11 +208,7 @@ extension LinkLayerConnection {
         }
         // A PDU that does not decode is as if its CRC failed: ignored and not acknowledged.
         guard let pdu = try? LL.DataChannelPDU(decoding: air.pdu), pdu.cteInfo == nil else {
-            if air.pdu.first.map({ $0 & 0b11 == 0 }) == true {
-                refusals.reservedLLID += 1
-            } else if air.pdu.count >= 2 {
-                refusals.lengthBeyondPacket += 1
-            }
+            refusals.countUndecodable(air.pdu)
             return
         }
         let isNew = pdu.sequenceNumber == nextExpectedSequenceNumber

@@ -17,6 +17,9 @@ public struct LinkLayerRefusals: Hashable, Sendable {
     /// of what this side takes and what the peer said it sends, 27 until a data length
     /// update (§4.5.10). Not acknowledged, nothing reaches the host.
     public var payloadOverMaximum = 0
+    /// Data channel PDUs that did not decode for another reason (a header cut short, a
+    /// CTEInfo out of range): not acknowledged, as if their CRC had failed.
+    public var otherMalformed = 0
     /// LL control PDUs whose opcode is known but whose CtrData does not decode (wrong length
     /// or values): not acknowledged.
     public var malformedControl = 0
@@ -28,7 +31,30 @@ public struct LinkLayerRefusals: Hashable, Sendable {
     public init() {}
 
     /// The number of refusals of every kind.
-    public var total: Int { reservedLLID + lengthBeyondPacket + payloadOverMaximum + malformedControl + invalidChannelMap }
+    public var total: Int { reservedLLID + lengthBeyondPacket + otherMalformed + payloadOverMaximum + malformedControl + invalidChannelMap }
+
+    /// Adds what one link refused between `before` and `after` (two readings of its
+    /// ``LinkLayerConnection/refusals``), for a controller's total over all its links.
+    mutating func add(_ after: LinkLayerRefusals, since before: LinkLayerRefusals) {
+        reservedLLID += after.reservedLLID - before.reservedLLID
+        lengthBeyondPacket += after.lengthBeyondPacket - before.lengthBeyondPacket
+        otherMalformed += after.otherMalformed - before.otherMalformed
+        payloadOverMaximum += after.payloadOverMaximum - before.payloadOverMaximum
+        malformedControl += after.malformedControl - before.malformedControl
+        invalidChannelMap += after.invalidChannelMap - before.invalidChannelMap
+    }
+
+    /// Counts a data channel PDU (header and payload as received) that did not decode, by
+    /// the first reason that applies: reserved LLID, Length past the octets, other.
+    mutating func countUndecodable(_ pdu: [UInt8]) {
+        if let first = pdu.first, first & 0b11 == 0 {
+            reservedLLID += 1
+        } else if pdu.count >= 2, Int(pdu[1]) > pdu.count - 2 {
+            lengthBeyondPacket += 1
+        } else {
+            otherMalformed += 1
+        }
+    }
 }
 
 extension LL.ConnectionRequestData {

@@ -24,9 +24,9 @@ public struct Controller: SimulatedController {
         /// CONNECT_INDs addressed to us whose LLData were out of range
         /// (``BLEWire/LL/ConnectionRequestData/invalidity``): refused, advertising went on.
         public var invalidConnectIndications = 0
-        /// Packets the links refused from their peers (``LinkLayerRefusals``, per link in
-        /// ``LinkLayerConnection/refusals``).
-        public var refusedLinkPDUs = 0
+        /// What the links refused from their peers, by kind, over all links so far (per
+        /// link in ``LinkLayerConnection/refusals``).
+        public var linkRefusals = LinkLayerRefusals()
         /// Connection events a link skipped because another link's event held the radio.
         public var skippedConnectionEvents = 0
         /// Connection events a link held the radio for.

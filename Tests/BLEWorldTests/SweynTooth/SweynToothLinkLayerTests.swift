@@ -25,7 +25,8 @@ struct SweynToothLinkLayerTests {
     func linkLayerLengthOverflow(victimRole: HCI.Role) throws {
         let hostile = try attackData(.linkLayerLengthOverflow, victimRole: victimRole)
         #expect(hostile.hostile?.rewritten == 3)
-        #expect(hostile.victimController?.counters.refusedLinkPDUs == 3)
+        let refused = try #require(hostile.victimController?.counters.linkRefusals)
+        #expect(refused.lengthBeyondPacket == 3 && refused.total == 3)
         #expect(hostile.received(hostile.victim) == readRequestFrame)
         #expect(hostile.disconnections(hostile.victim).isEmpty)
     }
@@ -35,7 +36,8 @@ struct SweynToothLinkLayerTests {
     func llidDeadlock(victimRole: HCI.Role) throws {
         let hostile = try attackData(.llidDeadlock, victimRole: victimRole)
         #expect(hostile.hostile?.rewritten == 3)
-        #expect(hostile.victimController?.counters.refusedLinkPDUs == 3)
+        let refused = try #require(hostile.victimController?.counters.linkRefusals)
+        #expect(refused.reservedLLID == 3 && refused.total == 3)
         #expect(hostile.received(hostile.victim) == readRequestFrame)
         #expect(hostile.disconnections(hostile.victim).isEmpty)
     }
@@ -48,7 +50,7 @@ struct SweynToothLinkLayerTests {
         // Nothing valid arrives while the central sends only LLID 0 data: after 2 s
         // (supervision timeout 200 × 10 ms) our side ends the link as the spec says (§4.5.2).
         #expect(hostile.disconnections(hostile.victim) == [.connectionTimeout])
-        #expect((hostile.victimController?.counters.refusedLinkPDUs ?? 0) > 3)
+        #expect((hostile.victimController?.counters.linkRefusals.reservedLLID ?? 0) > 3)
     }
 
     @Test("Silent Length Overflow (CVE-2019-17518): a start padded to 114 octets past the 27 negotiated is refused, the link carries on",
@@ -56,7 +58,8 @@ struct SweynToothLinkLayerTests {
     func silentLengthOverflow(victimRole: HCI.Role) throws {
         let hostile = try attackData(.silentLengthOverflow(octets: 114), victimRole: victimRole)
         #expect(hostile.hostile?.rewritten == 3)
-        #expect(hostile.victimController?.counters.refusedLinkPDUs == 3)
+        let refused = try #require(hostile.victimController?.counters.linkRefusals)
+        #expect(refused.payloadOverMaximum == 3 && refused.total == 3)
         #expect(hostile.received(hostile.victim) == readRequestFrame)
         #expect(hostile.disconnections(hostile.victim).isEmpty)
     }
@@ -94,7 +97,7 @@ struct SweynToothLinkLayerTests {
         #expect(hostile.hostile?.rewritten == 1)
         #expect(hostile.disconnections(hostile.victim) == [.invalidLMPOrLLParameters])
         #expect(hostile.disconnections(hostile.attacker) == [.invalidLMPOrLLParameters])
-        #expect(hostile.victimController?.counters.refusedLinkPDUs == 1)
+        #expect(hostile.victimController?.counters.linkRefusals.invalidChannelMap == 1)
         // Our controller takes a new connection at once.
         #expect(hostile.connect(peripheral: hostile.victim) != nil)
         #expect(hostile.connectionCompletes(hostile.victim).filter { $0.status == .success }.count == 2)

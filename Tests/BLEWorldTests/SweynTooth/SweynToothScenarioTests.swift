@@ -38,7 +38,7 @@ struct SweynToothScenarioTests {
         let mallory = try #require(built.id(of: "mallory"))
         let hostile = try #require(world.controller(of: mallory) as? HostileController)
         #expect(hostile.attack == .llidDeadlock && hostile.rewritten == 3)
-        #expect((world.controller(of: lock) as? Controller)?.counters.refusedLinkPDUs == 3)
+        #expect((world.controller(of: lock) as? Controller)?.counters.linkRefusals.reservedLLID == 3)
         let attacker = try #require(built.attacker(named: "mallory"))
         #expect(attacker.connections == 1 && attacker.endings.isEmpty)
     }
