@@ -28,6 +28,8 @@ struct LegacyAdvertiser: Sendable {
     private var eventStart: Microseconds
     /// Events started (for tests and counters).
     private(set) var eventCount = 0
+    /// CONNECT_INDs addressed to this advertiser and refused for LLData out of range.
+    private(set) var refusedConnectIndications = 0
 
     /// Starts advertising at `now` (the first event begins at once).
     init(
@@ -176,6 +178,12 @@ struct LegacyAdvertiser: Sendable {
             } else {
                 let filtered = policy == .connectFromFilterAcceptList || policy == .scanAndConnectFromFilterAcceptList
                 guard !filtered || filterAcceptList.contains(device: initiator) else { return ([], false) }
+            }
+            // A CONNECT_IND with LLData out of range starts nothing: advertising goes on
+            // as if it had not arrived (SweynTooth's Invalid Connection Request).
+            guard data.invalidity == nil else {
+                refusedConnectIndications += 1
+                return ([], false)
             }
             let connection = NewConnection(
                 role: .peripheral, request: data, connectIndicationEnd: reception.transmission.end,

@@ -213,6 +213,13 @@ extension LinkLayerConnection {
             pendingInstants.append(PendingInstant(instant: update.instant, change: .parameters(update, notifyHost: false)))
         case let .channelMapIndication(update):
             guard role == .peripheral else { return }
+            guard (update.channelMap & 0x1F_FFFF_FFFF).nonzeroBitCount >= 2 else {
+                // §5.1.2: a map shall use at least two channels. One with fewer cannot be
+                // followed in step with the central, so the link ends with the reason the
+                // spec gives a peer's invalid LL parameters (Vol 1, Part F, §2.30).
+                refusals.invalidChannelMap += 1
+                return terminateForInvalidParameters()
+            }
             guard instantIsAhead(update.instant) else { return close(reason: .instantPassed, into: &outputs) }
             pendingInstants.append(PendingInstant(instant: update.instant, change: .channelMap(update.channelMap)))
         case .terminateIndication:
@@ -288,6 +295,15 @@ extension LinkLayerConnection {
             controlQueue.append(.pdu(.unknownResponse(unknownType: opcode)))
         }
         refreshProcedureTimer(at: now)
+    }
+
+    /// Starts the termination procedure (§5.1.6) on the Link Layer's own account, with
+    /// Invalid LL Parameters (0x1E): LL_TERMINATE_IND goes first, before anything queued.
+    mutating func terminateForInvalidParameters() {
+        guard terminating == nil else { return }
+        terminating = .invalidLMPOrLLParameters
+        terminatedByLinkLayer = true
+        controlQueue.insert(.pdu(.terminateIndication(errorCode: .invalidLMPOrLLParameters)), at: 0)
     }
 
     /// The peer answered our request with LL_UNKNOWN_RSP or a reject: complete it with `status`.

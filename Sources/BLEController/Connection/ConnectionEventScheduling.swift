@@ -207,7 +207,10 @@ extension LinkLayerConnection {
             startsEvent = false
         }
         // A PDU that does not decode is as if its CRC failed: ignored and not acknowledged.
-        guard let pdu = try? LL.DataChannelPDU(decoding: air.pdu), pdu.cteInfo == nil else { return }
+        guard let pdu = try? LL.DataChannelPDU(decoding: air.pdu), pdu.cteInfo == nil else {
+            refusals.countUndecodable(air.pdu)
+            return
+        }
         let isNew = pdu.sequenceNumber == nextExpectedSequenceNumber
         var payload = pdu.payload
         var control: LL.ControlPDU?
@@ -219,10 +222,18 @@ extension LinkLayerConnection {
                 }
                 payload = plain[...]
             }
-            guard payload.count <= Int(localMaxRxOctets) else { return }
+            // connEffectiveMaxRxOctets (§4.5.10): what we take and what the peer said it
+            // sends, 27 until a data length update raises both.
+            guard payload.count <= Int(min(localMaxRxOctets, remoteMaxTxOctets)) else {
+                refusals.payloadOverMaximum += 1
+                return
+            }
         }
         if isNew, pdu.llid == .control {
-            guard let decoded = try? LL.ControlPDU(decoding: payload) else { return }
+            guard let decoded = try? LL.ControlPDU(decoding: payload) else {
+                refusals.malformedControl += 1
+                return
+            }
             control = decoded
         }
         lastValidReception = now
@@ -278,8 +289,10 @@ extension LinkLayerConnection {
     /// What the peer's acknowledgement of `packet` completes.
     mutating func acknowledge(_ packet: SentPDU, into outputs: inout [ConnectionOutput]) {
         if packet.completesHostPackets > 0 { outputs.append(.completedPackets(packet.completesHostPackets)) }
-        if case .terminateIndication = packet.control {
-            close(reason: .connectionTerminatedByLocalHost, into: &outputs)
+        if case let .terminateIndication(reason) = packet.control {
+            // The host's HCI_Disconnect ends as terminated by the local host; a termination
+            // the Link Layer chose itself reports the reason it sent (Vol 4, Part E, §7.7.5).
+            close(reason: terminatedByLinkLayer ? reason : .connectionTerminatedByLocalHost, into: &outputs)
         }
     }
 }

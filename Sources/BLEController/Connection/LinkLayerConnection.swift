@@ -116,6 +116,10 @@ public struct LinkLayerConnection: Sendable {
     var hostQueue: [HostPacket] = []
     var hostQueueHead = 0
     var terminating: HCI.StatusCode?
+    /// Whether ``terminating`` was the Link Layer's own decision rather than the host's.
+    var terminatedByLinkLayer = false
+    /// What this Link Layer refused from its peer so far.
+    public internal(set) var refusals = LinkLayerRefusals()
 
     // MARK: Data length
 

@@ -168,7 +168,9 @@ extension Controller {
     mutating func feed(connectionAt index: Int, _ input: ConnectionInput, into outputs: inout [ControllerOutput]) {
         guard index < connections.count else { return }
         let handle = connections[index].link.handleValue
+        let refusedBefore = connections[index].link.refusals
         let results = connections[index].link.handle(input, at: now)
+        counters.linkRefusals.add(connections[index].link.refusals, since: refusedBefore)
         for result in results {
             guard let position = slotIndex(handle: handle) else { break }
             switch result {

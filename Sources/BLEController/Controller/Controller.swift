@@ -21,6 +21,12 @@ public struct Controller: SimulatedController {
         public var malformedAirPDUs = 0
         /// Host packets of kinds a controller does not take (events, SCO, ISO).
         public var ignoredHostPackets = 0
+        /// CONNECT_INDs addressed to us whose LLData were out of range
+        /// (``BLEWire/LL/ConnectionRequestData/invalidity``): refused, advertising went on.
+        public var invalidConnectIndications = 0
+        /// What the links refused from their peers, by kind, over all links so far (per
+        /// link in ``LinkLayerConnection/refusals``).
+        public var linkRefusals = LinkLayerRefusals()
         /// Connection events a link skipped because another link's event held the radio.
         public var skippedConnectionEvents = 0
         /// Connection events a link held the radio for.
@@ -161,7 +167,9 @@ public struct Controller: SimulatedController {
         switch pdu.pduType {
         case .scanReq, .connectInd:
             guard var active = advertiser else { return }
+            let refusedBefore = active.refusedConnectIndications
             let (effects, finished) = active.receive(pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList)
+            counters.invalidConnectIndications += active.refusedConnectIndications - refusedBefore
             advertiser = finished ? nil : active
             apply(effects, into: &outputs)
         case .advInd, .advDirectInd, .advNonconnInd, .advScanInd, .scanRsp:

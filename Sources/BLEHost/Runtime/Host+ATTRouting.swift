@@ -36,10 +36,12 @@ extension Host {
     /// An ATT PDU arrived on a link's fixed channel (Core 5.4, Vol 3, Part A, §2.1).
     func attReceived(_ pdu: [UInt8], link handle: UInt16) {
         let time = now
+        let before = attLinks[handle]?.bearer.counters
         guard let step = withATTLink(handle, { att in
             let outputs = att.bearer.receive(pdu, at: time)
             return att.client.handle(outputs, on: &att.bearer, at: time)
         }) else { return }
+        logATTRefusals(since: before, link: handle)
         carryOut(step, attLink: handle)
     }
 

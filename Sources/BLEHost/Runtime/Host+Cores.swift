@@ -38,7 +38,9 @@ extension Host {
         guard closed == nil else { return }
         heardFromController = true
         record(packet, outgoing: false)
+        let before = driver.counters
         carryOut(driver.receive(packet, at: now))
+        logDriverRefusals(since: before)
         wakeACLRoomWaiters()
     }
 
@@ -48,7 +50,9 @@ extension Host {
             guard closed == nil else { return }
             heardFromController = true
             record(packet, outgoing: false)
+            let before = driver.counters
             carryOut(driver.receive(packet, at: now))
+            logDriverRefusals(since: before)
         }
         wakeACLRoomWaiters()
     }

@@ -58,10 +58,12 @@ extension SMPPairing {
     /// Key size, Secure Connections and the association model from both feature sets.
     mutating func negotiate(peerKeySize: UInt8) throws(SMPAbort) {
         guard let request, let response else { throw SMPAbort(.unspecifiedReason) }
-        // §3.5.1: sizes outside 7–16 are invalid, and a result below what we accept is
-        // refused with Encryption Key Size (§2.3.4, §3.5.5).
+        // §3.5.1: a Maximum Encryption Key Size outside 7–16 is a parameter outside its
+        // range, Invalid Parameters by Table 3.7 (§3.5.5), never a key to cut down to size
+        // (SweynTooth's Key Size Overflow, CVE-2019-19196); a size in range but below what
+        // we accept is refused with Encryption Key Size (§2.3.4).
         let range = SMP.minimumEncryptionKeySize ... SMP.maximumEncryptionKeySize
-        guard range.contains(peerKeySize) else { throw SMPAbort(.encryptionKeySize) }
+        guard range.contains(peerKeySize) else { throw SMPAbort(.invalidParameters) }
         let size = min(peerKeySize, configuration.maximumKeySize)
         guard size >= configuration.effectiveMinimumKeySize else { throw SMPAbort(.encryptionKeySize) }
         keySize = size

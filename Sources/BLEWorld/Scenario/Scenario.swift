@@ -124,6 +124,8 @@ public struct ScenarioDevice: Hashable, Sendable {
     public var gateway: ScenarioGateway?
     /// What this device copies and replays (the file's `copies:`), if it is a copier.
     public var copying: ScenarioCopying?
+    /// The attack this hostile device stages (the file's `attack:`), if it is one.
+    public var attack: ScenarioAttack?
 
     /// A device with every field; `host` follows from `gatt`, `advertising` and `scanning`
     /// when not given: ``HostKind/gatt`` for a device that serves GATT, else

@@ -21,6 +21,8 @@ public final class BuiltScenario {
     public internal(set) var captures: [DeviceID: ScenarioCapture] = [:]
     /// The copiers, by device.
     var copiers: [DeviceID: Copier] = [:]
+    /// The scripted hosts of hostile devices (``ScenarioDevice/attack``), by device.
+    var attackers: [DeviceID: ScenarioAttacker] = [:]
     /// Commands scripted hosts had refused, in the order they happened.
     public private(set) var failures: [ScriptedHost.Failure] = []
     /// Receives every packet for a `host: external` device.
@@ -118,6 +120,11 @@ public final class BuiltScenario {
 
     func receive(_ packet: H4.Packet, from device: DeviceID) {
         if !copiers.isEmpty { captureIfCopied(packet, by: device) }
+        if !attackers.isEmpty, attackers[device] != nil {
+            receiveAsAttacker(packet, from: device)
+            onHostPacket?(device, packet)
+            return
+        }
         // Emptiness first: a world of external hosts only (the bench's) has neither, and
         // this runs for every packet to a host.
         if !scanners.isEmpty, var scanner = scanners[device] {
@@ -268,7 +275,7 @@ extension Scenario {
                 publicAddress: controllerPublicAddress(index: index),
                 seed: Scenario.controllerSeed(scenarioSeed: seed, index: index),
                 txPowerDBm: device.txPowerDBm)
-            ids.append(world.addDevice(device.description, controller: makeController(configuration)))
+            ids.append(world.addDevice(device.description, controller: controller(makeController(configuration), forDevice: index)))
         }
         for (device, id) in zip(devices, ids) {
             guard let carriage = device.carriedBy else { continue }
@@ -292,6 +299,7 @@ extension Scenario {
         // The world keeps the built scenario alive through its callback; the scenario holds the
         // world weakly, so there is no cycle.
         world.onHostPacket = { device, packet in built.receive(packet, from: device) }
+        built.installAttackers()
         let start = world.now
         for (index, id) in ids.enumerated() where built.hosts[id] != nil || built.scanners[id] != nil {
             world.schedule(at: start + hostStartDelay(index: index)) { _ in built.restartHost(of: id) }

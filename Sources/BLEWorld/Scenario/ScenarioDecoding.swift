@@ -85,10 +85,11 @@ struct DeviceSection: Decodable {
     var program: String?
     var gateway: ScenarioGateway?
     var copying: ScenarioCopying?
+    var attack: ScenarioAttack?
 
     static let keys = ["name", "address", "addressType", "position", "heading", "antenna", "antennaGain", "txPower",
                        "sensitivity", "rssiOffset", "route", "advertise", "host", "headingFollowsRoute", "body",
-                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps", "program", "gateway", "copies"]
+                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps", "program", "gateway", "copies", "attack"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: Self.keys)
@@ -181,6 +182,10 @@ struct DeviceSection: Decodable {
             // Without scan: listens continuously and passively, as a phone's scan in the foreground does.
             scanning = scanning ?? ScenarioScanning(intervalMilliseconds: 100, windowMilliseconds: 100, active: false)
         }
+        attack = try fields.optional("attack", AttackSection.self, expected: "{kind, target, budget}")?.attack
+        if attack != nil, host != nil || advertising != nil || scanning != nil || gateway != nil || copying != nil {
+            throw fields.error("attack", "a hostile device connects with its own scripted host; leave out host, advertise, scan, gateway and copies")
+        }
         if fields.has("startAt") {
             if let text = try? fields.optional("startAt", String.self, expected: "seconds or random"), text == "random" {
                 start = .randomInFirstInterval
@@ -230,6 +235,7 @@ struct DeviceSection: Decodable {
         device.program = program
         device.gateway = gateway
         device.copying = copying
+        device.attack = attack
         return device
     }
 }

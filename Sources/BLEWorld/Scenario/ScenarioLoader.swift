@@ -70,6 +70,7 @@ extension Scenario {
         }
         try validateCarriage(names: names)
         try validateCopies(names: names)
+        try validateAttacks(names: names)
         // The one host a run attaches goes to the first `host: external` device.
         let external = devices.indices.filter { devices[$0].host == .external }
         if let first = external.first, let program = devices[first].program {
