@@ -29,7 +29,7 @@ build_stateful() {
     if [ ! -x "$stateful_bin" ] || [ -n "$(find -L "$stateful_package/Sources" "$stateful_package/Package.swift" -newer "$stateful_bin" \( -name '*.swift' -o -name Package.swift \) 2>/dev/null | head -1)" ]; then
         echo "building the stateful fuzz targets ..." >&2
         (cd "$stateful_package" && swift build -c release --product StatefulFuzz \
-            -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2)
+            -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld >&2)
     fi
 }
 

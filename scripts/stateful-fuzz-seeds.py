@@ -67,6 +67,19 @@ STARTUP = bytes.fromhex(
     '000100' '000100' '000100ff' '000100ff' '000100' '000100fb04' '000100ff' '000100' '000100' '000100'
     '050000' '0c400000' '090002' '0c' '080004000102030405060708' '040002' '060000')
 put('hci-driver', STARTUP)
+# A channel's life: listen, the peer connects, data both ways, credits, a channel of ours, the peer disconnects, the link ends.
+CHANNEL = bytes.fromhex(
+    '07' '80' '0002' '4000' '08'
+    '00' '00' '05' '0100' '8000' '00' '0002' '4000' '0800'
+    '04' '00' '05' '0102030405' '00'
+    '09' '00' '4000'
+    '00' '00' '07' '0500' '00' '0400'
+    '08' '80' '0002' '4000' '04'
+    '00' '00' '06' '0200' '01' '0001' '4000' '0500' '0000'
+    '00' '00' '01' '0700' '00' '00'
+    '0f')
+put('l2cap', bytes([0x00]) + CHANNEL)
+put('l2cap', bytes([0x03]) + CHANNEL)
 for path in sys.argv[1:]:
     blob = open(path, 'rb').read()
     steps = b''

@@ -23,7 +23,8 @@ let package = Package(
         ]),
         .target(name: "BLEController", dependencies: ["BLEWire", "BLECrypto"]),
         .target(name: "BLEHost", dependencies: ["BLETime", "BLEWire", "BLECrypto", "BLELogging"]),
-        .executableTarget(name: "StatefulFuzz", dependencies: ["BLEHost", "BLEController", "BLEWire", "BLECrypto"]),
+        .target(name: "LibFuzzerDriver"),
+        .executableTarget(name: "StatefulFuzz", dependencies: ["BLEHost", "BLEController", "BLEWire", "BLECrypto", "LibFuzzerDriver"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -89,8 +89,13 @@ struct GATTServerFuzzDriver {
                             configuration: GATTServer.Configuration(receiveMTU: 517, prepareQueueLimit: GATTServerFuzzDriver.prepareQueueLimit))
     }
 
+    /// Requests answered with their own response (not an error) so far: how deep the input reached.
+    var successes = 0
+
     /// Runs one input; throws the first broken invariant.
-    static func run(_ octets: [UInt8]) throws(StatefulFuzzViolation) {
+    /// - Returns: how many requests got their own response.
+    @discardableResult
+    static func run(_ octets: [UInt8]) throws(StatefulFuzzViolation) -> Int {
         guard var driver = try? GATTServerFuzzDriver() else {
             throw StatefulFuzzViolation(step: 0, message: "the fuzz database does not build")
         }
@@ -99,6 +104,7 @@ struct GATTServerFuzzDriver {
             try driver.perform(&input)
             driver.step += 1
         }
+        return driver.successes
     }
 
     func fail(_ message: String) -> StatefulFuzzViolation {
@@ -148,8 +154,10 @@ struct GATTServerFuzzDriver {
             if !sends.isEmpty { throw fail("opcode \(hexByte(opcode)) is not a request but was answered with \(sends)") }
             return
         }
-        // A new request replaces one parked on the app (a client has one outstanding, §3.3.2).
-        outstanding[connection] = nil
+        // A new well-formed request other than Exchange MTU replaces one parked on the app (a
+        // client has one outstanding, §3.3.2); Exchange MTU and a malformed request are
+        // answered beside it, and the parked one is still owed its answer.
+        if opcode != 0x02, (try? ATT.PDU(decoding: pdu)) != nil { outstanding[connection] = nil }
         let parked = outputs.contains { output in
             switch output {
             case let .appRead(request), let .appWrite(request): return request.expectsResponse && request.connection == connection
@@ -260,6 +268,7 @@ struct GATTServerFuzzDriver {
         }
         let expected: UInt8 = GATTServerFuzzDriver.requestOpcodes.contains(opcode) ? opcode + 1 : 0x01
         if first != expected { throw fail("request \(hexByte(opcode)) was answered with opcode \(hexByte(first))") }
+        successes += 1
         if opcode == 0x16 { prepared[connection, default: 0] += 1 }
         if opcode == 0x18 { prepared[connection] = 0 }
         if (opcode == 0x0A || opcode == 0x0C), handle == server.database.valueHandle(of: GATTServerFuzzDriver.secretUUID),

@@ -37,8 +37,13 @@ struct HCIDriverFuzzDriver {
     /// ACL fragments sent and not completed, by handle.
     var inFlight: [UInt16: Int] = [:]
 
+    /// Links that came up so far: how deep the input reached (start-up must finish first).
+    var linksUp = 0
+
     /// Runs one input; throws the first broken invariant.
-    static func run(_ octets: [UInt8]) throws(StatefulFuzzViolation) {
+    /// - Returns: how many links came up.
+    @discardableResult
+    static func run(_ octets: [UInt8]) throws(StatefulFuzzViolation) -> Int {
         var input = StatefulFuzzInput(octets)
         var fuzz = HCIDriverFuzzDriver()
         try fuzz.check(fuzz.driver.start(at: 0), event: nil)
@@ -46,6 +51,7 @@ struct HCIDriverFuzzDriver {
             try fuzz.perform(&input)
             fuzz.step += 1
         }
+        return fuzz.linksUp
     }
 
     func fail(_ message: String) -> StatefulFuzzViolation {
@@ -183,6 +189,7 @@ struct HCIDriverFuzzDriver {
                 if case let .leMeta(.connectionComplete(done)) = event, done.status == .success, driver.isReady {
                     // A handle reused without a disconnection starts clean.
                     connected.insert(done.connectionHandle)
+                    linksUp += 1
                     inFlight[done.connectionHandle] = nil
                 }
             case .ready, .failed:

@@ -35,8 +35,13 @@ struct L2CAPFuzzDriver {
         link = L2CAPLink(handle: L2CAPFuzzDriver.handle, role: role, configuration: configuration)
     }
 
+    /// Channels opened so far: how deep the input reached.
+    var channelsOpened = 0
+
     /// Runs one input; throws the first broken invariant.
-    static func run(_ octets: [UInt8]) throws(StatefulFuzzViolation) {
+    /// - Returns: how many channels opened.
+    @discardableResult
+    static func run(_ octets: [UInt8]) throws(StatefulFuzzViolation) -> Int {
         var input = StatefulFuzzInput(octets)
         let setup = input.byte()
         let hold = Int(setup >> 1) % 4
@@ -47,6 +52,7 @@ struct L2CAPFuzzDriver {
             try driver.perform(&input)
             driver.step += 1
         }
+        return driver.channelsOpened
     }
 
     func fail(_ message: String) -> StatefulFuzzViolation {
@@ -94,7 +100,7 @@ struct L2CAPFuzzDriver {
         case 4, 5:
             let cid = L2CAPFuzzDriver.cid(&input)
             let payload = input.chunk()
-            let frame = input.byte() & 1 == 0 ? littleEndian(UInt16(payload.count + 2)) + payload : payload
+            let frame = input.byte() & 1 == 0 ? littleEndian(UInt16(payload.count)) + payload : payload  // a whole SDU, or a bare segment
             outputs = link.receive(frame: fuzzBFrame(cid, frame), at: now)
         case 6:
             outputs = link.receive(frame: input.chunk(), at: now)
@@ -172,6 +178,7 @@ struct L2CAPFuzzDriver {
             case let .channelOpened(id, _, _):
                 if open[id] != nil { throw fail("channel \(id) opened twice") }
                 connecting.remove(id)
+                channelsOpened += 1
                 open[id] = link.channelStatus(id)?.receiveCredits ?? 0
             case let .channelRefused(id, _):
                 if id.localCID != .null, connecting.remove(id) == nil { throw fail("channel \(id) was refused but was not connecting") }

@@ -89,8 +89,13 @@ struct SMPFuzzDriver {
             signatureKey: initiator ? 0x1111_2222 : 0x9999_AAAA)
     }
 
+    /// Pairings completed so far, on either side: how deep the input reached.
+    var completions = 0
+
     /// Runs one input; throws the first broken invariant.
-    static func run(_ octets: [UInt8]) throws(StatefulFuzzViolation) {
+    /// - Returns: how many pairings completed (a corpus that never completes one is shallow).
+    @discardableResult
+    static func run(_ octets: [UInt8]) throws(StatefulFuzzViolation) -> Int {
         var input = StatefulFuzzInput(octets)
         let initiator = SMPPairing(role: .initiator, configuration: configuration(&input, initiator: true),
                                    localAddress: initiatorAddress, peerAddress: responderAddress, random: Random(state: 1))
@@ -101,6 +106,7 @@ struct SMPFuzzDriver {
             try driver.perform(&input)
             driver.step += 1
         }
+        return driver.completions
     }
 
     func fail(_ message: String) -> StatefulFuzzViolation {
@@ -190,6 +196,7 @@ struct SMPFuzzDriver {
                 if !side.encrypted { throw fail("\(role) took keys on an unencrypted link") }
             case let .completed(result):
                 ended += 1
+                completions += 1
                 if !side.encrypted { throw fail("\(role) completed pairing on an unencrypted link") }
                 try checkResult(result, configuration: side.core.configuration, role: role)
             case .failed:
