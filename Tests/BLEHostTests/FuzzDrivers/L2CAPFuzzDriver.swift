@@ -142,10 +142,15 @@ struct L2CAPFuzzDriver {
                 if fuzzSentFrames(answer).count != 1 { throw fail("the host's answer to update request \(identifier) sent \(answer)") }
                 return
             }
-        case 14:
-            outputs = link.answerConnectionParameterUpdate(identifier: input.byte(), accept: true)
+        case 14:  // the host answers an identifier of its choosing: only a waiting request gets a response
+            let identifier = input.byte()
+            let waiting = parameterRequests.firstIndex(of: identifier)
+            outputs = link.answerConnectionParameterUpdate(identifier: identifier, accept: true)
             try checkFrames(outputs, credited: credited, before: before)
-            if !fuzzSentFrames(outputs).isEmpty { throw fail("an answer to no parameter update request was sent: \(outputs)") }
+            if fuzzSentFrames(outputs).count != (waiting == nil ? 0 : 1) {
+                throw fail("the answer to parameter update identifier \(identifier) (waiting: \(waiting != nil)) sent \(outputs)")
+            }
+            if let waiting { parameterRequests.remove(at: waiting) }
             return
         default:
             try endLink()
