@@ -3,12 +3,14 @@ import BLEWire
 extension GATTServer {
     /// Prepare Write Request (Core 5.4, Vol 3, Part F, §3.4.6.1): checks handle and write
     /// permissions, queues the part (Prepare Queue Full past the configured limit) and
-    /// echoes it. Offsets and lengths are checked at Execute Write, as the spec says.
+    /// echoes it. Offsets and lengths are checked at Execute Write, as the spec says. A part
+    /// longer than ATT_MTU − 5 gets Invalid PDU: its echo could not fit ATT_MTU (§3.2.8).
     mutating func prepareWrite(_ request: ATT.PrepareWriteRequest, connection: UInt16, security: LinkSecurity) -> [GATTServerOutput] {
         let handle = request.attributeHandle
         func failure(_ code: ATT.ErrorCode) -> [GATTServerOutput] {
             [.send(connection: connection, pdu: GATTServer.errorResponse(.prepareWriteRequest, handle, code))]
         }
+        guard request.partAttributeValue.count <= mtu(for: connection) - 5 else { return failure(.invalidPDU) }
         guard let attribute = database.attribute(at: handle) else { return failure(.invalidHandle) }
         if let code = permissionError(.write, attribute, connection: connection, security: security) { return failure(code) }
         guard (clients[connection]?.prepareQueue.count ?? 0) < configuration.prepareQueueLimit else { return failure(.prepareQueueFull) }

@@ -53,6 +53,21 @@ struct GATTServerMalformedInputTests {
         }
     }
 
+    @Test("A Prepare Write Request longer than ATT_MTU gets Invalid PDU: neither queued nor echoed past the MTU")
+    func longerThanMTU() throws {
+        // Found by the gatt-server stateful fuzz target: a 33-octet Prepare Write Request at
+        // ATT_MTU 23 was queued and echoed in a 33-octet response (Core 5.4, Vol 3, Part F, §3.2.8).
+        var server = try GATTFixture.server()
+        let part = "16 1A00 0000" + String(repeating: " AB", count: 28)
+        #expect(hex(part).count == 33)
+        #expect(server.answer(part) == hex("01 16 1A00 04"))
+        #expect(server.answer("18 01") == hex("19"), "nothing was queued")
+        #expect(server.value(at: 0x1A) == GATTFixture.longValue)
+        // At ATT_MTU 23 the longest Prepare Write still fits and is echoed whole.
+        let fits = "16 1A00 0000" + String(repeating: " AB", count: 18)
+        #expect(server.answer(fits) == hex("17 1A00 0000" + String(repeating: " AB", count: 18)))
+    }
+
     @Test("Random PDUs never trap: requests get exactly one answer or one app request, commands none")
     func random() throws {
         var random = L2CAPTestRandom(seed: 0x6A77)
