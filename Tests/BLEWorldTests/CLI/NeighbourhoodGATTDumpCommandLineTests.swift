@@ -73,7 +73,10 @@ struct NeighbourhoodGATTDumpCommandLineTests {
 
     @Test("Each connectable device in the scan table dumps by its printed address and by its name")
     func everyConnectableDevice() throws {
-        let scan = try ble(["scan", "--seconds", "3"])
+        // On `--hci sim` the neighbourhood's GATT hosts start one after the other, paced by the
+        // wall clock; on a loaded machine the last (Sensor 42, advertising once a second) has
+        // been seen to start too late for a 3 s scan, so the scan lasts 8 s.
+        let scan = try ble(["scan", "--seconds", "8"])
         #expect(scan.status == 0, "\(scan.stderr)")
         let table = try rows(scan.stdout)
         let connectable = table.filter(\.connectable)
