@@ -10,7 +10,9 @@
 const SVG = "http://www.w3.org/2000/svg";
 const RSSI_WINDOW = 60;          // seconds of RSSI the plot shows
 const RSSI_RANGE = [-105, -35];  // dBm on the plot's axis
-const EVENT_LIMIT = 300;
+// The log keeps as many events as the server replays to a new page (DashboardFeed.recentLimit), so
+// the gateways' frequent store lines cannot push a rare entry (a bus entering a stop) out of it.
+const EVENT_LIMIT = 2000;
 const COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 
 const state = {
