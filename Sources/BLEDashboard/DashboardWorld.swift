@@ -93,19 +93,21 @@ final class DashboardWorld {
     var allPositions: [String: [Double]] { positions }
 
     /// Runs the world to `seconds` and says what changed; the gateways' batches come with it, for the store.
+    /// The world runs `advance(to:)` in steps of at most this many simulated seconds and looks
+    /// at the zones after each, so a tick that comes late on a loaded machine (a long jump of
+    /// simulated time) still sees a bus that entered and left a stop within it.
+    static let zoneStep = 0.5
+
     func advance(to seconds: Double) -> (update: DashboardMessage.Update, batches: [SightingBatch]) {
-        run.run(until: seconds, flush: false)
-        let batches = run.takeBatches()
         var events: [DashboardMessage.Event] = []
+        // Compared in the world's whole microseconds, so that a target between two of them ends the loop.
+        let end = (seconds * 1_000_000).rounded()
+        repeat {
+            run.run(until: min(self.seconds + Self.zoneStep, seconds), flush: false)
+            events += zoneChanges()
+        } while Double(run.world.now) < end
+        let batches = run.takeBatches()
         let now = self.seconds
-        for (name, id) in zoneFollowed {
-            let zone = run.trueZone(of: id)
-            let before = zoneOf[name]
-            guard zone != before else { continue }
-            if let before { events.append(.init(time: now, kind: "exit", who: name, text: "\(name) left \(before)")) }
-            if let zone { events.append(.init(time: now, kind: "enter", who: name, text: "\(name) entered \(zone)")) }
-            zoneOf[name] = zone
-        }
         var points: [DashboardMessage.RSSIPoint] = []
         var names: [String: String] = [:]
         for sighting in batches.flatMap(\.sightings).sorted(by: { ($0.time, $0.gateway) < ($1.time, $1.gateway) }) {
@@ -128,6 +130,21 @@ final class DashboardWorld {
         let update = DashboardMessage.Update(time: now, positions: movedPositions(), rssi: points,
                                              events: events.sorted { $0.time < $1.time }, stored: 0, names: names)
         return (update, batches)
+    }
+
+    /// The followed devices that entered or left a zone since the last look, stamped now.
+    private func zoneChanges() -> [DashboardMessage.Event] {
+        var events: [DashboardMessage.Event] = []
+        let now = seconds
+        for (name, id) in zoneFollowed {
+            let zone = run.trueZone(of: id)
+            let before = zoneOf[name]
+            guard zone != before else { continue }
+            if let before { events.append(.init(time: now, kind: "exit", who: name, text: "\(name) left \(before)")) }
+            if let zone { events.append(.init(time: now, kind: "enter", who: name, text: "\(name) entered \(zone)")) }
+            zoneOf[name] = zone
+        }
+        return events
     }
 
     /// The zone each gateway watches, for the store (as a fleet's installer assigns them).

@@ -23,6 +23,18 @@ struct DashboardWorldTests {
         #expect(entered.first.map { (22 ... 23).contains($0.time) } == true)
     }
 
+    @Test("One late tick of 160 simulated seconds still sees the bus enter and leave each stop, each at its own time")
+    func lateTickKeepsZoneChanges() throws {
+        let world = try DashboardWorld(scenario: BundledScenarios.scenario(named: "bus-fleet"), plotted: [])
+        let events = world.advance(to: 160).update.events.filter { $0.who == "bus" && $0.kind != "hearing" }
+        #expect(events.map(\.text) == ["bus entered stop 1", "bus left stop 1", "bus entered stop 2", "bus left stop 2",
+                                       "bus entered stop 3", "bus left stop 3"])
+        // Entering stop 1 as a one-second tick sees it (22.2 s), not at the tick's end.
+        #expect(events.first.map { (22 ... 23).contains($0.time) } == true)
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.time < $1.time })
+        #expect(world.seconds == 160)
+    }
+
     @Test("The bus moves east 8.33 m a second while it drives, and only moved devices are sent")
     func busPositions() throws {
         let (world, updates) = try updates(until: 10)
