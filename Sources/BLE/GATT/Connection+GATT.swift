@@ -146,7 +146,7 @@ extension Connection {
             throw .invalidParameters("\(characteristic) neither notifies nor indicates through a configuration descriptor")
         }
         let key = GATTDispatcher.SubscriberKey(connection: handle, valueHandle: characteristic.valueHandle)
-        let stream = core.gatt.subscribe(key)
+        let (stream, dropped) = core.gatt.subscribe(key)
         let bits: GATTClientCharacteristicConfiguration = characteristic.properties.contains(.notify) ? .notification : .indication
         do {
             _ = try await gatt(.configure(bits, descriptor: configuration.handle))
@@ -159,7 +159,7 @@ extension Connection {
             gatt.unsubscribe(key)
             Task { _ = try? await host.gatt(.configure([], descriptor: configuration.handle), on: link) }
         }
-        return GATTNotifications(stream: stream, subscription: token)
+        return GATTNotifications(stream: stream, subscription: token, dropped: dropped)
     }
 
     // MARK: Helpers

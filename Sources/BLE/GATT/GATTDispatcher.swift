@@ -13,7 +13,7 @@ final class GATTDispatcher: Sendable {
     }
 
     private struct State {
-        var subscribers: [SubscriberKey: AsyncStream<[UInt8]>.Continuation] = [:]
+        var subscribers: [SubscriberKey: (values: AsyncStream<[UInt8]>.Continuation, dropped: GATTDroppedValues)] = [:]
         var handlers: [UInt16: GATTRequestHandlers] = [:]
         /// Values whose requests go to ``requests``.
         var appAnswered: Set<UInt16> = []
@@ -53,19 +53,21 @@ final class GATTDispatcher: Sendable {
     }
 
     /// Registers the stream for one characteristic on one connection, replacing an older one.
-    func subscribe(_ key: SubscriberKey) -> AsyncStream<[UInt8]> {
-        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .unbounded)
+    /// The stream keeps the newest ``GATTNotifications/backlog`` unread values.
+    func subscribe(_ key: SubscriberKey) -> (AsyncStream<[UInt8]>, GATTDroppedValues) {
+        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(GATTNotifications.backlog))
+        let dropped = GATTDroppedValues()
         let old = state.withLock { state in
-            defer { state.subscribers[key] = continuation }
+            defer { state.subscribers[key] = (continuation, dropped) }
             return state.subscribers[key]
         }
-        old?.finish()
-        return stream
+        old?.values.finish()
+        return (stream, dropped)
     }
 
     /// Ends the stream for `key`.
     func unsubscribe(_ key: SubscriberKey) {
-        state.withLock { $0.subscribers.removeValue(forKey: key) }?.finish()
+        state.withLock { $0.subscribers.removeValue(forKey: key) }?.values.finish()
     }
 
     /// Sets the handlers of our server's dynamic values, by value handle, and the values
@@ -84,7 +86,7 @@ final class GATTDispatcher: Sendable {
         trees.linkDown(connection)
         let (ended, unsubscribed) = state.withLock { state -> ([AsyncStream<[UInt8]>.Continuation], Set<UInt16>) in
             let keys = state.subscribers.keys.filter { $0.connection == connection }
-            let ended = keys.compactMap { state.subscribers.removeValue(forKey: $0) }
+            let ended = keys.compactMap { state.subscribers.removeValue(forKey: $0)?.values }
             return (ended, state.subscriptions.removeValue(forKey: connection) ?? [])
         }
         for continuation in ended { continuation.finish() }
@@ -96,8 +98,12 @@ final class GATTDispatcher: Sendable {
     private func handle(_ event: HostGATTEvent) async {
         switch event {
         case let .notification(connection, handle, value), let .indication(connection, handle, value):
-            let subscriber = state.withLock { $0.subscribers[SubscriberKey(connection: connection, valueHandle: handle)] }
-            subscriber?.yield(value)
+            guard let subscriber = state.withLock({ $0.subscribers[SubscriberKey(connection: connection, valueHandle: handle)] }),
+                  case .dropped = subscriber.values.yield(value) else { return }
+            let total = subscriber.dropped.add()
+            if total == 1 || total.isMultiple(of: 1000) {
+                deviceLog.warning("notifications of handle \(handle) on connection \(connection) unread: \(GATTNotifications.backlog) held, \(total) oldest dropped so far")
+            }
         case let .readRequest(request):
             let (handler, answered) = state.withLock { ($0.handlers[request.handle]?.read, $0.appAnswered.contains(request.handle)) }
             if answered {
@@ -191,7 +197,7 @@ final class GATTDispatcher: Sendable {
     private func endAll() {
         let all = state.withLock { state in
             defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
+            return state.subscribers.values.map(\.values)
         }
         for continuation in all { continuation.finish() }
         requests.finish()

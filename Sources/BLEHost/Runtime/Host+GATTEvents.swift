@@ -15,12 +15,25 @@ extension Host {
         gattEventHandler = handler
     }
 
-    /// Reports a GATT event to the handler, if one is set, else to ``gattEvents``.
+    /// Reports a GATT event to the handler, if one is set, else to ``gattEvents``. When the
+    /// stream is full (``gattEventBacklog`` unread) the event is counted and logged, and a
+    /// request the app was to answer is answered Insufficient Resources (Core 5.4 Vol 3
+    /// Part F §3.4.1.1, 0x11) so that the peer is not left waiting out its 30 s timeout.
     func emitGATT(_ event: HostGATTEvent) {
         if let gattEventHandler {
             gattEventHandler(event)
-        } else {
-            gattOutput.yield(event)
+            return
+        }
+        guard case .dropped = gattOutput.yield(event) else { return }
+        droppedGATTEvents += 1
+        if droppedGATTEvents == 1 || droppedGATTEvents.isMultiple(of: 1000) {
+            HostLog.gatt.warning("GATT events unread: \(Self.gattEventBacklog) held, \(droppedGATTEvents) refused so far")
+        }
+        switch event {
+        case let .readRequest(request), let .writeRequest(request):
+            respond(to: request.id, with: .failure(.insufficientResources))
+        default:
+            break
         }
     }
 }

@@ -160,10 +160,18 @@ public actor Host {
     public nonisolated let l2capEvents: AsyncStream<HostL2CAPEvent>
     let l2capOutput: AsyncStream<HostL2CAPEvent>.Continuation
     /// What the connections' ATT bearers report (values notified to us, requests our
-    /// server hands to the app, MTU changes), for one consumer; never drops an event, so
-    /// the consumer must keep reading.
+    /// server hands to the app, MTU changes), for one consumer, who must keep reading: at most
+    /// ``gattEventBacklog`` unread events are held, and past that new ones are refused
+    /// (``droppedGATTEvents``; a request gets Insufficient Resources), so a peer cannot make
+    /// a host whose app stopped reading hold without bound what it sends.
     public nonisolated let gattEvents: AsyncStream<HostGATTEvent>
     let gattOutput: AsyncStream<HostGATTEvent>.Continuation
+    /// How many unread ``gattEvents`` the host holds: with values of at most 512 octets,
+    /// about 2 MB. A peer notifying as fast as a 2M PHY link allows fills it in a few
+    /// seconds of an app not reading.
+    public static let gattEventBacklog = 4096
+    /// GATT events refused because ``gattEvents`` held ``gattEventBacklog`` unread ones.
+    public internal(set) var droppedGATTEvents = 0
     /// Takes the GATT events in place of ``gattEvents`` while set
     /// (``handleGATTEvents(with:)``).
     var gattEventHandler: (@Sendable (HostGATTEvent) -> Void)?
@@ -223,7 +231,7 @@ public actor Host {
         // The GAP and GATT services alone always lay out.
         gattServer = GATTServer(database: (try? GATTDatabase(services: [])) ?? GATTDatabase.empty,
                                 configuration: GATTServer.Configuration(receiveMTU: att.receiveMTU))
-        (gattEvents, gattOutput) = AsyncStream.makeStream(of: HostGATTEvent.self, bufferingPolicy: .unbounded)
+        (gattEvents, gattOutput) = AsyncStream.makeStream(of: HostGATTEvent.self, bufferingPolicy: .bufferingOldest(Self.gattEventBacklog))
         (securityEvents, securityOutput) = AsyncStream.makeStream(of: HostSecurityEvent.self, bufferingPolicy: .unbounded)
         (outgoingPackets, outgoing) = AsyncStream.makeStream(of: H4.Packet.self, bufferingPolicy: .unbounded)
         (events, eventOutput) = AsyncStream.makeStream(of: GAPEvent.self, bufferingPolicy: .bufferingNewest(1024))
