@@ -84,6 +84,20 @@ struct CoverageSVGTests {
         }
     }
 
+    @Test("Every cell's edges lie on whole pixels and the runs of a column tile it, so no hairline separates two rows")
+    func cellsOnWholePixels() throws {
+        let map = try CoverageMap(scenario: busStop, request: CoverageRequest(devices: ["stop beacon"], resolution: 1))
+        let svg = CoverageSVG(map: map).document()
+        let rects = svg.split(separator: "\n").filter { $0.hasPrefix("<rect x=") && $0.contains("data-band") }
+            .map { $0.split(separator: "\"").compactMap { Double($0) }.prefix(4) }
+        #expect(rects.count > 100)
+        #expect(rects.allSatisfy { $0.allSatisfy { $0 == $0.rounded() } })
+        // Rows meet: each row's top is the bottom of the row above it.
+        let tops = Set(rects.map { $0[$0.startIndex + 1] }).sorted()
+        let heights = Dictionary(rects.map { ($0[$0.startIndex + 1], $0[$0.startIndex + 3]) }, uniquingKeysWith: { first, _ in first })
+        #expect(zip(tops, tops.dropFirst()).allSatisfy { upper, lower in upper + heights[upper]! == lower })
+    }
+
     @Test("An unknown device is refused with the scenario's device names")
     func unknownDevice() {
         #expect(throws: CoverageMapError.unknownDevice("stop beacn", known: busStop.devices.map(\.name))) {

@@ -77,8 +77,11 @@ public struct CoverageSVG {
                 var end = column + 1
                 while end < grid.columns, bandIndex(column: end, row: row, bands: bands) == band { end += 1 }
                 if let band {
-                    let x = left + Double(column) * side, y = top + Double(grid.rows - 1 - row) * side
-                    out += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(Double(end - column) * side))\" height=\"\(n(side))\" "
+                    // Edges on whole pixels: with crispEdges, fractional ones round apart and leave
+                    // a white hairline between two rows of cells.
+                    let x = (left + Double(column) * side).rounded(), y = (top + Double(grid.rows - 1 - row) * side).rounded()
+                    let width = (left + Double(end) * side).rounded() - x, height = (top + Double(grid.rows - row) * side).rounded() - y
+                    out += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(width))\" height=\"\(n(height))\" "
                         + "fill=\"\(bands[band].colour)\" data-band=\"\(band)\"/>\n"
                 }
                 column = end
