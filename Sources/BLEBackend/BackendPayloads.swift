@@ -97,6 +97,13 @@ public enum BackendPayloads {
     }
 
     /// `GET /identities`: every identity the gateways have seen.
+    /// `GET /locations`: where every identity is now.
+    public struct Locations: Codable, Hashable, Sendable {
+        /// One location per identity, sorted by identity.
+        public var locations: [Location]
+    }
+
+    /// `GET /identities`.
     public struct Identities: Codable, Hashable, Sendable {
         /// The identities, sorted.
         public var identities: [String]

@@ -72,8 +72,27 @@ public struct BackendQueries: Sendable {
 
     /// `GET /identities/{identity}/location`: the strongest sighting within `window` µs of the latest.
     public func location(identity: String, window: (seconds: Double, microseconds: Int64)) async throws(BackendError) -> BackendPayloads.Location {
-        let latest = try await latest(identity)
+        try await location(identity: identity, window: window, zones: try await zoneOfGateway())
+    }
+
+    /// `GET /locations`: every identity's location, as ``location(identity:window:)`` answers
+    /// each, in one answer (an office view of a thousand identities asks once, not a thousand
+    /// times); sorted by identity.
+    public func locations(window: (seconds: Double, microseconds: Int64)) async throws(BackendError) -> BackendPayloads.Locations {
+        let identities = try await storeCall { () async throws(FleetStoreError) in try await store.identities() }
         let zones = try await zoneOfGateway()
+        var locations: [BackendPayloads.Location] = []
+        locations.reserveCapacity(identities.count)
+        for identity in identities.sorted() {
+            locations.append(try await location(identity: identity, window: window, zones: zones))
+        }
+        return BackendPayloads.Locations(locations: locations)
+    }
+
+    /// The location of `identity` with the gateways' zones already read.
+    private func location(identity: String, window: (seconds: Double, microseconds: Int64), zones: [String: String]) async throws(BackendError)
+        -> BackendPayloads.Location {
+        let latest = try await latest(identity)
         let (start, overflow) = latest.time.subtractingReportingOverflow(window.microseconds)
         let recent = try await boundedSightings(from: overflow ? Int64.min : start, to: latest.time &+ 1, identity: identity, gateway: nil)
         let fallback = zoned([latest], zones: zones)

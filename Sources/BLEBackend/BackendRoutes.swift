@@ -32,6 +32,11 @@ public enum BackendRoutes {
             let window = try parameters.seconds("window", default: BackendLimits.defaultWindowSeconds)
             return try BackendJSON.response(try await queries.location(identity: identity, window: window))
         }
+        router.get("locations") { request, context -> Response in
+            let parameters = BackendParameters(request: request, context: context)
+            let window = try parameters.seconds("window", default: BackendLimits.defaultWindowSeconds)
+            return try BackendJSON.response(try await queries.locations(window: window))
+        }
         router.get("identities/:identity/history") { request, context -> Response in
             let parameters = BackendParameters(request: request, context: context)
             let identity = try parameters.path("identity")

@@ -114,6 +114,9 @@ extension DashboardServer {
         guard scenario != nil || storeURL != nil else { throw .nothingToShow }
         if scenario == nil, !devices.isEmpty { throw .unknownDevice(devices[0], known: []) }
         let world = try scenario.map { scenario throws(DashboardError) in try DashboardWorld(scenario: scenario, plotted: devices) }
+        if let world, world.unshadedTransmitters > 0 {
+            logger.notice("the map shades the first \(DashboardWorld.shadedLimit) transmitters; \(world.unshadedTransmitters) more are not shaded (--device picks which)")
+        }
         var opened: DashboardStore?
         if let storeURL {
             opened = try await DashboardStore.open(storeURL)

@@ -30,6 +30,15 @@ final class DashboardWorld {
     /// The device behind each identity reported so far.
     private(set) var identityNames: [String: String] = [:]
 
+    /// The most transmitters the map shades when no `--device` names them: each costs a pass
+    /// of the radio model over every cell (a thousand walkers took 90 s to draw), and past a
+    /// few dozen the shading of the strongest says little. The first ones in the scenario are
+    /// shaded; ``unshadedTransmitters`` says how many were left out.
+    static let shadedLimit = 50
+
+    /// Transmitters the map leaves unshaded because there were more than ``shadedLimit``.
+    let unshadedTransmitters: Int
+
     /// A silence longer than this, in seconds, ends a gateway's hearing of an identity (as in the systems' stories).
     static let hearingGap = 10.0
 
@@ -45,9 +54,12 @@ final class DashboardWorld {
         } catch {
             throw .scenario(error.description)
         }
+        let advertisers = scenario.devices.filter { $0.advertising != nil }.map(\.name)
+        let shaded = plotted.isEmpty && advertisers.count > Self.shadedLimit ? Array(advertisers.prefix(Self.shadedLimit)) : plotted
+        unshadedTransmitters = plotted.isEmpty ? max(0, advertisers.count - Self.shadedLimit) : 0
         let map: CoverageMap
         do {
-            map = try CoverageMap(scenario: scenario, request: CoverageRequest(devices: plotted))
+            map = try CoverageMap(scenario: scenario, request: CoverageRequest(devices: shaded))
         } catch {
             throw .scenario(error.description)
         }

@@ -50,6 +50,7 @@ struct BackendBadRequestTests {
                 ("/identities/\(bus)/history?limit=99999999", "/identities/{identity}/history", "limit"),
                 ("/identities/\(bus)/passages?gap=-1", "/identities/{identity}/passages", "gap"),
                 ("/identities/\(bus)/location?window=nan", "/identities/{identity}/location", "window"),
+                ("/locations?window=0", "/locations", "window"),
                 ("/zones/stop-1/visits?gap=forever", "/zones/{zone}/visits", "gap"),
                 ("/dwell?to=abc", "/dwell", "to"),
                 ("/dwell?zone=", "/dwell", "zone"),

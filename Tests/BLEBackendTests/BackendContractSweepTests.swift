@@ -15,6 +15,7 @@ struct BackendContractSweepTests {
                 ("GET", "/health", "/health", nil),
                 ("GET", "/openapi.yaml", "/openapi.yaml", nil),
                 ("GET", "/identities/{identity}/location", "/identities/\(bus)/location", nil),
+                ("GET", "/locations", "/locations", nil),
                 ("GET", "/identities/{identity}/history", "/identities/\(bus)/history", nil),
                 ("GET", "/identities/{identity}/passages", "/identities/\(bus)/passages", nil),
                 ("POST", "/phone-sightings", "/phone-sightings",

@@ -41,6 +41,14 @@ struct BackendEndpointTests {
             #expect(try onBus.json()["zone"]?.string == "gw-bus-42")
             let identities = try await backend.call("GET", "/identities", template: "/identities")
             #expect(try identities.json()["identities"]?.array?.compactMap(\.string) == [bus, rider])
+            // All at once: each identity's answer, as asked one by one, sorted by identity.
+            let all = try await backend.call("GET", "/locations", template: "/locations")
+            #expect(all.status == 200)
+            var each: [JSONValue] = []
+            for identity in [bus, rider].sorted() {
+                each.append(try await backend.call("GET", "/identities/\(identity)/location", template: "/identities/{identity}/location").json())
+            }
+            #expect(try all.json()["locations"]?.array == each)
             let unknown = try await backend.call("GET", "/identities/ibeacon:nobody/location", template: "/identities/{identity}/location")
             #expect(unknown.status == 404)
             #expect(try unknown.json()["error"]?.string == "not_found")

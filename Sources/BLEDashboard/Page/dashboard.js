@@ -13,10 +13,13 @@ const RSSI_RANGE = [-105, -35];  // dBm on the plot's axis
 // The log keeps as many events as the server replays to a new page (DashboardFeed.recentLimit), so
 // the gateways' frequent store lines cannot push a rare entry (a bus entering a stop) out of it.
 const EVENT_LIMIT = 2000;
+// The plot draws the series heard most recently, at most this many: a crowd of a thousand
+// beacons would otherwise redraw thousands of lines each frame. --device picks which to plot.
+const RSSI_SERIES_LIMIT = 40;
 const COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 
 const state = {
-  session: null, geometry: null, devices: new Map(), positions: {}, series: new Map(), time: 0,
+  session: null, geometry: null, devices: new Map(), positions: {}, markers: new Map(), series: new Map(), time: 0,
   pending: [], drawScheduled: false, names: {}, office: false, retry: 0, officeTimer: null, historyOf: null,
 };
 
@@ -76,13 +79,16 @@ function hello(message) {
     loadMap(message.positions);
   } else {
     Object.assign(state.positions, message.positions);
+    drawMarkers(Object.keys(message.positions));
   }
   Object.assign(state.names, message.names);
   state.office = message.office;
   document.getElementById("office-note").textContent = message.office ? "Asked of the back end over the store every 2 s; click a row for its history." : "No store attached.";
   if (message.office && !state.officeTimer) {
-    askOffice();
-    state.officeTimer = setInterval(askOffice, 2000);
+    // The next round 2 s after one ends: with a thousand identities a round takes a while, and
+    // rounds must not pile up.
+    const round = async () => { await askOffice(); state.officeTimer = setTimeout(round, 2000); };
+    state.officeTimer = setTimeout(round, 0);
   }
   if (fresh) {
     addEvents(message.events);
@@ -97,17 +103,20 @@ function drawPending() {
   state.drawScheduled = false;
   const updates = state.pending;
   state.pending = [];
+  const moved = new Set();
   for (const update of updates) {
     Object.assign(state.positions, update.positions);
+    for (const name of Object.keys(update.positions)) moved.add(name);
     Object.assign(state.names, update.names);
     addRSSI(update.rssi);
     addEvents(update.events);
     state.time = update.time;
     document.getElementById("stored").textContent = update.stored + " sightings stored";
   }
-  drawMarkers();
+  drawMarkers(moved);
   drawRSSI();
   drawClock();
+  document.body.dataset.updates = +(document.body.dataset.updates || 0) + updates.length;
   // How long the newest update took from the server's tick to the screen (same machine, same clock).
   if (updates.length > 0) {
     const latency = Date.now() - updates[updates.length - 1].sentAt;
@@ -133,8 +142,9 @@ function loadMap(positions) {
     const live = element("g", { id: "live" });
     svg.appendChild(live);
     map.replaceChildren(document.importNode(svg, true));
+    state.markers.clear();
     Object.assign(state.positions, positions);
-    drawMarkers();
+    drawMarkers(Object.keys(state.positions));
   });
 }
 
@@ -143,15 +153,19 @@ function pixel(x, y) {
   return [g.left + (x - g.originX) * g.scale, g.top + (g.topY - y) * g.scale];
 }
 
-function drawMarkers() {
+// Moves the markers of `names` (the devices that moved) to where they are now, making those
+// not drawn yet; the others stay where they are.
+function drawMarkers(names) {
   const live = document.getElementById("live");
   if (!live || !state.geometry) return;
-  for (const [name, position] of Object.entries(state.positions)) {
+  for (const name of names) {
+    const position = state.positions[name];
     const device = state.devices.get(name);
-    if (!device || device.kind === "gateway") continue;  // gateways stand still, drawn by the plan
-    let marker = live.querySelector(`[data-name="${CSS.escape(name)}"]`);
+    if (!position || !device || device.kind === "gateway") continue;  // gateways stand still, drawn by the plan
+    let marker = state.markers.get(name);
     if (!marker) {
       marker = element("g", { "data-name": name, class: "marker" }, live);
+      state.markers.set(name, marker);
       element("circle", { r: device.kind === "vehicle" ? 7 : 4, class: "marker-" + device.kind, stroke: "#000" }, marker);
       if (device.kind !== "beacon") element("text", { x: 8, y: -8, class: "marker-label" }, marker).textContent = name;
     }
@@ -191,7 +205,13 @@ function drawRSSI() {
   legend.replaceChildren();
   for (const [key, series] of state.series) {
     series.points = series.points.filter(([t]) => t >= start - 1);
-    if (series.points.length === 0) continue;
+    if (series.points.length === 0) state.series.delete(key);
+  }
+  const last = (series) => series.points[series.points.length - 1][0];
+  const recent = new Set([...state.series].sort((a, b) => last(b[1]) - last(a[1])).slice(0, RSSI_SERIES_LIMIT).map(([key]) => key));
+  plot.dataset.series = state.series.size;
+  for (const [key, series] of state.series) {
+    if (!recent.has(key)) continue;  // in first-heard order, so that the legend does not reshuffle
     const line = element("polyline", {
       fill: "none", stroke: series.colour, "stroke-width": 1.5, "data-series": key, "data-count": series.points.length,
       points: series.points.map(([t, dBm]) => x(t).toFixed(1) + "," + y(Math.max(RSSI_RANGE[0], Math.min(RSSI_RANGE[1], dBm))).toFixed(1)).join(" "),
@@ -228,11 +248,7 @@ async function api(path) {
 
 async function askOffice() {
   try {
-    const { identities } = await api("identities");
-    const [locations, dwell] = await Promise.all([
-      Promise.all(identities.map((identity) => api("identities/" + encodeURIComponent(identity) + "/location"))),
-      api("dwell?assign=presence"),
-    ]);
+    const [{ locations }, dwell] = await Promise.all([api("locations"), api("dwell?assign=presence")]);
     const presence = {};
     for (const entry of dwell.dwell) {
       (presence[entry.identity] = presence[entry.identity] || []).push(entry.zone + " " + entry.seconds.toFixed(0) + " s");

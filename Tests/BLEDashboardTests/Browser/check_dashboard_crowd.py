@@ -1,0 +1,89 @@
+"""Drives `ble dashboard`'s page in headless Chromium over a world of a thousand walking
+beacons and the bus fleet's gateways, as DashboardCrowdBrowserTests runs it.
+
+Usage: check_dashboard_crowd.py URL COUNT
+
+Checks, each waited for: the page connects; the map has a marker for each of the COUNT
+walkers; 50 more updates are drawn after that, and a walker's marker has moved; the RSSI plot
+draws at most 40 series whatever the number heard; the office view lists the identities the
+gateways heard (one /api/locations call a round); the console holds no error. Then it reports
+how long the newest update took from the server's tick to the screen (last, and at most over
+those 50 updates) — a figure, not a pass mark. Prints one line per check and RESULT {...} at
+the end; exits 1 with FAIL <why> at the first check that does not hold.
+"""
+
+import json
+import os
+import sys
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+WAIT = 90  # seconds any one condition may take on a loaded machine
+
+
+def fail(why):
+    print("FAIL " + why, flush=True)
+    sys.exit(1)
+
+
+def wait_for(driver, what, script):
+    try:
+        return WebDriverWait(driver, WAIT, poll_frequency=0.2).until(lambda d: d.execute_script(script))
+    except TimeoutException:
+        fail(what + " did not happen within %d s" % WAIT)
+
+
+def main():
+    url, count = sys.argv[1], int(sys.argv[2])
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1100"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(service=service, options=options)
+    result = {}
+    try:
+        driver.get(url)
+        wait_for(driver, "the page connecting", "return document.getElementById('status').dataset.state === 'connected'")
+        print("connected", flush=True)
+        markers = wait_for(driver, "a marker for each of the %d walkers" % count,
+                           "const n = document.querySelectorAll('#live [data-name^=\"walker \"]').length;"
+                           "return n >= %d ? n : null" % count)
+        result["walkerMarkers"] = markers
+        print("map has %d walker markers" % markers, flush=True)
+        start = int(driver.execute_script("return +(document.body.dataset.updates || 0)"))
+        before = driver.execute_script("return document.querySelector('#live [data-name=\"walker 0\"]').dataset.x")
+        driver.execute_script("document.body.dataset.maxLatency = 0")
+        drawn = wait_for(driver, "50 more updates drawn",
+                         "const n = +(document.body.dataset.updates || 0); return n >= %d ? n : null" % (start + 50))
+        wait_for(driver, "walker 0's marker moving",
+                 "return document.querySelector('#live [data-name=\"walker 0\"]').dataset.x !== '%s'" % before)
+        result["updates"] = drawn - start
+        print("%d updates drawn; walker 0 moved" % (drawn - start), flush=True)
+        series = driver.execute_script("return [document.querySelectorAll('#rssi polyline').length, +document.getElementById('rssi').dataset.series]")
+        if series[0] > 40:
+            fail("the RSSI plot draws %d series, more than 40" % series[0])
+        result["rssiSeries"] = {"drawn": series[0], "heard": series[1]}
+        print("RSSI plot draws %d of %d series heard" % tuple(series), flush=True)
+        office = wait_for(driver, "the office view listing the walkers the gateways heard",
+                          "const n = document.querySelectorAll('#office tbody tr').length; return n > 10 ? n : null")
+        result["officeRows"] = office
+        print("office view lists %d identities" % office, flush=True)
+        errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+        if errors:
+            fail("the console has errors: " + json.dumps(errors))
+        print("console: no errors", flush=True)
+        latency = driver.execute_script("return [+document.body.dataset.latency, +document.body.dataset.maxLatency]")
+        result["latencyMilliseconds"] = {"last": latency[0], "max": latency[1]}
+        print("from a server tick to the screen with %d walkers: last %d ms, at most %d ms over those updates" % (count, latency[0], latency[1]), flush=True)
+    finally:
+        driver.quit()
+    print("RESULT " + json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()
