@@ -35,6 +35,16 @@ struct DashboardWorldTests {
         #expect(world.seconds == 160)
     }
 
+    @Test("Past 50 advertisers and no --device the map shades the first 50 and counts the rest; named ones are all shaded")
+    func shadingLimit() throws {
+        let crowd = try DashboardCrowdBrowserTests.crowd(60)
+        let advertisers = crowd.devices.filter { $0.advertising != nil }.count
+        #expect(try DashboardWorld(scenario: crowd, plotted: []).unshadedTransmitters == advertisers - DashboardWorld.shadedLimit)
+        let fleet = try DashboardWorld(scenario: BundledScenarios.scenario(named: "bus-fleet"), plotted: [])
+        #expect(fleet.unshadedTransmitters == 0)
+        #expect(try DashboardWorld(scenario: crowd, plotted: ["walker 59"]).unshadedTransmitters == 0)
+    }
+
     @Test("The bus moves east 8.33 m a second while it drives, and only moved devices are sent")
     func busPositions() throws {
         let (world, updates) = try updates(until: 10)
