@@ -52,8 +52,11 @@ actor DashboardFeed {
     /// The scenario's plan as SVG, or `nil` without a world.
     var mapSVG: String? { world?.mapSVG }
 
+    /// The most wall-clock seconds' worth of simulated time one tick advances (at `speed`).
+    static let catchUpLimit = 1.0
+
     /// Runs the world at `speed` until the task is cancelled or the scenario's duration has
-    /// passed, one tick every `tick` of wall-clock time.
+    /// passed, one tick every `tick` of wall-clock time; a world slower than that falls behind.
     func play(tick: Duration = .milliseconds(100)) async {
         guard let world else { return }
         let clock = ContinuousClock()
@@ -62,6 +65,10 @@ actor DashboardFeed {
             do { try await Task.sleep(for: tick) } catch { return }
             let elapsed = clock.now - start
             var target = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * speed
+            // At most a second of wall-clock time's worth a tick: a world that cannot keep up
+            // falls behind the wall clock rather than taking ever longer steps, so pages keep
+            // getting an update every step instead of waiting longer and longer for one.
+            target = min(target, world.seconds + speed * Self.catchUpLimit)
             if let duration = world.duration { target = min(target, duration) }
             guard target > world.seconds else {
                 if world.duration.map({ world.seconds >= $0 }) ?? false { return }

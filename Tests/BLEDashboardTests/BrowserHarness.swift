@@ -104,3 +104,8 @@ final class LineProcess {
         if process.isRunning { process.terminate() }
     }
 }
+
+/// The suites that drive Chromium, one test at a time: two browsers and two worlds at once on
+/// a loaded two-core machine starve each other's ticks.
+@Suite("Pages in a browser", .serialized)
+enum BrowserSuites {}

@@ -37,7 +37,7 @@ struct DashboardWorldTests {
 
     @Test("Past 50 advertisers and no --device the map shades the first 50 and counts the rest; named ones are all shaded")
     func shadingLimit() throws {
-        let crowd = try DashboardCrowdBrowserTests.crowd(60)
+        let crowd = try BrowserSuites.DashboardCrowdBrowserTests.crowd(60)
         let advertisers = crowd.devices.filter { $0.advertising != nil }.count
         #expect(try DashboardWorld(scenario: crowd, plotted: []).unshadedTransmitters == advertisers - DashboardWorld.shadedLimit)
         let fleet = try DashboardWorld(scenario: BundledScenarios.scenario(named: "bus-fleet"), plotted: [])
