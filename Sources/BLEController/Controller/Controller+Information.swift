@@ -84,6 +84,17 @@ extension Controller {
         (HCI.LEReadTransmitPower.opcode, .leReadTransmitPower),
         (HCI.LESetPrivacyMode.opcode, .leSetPrivacyMode),
         (HCI.LEReadBufferSizeV2.opcode, .leReadBufferSizeV2),
+        (HCI.LESetAdvertisingSetRandomAddress.opcode, .leSetAdvertisingSetRandomAddress),
+        (HCI.LESetExtendedAdvertisingParameters.opcode, .leSetExtendedAdvertisingParameters),
+        (HCI.LESetExtendedAdvertisingData.opcode, .leSetExtendedAdvertisingData),
+        (HCI.LESetExtendedScanResponseData.opcode, .leSetExtendedScanResponseData),
+        (HCI.LESetExtendedAdvertisingEnable.opcode, .leSetExtendedAdvertisingEnable),
+        (HCI.LEReadMaximumAdvertisingDataLength.opcode, .leReadMaximumAdvertisingDataLength),
+        (HCI.LEReadNumberOfSupportedAdvertisingSets.opcode, .leReadNumberOfSupportedAdvertisingSets),
+        (HCI.LERemoveAdvertisingSet.opcode, .leRemoveAdvertisingSet),
+        (HCI.LEClearAdvertisingSets.opcode, .leClearAdvertisingSets),
+        (HCI.LESetExtendedScanParameters.opcode, .leSetExtendedScanParameters),
+        (HCI.LESetExtendedScanEnable.opcode, .leSetExtendedScanEnable),
     ]
 
     /// The Supported Commands field this controller reports.

@@ -26,6 +26,7 @@ extension Controller {
         earliest = Self.earlier(earliest, advertiser?.nextDeadline)
         earliest = Self.earlier(earliest, initiator?.nextDeadline(after: now))
         earliest = Self.earlier(earliest, scanner?.nextDeadline(after: now))
+        earliest = Self.earlier(earliest, extendedAdvertisingDeadline)
         return Self.earlier(earliest, privateAddressDeadline)
     }
 
@@ -64,6 +65,7 @@ extension Controller {
                 advertisingTimedOut(active, into: &outputs)
             }
         }
+        extendedAdvertisingTimer(into: &outputs)
         if var active = initiator, active.nextDeadline(after: now) <= now {
             active.timer(at: now)
             initiator = active

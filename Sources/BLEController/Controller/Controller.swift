@@ -74,6 +74,12 @@ public struct Controller: SimulatedController {
     var scanParameters = Controller.defaultScanParameters
     var advertiser: LegacyAdvertiser?
     var scanner: LegacyScanner?
+    /// The advertising sets, in ascending handle order (Controller+ExtendedAdvertising.swift).
+    var advertisingSets: [AdvertisingSet] = []
+    var extendedScanner: ExtendedScanner?
+    var extendedScanParameters = Controller.defaultScanParameters
+    /// Legacy or extended commands, once the host has used one of them (§3.1.1 of Vol 4, Part E).
+    var advertisingCommandFamily: AdvertisingCommandFamily?
     var initiator: Initiator?
     var filterAcceptList: [FilterAcceptListEntry] = []
     var resolvingList = ControllerResolvingList()
@@ -101,9 +107,9 @@ public struct Controller: SimulatedController {
     }
 
     /// Whether the controller is advertising (for tests and the world's display).
-    public var isAdvertising: Bool { advertiser != nil }
-    /// Whether the controller is scanning.
-    public var isScanning: Bool { scanner != nil }
+    public var isAdvertising: Bool { advertiser != nil || advertisingSets.contains(where: \.isEnabled) }
+    /// Whether the controller is scanning, with the legacy or the extended commands.
+    public var isScanning: Bool { scanner != nil || extendedScanner != nil }
     /// Whether an LE Create Connection is pending.
     public var isInitiating: Bool { initiator != nil }
     /// Handles of the open connections, in ascending order.
@@ -193,7 +199,21 @@ public struct Controller: SimulatedController {
                 apply(sender.map { Controller.reportingIdentity(effects, sender: $0, identity: resolved.identity) } ?? effects,
                       into: &outputs)
             }
-        case .advExtInd, .auxConnectRsp:
+            if var active = extendedScanner {
+                let free = [radioFreeUntil, higherPriorityStart(than: .scanning)].compactMap { $0 }.min()
+                let effects = active.receiveLegacy(
+                    pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList, radioFreeUntil: free)
+                extendedScanner = active
+                let reported = sender.map { Controller.reportingIdentity(effects, sender: $0, identity: resolved.identity) } ?? effects
+                apply(reported.map(ExtendedScanner.extendedForm), into: &outputs)
+            }
+        case .advExtInd:
+            // ADV_EXT_IND, AUX_ADV_IND and AUX_CHAIN_IND share the type; the extended scanner tells them apart.
+            guard var active = extendedScanner else { return }
+            let effects = active.receiveExtended(pdu, reception, at: now)
+            extendedScanner = active
+            apply(effects, into: &outputs)
+        case .auxConnectRsp:
             return
         }
     }
@@ -206,8 +226,12 @@ public struct Controller: SimulatedController {
     func higherPriorityStart(than activity: Activity) -> Microseconds? {
         if radioOwner != nil { return now }
         var starts: [Microseconds] = connections.compactMap(\.link.nextEventStart)
-        if activity.rawValue > Activity.advertising.rawValue, let advertiser {
-            starts.append(advertiser.nextEventStart ?? now)
+        if activity.rawValue > Activity.advertising.rawValue {
+            if let advertiser { starts.append(advertiser.nextEventStart ?? now) }
+            for set in advertisingSets {
+                guard let running = set.advertiser else { continue }
+                starts.append(running.claim(at: now) == .none ? running.nextEvent : now)
+            }
         }
         return starts.min()
     }
@@ -296,10 +320,12 @@ public struct Controller: SimulatedController {
             outputs.append(desired.map(ControllerOutput.listen) ?? .stopListening)
             return
         }
+        let now = now
+        let setClaim = advertisingSets.lazy.compactMap { $0.advertiser?.claim(at: now) }.first { $0 != .none }
         let claims: [RadioClaim] = [
-            advertiser?.claim ?? .none,
+            advertiser?.claim ?? setClaim ?? .none,
             initiator?.claim(at: now) ?? .none,
-            scanner?.claim(at: now) ?? .none,
+            scanner?.claim(at: now) ?? extendedScanner?.claim(at: now) ?? .none,
         ]
         // An exchange under way (a claim that is `.busy`) keeps the radio over mere listening;
         // among equals the more important activity wins.
@@ -323,6 +349,7 @@ public struct Controller: SimulatedController {
         if let holder, holder < 2, case .busy = claims[2] {
             // The advertiser took the radio during a scan request exchange.
             scanner?.abandonRequest()
+            extendedScanner?.abandonRequest()
         }
         guard desired != currentWindow else { return }
         currentWindow = desired

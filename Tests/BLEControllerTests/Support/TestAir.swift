@@ -29,6 +29,8 @@ struct TestAir {
     var now: Microseconds = 0
     /// Every transmission so far, in the order sent.
     var log: [Sent] = []
+    /// Transmissions for which this returns `true` reach nobody (a lost packet).
+    var loses: @Sendable (RadioTransmission) -> Bool = { _ in false }
     private var inFlight: [Sent] = []
 
     /// Adds a controller with public address `address` and returns its index.
@@ -128,6 +130,7 @@ struct TestAir {
 
     private mutating func deliver(_ sent: Sent) {
         let transmission = sent.transmission
+        if loses(transmission) { return }
         for index in devices.indices where index != sent.device {
             guard let window = window(of: index, at: transmission.start),
                   window.channel == transmission.channel, window.accessAddress == transmission.accessAddress,
