@@ -80,6 +80,8 @@ struct ExtendedAdvertisingAirTests {
             #expect(gap >= 300, "T_MAFS is 300 µs")
             if index >= primary.count - 1 { #expect(gap < 330, "the shortest offset, rounded up to 30 µs") }
         }
+        // The whole event: ADV_EXT_INDs 300 µs apart, 450 µs on to the AUX_ADV_IND, 6 × 2,430 µs, the last 174-octet PDU (1,456 µs).
+        #expect((auxiliary.last?.transmission.end ?? 0) - (primary.first?.transmission.start ?? 0) == 17_086)
         #expect(Set(chain.map { $0.payload.dataInfo }).count == 1)
         #expect(chain.first?.payload.dataInfo?.setID == 5)
     }
