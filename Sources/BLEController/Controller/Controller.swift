@@ -210,7 +210,9 @@ public struct Controller: SimulatedController {
         case .advExtInd:
             // ADV_EXT_IND, AUX_ADV_IND and AUX_CHAIN_IND share the type; the extended scanner tells them apart.
             guard var active = extendedScanner else { return }
+            let malformedBefore = active.malformedPDUs
             let effects = active.receiveExtended(pdu, reception, at: now)
+            counters.malformedAirPDUs += active.malformedPDUs - malformedBefore
             extendedScanner = active
             apply(effects, into: &outputs)
         case .auxConnectRsp:

@@ -17,6 +17,8 @@ struct ExtendedScanner: Sendable {
         var giveUpAt: Microseconds
         var txPower: Int8?
         var reportedAny = false
+        /// Data octets reported so far: a chain longer than any set can hold is cut.
+        var receivedOctets = 0
     }
 
     /// What duplicate filtering compares for extended advertising: the advertiser, its set and the data's version.
@@ -29,6 +31,9 @@ struct ExtendedScanner: Sendable {
     private(set) var legacy: LegacyScanner
     private(set) var chain: Chain?
     private var reported: Set<DuplicateKey> = []
+    /// Extended PDUs that did not decode, or whose AuxPtr named a channel that is not a
+    /// secondary advertising channel (for the controller's counters).
+    private(set) var malformedPDUs = 0
     /// When the scan's duration runs out, if the host gave one.
     let endsAt: Microseconds?
 
@@ -93,8 +98,12 @@ struct ExtendedScanner: Sendable {
         let header = pdu.reservedBits
         guard let payload = try? LL.ExtendedAdvertisingPayload(
             decoding: bytes, txKind: header & LL.AdvertisingPDU.txAddBit != 0 ? .random : .public,
-            rxKind: header & LL.AdvertisingPDU.rxAddBit != 0 ? .random : .public)
-        else { return [] }
+            rxKind: header & LL.AdvertisingPDU.rxAddBit != 0 ? .random : .public),
+            payload.auxiliaryPointer.map({ $0.channelIndex <= Self.highestSecondaryChannel }) ?? true
+        else {
+            malformedPDUs += 1
+            return []
+        }
         let transmission = reception.transmission
         if var pending = chain {
             let window = pending.window
@@ -129,6 +138,12 @@ struct ExtendedScanner: Sendable {
             reported.insert(key)
         }
         var effects: [LinkEffect] = []
+        pending.receivedOctets += payload.data.count
+        if pending.receivedOctets > Self.longestChainData {
+            // Longer than any advertiser may send (§7.8.57): cut, as a lost packet would.
+            chain = nil
+            return [report(pending, data: [], status: .incompleteTruncated, rssi: reception.rssi)]
+        }
         if let pointer = payload.auxiliaryPointer {
             let start = reception.transmission.start + pointer.offsetMicroseconds
             let phy: RadioPHY = pointer.phy == .le2M ? .le2M : .le1M
@@ -165,6 +180,10 @@ struct ExtendedScanner: Sendable {
     }
 
     typealias LEReport = HCI.LEExtendedAdvertisingReport
+    /// The highest secondary advertising channel index (Vol 6, Part B, §1.4.1).
+    static let highestSecondaryChannel: UInt8 = 36
+    /// The most data a chain may carry: the largest advertising data of a set (Vol 4, Part E, §7.8.57).
+    static let longestChainData = 1650
 
     /// One LE Extended Advertising Report of a chain's data.
     private func report(_ chain: Chain, data: ArraySlice<UInt8>, status: LEReport.EventType.DataStatus, rssi: Int8) -> LinkEffect {
