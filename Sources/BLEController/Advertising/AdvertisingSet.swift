@@ -16,11 +16,17 @@ struct AdvertisingSet: Sendable {
     /// The Advertising Data ID sent in the ADI; it changes whenever the data changes
     /// (Vol 6, Part B, §4.4.2.11).
     var dataID: UInt16 = 0
-    /// The advertiser, while the set is enabled.
+    /// The scan response data of a legacy scannable set.
+    var scanResponseData: [UInt8] = []
+    /// The advertiser, while an extended set is enabled.
     var advertiser: ExtendedAdvertiser?
+    /// Whether the set uses legacy PDUs and holds the controller's legacy advertiser.
+    var runsLegacyPDUs = false
 
+    /// Whether the set uses legacy advertising PDUs (property bit 4).
+    var usesLegacyPDUs: Bool { parameters.advertisingEventProperties.contains(.legacy) }
     /// Whether the set is enabled.
-    var isEnabled: Bool { advertiser != nil }
+    var isEnabled: Bool { advertiser != nil || runsLegacyPDUs }
 
     /// The address the set's PDUs carry, or `nil` when it needs a random address the host
     /// has not given (resolvable private addresses are not generated for sets: types 0x02

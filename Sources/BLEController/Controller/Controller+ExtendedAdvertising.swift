@@ -67,10 +67,7 @@ extension Controller {
         case let command as HCI.LESetExtendedAdvertisingData:
             return [setExtendedAdvertisingData(command).rawValue]
         case let command as HCI.LESetExtendedScanResponseData:
-            guard advertisingSetIndex(command.advertisingHandle) != nil else { return [HCI.StatusCode.unknownAdvertisingIdentifier.rawValue] }
-            // Every set here is non-scannable: only discarding (empty data) is allowed (§7.8.55).
-            let discards = command.scanResponseData.isEmpty && (command.operation == .complete || command.operation == .firstFragment)
-            return [(discards ? HCI.StatusCode.success : .invalidHCICommandParameters).rawValue]
+            return [setExtendedScanResponseData(command).rawValue]
         case let command as HCI.LESetExtendedAdvertisingEnable:
             return [setExtendedAdvertisingEnable(command, into: &outputs).rawValue]
         case let command as HCI.LERemoveAdvertisingSet:
@@ -91,17 +88,29 @@ extension Controller {
         }
     }
 
-    /// LE Set Extended Advertising Parameters (§7.8.53). Extended PDUs that are neither
-    /// connectable nor scannable are what this controller sends; any other event type, and
-    /// the LE Coded PHY, are refused as the specification says of unsupported values.
+    /// LE Set Extended Advertising Parameters (§7.8.53). Legacy PDUs of Table 7.2 and
+    /// extended PDUs that are neither connectable nor scannable are what this controller
+    /// sends; any other event type, and the LE Coded PHY, are refused as the specification
+    /// says of unsupported values.
     private mutating func setExtendedAdvertisingParameters(_ command: HCI.LESetExtendedAdvertisingParameters) -> HCI.StatusCode {
         guard command.advertisingHandle <= Controller.highestAdvertisingHandle else { return .invalidHCICommandParameters }
         let existing = advertisingSetIndex(command.advertisingHandle)
         if let existing, advertisingSets[existing].isEnabled { return .commandDisallowed }
         let properties = command.advertisingEventProperties
-        // Only bit 6 (TxPower in the header) may be set: no legacy, connectable, scannable, directed or anonymous sets yet.
-        guard properties.subtracting(.includeTxPower).isEmpty else { return .invalidHCICommandParameters }
-        guard command.primaryAdvertisingIntervalMin >= 0x20, command.primaryAdvertisingIntervalMin <= command.primaryAdvertisingIntervalMax,
+        if properties.contains(.legacy) {
+            // Table 7.2; data already in the set must suit the type and fit a legacy PDU.
+            guard let type = Controller.legacyAdvertisingType(properties) else { return .invalidHCICommandParameters }
+            let data = existing.map { advertisingSets[$0].data } ?? []
+            let takesData = type != .connectableDirectedLowDutyCycle && type != .connectableDirectedHighDutyCycle
+            guard data.count <= LL.AdvertisingPDU.maximumLegacyDataLength, takesData || data.isEmpty else {
+                return .invalidHCICommandParameters
+            }
+        } else {
+            // Only bit 6 (TxPower in the header) may be set: no connectable, scannable, directed or anonymous extended sets yet.
+            guard properties.subtracting(.includeTxPower).isEmpty else { return .invalidHCICommandParameters }
+        }
+        let highDutyCycle = Controller.legacyAdvertisingType(properties) == .connectableDirectedHighDutyCycle
+        guard highDutyCycle || command.primaryAdvertisingIntervalMin >= 0x20 && command.primaryAdvertisingIntervalMin <= command.primaryAdvertisingIntervalMax,
               !command.primaryAdvertisingChannelMap.intersection(.all).isEmpty, command.advertisingSID <= 0x0F
         else { return .invalidHCICommandParameters }
         guard command.primaryAdvertisingPHY == .le1M, command.secondaryAdvertisingPHY != .leCoded else {
@@ -124,6 +133,16 @@ extension Controller {
         guard let index = advertisingSetIndex(command.advertisingHandle) else { return .unknownAdvertisingIdentifier }
         var set = advertisingSets[index]
         let fragment = Array(command.advertisingData)
+        if set.usesLegacyPDUs {
+            // One complete legacy PDU's worth, for the types that carry data (§7.8.54).
+            let type = Controller.legacyAdvertisingType(set.parameters.advertisingEventProperties)
+            guard command.operation == .complete, fragment.count <= LL.AdvertisingPDU.maximumLegacyDataLength,
+                  type != .connectableDirectedLowDutyCycle, type != .connectableDirectedHighDutyCycle
+            else { return .invalidHCICommandParameters }
+            advertisingSets[index].data = fragment
+            if set.runsLegacyPDUs { advertiser?.update(advertisingData: fragment) }
+            return .success
+        }
         switch command.operation {
         case .unchangedData:
             // Only a new DID for the data the enabled set already sends.
@@ -153,12 +172,33 @@ extension Controller {
         return .success
     }
 
+    /// LE Set Extended Scan Response Data (§7.8.55): a legacy scannable set takes one
+    /// complete legacy PDU's worth; every other set here is non-scannable, and only
+    /// discarding (empty data) is allowed.
+    private mutating func setExtendedScanResponseData(_ command: HCI.LESetExtendedScanResponseData) -> HCI.StatusCode {
+        guard let index = advertisingSetIndex(command.advertisingHandle) else { return .unknownAdvertisingIdentifier }
+        let set = advertisingSets[index]
+        let data = Array(command.scanResponseData)
+        let type = Controller.legacyAdvertisingType(set.parameters.advertisingEventProperties)
+        if set.usesLegacyPDUs, type == .connectableUndirected || type == .scannableUndirected {
+            guard command.operation == .complete, data.count <= LL.AdvertisingPDU.maximumLegacyDataLength else {
+                return .invalidHCICommandParameters
+            }
+            advertisingSets[index].scanResponseData = data
+            if set.runsLegacyPDUs { advertiser?.update(scanResponseData: data) }
+            return .success
+        }
+        let discards = data.isEmpty && (command.operation == .complete || command.operation == .firstFragment)
+        return discards ? .success : .invalidHCICommandParameters
+    }
+
     /// LE Set Extended Advertising Enable (§7.8.56): every entry is checked before any set starts or stops.
     private mutating func setExtendedAdvertisingEnable(
         _ command: HCI.LESetExtendedAdvertisingEnable, into outputs: inout [ControllerOutput]
     ) -> HCI.StatusCode {
         if !command.enable, command.sets.isEmpty {
             for index in advertisingSets.indices { advertisingSets[index].advertiser = nil }
+            stopLegacySet(status: nil, into: &outputs)
             return .success
         }
         guard !command.sets.isEmpty, Set(command.sets.map(\.advertisingHandle)).count == command.sets.count else {
@@ -170,7 +210,10 @@ extension Controller {
             indices.append(index)
         }
         guard command.enable else {
-            for index in indices { advertisingSets[index].advertiser = nil }
+            for index in indices {
+                advertisingSets[index].advertiser = nil
+                if advertisingSets[index].runsLegacyPDUs { stopLegacySet(status: nil, into: &outputs) }
+            }
             return .success
         }
         var addresses: [BluetoothAddress] = []
@@ -178,9 +221,16 @@ extension Controller {
             let set = advertisingSets[index]
             if set.dataIsPartial { return .commandDisallowed }
             guard let address = set.ownAddress(publicAddress: configuration.publicAddress) else { return .invalidHCICommandParameters }
+            if set.usesLegacyPDUs, let refusal = legacySetStartStatus(at: index) { return refusal }
             addresses.append(address)
         }
+        // One legacy advertiser: two legacy-PDU sets cannot run at once.
+        if indices.filter({ advertisingSets[$0].usesLegacyPDUs }).count > 1 { return .memoryCapacityExceeded }
         for (entry, (index, address)) in zip(command.sets, zip(indices, addresses)) {
+            if advertisingSets[index].usesLegacyPDUs {
+                enableLegacySet(at: index, entry: entry, ownAddress: address)
+                continue
+            }
             advertisingSets[index].advertiser = ExtendedAdvertiser(
                 handle: entry.advertisingHandle, parameters: advertisingSets[index].parameters, ownAddress: address,
                 duration: entry.duration, maximumEvents: entry.maxExtendedAdvertisingEvents,
@@ -220,13 +270,18 @@ extension Controller {
 
     /// The timers of the advertising sets and the extended scanner.
     mutating func extendedAdvertisingTimer(into outputs: inout [ControllerOutput]) {
+        legacySetTimer(into: &outputs)
         for index in advertisingSets.indices {
             guard var active = advertisingSets[index].advertiser, active.nextDeadline <= now else { continue }
             // The sets take the radio in turn: one whose event is due waits for another's to end.
-            let othersBusyUntil = advertisingSets.indices.compactMap { other -> Microseconds? in
+            var othersBusyUntil = advertisingSets.indices.compactMap { other -> Microseconds? in
                 guard other != index, let busy = advertisingSets[other].advertiser?.busyUntil, busy > now else { return nil }
                 return busy
             }.max()
+            // The legacy advertiser in an event (a legacy-PDU set's) finishes it first.
+            if let legacy = advertiser, legacy.nextEventStart == nil, legacy.nextDeadline > now {
+                othersBusyUntil = max(othersBusyUntil ?? 0, legacy.nextDeadline)
+            }
             if let othersBusyUntil, active.busyUntil == nil {
                 active.postpone(until: othersBusyUntil)
                 advertisingSets[index].advertiser = active
@@ -260,7 +315,7 @@ extension Controller {
 
     /// The earliest deadline of the advertising sets and the extended scanner.
     var extendedAdvertisingDeadline: Microseconds? {
-        var earliest = extendedScanner?.nextDeadline(after: now)
+        var earliest = Self.earlier(extendedScanner?.nextDeadline(after: now), legacyAdvertisingSet?.endsAt)
         for set in advertisingSets {
             earliest = Self.earlier(earliest, set.advertiser?.nextDeadline)
         }

@@ -80,6 +80,8 @@ public struct Controller: SimulatedController {
     var extendedScanParameters = Controller.defaultScanParameters
     /// Legacy or extended commands, once the host has used one of them (§3.1.1 of Vol 4, Part E).
     var advertisingCommandFamily: AdvertisingCommandFamily?
+    /// The legacy-PDU advertising set that holds ``advertiser``, if one does.
+    var legacyAdvertisingSet: LegacyAdvertisingSetRun?
     var initiator: Initiator?
     var filterAcceptList: [FilterAcceptListEntry] = []
     var resolvingList = ControllerResolvingList()
@@ -176,6 +178,7 @@ public struct Controller: SimulatedController {
             let refusedBefore = active.refusedConnectIndications
             let (effects, finished) = active.receive(pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList)
             counters.invalidConnectIndications += active.refusedConnectIndications - refusedBefore
+            if finished { legacyAdvertisingSet?.eventsAtEnd = active.eventCount }
             advertiser = finished ? nil : active
             apply(effects, into: &outputs)
         case .advInd, .advDirectInd, .advNonconnInd, .advScanInd, .scanRsp:
@@ -275,6 +278,8 @@ public struct Controller: SimulatedController {
         } else {
             emit(event, into: &outputs)
         }
+        // A legacy-PDU set that made the connection ends with it (§7.7.65.18).
+        if connection.role == .peripheral { stopLegacySet(status: .success, connectionHandle: handle, into: &outputs) }
     }
 
     /// The lowest connection handle not in use, from 0x0001.
@@ -323,9 +328,11 @@ public struct Controller: SimulatedController {
             return
         }
         let now = now
-        let setClaim = advertisingSets.lazy.compactMap { $0.advertiser?.claim(at: now) }.first { $0 != .none }
+        // The legacy advertiser (a legacy-PDU set's, maybe) and the extended sets take turns; whichever sends holds the radio.
+        let advertiserClaim = ([advertiser?.claim] + advertisingSets.map { $0.advertiser?.claim(at: now) })
+            .lazy.compactMap { $0 }.first { $0 != .none }
         let claims: [RadioClaim] = [
-            advertiser?.claim ?? setClaim ?? .none,
+            advertiserClaim ?? .none,
             initiator?.claim(at: now) ?? .none,
             scanner?.claim(at: now) ?? extendedScanner?.claim(at: now) ?? .none,
         ]
