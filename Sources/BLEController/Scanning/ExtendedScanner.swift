@@ -129,13 +129,12 @@ struct ExtendedScanner: Sendable {
         var pending = pending
         let isPrimary = reception.transmission.channel >= 37
         if !isPrimary, !pending.reportedAny, let address = pending.advertiser, let adi = pending.dataInfo, legacy.filterDuplicates {
-            // Duplicate filtering (§7.8.65): the same set's same data from the same advertiser is reported once.
-            let key = DuplicateKey(address: address, setID: adi.setID, dataID: adi.dataID)
-            guard !reported.contains(key) else {
+            // Duplicate filtering (§7.8.65): the same set's same data from the same advertiser is
+            // reported once it has arrived complete (a truncated copy does not count).
+            guard !reported.contains(DuplicateKey(address: address, setID: adi.setID, dataID: adi.dataID)) else {
                 chain = nil
                 return []
             }
-            reported.insert(key)
         }
         var effects: [LinkEffect] = []
         pending.receivedOctets += payload.data.count
@@ -164,6 +163,9 @@ struct ExtendedScanner: Sendable {
             return effects
         }
         chain = nil
+        if legacy.filterDuplicates, let address = pending.advertiser, let adi = pending.dataInfo {
+            reported.insert(DuplicateKey(address: address, setID: adi.setID, dataID: adi.dataID))
+        }
         let pieces = Self.fragments(payload.data)
         for (index, fragment) in pieces.enumerated() {
             let status: LEReport.EventType.DataStatus = index == pieces.count - 1 ? .complete : .incompleteMoreToCome
