@@ -256,12 +256,14 @@ public struct Controller: SimulatedController {
             outputs.append(desired.map(ControllerOutput.listen) ?? .stopListening)
             return
         }
-        let now = now
-        // The legacy advertiser (a legacy-PDU set's, maybe) and the extended sets take turns; whichever sends holds the radio.
-        let advertiserClaim = ([advertiser?.claim] + advertisingSets.map { $0.advertiser?.claim(at: now) })
-            .lazy.compactMap { $0 }.first { $0 != .none }
+        // The legacy advertiser (a legacy-PDU set's, maybe) and the extended sets take turns;
+        // whichever sends holds the radio. (A loop, not a mapped array: this runs after every input.)
+        var advertiserClaim = advertiser?.claim ?? .none
+        for set in advertisingSets where advertiserClaim == .none {
+            advertiserClaim = set.advertiser?.claim(at: now) ?? .none
+        }
         let claims: [RadioClaim] = [
-            advertiserClaim ?? .none,
+            advertiserClaim,
             initiator?.claim(at: now) ?? .none,
             scanner?.claim(at: now) ?? extendedScanner?.claim(at: now) ?? .none,
         ]

@@ -154,7 +154,7 @@ struct ExtendedScanner: Sendable {
                 + Airtime.duration(pduOctets: ExtendedAdvertisingTiming.longestPDUOctets, phy: phy)
             // The primary PDU's data, if any, comes ahead of the chain's; a primary PDU has none here.
             if !isPrimary {
-                for fragment in Self.fragments(payload.data) {
+                for fragment in Self.fragments(payload.data) where !fragment.isEmpty {
                     effects.append(report(pending, data: fragment, status: .incompleteMoreToCome, rssi: reception.rssi))
                     pending.reportedAny = true
                 }
