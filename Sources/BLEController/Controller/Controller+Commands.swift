@@ -242,9 +242,12 @@ extension Controller {
     }
 
     /// LE Create Connection (§7.8.12): Command Status, then initiating until a connectable
-    /// advertisement from the peer arrives or the host cancels.
-    private mutating func createConnection(_ command: HCI.LECreateConnection, into outputs: inout [ControllerOutput]) {
-        let opcode = HCI.LECreateConnection.opcode
+    /// advertisement from the peer arrives or the host cancels. LE Extended Create Connection
+    /// comes here too, in its LE 1M form, answered under its own `opcode`.
+    mutating func createConnection(
+        _ command: HCI.LECreateConnection, answering opcode: HCI.Opcode = HCI.LECreateConnection.opcode,
+        into outputs: inout [ControllerOutput]
+    ) {
         if initiator != nil {
             respond(opcode, status: .commandDisallowed, into: &outputs)
             return

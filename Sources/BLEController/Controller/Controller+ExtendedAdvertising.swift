@@ -28,7 +28,8 @@ extension Controller {
         case HCI.LESetAdvertisingSetRandomAddress.opcode, HCI.LESetExtendedAdvertisingParameters.opcode,
              HCI.LESetExtendedAdvertisingData.opcode, HCI.LESetExtendedScanResponseData.opcode,
              HCI.LESetExtendedAdvertisingEnable.opcode, HCI.LERemoveAdvertisingSet.opcode, HCI.LEClearAdvertisingSets.opcode,
-             HCI.LESetExtendedScanParameters.opcode, HCI.LESetExtendedScanEnable.opcode:
+             HCI.LESetExtendedScanParameters.opcode, HCI.LESetExtendedScanEnable.opcode,
+             HCI.LEExtendedCreateConnection.opcode:
             return .extended
         default:
             return nil
@@ -83,6 +84,10 @@ extension Controller {
             return [setExtendedScanParameters(command).rawValue]
         case let command as HCI.LESetExtendedScanEnable:
             return [setExtendedScanEnable(command).rawValue]
+        case let command as HCI.LEExtendedCreateConnection:
+            // Answered with Command Status; nothing more to send here.
+            extendedCreateConnection(command, into: &outputs)
+            return nil
         default:
             return nil
         }

@@ -32,4 +32,25 @@ extension Controller {
             duration: command.duration, txPowerDBm: configuration.txPowerDBm, now: now)
         return .success
     }
+
+    /// LE Extended Create Connection (§7.8.66) on LE 1M: initiating as LE Create Connection
+    /// does, towards legacy connectable advertising (connectable extended advertising is not
+    /// modelled). LE Coded is refused as unsupported; without LE 1M nothing can be scanned.
+    mutating func extendedCreateConnection(_ command: HCI.LEExtendedCreateConnection, into outputs: inout [ControllerOutput]) {
+        let opcode = HCI.LEExtendedCreateConnection.opcode
+        if command.leCoded != nil {
+            respond(opcode, status: .unsupportedFeatureOrParameterValue, into: &outputs)
+            return
+        }
+        guard let parameters = command.le1M else {
+            respond(opcode, status: .invalidHCICommandParameters, into: &outputs)
+            return
+        }
+        let legacy = HCI.LECreateConnection(
+            leScanInterval: parameters.scanInterval, leScanWindow: parameters.scanWindow,
+            initiatorFilterPolicy: command.initiatorFilterPolicy, peerAddressType: command.peerAddressType,
+            peerAddress: command.peerAddress, ownAddressType: command.ownAddressType,
+            connectionParameters: parameters.connectionParameters)
+        createConnection(legacy, answering: opcode, into: &outputs)
+    }
 }

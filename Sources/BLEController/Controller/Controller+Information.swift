@@ -95,6 +95,7 @@ extension Controller {
         (HCI.LEClearAdvertisingSets.opcode, .leClearAdvertisingSets),
         (HCI.LESetExtendedScanParameters.opcode, .leSetExtendedScanParameters),
         (HCI.LESetExtendedScanEnable.opcode, .leSetExtendedScanEnable),
+        (HCI.LEExtendedCreateConnection.opcode, .leExtendedCreateConnection),
     ]
 
     /// The Supported Commands field this controller reports.
