@@ -19,7 +19,7 @@ struct ExtendedCreateConnectionTests {
     func connects() {
         var air = TestAir()
         let peripheral = air.add(address: 0xA1, seed: 1)
-        let central = air.add(address: 0xB2, seed: 2)
+        let central = air.add(address: 0xB2, seed: 2, claimsExtendedAdvertising: true)
         air.startAdvertising(peripheral)
         let answer = air.command(central, Self.command(to: air.address(peripheral)))
         guard case let .commandStatus(status)? = answer.first else {
@@ -36,7 +36,7 @@ struct ExtendedCreateConnectionTests {
     @Test("LE Coded is refused as unsupported, no scannable PHY as invalid, and the legacy command after it as disallowed")
     func refusals() {
         var air = TestAir()
-        let central = air.add(address: 0xB2, seed: 2)
+        let central = air.add(address: 0xB2, seed: 2, claimsExtendedAdvertising: true)
         let peer = BluetoothAddress(0xA1)
         func status(_ events: [HCI.Event]) -> HCI.StatusCode? {
             if case let .commandStatus(status)? = events.first { return status.status }
@@ -48,5 +48,23 @@ struct ExtendedCreateConnectionTests {
         #expect(status(air.command(central, Self.command(to: peer))) == .commandDisallowed, "one initiation at a time")
         #expect(air.command(central, HCI.LECreateConnectionCancel()).first?.commandResult?.status == 0x00)
         #expect(status(air.command(central, TestAir.createConnection(to: peer))) == .commandDisallowed)
+    }
+
+    @Test("Only a controller configured to claim the extended feature reports it and LE Extended Create Connection")
+    func claimedOnlyWhenConfigured() throws {
+        var air = TestAir()
+        let plain = air.add(address: 0xA1, seed: 1)
+        let claiming = air.add(address: 0xB2, seed: 2, claimsExtendedAdvertising: true)
+        func claims(_ device: Int) throws -> (features: Bool, command: Bool) {
+            guard case let .commandComplete(features)? = air.command(device, HCI.LEReadLocalSupportedFeatures()).first,
+                  case let .commandComplete(commands)? = air.command(device, HCI.ReadLocalSupportedCommands()).first
+            else { return (false, false) }
+            return (try features.returnParameters(for: HCI.LEReadLocalSupportedFeatures.self).leFeatures.contains(.leExtendedAdvertising),
+                    try commands.returnParameters(for: HCI.ReadLocalSupportedCommands.self).supportedCommands.contains(.leExtendedCreateConnection))
+        }
+        #expect(try claims(plain) == (false, false))
+        #expect(try claims(claiming) == (true, true))
+        let unknown = air.command(plain, Self.command(to: BluetoothAddress(0xB2)))
+        #expect(unknown.first?.commandResult?.status == 0x01, "Unknown HCI Command when not claimed")
     }
 }

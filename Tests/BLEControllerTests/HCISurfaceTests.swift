@@ -76,7 +76,7 @@ struct HCISurfaceTests {
         #expect(field.contains(.leEncrypt))
         #expect(field.contains(.leSetExtendedAdvertisingParameters))
         #expect(field.contains(.leSetExtendedScanEnable))
-        #expect(field.contains(.leExtendedCreateConnection))
+        #expect(!field.contains(.leExtendedCreateConnection), "claimed only with the extended feature (ExtendedCreateConnectionTests)")
         #expect(!field.contains(.leGenerateDHKey))
     }
 

@@ -16,7 +16,7 @@ extension Controller {
     /// specification answers only on error), Num_HCI_Command_Packets = 1.
     mutating func handleCommand(_ packet: HCI.CommandPacket, into outputs: inout [ControllerOutput]) {
         let opcode = packet.opcode
-        guard let type = HCI.commandType(for: opcode), Controller.isSupported(opcode) else {
+        guard let type = HCI.commandType(for: opcode), supports(opcode) else {
             respond(opcode, complete: [HCI.StatusCode.unknownHCICommand.rawValue], into: &outputs)
             return
         }

@@ -35,8 +35,9 @@ struct TestAir {
 
     /// Adds a controller with public address `address` and returns its index.
     @discardableResult
-    mutating func add(address: UInt64, seed: UInt64) -> Int {
-        let configuration = ControllerConfiguration(publicAddress: BluetoothAddress(address), seed: seed)
+    mutating func add(address: UInt64, seed: UInt64, claimsExtendedAdvertising: Bool = false) -> Int {
+        let configuration = ControllerConfiguration(
+            publicAddress: BluetoothAddress(address), seed: seed, claimsExtendedAdvertising: claimsExtendedAdvertising)
         devices.append(Device(controller: Controller(configuration: configuration)))
         enableLEMetaEvents(devices.count - 1)
         return devices.count - 1
