@@ -23,6 +23,13 @@ public struct ControllerConfiguration: Hashable, Sendable {
     /// Whether established connections hand host data straight to the peer's controller,
     /// with no airtime (an ideal link, as Bumble's LocalLink): see ``DirectLinkData``.
     public var airtimeFreeData: Bool
+    /// Whether the controller claims the LE Extended Advertising feature (LE Supported
+    /// Features bit 12) and LE Extended Create Connection. Off by default: hosts choose the
+    /// extended commands from these two (Bumble connects with LE Extended Create Connection
+    /// whenever it is claimed, even after scanning the legacy way, which the controller then
+    /// refuses as the families may not mix), and our own host does not speak them yet. The
+    /// other extended advertising and scanning commands are answered either way.
+    public var claimsExtendedAdvertising: Bool
 
     /// A configuration with typical defaults: 0 dBm, 251-octet × 8 buffers, 16 connections.
     public init(
@@ -34,7 +41,8 @@ public struct ControllerConfiguration: Hashable, Sendable {
         maximumConnections: Int = 16,
         filterAcceptListSize: Int = 16,
         resolvingListSize: Int = 16,
-        airtimeFreeData: Bool = false
+        airtimeFreeData: Bool = false,
+        claimsExtendedAdvertising: Bool = false
     ) {
         self.publicAddress = publicAddress
         self.seed = seed
@@ -45,5 +53,6 @@ public struct ControllerConfiguration: Hashable, Sendable {
         self.filterAcceptListSize = filterAcceptListSize
         self.resolvingListSize = resolvingListSize
         self.airtimeFreeData = airtimeFreeData
+        self.claimsExtendedAdvertising = claimsExtendedAdvertising
     }
 }

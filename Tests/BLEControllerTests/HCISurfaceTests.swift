@@ -74,18 +74,21 @@ struct HCISurfaceTests {
         #expect(field.contains(.leSetAdvertisingEnable))
         #expect(field.contains(.leCreateConnectionCancel))
         #expect(field.contains(.leEncrypt))
-        #expect(!field.contains(.leSetExtendedAdvertisingParameters))
+        #expect(field.contains(.leSetExtendedAdvertisingParameters))
+        #expect(field.contains(.leSetExtendedScanEnable))
+        #expect(!field.contains(.leExtendedCreateConnection), "claimed only with the extended feature (ExtendedCreateConnectionTests)")
         #expect(!field.contains(.leGenerateDHKey))
     }
 
-    @Test("Unknown opcodes and the extended advertising commands get Unknown HCI Command")
+    @Test("Unknown opcodes and periodic advertising get Unknown HCI Command")
     func unknownCommands() throws {
         var air = TestAir()
         let device = air.add(address: 1, seed: 1)
         let vendor = air.raw(device, HCI.CommandPacket(opcode: HCI.Opcode(rawValue: 0xFC01), parameters: [1, 2]))
         #expect(vendor.first?.commandResult?.status == 0x01)
         #expect(vendor.first?.commandResult?.opcode == HCI.Opcode(rawValue: 0xFC01))
-        let extended = air.command(device, HCI.LEClearAdvertisingSets())
+        // LE Set Periodic Advertising Parameters (§7.8.61): not modelled.
+        let extended = air.raw(device, HCI.CommandPacket(opcode: HCI.Opcode(ogf: 0x08, ocf: 0x003E), parameters: []))
         #expect(extended.count == 1)
         #expect(extended.first?.commandResult?.status == 0x01)
     }

@@ -16,8 +16,13 @@ extension Controller {
     /// specification answers only on error), Num_HCI_Command_Packets = 1.
     mutating func handleCommand(_ packet: HCI.CommandPacket, into outputs: inout [ControllerOutput]) {
         let opcode = packet.opcode
-        guard let type = HCI.commandType(for: opcode), Controller.isSupported(opcode) else {
+        guard let type = HCI.commandType(for: opcode), supports(opcode) else {
             respond(opcode, complete: [HCI.StatusCode.unknownHCICommand.rawValue], into: &outputs)
+            return
+        }
+        // Legacy and extended advertising, scanning and initiating commands do not mix (§3.1.1).
+        guard admitCommandFamily(of: opcode) else {
+            reject(opcode, completion: type.completion, .commandDisallowed, into: &outputs)
             return
         }
         let command: any HCICommand
@@ -29,6 +34,10 @@ extension Controller {
         }
         if let handle = Controller.connectionHandle(of: command) {
             routeConnectionCommand(command, handle: handle, into: &outputs)
+            return
+        }
+        if let returnParameters = handleExtendedAdvertisingCommand(command, into: &outputs) {
+            respond(opcode, complete: returnParameters, into: &outputs)
             return
         }
         if let status = handleAdvertisingCommand(command, into: &outputs) {
@@ -120,8 +129,8 @@ extension Controller {
     /// Whether the filter accept list is in use and may not change (§7.8.16).
     var filterAcceptListInUse: Bool {
         let advertisingUses = advertiser.map { $0.parameters.advertisingFilterPolicy != .acceptAll } ?? false
-        let scanningUses = scanner.map {
-            $0.parameters.scanningFilterPolicy == .basicFiltered || $0.parameters.scanningFilterPolicy == .extendedFiltered
+        let scanningUses = (scanner?.parameters ?? extendedScanner?.parameters).map {
+            $0.scanningFilterPolicy == .basicFiltered || $0.scanningFilterPolicy == .extendedFiltered
         } ?? false
         let initiatingUses = initiator.map { $0.command.initiatorFilterPolicy == .useFilterAcceptList } ?? false
         return advertisingUses || scanningUses || initiatingUses
@@ -135,7 +144,7 @@ extension Controller {
         switch command {
         case let command as HCI.LESetRandomAddress:
             // §7.8.4: disallowed while legacy advertising, scanning or initiating is enabled.
-            if advertiser != nil || scanner != nil || initiator != nil { return .commandDisallowed }
+            if advertiser != nil || scanner != nil || extendedScanner != nil || initiator != nil { return .commandDisallowed }
             randomAddress = command.randomAddress
             return .success
         case let command as HCI.LESetAdvertisingParameters:
@@ -233,9 +242,12 @@ extension Controller {
     }
 
     /// LE Create Connection (§7.8.12): Command Status, then initiating until a connectable
-    /// advertisement from the peer arrives or the host cancels.
-    private mutating func createConnection(_ command: HCI.LECreateConnection, into outputs: inout [ControllerOutput]) {
-        let opcode = HCI.LECreateConnection.opcode
+    /// advertisement from the peer arrives or the host cancels. LE Extended Create Connection
+    /// comes here too, in its LE 1M form, answered under its own `opcode`.
+    mutating func createConnection(
+        _ command: HCI.LECreateConnection, answering opcode: HCI.Opcode = HCI.LECreateConnection.opcode,
+        into outputs: inout [ControllerOutput]
+    ) {
         if initiator != nil {
             respond(opcode, status: .commandDisallowed, into: &outputs)
             return

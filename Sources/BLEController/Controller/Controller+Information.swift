@@ -84,10 +84,43 @@ extension Controller {
         (HCI.LEReadTransmitPower.opcode, .leReadTransmitPower),
         (HCI.LESetPrivacyMode.opcode, .leSetPrivacyMode),
         (HCI.LEReadBufferSizeV2.opcode, .leReadBufferSizeV2),
+        (HCI.LESetAdvertisingSetRandomAddress.opcode, .leSetAdvertisingSetRandomAddress),
+        (HCI.LESetExtendedAdvertisingParameters.opcode, .leSetExtendedAdvertisingParameters),
+        (HCI.LESetExtendedAdvertisingData.opcode, .leSetExtendedAdvertisingData),
+        (HCI.LESetExtendedScanResponseData.opcode, .leSetExtendedScanResponseData),
+        (HCI.LESetExtendedAdvertisingEnable.opcode, .leSetExtendedAdvertisingEnable),
+        (HCI.LEReadMaximumAdvertisingDataLength.opcode, .leReadMaximumAdvertisingDataLength),
+        (HCI.LEReadNumberOfSupportedAdvertisingSets.opcode, .leReadNumberOfSupportedAdvertisingSets),
+        (HCI.LERemoveAdvertisingSet.opcode, .leRemoveAdvertisingSet),
+        (HCI.LEClearAdvertisingSets.opcode, .leClearAdvertisingSets),
+        (HCI.LESetExtendedScanParameters.opcode, .leSetExtendedScanParameters),
+        (HCI.LESetExtendedScanEnable.opcode, .leSetExtendedScanEnable),
     ]
 
-    /// The Supported Commands field this controller reports.
+    /// The Supported Commands field this controller reports by default.
     public static let supportedCommandsField = HCI.SupportedCommands(supportedCommands.map(\.entry))
+
+    /// The commands claimed only with ``ControllerConfiguration/claimsExtendedAdvertising``.
+    static let extendedFeatureCommands: [(opcode: HCI.Opcode, entry: HCI.SupportedCommands.Entry)] = [
+        (HCI.LEExtendedCreateConnection.opcode, .leExtendedCreateConnection),
+    ]
+
+    /// The Supported Commands field this controller reports with its configuration.
+    var reportedSupportedCommands: HCI.SupportedCommands {
+        guard configuration.claimsExtendedAdvertising else { return Controller.supportedCommandsField }
+        return HCI.SupportedCommands((Controller.supportedCommands + Controller.extendedFeatureCommands).map(\.entry))
+    }
+
+    /// The LE features this controller reports with its configuration.
+    var reportedLEFeatures: HCI.LEFeatures {
+        configuration.claimsExtendedAdvertising ? Controller.leFeatures.union(.leExtendedAdvertising) : Controller.leFeatures
+    }
+
+    /// Whether this controller, with its configuration, implements the command with `opcode`.
+    func supports(_ opcode: HCI.Opcode) -> Bool {
+        Controller.isSupported(opcode)
+            || configuration.claimsExtendedAdvertising && Controller.extendedFeatureCommands.contains { $0.opcode == opcode }
+    }
 
     /// Whether the controller implements the command with `opcode`.
     static func isSupported(_ opcode: HCI.Opcode) -> Bool {
@@ -135,7 +168,7 @@ extension Controller {
                 companyIdentifier: Controller.companyIdentifier, lmpSubversion: 0).encoded()
         case is HCI.ReadLocalSupportedCommands:
             return HCI.ReadLocalSupportedCommands.ReturnParameters(
-                status: ok, supportedCommands: Controller.supportedCommandsField).encoded()
+                status: ok, supportedCommands: reportedSupportedCommands).encoded()
         case is HCI.ReadLocalSupportedFeatures:
             return HCI.ReadLocalSupportedFeatures.ReturnParameters(status: ok, lmpFeatures: Controller.lmpFeatures).encoded()
         case let command as HCI.ReadLocalExtendedFeatures:
@@ -160,7 +193,7 @@ extension Controller {
                 totalNumLEACLDataPackets: UInt8(clamping: configuration.leACLBufferCount),
                 isoDataPacketLength: 0, totalNumISODataPackets: 0).encoded()
         case is HCI.LEReadLocalSupportedFeatures:
-            return HCI.LEReadLocalSupportedFeatures.ReturnParameters(status: ok, leFeatures: Controller.leFeatures).encoded()
+            return HCI.LEReadLocalSupportedFeatures.ReturnParameters(status: ok, leFeatures: reportedLEFeatures).encoded()
         case is HCI.LEReadSupportedStates:
             // Every state and combination of Core 5.4, Vol 4, Part E, §7.8.27 (bits 0–41):
             // the one radio is shared by priority, so no combination is refused.

@@ -26,6 +26,7 @@ extension Controller {
         earliest = Self.earlier(earliest, advertiser?.nextDeadline)
         earliest = Self.earlier(earliest, initiator?.nextDeadline(after: now))
         earliest = Self.earlier(earliest, scanner?.nextDeadline(after: now))
+        earliest = Self.earlier(earliest, extendedAdvertisingDeadline)
         return Self.earlier(earliest, privateAddressDeadline)
     }
 
@@ -55,15 +56,19 @@ extension Controller {
             if index < connections.count, connections[index].link.handleValue == handle { index += 1 }
         }
         if var active = advertiser, active.nextDeadline <= now {
-            let radioFreeUntil = higherPriorityStart(than: .advertising)
+            // An extended set's event under way keeps a legacy-PDU set's event for later.
+            let setSending = advertisingSets.contains { $0.advertiser?.claim(at: now) ?? .none != .none }
+            let radioFreeUntil = setSending ? now : higherPriorityStart(than: .advertising)
             if let effects = active.timer(at: now, radioFreeUntil: radioFreeUntil, random: &random) {
                 advertiser = active
                 apply(effects, into: &outputs)
             } else {
+                legacyAdvertisingSet?.eventsAtEnd = active.eventCount
                 advertiser = nil
                 advertisingTimedOut(active, into: &outputs)
             }
         }
+        extendedAdvertisingTimer(into: &outputs)
         if var active = initiator, active.nextDeadline(after: now) <= now {
             active.timer(at: now)
             initiator = active
@@ -81,5 +86,7 @@ extension Controller {
         emit(connectionCompleteEvent(
             status: .advertisingTimeout, handle: 0, role: .peripheral, peer: peer,
             interval: 0, latency: 0, timeout: 0, clockAccuracy: .ppm500), into: &outputs)
+        // A legacy-PDU set's high duty cycle directed advertising ends its set too.
+        stopLegacySet(status: .advertisingTimeout, into: &outputs)
     }
 }

@@ -74,6 +74,14 @@ public struct Controller: SimulatedController {
     var scanParameters = Controller.defaultScanParameters
     var advertiser: LegacyAdvertiser?
     var scanner: LegacyScanner?
+    /// The advertising sets, in ascending handle order (Controller+ExtendedAdvertising.swift).
+    var advertisingSets: [AdvertisingSet] = []
+    var extendedScanner: ExtendedScanner?
+    var extendedScanParameters = Controller.defaultScanParameters
+    /// Legacy or extended commands, once the host has used one of them (§3.1.1 of Vol 4, Part E).
+    var advertisingCommandFamily: AdvertisingCommandFamily?
+    /// The legacy-PDU advertising set that holds ``advertiser``, if one does.
+    var legacyAdvertisingSet: LegacyAdvertisingSetRun?
     var initiator: Initiator?
     var filterAcceptList: [FilterAcceptListEntry] = []
     var resolvingList = ControllerResolvingList()
@@ -101,9 +109,9 @@ public struct Controller: SimulatedController {
     }
 
     /// Whether the controller is advertising (for tests and the world's display).
-    public var isAdvertising: Bool { advertiser != nil }
-    /// Whether the controller is scanning.
-    public var isScanning: Bool { scanner != nil }
+    public var isAdvertising: Bool { advertiser != nil || advertisingSets.contains(where: \.isEnabled) }
+    /// Whether the controller is scanning, with the legacy or the extended commands.
+    public var isScanning: Bool { scanner != nil || extendedScanner != nil }
     /// Whether an LE Create Connection is pending.
     public var isInitiating: Bool { initiator != nil }
     /// Handles of the open connections, in ascending order.
@@ -144,60 +152,6 @@ public struct Controller: SimulatedController {
         }
     }
 
-    // MARK: - Radio
-
-    private mutating func handleReception(_ reception: RadioReception, into outputs: inout [ControllerOutput]) {
-        let transmission = reception.transmission
-        guard transmission.accessAddress == RadioTransmission.advertisingAccessAddress else {
-            // Only the link whose event holds the radio listens; anything else is a leftover.
-            guard let index = connections.firstIndex(where: { $0.request.accessAddress == transmission.accessAddress }),
-                  connections[index].link.handleValue == radioOwner
-            else { return }
-            feed(connectionAt: index, .radio(reception), into: &outputs)
-            return
-        }
-        guard let pdu = try? LL.AdvertisingPDU(decoding: transmission.pdu) else {
-            counters.malformedAirPDUs += 1
-            return
-        }
-        // Address resolution (Controller+Privacy.swift): the sender's identity, if any.
-        let sender = pdu.payload.senderAddress
-        let resolved = sender.map { resolveSender($0) } ?? ResolvedSender(filterAcceptList: filterAcceptList)
-        if resolved.ignored { return }
-        switch pdu.pduType {
-        case .scanReq, .connectInd:
-            guard var active = advertiser else { return }
-            let refusedBefore = active.refusedConnectIndications
-            let (effects, finished) = active.receive(pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList)
-            counters.invalidConnectIndications += active.refusedConnectIndications - refusedBefore
-            advertiser = finished ? nil : active
-            apply(effects, into: &outputs)
-        case .advInd, .advDirectInd, .advNonconnInd, .advScanInd, .scanRsp:
-            var radioFreeUntil = higherPriorityStart(than: .initiating)
-            if let running = initiator, pdu.pduType != .scanRsp, let sender {
-                let active = Controller.initiator(running, seeing: sender, as: resolved.identity)
-                let effects = active.receive(
-                    pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList,
-                    radioFreeUntil: radioFreeUntil, existingLinks: linkSchedules, random: &random)
-                if !effects.isEmpty {
-                    initiator = nil
-                    apply(effects, into: &outputs)
-                    radioFreeUntil = now
-                }
-            }
-            if var active = scanner {
-                let free = [radioFreeUntil, higherPriorityStart(than: .scanning)].compactMap { $0 }.min()
-                let effects = active.receive(
-                    pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList, radioFreeUntil: free)
-                scanner = active
-                apply(sender.map { Controller.reportingIdentity(effects, sender: $0, identity: resolved.identity) } ?? effects,
-                      into: &outputs)
-            }
-        case .advExtInd, .auxConnectRsp:
-            return
-        }
-    }
-
     /// The activities in order of priority for the radio.
     enum Activity: Int { case connection, advertising, initiating, scanning }
 
@@ -206,8 +160,12 @@ public struct Controller: SimulatedController {
     func higherPriorityStart(than activity: Activity) -> Microseconds? {
         if radioOwner != nil { return now }
         var starts: [Microseconds] = connections.compactMap(\.link.nextEventStart)
-        if activity.rawValue > Activity.advertising.rawValue, let advertiser {
-            starts.append(advertiser.nextEventStart ?? now)
+        if activity.rawValue > Activity.advertising.rawValue {
+            if let advertiser { starts.append(advertiser.nextEventStart ?? now) }
+            for set in advertisingSets {
+                guard let running = set.advertiser else { continue }
+                starts.append(running.claim(at: now) == .none ? running.nextEvent : now)
+            }
         }
         return starts.min()
     }
@@ -249,6 +207,8 @@ public struct Controller: SimulatedController {
         } else {
             emit(event, into: &outputs)
         }
+        // A legacy-PDU set that made the connection ends with it (§7.7.65.18).
+        if connection.role == .peripheral { stopLegacySet(status: .success, connectionHandle: handle, into: &outputs) }
     }
 
     /// The lowest connection handle not in use, from 0x0001.
@@ -296,10 +256,16 @@ public struct Controller: SimulatedController {
             outputs.append(desired.map(ControllerOutput.listen) ?? .stopListening)
             return
         }
+        // The legacy advertiser (a legacy-PDU set's, maybe) and the extended sets take turns;
+        // whichever sends holds the radio. (A loop, not a mapped array: this runs after every input.)
+        var advertiserClaim = advertiser?.claim ?? .none
+        for set in advertisingSets where advertiserClaim == .none {
+            advertiserClaim = set.advertiser?.claim(at: now) ?? .none
+        }
         let claims: [RadioClaim] = [
-            advertiser?.claim ?? .none,
+            advertiserClaim,
             initiator?.claim(at: now) ?? .none,
-            scanner?.claim(at: now) ?? .none,
+            scanner?.claim(at: now) ?? extendedScanner?.claim(at: now) ?? .none,
         ]
         // An exchange under way (a claim that is `.busy`) keeps the radio over mere listening;
         // among equals the more important activity wins.
@@ -323,6 +289,7 @@ public struct Controller: SimulatedController {
         if let holder, holder < 2, case .busy = claims[2] {
             // The advertiser took the radio during a scan request exchange.
             scanner?.abandonRequest()
+            extendedScanner?.abandonRequest()
         }
         guard desired != currentWindow else { return }
         currentWindow = desired

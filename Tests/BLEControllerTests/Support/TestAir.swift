@@ -29,12 +29,15 @@ struct TestAir {
     var now: Microseconds = 0
     /// Every transmission so far, in the order sent.
     var log: [Sent] = []
+    /// Transmissions for which this returns `true` reach nobody (a lost packet).
+    var loses: @Sendable (RadioTransmission) -> Bool = { _ in false }
     private var inFlight: [Sent] = []
 
     /// Adds a controller with public address `address` and returns its index.
     @discardableResult
-    mutating func add(address: UInt64, seed: UInt64) -> Int {
-        let configuration = ControllerConfiguration(publicAddress: BluetoothAddress(address), seed: seed)
+    mutating func add(address: UInt64, seed: UInt64, claimsExtendedAdvertising: Bool = false) -> Int {
+        let configuration = ControllerConfiguration(
+            publicAddress: BluetoothAddress(address), seed: seed, claimsExtendedAdvertising: claimsExtendedAdvertising)
         devices.append(Device(controller: Controller(configuration: configuration)))
         enableLEMetaEvents(devices.count - 1)
         return devices.count - 1
@@ -128,6 +131,7 @@ struct TestAir {
 
     private mutating func deliver(_ sent: Sent) {
         let transmission = sent.transmission
+        if loses(transmission) { return }
         for index in devices.indices where index != sent.device {
             guard let window = window(of: index, at: transmission.start),
                   window.channel == transmission.channel, window.accessAddress == transmission.accessAddress,

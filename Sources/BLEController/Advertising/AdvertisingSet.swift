@@ -1,0 +1,40 @@
+import BLEWire
+
+/// One advertising set the host created with LE Set Extended Advertising Parameters (Core
+/// 5.4, Vol 4, Part E, §7.8.53): its parameters, random address and data, kept while it is
+/// disabled, and the advertiser that runs while it is enabled.
+struct AdvertisingSet: Sendable {
+    /// Advertising_Handle.
+    let handle: UInt8
+    var parameters: HCI.LESetExtendedAdvertisingParameters
+    /// LE Set Advertising Set Random Address (§7.8.52).
+    var randomAddress: BluetoothAddress?
+    /// The advertising data, complete or as far as its fragments have come.
+    var data: [UInt8] = []
+    /// Whether the first fragment arrived and the last has not (§7.8.54).
+    var dataIsPartial = false
+    /// The Advertising Data ID sent in the ADI; it changes whenever the data changes
+    /// (Vol 6, Part B, §4.4.2.11).
+    var dataID: UInt16 = 0
+    /// The scan response data of a legacy scannable set.
+    var scanResponseData: [UInt8] = []
+    /// The advertiser, while an extended set is enabled.
+    var advertiser: ExtendedAdvertiser?
+    /// Whether the set uses legacy PDUs and holds the controller's legacy advertiser.
+    var runsLegacyPDUs = false
+
+    /// Whether the set uses legacy advertising PDUs (property bit 4).
+    var usesLegacyPDUs: Bool { parameters.advertisingEventProperties.contains(.legacy) }
+    /// Whether the set is enabled.
+    var isEnabled: Bool { advertiser != nil || runsLegacyPDUs }
+
+    /// The address the set's PDUs carry, or `nil` when it needs a random address the host
+    /// has not given (resolvable private addresses are not generated for sets: types 0x02
+    /// and 0x03 fall back to the public and the set's random address).
+    func ownAddress(publicAddress: BluetoothAddress) -> BluetoothAddress? {
+        switch parameters.ownAddressType {
+        case .public, .resolvableOrPublic: return publicAddress
+        case .random, .resolvableOrRandom: return randomAddress
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import BLEWire
+
+/// One enabled extended advertising set on the air (Core 5.4, Vol 6, Part B, §4.4.2):
+/// non-connectable, non-scannable events of ADV_EXT_IND on the primary channels, an
+/// AUX_ADV_IND on a secondary channel and AUX_CHAIN_INDs for data that does not fit, every
+/// PDU placed exactly where its pointer says. Events repeat every primary advertising
+/// interval plus advDelay (0–10 ms) until the duration or the event limit ends them.
+///
+/// An event is planned whole when it starts, from the set's data at that moment, and its
+/// packets are handed to the air at once with their start times.
+struct ExtendedAdvertiser: Sendable {
+    /// Why a set stopped on its own.
+    enum Ending: Equatable, Sendable {
+        /// Its duration ran out: Advertising Timeout (0x3C).
+        case timeout
+        /// It sent its maximum number of events: Limit Reached (0x43).
+        case limitReached
+    }
+
+    let handle: UInt8
+    let ownAddress: BluetoothAddress
+    let setID: UInt8
+    let primaryChannels: [UInt8]
+    let secondaryPHY: RadioPHY
+    let interval: Microseconds
+    /// The TxPower field's value, when the host asked for it in the extended header.
+    let advertisedTxPower: Int8?
+    let txPowerDBm: Double
+    /// When the duration runs out, if the host gave one.
+    let endsAt: Microseconds?
+    /// The most events to send, if the host gave a limit.
+    let maximumEvents: Int?
+    private(set) var nextEvent: Microseconds
+    /// The end of the event under way: the set holds the radio until then.
+    private(set) var busyUntil: Microseconds?
+    /// Events sent.
+    private(set) var completedEvents = 0
+
+    /// Starts advertising at `now` with the set's parameters and the enable entry's limits.
+    init(
+        handle: UInt8, parameters: HCI.LESetExtendedAdvertisingParameters, ownAddress: BluetoothAddress,
+        duration: UInt16, maximumEvents: UInt8, txPowerDBm: Double, now: Microseconds
+    ) {
+        self.handle = handle
+        self.ownAddress = ownAddress
+        setID = parameters.advertisingSID
+        let map = parameters.primaryAdvertisingChannelMap
+        primaryChannels = [(HCI.AdvertisingChannelMap.channel37, UInt8(37)), (.channel38, 38), (.channel39, 39)]
+            .filter { map.contains($0.0) }.map(\.1)
+        secondaryPHY = parameters.secondaryAdvertisingPHY == .le2M ? .le2M : .le1M
+        interval = Microseconds(parameters.primaryAdvertisingIntervalMin) * LinkTiming.unit625
+        advertisedTxPower = parameters.advertisingEventProperties.contains(.includeTxPower)
+            ? Int8(clamping: Int(txPowerDBm.rounded())) : nil
+        self.txPowerDBm = txPowerDBm
+        endsAt = duration == 0 ? nil : now + Microseconds(duration) * 10_000
+        self.maximumEvents = maximumEvents == 0 ? nil : Int(maximumEvents)
+        nextEvent = now
+    }
+
+    /// When the advertiser next needs the timer.
+    var nextDeadline: Microseconds {
+        let next = busyUntil ?? nextEvent
+        return endsAt.map { min($0, next) } ?? next
+    }
+
+    /// Moves an event that is due to `time`, when another set holds the radio until then.
+    mutating func postpone(until time: Microseconds) {
+        nextEvent = max(nextEvent, time)
+    }
+
+    /// What the advertiser wants of the receiver: nothing to listen to while it sends.
+    func claim(at now: Microseconds) -> RadioClaim {
+        if let busyUntil, now < busyUntil { return .busy(nil) }
+        return .none
+    }
+
+    /// The timer. Starts an event when one is due and the radio is free long enough (an
+    /// event that would not end before `radioFreeUntil` is skipped), ends the one under way,
+    /// and says when the set is over.
+    mutating func timer(
+        at now: Microseconds, data: [UInt8], dataID: UInt16, radioFreeUntil: Microseconds?,
+        random: inout ControllerRandom
+    ) -> (transmissions: [RadioTransmission], ending: Ending?) {
+        if let busy = busyUntil {
+            guard now >= busy else { return ([], nil) }
+            busyUntil = nil
+            if let maximumEvents, completedEvents >= maximumEvents { return ([], .limitReached) }
+        }
+        if let endsAt, now >= endsAt { return ([], .timeout) }
+        guard now >= nextEvent else { return ([], nil) }
+        let delay = Microseconds.random(in: 0 ... LinkTiming.maximumAdvertisingDelay, using: &random)
+        nextEvent = now + interval + delay
+        let lengths = ExtendedAdvertisingTiming.fragmentLengths(dataLength: data.count, includesTxPower: advertisedTxPower != nil)
+        let auxiliaryChannels = lengths.map { _ in UInt8.random(in: 0 ... 36, using: &random) }
+        let packets = event(at: now, data: data, dataID: dataID, lengths: lengths, auxiliaryChannels: auxiliaryChannels)
+        guard let last = packets.last, radioFreeUntil.map({ last.end <= $0 }) ?? true else { return ([], nil) }
+        completedEvents += 1
+        busyUntil = last.end
+        return (packets, nil)
+    }
+
+    /// The packets of one event starting at `start`: ADV_EXT_IND on each primary channel,
+    /// T_MAFS-rounded AuxPtr offsets to the AUX_ADV_IND, and the chain.
+    func event(
+        at start: Microseconds, data: [UInt8], dataID: UInt16, lengths: [Int], auxiliaryChannels: [UInt8]
+    ) -> [RadioTransmission] {
+        typealias Payload = LL.ExtendedAdvertisingPayload
+        let adi = Payload.AdvertisingDataInfo(dataID: dataID, setID: setID)
+        // The auxiliary PDUs, each with a placeholder pointer where one is needed (its size is what matters here).
+        var auxiliary: [Payload] = []
+        var offset = 0
+        for (index, length) in lengths.enumerated() {
+            let last = index == lengths.count - 1
+            let placeholder = last ? nil : ExtendedAdvertisingTiming.pointer(channel: 0, offset: 0, phy: secondaryPHY)
+            auxiliary.append(Payload(
+                advertiserAddress: index == 0 ? ownAddress : nil, dataInfo: adi, auxiliaryPointer: placeholder,
+                txPower: index == 0 ? advertisedTxPower : nil, data: data[offset ..< offset + length]))
+            offset += length
+        }
+        // The primary PDUs, a whole number of offset units apart so that every pointer is exact.
+        let primary = Payload(dataInfo: adi, auxiliaryPointer: ExtendedAdvertisingTiming.pointer(channel: 0, offset: 0, phy: secondaryPHY))
+        let primaryAirtime = Airtime.duration(pduOctets: 2 + primary.encodedCount, phy: .le1M)
+        let step = ExtendedAdvertisingTiming.roundedUpToOffsetUnit(primaryAirtime + LinkTiming.channelSwitchGap)
+        let primaryStarts = primaryChannels.indices.map { start + Microseconds($0) * step }
+        var auxiliaryStarts: [Microseconds] = [(primaryStarts.last ?? start) + ExtendedAdvertisingTiming.minimumAuxiliaryOffset(after: primaryAirtime)]
+        for payload in auxiliary.dropLast() {
+            let airtime = Airtime.duration(pduOctets: 2 + payload.encodedCount, phy: secondaryPHY)
+            auxiliaryStarts.append(auxiliaryStarts[auxiliaryStarts.count - 1] + ExtendedAdvertisingTiming.minimumAuxiliaryOffset(after: airtime))
+        }
+        var packets: [RadioTransmission] = []
+        for (channel, primaryStart) in zip(primaryChannels, primaryStarts) {
+            var payload = primary
+            payload.auxiliaryPointer = ExtendedAdvertisingTiming.pointer(
+                channel: auxiliaryChannels[0], offset: auxiliaryStarts[0] - primaryStart, phy: secondaryPHY)
+            packets.append(transmission(payload, channel: channel, phy: .le1M, start: primaryStart))
+        }
+        for index in auxiliary.indices {
+            var payload = auxiliary[index]
+            if payload.auxiliaryPointer != nil {
+                payload.auxiliaryPointer = ExtendedAdvertisingTiming.pointer(
+                    channel: auxiliaryChannels[index + 1], offset: auxiliaryStarts[index + 1] - auxiliaryStarts[index],
+                    phy: secondaryPHY)
+            }
+            packets.append(transmission(payload, channel: auxiliaryChannels[index], phy: secondaryPHY, start: auxiliaryStarts[index]))
+        }
+        return packets
+    }
+
+    private func transmission(
+        _ payload: LL.ExtendedAdvertisingPayload, channel: UInt8, phy: RadioPHY, start: Microseconds
+    ) -> RadioTransmission {
+        RadioTransmission(
+            channel: channel, phy: phy, accessAddress: RadioTransmission.advertisingAccessAddress,
+            pdu: payload.pdu.encoded(), start: start, txPowerDBm: txPowerDBm)
+    }
+}
