@@ -15,7 +15,7 @@
 # (the committed stateful corpora are replayed by `swift test`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-stateful_targets="gatt-server l2cap smp-pairing hci-driver"
+stateful_targets="gatt-server l2cap smp-pairing hci-driver att-client controller"
 stateful_package="$root/Fuzz/Stateful"
 if [ "${1:-}" = "--list" ]; then
     for f in "$root"/Fuzz/Targets/*.swift; do basename "$f" .swift; done

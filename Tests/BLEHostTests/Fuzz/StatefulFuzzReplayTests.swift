@@ -59,6 +59,13 @@ struct StatefulFuzzReplayTests {
         } > 0)
     }
 
+    @Test("The ATT client corpus keeps every invariant and completes procedures")
+    func attClient() throws {
+        #expect(try StatefulFuzzReplayTests.replay("att-client") { input throws(StatefulFuzzViolation) in
+            try ATTClientFuzzDriver.run(input)
+        } > 0)
+    }
+
     @Test("A driver reports a broken invariant instead of passing it")
     func driversCanFail() {
         // A Read By Type Request answered with a Read Response breaks "its response or an
