@@ -40,7 +40,7 @@ if [ "${1:-}" = "--merge" ]; then
     is_stateful "$target" || { echo "'$target' is not a stateful target" >&2; exit 2; }
     build_stateful
     merged=$(mktemp -d)
-    SWIFTBLE_FUZZ_TARGET="$target" SWIFT_DETERMINISTIC_HASHING=1 "$stateful_bin" -merge=1 "$merged" \
+    SWIFTBLE_FUZZ_TARGET="$target" SWIFT_DETERMINISTIC_HASHING=1 "$stateful_bin" -set_cover_merge=1 "$merged" \
         "$root/Fuzz/corpus/$target" "$stateful_package/Corpus/$target"
     rm -rf "$stateful_package/Corpus/$target"
     mkdir -p "$stateful_package/Corpus"
