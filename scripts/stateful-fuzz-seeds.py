@@ -121,7 +121,7 @@ KIND_FOR_RESPONSE = {0x03: b'\x00', 0x11: b'\x01', 0x07: b'\x02', 0x09: b'\x04',
                      0x0D: b'\x08', 0x13: b'\x0b\x02\x01\x00', 0x21: b'\x09\x01'}
 # controller: the input format of ControllerFuzzDriver.perform; a plausible command is
 # op 0, handle, kind, its octets, then a mangle octet (0 leaves it alone).
-TIME = bytes([0x0C, 0xC8])  # 1 s passes
+TIME = bytes([0x0C, 0xFA])  # 0.5 s passes
 def cmd(kind, *args):
     return bytes([0x00, 0x00, kind, *args, 0x00])
 def forged_control(opcode, params, header=0x00):
