@@ -1,3 +1,5 @@
+import BLEHost
+import BLEWire
 import Foundation
 import Testing
 
@@ -73,6 +75,17 @@ struct StatefulFuzzReplayTests {
         var driver = try? GATTServerFuzzDriver()
         #expect(throws: StatefulFuzzViolation.self) {
             try driver?.checkAnswer([0x0B, 0x00], to: 0x08, handle: 1, connection: 0x0040)
+        }
+    }
+
+    @Test("The ATT client driver reports a response delivered with no request outstanding")
+    func attClientDriverCanFail() {
+        // The bearer handing up a response nobody asked for breaks "a response without an
+        // outstanding request is dropped": the check refuses it.
+        var driver = ATTClientFuzzDriver(receiveMTU: 23, autoConfirm: true)
+        let stray = ATTBearerOutput.response(ATTRequestID(rawValue: 1), .readResponse(ATT.ReadResponse(attributeValue: [0x01])))
+        #expect(throws: StatefulFuzzViolation.self) {
+            try driver.deliver([stray], peer: [0x0B, 0x01], closing: nil)
         }
     }
 }
