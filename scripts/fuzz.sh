@@ -15,7 +15,7 @@
 # (the committed stateful corpora are replayed by `swift test`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-stateful_targets="gatt-server l2cap smp-pairing hci-driver"
+stateful_targets="gatt-server l2cap smp-pairing hci-driver att-client controller"
 stateful_package="$root/Fuzz/Stateful"
 if [ "${1:-}" = "--list" ]; then
     for f in "$root"/Fuzz/Targets/*.swift; do basename "$f" .swift; done
@@ -40,7 +40,7 @@ if [ "${1:-}" = "--merge" ]; then
     is_stateful "$target" || { echo "'$target' is not a stateful target" >&2; exit 2; }
     build_stateful
     merged=$(mktemp -d)
-    SWIFTBLE_FUZZ_TARGET="$target" SWIFT_DETERMINISTIC_HASHING=1 "$stateful_bin" -merge=1 "$merged" \
+    SWIFTBLE_FUZZ_TARGET="$target" SWIFT_DETERMINISTIC_HASHING=1 "$stateful_bin" -set_cover_merge=1 "$merged" \
         "$root/Fuzz/corpus/$target" "$stateful_package/Corpus/$target"
     rm -rf "$stateful_package/Corpus/$target"
     mkdir -p "$stateful_package/Corpus"

@@ -16,7 +16,13 @@ docs/fuzzing.md):
   then every event of the capture as an "any event" step;
 - smp-pairing: every SMP PDU of the capture as a forged PDU to the side it reached, and,
   for every pair of IO capabilities with Secure Connections, legacy, MITM and OOB, an
-  honest pairing: PDUs delivered in turn, prompts answered, the link encrypted.
+  honest pairing: PDUs delivered in turn, prompts answered, the link encrypted;
+- att-client: every server-to-client ATT PDU of the capture as a raw peer PDU, each
+  response after the start of a procedure whose request it answers; and a client's
+  session by hand: MTU exchange, discovery, reads, writes, subscriptions, notifications,
+  indications, a timeout, a reconnection;
+- controller (no capture has air PDUs): by hand, a connection each way with an honest
+  peer, data both ways, LL control PDUs forged into the link, scanning, a disconnection.
 
 Seeds go to Fuzz/corpus/TARGET (libFuzzer's working corpus); scripts/fuzz.sh --merge
 minimizes them into the committed Fuzz/Stateful/Corpus/TARGET. A development tool, not
@@ -80,6 +86,63 @@ CHANNEL = bytes.fromhex(
     '0f')
 put('l2cap', bytes([0x00]) + CHANNEL)
 put('l2cap', bytes([0x03]) + CHANNEL)
+# att-client: a procedure is op 0 then start, range length, handle, UUID, kind (ATTClientFuzzDriver.procedure);
+# a plausible answer is op 4 then choice, first, last and the opcode's own octets (plausibleAnswer).
+def procedure(kind, *extra, handle=0x02):
+    return bytes([0x00, 0x00, 0x02, handle, 0x00, kind, *extra])
+ANSWER_ERROR = bytes([0x04, 0x09])  # Attribute Not Found naming the request
+ATT_SESSION = (
+    procedure(0) + bytes([0x04, 0x00, 0x00, 0x00, 0x40])  # MTU 256
+    + procedure(1) + bytes([0x04, 0x01, 0x00, 0x03, 0x00]) + bytes([0x04, 0x01, 0x00, 0x03, 0x01]) + ANSWER_ERROR
+    + procedure(4) + bytes([0x04, 0x01, 0x00, 0x00, 0x3A, 0x01]) + bytes([0x04, 0x01, 0x01, 0x00, 0x12, 0x05]) + ANSWER_ERROR
+    + procedure(6, 0x05) + bytes([0x04, 0x01, 0x00, 0x00, 0x00]) + ANSWER_ERROR
+    + procedure(7) + bytes([0x04, 0x01, 0x00, 0x00, 0x04, 0x61, 0x62, 0x63, 0x64])
+    + procedure(8) + bytes([0x04, 0x01, 0x00, 0x00, 0xFF]) + bytes(range(255)) + bytes([0x04, 0x01, 0x00, 0x00, 0x03, 0x01, 0x02, 0x03])
+    + procedure(11, 0x02, 0x01, 0x00) + bytes([0x04, 0x01, 0x00, 0x00])
+    + procedure(12, 0x00, 0x30) + bytes(range(0x30)) + bytes([0x04, 0x01, 0x00, 0x00]) * 4
+    + procedure(13, 0x01) + bytes([0x04, 0x01, 0x00, 0x00])
+    + bytes([0x09, 0x00, 0x04, 0x02, 0x10, 0x20]) + bytes([0x09, 0x01, 0x04, 0x02, 0x30, 0x40])
+    + bytes([0x0B, 0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x00])
+    + bytes([0x0A, 0x00, 0x02, 0x17, 0x00])  # the peer exchanges MTU too
+    + procedure(9, 0x01) + bytes([0x04, 0x01, 0x00, 0x00, 0x02, 0x05, 0x06])
+    + procedure(7) + bytes([0x0D, 0xFF, 0x0D, 0xFF])  # no answer: the 30 s timeout
+    + procedure(7) + bytes([0x0E, 0x01])  # a new connection
+    + procedure(10, 0x03) + bytes([0x04, 0x01, 0x00, 0x00, 0x11, 0x22]) + ANSWER_ERROR
+    + procedure(5, 0x02) + bytes([0x04, 0x01, 0x00, 0x00, 0x02, 0x02]) + ANSWER_ERROR
+    + procedure(3) + bytes([0x04, 0x01, 0x00, 0x00]) + ANSWER_ERROR
+    + procedure(2) + bytes([0x04, 0x01, 0x00, 0x03]) + ANSWER_ERROR
+    + procedure(12, 0x01, 0x03, 0x01, 0x02, 0x03, 0x02, 0x04, 0x05) + bytes([0x04, 0x01, 0x00, 0x00]) * 3
+    + procedure(7) + bytes([0x0F, 0x02, 0x01, 0x00, 0x0F, 0x02, 0x0B, 0x00])  # a stray Error Response, then a response
+    + bytes([0x0E, 0x00]))
+put('att-client', bytes([0x00]) + ATT_SESSION)
+put('att-client', bytes([0x51]) + ATT_SESSION + bytes([0x0C]))  # MTU 183, indications confirmed by hand
+# Which procedure kind asks the request a captured response answers.
+KIND_FOR_RESPONSE = {0x03: b'\x00', 0x11: b'\x01', 0x07: b'\x02', 0x09: b'\x04', 0x05: b'\x06\x05', 0x0B: b'\x07',
+                     0x0D: b'\x08', 0x13: b'\x0b\x02\x01\x00', 0x21: b'\x09\x01'}
+# controller: the input format of ControllerFuzzDriver.perform; a plausible command is
+# op 0, handle, kind, its octets, then a mangle octet (0 leaves it alone).
+TIME = bytes([0x0C, 0xFA])  # 0.5 s passes
+def cmd(kind, *args):
+    return bytes([0x00, 0x00, kind, *args, 0x00])
+def forged_control(opcode, params, header=0x00):
+    return bytes([0x0A, 0x03, opcode, len(params), *params, 0x01, header, 0x00]) + bytes([0x0C, 0x01])
+HOST_DATA = bytes([0x05, 0x00, 0x08, 0x04, 0x00, 0x04, 0x00, 0x0A, 0x01, 0x00, 0x02, 0x00])
+PEER_DATA = bytes([0x09, 0x00, 0x01, 0x05, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E])
+CENTRAL = (bytes([0x07]) + cmd(6, 0x12) + TIME * 2 + HOST_DATA + TIME + PEER_DATA + TIME
+    + cmd(10) + cmd(11) + cmd(14, 0x80) + TIME + cmd(9, 0x10, 0x01) + TIME * 2 + cmd(15, 0x00) + TIME
+    + cmd(16, 0x00, 0x00) + cmd(19, 0x01) + cmd(12, 0x11) + TIME + cmd(8, 0x00) + TIME * 2)
+put('controller', CENTRAL)
+PERIPHERAL = (cmd(1, 0x00, 0x00) + cmd(3, 0x01) + bytes([0x08, 0x12]) + TIME
+    + forged_control(0x08, bytes(8)) + forged_control(0x0C, bytes([0x0D, 0xFF, 0xFF, 0x00, 0x00]))
+    + forged_control(0x14, bytes([0xFB, 0x00, 0x48, 0x08, 0xFB, 0x00, 0x48, 0x08])) + forged_control(0x12, b'', 0x04)
+    + forged_control(0x16, bytes([0x03, 0x03])) + forged_control(0x0F, bytes([0x06, 0x00, 0x06, 0x00, 0x00, 0x00, 0x64, 0x00] + [0] * 15))
+    + HOST_DATA + TIME + PEER_DATA + TIME + forged_control(0x02, bytes([0x13])) + TIME * 2 + bytes([0x09, 0x00, 0x00]) + TIME * 2)
+put('controller', PERIPHERAL)
+SCANNER = (cmd(4, 0x01, 0x00) + cmd(5, 0x01, 0x00) + bytes([0x07]) + TIME
+    + bytes([0x0A, 0x02, 0x00]) + bytes([0x0A, 0x00, 0x00]) + TIME + cmd(5, 0x00, 0x00) + cmd(1, 0x00, 0x00) + cmd(3, 0x01) + TIME
+    + bytes([0x0A, 0x00, 0x00]) + bytes([0x0A, 0x01, 0x00, 0x00, 0x00, 0x06, 0x00, 0x64, 0x00, 0x05, 0x00]) + TIME * 3
+    + bytes([0x04, 0x03, 0x0C, 0x00]) + TIME)
+put('controller', SCANNER)
 for path in sys.argv[1:]:
     blob = open(path, 'rb').read()
     steps = b''
@@ -104,6 +167,14 @@ for path in sys.argv[1:]:
             forged += bytes([0x05 | side, payload[0], 14, len(payload) - 1]) + payload[1:]
     if forged:
         put('smp-pairing', bytes([0x03, 0x05, 0x09, 0x03, 0x05, 0x09]) + forged)
+    client = b''
+    for frame in frames(blob):
+        cid, payload = frame[2] | frame[3] << 8, frame[4:]
+        if cid == 0x0004 and payload and payload[0] not in SERVER_BOUND and len(payload) <= 64:
+            kind = KIND_FOR_RESPONSE.get(payload[0])
+            client += (bytes([0x00, 0x00, 0x02, 0x02, 0x00]) + kind if kind else b'') + bytes([0x0F, len(payload)]) + payload
+    if client:
+        put('att-client', bytes([0x00]) + client)
     raw = b''
     for frame in frames(blob):
         if len(frame) <= 255:

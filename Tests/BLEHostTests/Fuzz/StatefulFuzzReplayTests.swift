@@ -1,3 +1,5 @@
+import BLEHost
+import BLEWire
 import Foundation
 import Testing
 
@@ -59,6 +61,13 @@ struct StatefulFuzzReplayTests {
         } > 0)
     }
 
+    @Test("The ATT client corpus keeps every invariant and completes procedures")
+    func attClient() throws {
+        #expect(try StatefulFuzzReplayTests.replay("att-client") { input throws(StatefulFuzzViolation) in
+            try ATTClientFuzzDriver.run(input)
+        } > 0)
+    }
+
     @Test("A driver reports a broken invariant instead of passing it")
     func driversCanFail() {
         // A Read By Type Request answered with a Read Response breaks "its response or an
@@ -66,6 +75,17 @@ struct StatefulFuzzReplayTests {
         var driver = try? GATTServerFuzzDriver()
         #expect(throws: StatefulFuzzViolation.self) {
             try driver?.checkAnswer([0x0B, 0x00], to: 0x08, handle: 1, connection: 0x0040)
+        }
+    }
+
+    @Test("The ATT client driver reports a response delivered with no request outstanding")
+    func attClientDriverCanFail() {
+        // The bearer handing up a response nobody asked for breaks "a response without an
+        // outstanding request is dropped": the check refuses it.
+        var driver = ATTClientFuzzDriver(receiveMTU: 23, autoConfirm: true)
+        let stray = ATTBearerOutput.response(ATTRequestID(rawValue: 1), .readResponse(ATT.ReadResponse(attributeValue: [0x01])))
+        #expect(throws: StatefulFuzzViolation.self) {
+            try driver.deliver([stray], peer: [0x0B, 0x01], closing: nil)
         }
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 import LibFuzzerDriver
 
 /// The stateful targets' names, as scripts/fuzz.sh lists them.
-let statefulTargetNames = ["gatt-server", "l2cap", "smp-pairing", "hci-driver"]
+let statefulTargetNames = ["gatt-server", "l2cap", "smp-pairing", "hci-driver", "att-client", "controller"]
 
 /// The target this process runs, from SWIFTBLE_FUZZ_TARGET.
 let selectedTargetName: String = {
@@ -25,6 +25,8 @@ func runStatefulTarget(_ name: String, _ input: [UInt8]) throws(StatefulFuzzViol
     case "l2cap": try L2CAPFuzzDriver.run(input)
     case "smp-pairing": try SMPFuzzDriver.run(input)
     case "hci-driver": try HCIDriverFuzzDriver.run(input)
+    case "att-client": try ATTClientFuzzDriver.run(input)
+    case "controller": try ControllerFuzzDriver.run(input)
     default: break
     }
 }

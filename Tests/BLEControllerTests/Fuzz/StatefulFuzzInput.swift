@@ -1,0 +1,1 @@
+../../BLEHostTests/FuzzDrivers/StatefulFuzzInput.swift
