@@ -84,6 +84,14 @@ extension Controller {
         (HCI.LEReadTransmitPower.opcode, .leReadTransmitPower),
         (HCI.LESetPrivacyMode.opcode, .leSetPrivacyMode),
         (HCI.LEReadBufferSizeV2.opcode, .leReadBufferSizeV2),
+    ]
+
+    /// The extended advertising and scanning commands: always answered, but claimed in the
+    /// Supported Commands field only with ``ControllerConfiguration/claimsExtendedAdvertising``,
+    /// beside the LE Extended Advertising feature they belong to (Vol 4, Part E, §3.1.1). Hosts
+    /// choose the family from the field: Linux picks extended scanning from these bits alone,
+    /// and then mixing it with its legacy advertising is refused with Command Disallowed.
+    static let extendedAdvertisingCommands: [(opcode: HCI.Opcode, entry: HCI.SupportedCommands.Entry)] = [
         (HCI.LESetAdvertisingSetRandomAddress.opcode, .leSetAdvertisingSetRandomAddress),
         (HCI.LESetExtendedAdvertisingParameters.opcode, .leSetExtendedAdvertisingParameters),
         (HCI.LESetExtendedAdvertisingData.opcode, .leSetExtendedAdvertisingData),
@@ -108,7 +116,8 @@ extension Controller {
     /// The Supported Commands field this controller reports with its configuration.
     var reportedSupportedCommands: HCI.SupportedCommands {
         guard configuration.claimsExtendedAdvertising else { return Controller.supportedCommandsField }
-        return HCI.SupportedCommands((Controller.supportedCommands + Controller.extendedFeatureCommands).map(\.entry))
+        return HCI.SupportedCommands((Controller.supportedCommands + Controller.extendedAdvertisingCommands
+                                      + Controller.extendedFeatureCommands).map(\.entry))
     }
 
     /// The LE features this controller reports with its configuration.
@@ -126,6 +135,7 @@ extension Controller {
     static func isSupported(_ opcode: HCI.Opcode) -> Bool {
         // Read Local Supported Commands has no bit of its own: every controller has it.
         opcode == HCI.ReadLocalSupportedCommands.opcode || supportedCommands.contains { $0.opcode == opcode }
+            || extendedAdvertisingCommands.contains { $0.opcode == opcode }
     }
 
     /// The transmit power as the HCI reports it, in whole dBm.
