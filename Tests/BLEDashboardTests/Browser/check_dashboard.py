@@ -15,43 +15,22 @@ exits 1 with FAIL <why> at the first check that does not hold.
 import json
 import os
 import sys
-import time
 
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.support.ui import WebDriverWait
+import browser_support
+from browser_support import fail
 
 WAIT = 60  # seconds any one condition may take on a loaded machine
 
 
-def fail(why):
-    print("FAIL " + why, flush=True)
-    sys.exit(1)
-
-
 def wait_for(driver, what, script, shown=None):
-    """Waits until `script` (JavaScript returning a value) returns something truthy; returns it.
-    On failure, says what the element with the id `shown` showed."""
-    try:
-        return WebDriverWait(driver, WAIT, poll_frequency=0.2).until(lambda d: d.execute_script(script))
-    except TimeoutException:
-        seen = ""
-        if shown:
-            seen = "; #%s showed: %s" % (shown, driver.execute_script("return document.getElementById('%s').innerText" % shown))
-        fail(what + " did not happen within %d s" % WAIT + seen)
+    """`browser_support.wait_for` with this check's patience."""
+    return browser_support.wait_for(driver, what, script, WAIT, shown)
 
 
 def main():
     url = sys.argv[1]
     screenshots = sys.argv[2] if len(sys.argv) > 2 else None
-    options = webdriver.ChromeOptions()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1100"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(service=service, options=options)
+    driver = browser_support.start_chromium()
     result = {}
     try:
         driver.get(url)

@@ -12,11 +12,9 @@ when any pixel differs from its colour by more than 3 in a channel.
 """
 
 import json
-import os
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import browser_support
 
 RENDER = """
 const [svgText, samples, done] = arguments;
@@ -41,12 +39,7 @@ def main():
         svg = file.read()
     with open(sys.argv[2], encoding="utf-8") as file:
         samples = json.load(file)
-    options = webdriver.ChromeOptions()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(service=service, options=options)
+    driver = browser_support.start_chromium(window=None, console=False)
     try:
         driver.set_script_timeout(60)
         driver.get("about:blank")
