@@ -161,8 +161,9 @@ let package = Package(
         .target(
             name: "BLEDashboard",
             dependencies: [
-                "BLEBackend", "BLEFleet", "BLEFleetSimulation", "BLEFleetStore", "BLEPhone", "BLEScenarios", "BLEWorld",
+                "BLEBackend", "BLEController", "BLEFleet", "BLEFleetSimulation", "BLEFleetStore", "BLEPhone", "BLEScenarios", "BLEWorld",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -212,7 +213,8 @@ let package = Package(
                                                       "OpenUserNotifications", "BLEBackend", "BLEFleetSimulation", "BLEFleetStore", "BLESystems", "BLEWorld"]),
         .testTarget(name: "BLEFleetSimulationTests", dependencies: ["SimulatedTesting", "BLEFleetSimulation", "BLEGateway", "BLEFleet", "BLEPresence", "BLEWorld"]),
         // The dashboard's world feed and errors, and its page in headless Chromium (Selenium) when Chromium is installed.
-        .testTarget(name: "BLEDashboardTests", dependencies: ["BLEDashboard", "BLEFleetStore", "BLEScenarios", "BLEWorld"], exclude: ["Browser"]),
+        .testTarget(name: "BLEDashboardTests", dependencies: ["BLEDashboard", "BLEFleetStore", "BLEScenarios", "BLEWorld",
+                                                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket")], exclude: ["Browser"]),
         .testTarget(name: "BLEChatTests", dependencies: ["SimulatedTesting", "BLEChat"]),
         .testTarget(name: "BLEPhoneTests", dependencies: ["BLEPhone"]),
         // Apps on a simulated phone reaching servers through its cellular link with URLSession (docs/network.md).

@@ -21,6 +21,10 @@ public enum DashboardError: Error, CustomStringConvertible, Equatable {
     case invalidPort(Int)
     /// The server could not listen.
     case cannotListen(address: String, port: Int, reason: String)
+    /// `--attach` is not a `ws://` or `http://` address of a `ble sim serve --watch-port`.
+    case invalidAttach(String)
+    /// `--attach` came with a scenario or `--device`: the attached world is another process's.
+    case attachConflict(String)
 
     /// One sentence saying what is wrong.
     public var description: String {
@@ -28,7 +32,7 @@ public enum DashboardError: Error, CustomStringConvertible, Equatable {
         case let .unknownDevice(name, known):
             return "no device is called \"\(name)\" in the scenario; --device takes one of " + known.map { "\"\($0)\"" }.joined(separator: ", ")
         case .nothingToShow:
-            return "nothing to show: give a scenario with gateways (e.g. bus-fleet), --store URL, or both"
+            return "nothing to show: give a scenario with gateways (e.g. bus-fleet), --attach ws://HOST:PORT of a `ble sim serve --watch-port`, --store URL, or a world and a store"
         case let .scenario(reason):
             return reason
         case let .store(url, reason):
@@ -43,6 +47,11 @@ public enum DashboardError: Error, CustomStringConvertible, Equatable {
             return "--port \(port) is not a TCP port (0 to 65535; 0 picks a free one)"
         case let .cannotListen(address, port, reason):
             return "cannot listen on \(address):\(port): \(reason); pick another --port or stop what uses it"
+        case let .invalidAttach(value):
+            return "--attach \"\(value)\" is not the address of a watched world; give ws://HOST:PORT (or http://HOST:PORT), "
+                + "the port `ble sim serve --watch-port` printed"
+        case let .attachConflict(option):
+            return "\(option) cannot be given with --attach: the attached `ble sim serve` runs the world and draws its map"
         }
     }
 }

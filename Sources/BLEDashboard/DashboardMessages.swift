@@ -41,7 +41,7 @@ public enum DashboardMessage {
     public struct Event: Codable, Hashable, Sendable {
         /// Simulated seconds.
         public var time: Double
-        /// `enter`, `exit`, `hearing` or `store`.
+        /// `enter`, `exit`, `hearing`, `store`, or `world` (an attached world went away or came back).
         public var kind: String
         /// Who it is about (a device or a gateway).
         public var who: String
@@ -75,6 +75,9 @@ public enum DashboardMessage {
         public var office: Bool
         /// The scenario's device behind each identity the gateways reported, for the office view.
         public var names: [String: String]
+        /// The map's SVG, sent only to an attached dashboard that asked for it (`/ws?map=1`); a
+        /// page loads `/map.svg` instead.
+        public var mapSVG: String?
     }
 
     /// What changed in one tick.

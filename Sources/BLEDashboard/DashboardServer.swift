@@ -36,14 +36,14 @@ public struct DashboardServer: Sendable {
     private let configuration: Configuration
     private let logger: Logger
 
-    /// A server of `world` (built from a scenario; `nil` for a store only) over `store`.
+    /// A server of the world from `source` over `store`.
     /// - Throws: ``DashboardError`` when there is nothing to show or a setting is out of range.
-    init(world: sending DashboardWorld?, store: (any FleetStore)?, configuration: Configuration,
+    init(source: sending DashboardFeed.Source, store: (any FleetStore)?, configuration: Configuration,
          logger: Logger) throws(DashboardError) {
-        guard world != nil || store != nil else { throw .nothingToShow }
+        if case .none = source, store == nil { throw .nothingToShow }
         guard configuration.speed.isFinite, configuration.speed > 0 else { throw .invalidSpeed(configuration.speed) }
         guard (0 ... 65_535).contains(configuration.port) else { throw .invalidPort(configuration.port) }
-        feed = DashboardFeed(world: world, store: store, speed: configuration.speed)
+        feed = DashboardFeed(source: source, store: store, speed: configuration.speed)
         self.store = store
         self.configuration = configuration
         self.logger = logger
@@ -56,9 +56,12 @@ public struct DashboardServer: Sendable {
         let application = Application(
             router: DashboardRoutes.router(feed: feed, store: store),
             server: .http1WebSocketUpgrade(configuration: HTTP1WebSocketUpgradeChannel.Configuration()) { request, _, _ in
-                guard request.path == "/ws" else { return .dontUpgrade }
+                // `/ws` for a page; `/ws?map=1` for an attached dashboard, whose hello carries the map.
+                let target = (request.path ?? "").split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+                guard target.first == "/ws" else { return .dontUpgrade }
+                let withMap = target.count == 2 && target[1].split(separator: "&").contains("map=1")
                 return .upgrade([:]) { inbound, outbound, _ in
-                    try await Self.serve(feed: feed, inbound: inbound, outbound: outbound)
+                    try await Self.serve(feed: feed, withMap: withMap, inbound: inbound, outbound: outbound)
                 }
             },
             configuration: ApplicationConfiguration(address: .hostname(configuration.address, port: configuration.port),
@@ -81,8 +84,9 @@ public struct DashboardServer: Sendable {
     /// One page's connection: the hello, then every update, until either side ends it. The
     /// page sends nothing; a task reading its side notices the close and ends the updates, so
     /// that this returns (and the socket closes) when the page goes or the server stops.
-    private static func serve(feed: DashboardFeed, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let (hello, updates, id) = await feed.connect()
+    private static func serve(feed: DashboardFeed, withMap: Bool, inbound: WebSocketInboundStream,
+                              outbound: WebSocketOutboundWriter) async throws {
+        let (hello, updates, id) = await feed.connect(withMap: withMap)
         let reader = Task {
             do { for try await _ in inbound {} } catch {}
             await feed.disconnect(id)
@@ -100,19 +104,25 @@ public struct DashboardServer: Sendable {
 }
 
 extension DashboardServer {
-    /// A dashboard over `scenario` (run in this process with its gateways) and/or the store at
-    /// `storeURL`; without a store, the world's gateways write into a temporary one.
+    /// A dashboard over `scenario` (run in this process with its gateways), or over the world
+    /// of another process at `attach`, and/or the store at `storeURL`; a scenario without a
+    /// store has its gateways write into a temporary one.
     ///
     /// - Parameters:
-    ///   - scenario: The world to run, or `nil` to show only a store.
+    ///   - scenario: The world to run, or `nil` to show an attached world or only a store.
+    ///   - attach: `ws://HOST:PORT` of a `ble sim serve --watch-port` (or of another dashboard) whose world to show.
     ///   - devices: The transmitters the map shades and the RSSI plot shows (every advertiser when empty).
     ///   - storeURL: `sqlite:PATH` or `postgres://…`: a fleet store holding the gateway schema.
     /// - Returns: The server and the store it opened (close it when the server has stopped).
     /// - Throws: ``DashboardError``.
-    public static func make(scenario: Scenario?, devices: [String] = [], storeURL: String?, configuration: Configuration,
+    public static func make(scenario: Scenario?, attach: String? = nil, devices: [String] = [], storeURL: String?,
+                            configuration: Configuration,
                             logger: Logger = Logger(label: "ble.dashboard")) async throws(DashboardError) -> (DashboardServer, DashboardStore?) {
-        guard scenario != nil || storeURL != nil else { throw .nothingToShow }
-        if scenario == nil, !devices.isEmpty { throw .unknownDevice(devices[0], known: []) }
+        guard scenario != nil || storeURL != nil || attach != nil else { throw .nothingToShow }
+        if attach != nil, scenario != nil { throw .attachConflict("a scenario") }
+        if attach != nil, !devices.isEmpty { throw .attachConflict("--device") }
+        if scenario == nil, attach == nil, !devices.isEmpty { throw .unknownDevice(devices[0], known: []) }
+        let upstream = try attach.map { value throws(DashboardError) in try DashboardUpstream(value, logger: logger) }
         let world = try scenario.map { scenario throws(DashboardError) in try DashboardWorld(scenario: scenario, plotted: devices) }
         if let world, world.unshadedTransmitters > 0 {
             logger.notice("the map shades the first \(DashboardWorld.shadedLimit) transmitters; \(world.unshadedTransmitters) more are not shaded (--device picks which)")
@@ -123,11 +133,20 @@ extension DashboardServer {
         } else if world != nil {
             opened = try await DashboardStore.temporary()
         }
+        let source: DashboardFeed.Source = if let world { .world(world) } else if let upstream { .upstream(upstream) } else { .none }
         do {
-            return (try DashboardServer(world: world, store: opened?.store, configuration: configuration, logger: logger), opened)
+            return (try DashboardServer(source: source, store: opened?.store, configuration: configuration, logger: logger), opened)
         } catch {
             await opened?.close()
             throw error
         }
+    }
+
+    /// A dashboard of a world that `watch` looks at, run by the caller (`ble sim serve
+    /// --watch-port`): the page without the office view, and at `/ws` the stream that
+    /// `ble dashboard --attach` reads.
+    /// - Throws: ``DashboardError`` when a setting is out of range.
+    public init(watch: WorldWatch, configuration: Configuration, logger: Logger = Logger(label: "ble.watch")) throws(DashboardError) {
+        try self.init(source: .watch(watch), store: nil, configuration: configuration, logger: logger)
     }
 }

@@ -11,12 +11,14 @@ import BLEWorld
 final class DashboardWorld {
     /// The scenario.
     let scenario: Scenario
+    /// The scenario's plan: its map, where the map puts the world, and the devices it draws.
+    let plan: DashboardPlan
     /// The devices the page draws.
-    let devices: [DashboardMessage.Device]
+    var devices: [DashboardMessage.Device] { plan.devices }
     /// Where the map puts the world.
-    let geometry: DashboardMessage.MapGeometry
+    var geometry: DashboardMessage.MapGeometry { plan.geometry }
     /// The plan of the scenario (``CoverageSVG``), the page's map.
-    let mapSVG: String
+    var mapSVG: String { plan.mapSVG }
 
     private let run: FleetWorldRun
     private let ids: [(name: String, id: DeviceID)]
@@ -30,14 +32,11 @@ final class DashboardWorld {
     /// The device behind each identity reported so far.
     private(set) var identityNames: [String: String] = [:]
 
-    /// The most transmitters the map shades when no `--device` names them: each costs a pass
-    /// of the radio model over every cell (a thousand walkers took 90 s to draw), and past a
-    /// few dozen the shading of the strongest says little. The first ones in the scenario are
-    /// shaded; ``unshadedTransmitters`` says how many were left out.
-    static let shadedLimit = 50
+    /// The most transmitters the map shades unasked (``DashboardPlan/shadedLimit``).
+    static let shadedLimit = DashboardPlan.shadedLimit
 
     /// Transmitters the map leaves unshaded because there were more than ``shadedLimit``.
-    let unshadedTransmitters: Int
+    var unshadedTransmitters: Int { plan.unshadedTransmitters }
 
     /// A silence longer than this, in seconds, ends a gateway's hearing of an identity (as in the systems' stories).
     static let hearingGap = 10.0
@@ -49,46 +48,27 @@ final class DashboardWorld {
         self.scenario = scenario
         let names = scenario.devices.map(\.name)
         for name in plotted where !names.contains(name) { throw .unknownDevice(name, known: names) }
+        let run: FleetWorldRun
         do {
             run = try FleetWorldRun(scenario: scenario)
         } catch {
             throw .scenario(error.description)
         }
-        let advertisers = scenario.devices.filter { $0.advertising != nil }.map(\.name)
-        let shaded = plotted.isEmpty && advertisers.count > Self.shadedLimit ? Array(advertisers.prefix(Self.shadedLimit)) : plotted
-        unshadedTransmitters = plotted.isEmpty ? max(0, advertisers.count - Self.shadedLimit) : 0
-        let map: CoverageMap
-        do {
-            map = try CoverageMap(scenario: scenario, request: CoverageRequest(devices: shaded))
-        } catch {
-            throw .scenario(error.description)
+        self.run = run
+        let starts = run.built.deviceIDs.map { id in
+            let point = run.world.position(of: id)
+            return (x: point.x, y: point.y)
         }
-        let drawing = CoverageSVG(map: map)
-        mapSVG = drawing.document()
-        geometry = DashboardMessage.MapGeometry(left: drawing.left, top: drawing.top, scale: drawing.scale, originX: map.grid.originX,
-                                                topY: map.grid.originY + Double(map.grid.rows) * map.grid.resolution)
-        var ids: [(name: String, id: DeviceID)] = [], followed: [(name: String, id: DeviceID)] = [], devices: [DashboardMessage.Device] = []
+        plan = try DashboardPlan(scenario: scenario, plotted: plotted, positions: starts)
+        var ids: [(name: String, id: DeviceID)] = [], followed: [(name: String, id: DeviceID)] = []
         var nameOfAddress: [String: String] = [:]
         for (device, id) in zip(scenario.devices, run.built.deviceIDs) {
             ids.append((name: device.name, id: id))
-            let kind: String
-            if device.gateway != nil {
-                kind = "gateway"
-            } else if device.advertising != nil {
-                kind = "beacon"
-                nameOfAddress[device.address.description.uppercased()] = device.name
-            } else if device.description.route != nil {
-                kind = "vehicle"
-            } else {
-                kind = "device"
-            }
+            if device.gateway == nil, device.advertising != nil { nameOfAddress[device.address.description.uppercased()] = device.name }
             if device.gateway == nil, device.carriedBy == nil { followed.append((name: device.name, id: id)) }
-            let point = run.world.position(of: id)
-            devices.append(DashboardMessage.Device(name: device.name, kind: kind, x: point.x, y: point.y))
         }
         self.ids = ids
         zoneFollowed = followed
-        self.devices = devices
         self.nameOfAddress = nameOfAddress
         self.plotted = Set(plotted)
         for (name, id) in followed { zoneOf[name] = run.trueZone(of: id) }

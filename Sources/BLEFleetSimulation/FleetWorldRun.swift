@@ -33,7 +33,7 @@ public final class FleetWorldRun {
 
     private var senders: [AddressKey: DeviceID] = [:]
     private var trackedDevice: [String: DeviceID] = [:]
-    private var zoneCarriers: [Int: DeviceID] = [:]
+    private let zoneTruth: ZoneTruth
 
     /// 2026-01-01T00:00:00Z, where simulated sightings are placed by default.
     public static let defaultEpoch: Int64 = 1_767_225_600_000_000
@@ -80,9 +80,7 @@ public final class FleetWorldRun {
                 }
             }
         }
-        for (index, zone) in scenario.zones.enumerated() {
-            if let carrier = zone.attachedTo, let id = built.id(of: carrier) { zoneCarriers[index] = id }
-        }
+        zoneTruth = ZoneTruth(scenario: scenario, built: built)
         built.onHostPacket = { [weak self] device, packet in self?.hostPacket(packet, from: device) }
         scheduleTruth(at: world.now)
     }
@@ -107,13 +105,7 @@ public final class FleetWorldRun {
     /// The zone the world says `point` is in at this moment: the first of the scenario's
     /// zones that contains it, `nil` for none.
     public func trueZone(of device: DeviceID) -> String? {
-        let point = world.position(of: device)
-        for (index, zone) in scenario.zones.enumerated() {
-            var shape = zone.shape
-            if let carrier = zoneCarriers[index] { shape = shape.translated(by: world.position(of: carrier)) }
-            if shape.contains(point) { return zone.name }
-        }
-        return nil
+        zoneTruth.zone(of: device, in: world)
     }
 
     private func scheduleTruth(at time: Microseconds) {

@@ -46,9 +46,10 @@ struct RunningDashboard {
     private let task: Task<Void, any Error>
     private let store: DashboardStore?
 
-    /// Starts a dashboard of `scenario` with a temporary store on `port` (0: a free one).
-    static func start(scenario: Scenario, port: Int, speed: Double) async throws -> RunningDashboard {
-        let (server, store) = try await DashboardServer.make(scenario: scenario, storeURL: nil,
+    /// Starts a dashboard of `scenario` (or attached to the world at `attach`) with a temporary
+    /// store on `port` (0: a free one).
+    static func start(scenario: Scenario? = nil, attach: String? = nil, port: Int = 0, speed: Double = 1) async throws -> RunningDashboard {
+        let (server, store) = try await DashboardServer.make(scenario: scenario, attach: attach, storeURL: nil,
                                                               configuration: .init(port: port, speed: speed))
         let (ready, announce) = AsyncStream<Int>.makeStream()
         let task = Task {

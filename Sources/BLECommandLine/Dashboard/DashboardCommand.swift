@@ -4,9 +4,10 @@ import BLEDashboard
 import Foundation
 import Logging
 
-/// `ble dashboard [SCENARIO] [--store URL]`: a page in the browser over a world run in this
-/// process with its gateways, over a fleet store, or both (docs/dashboard.md). A thin shell:
-/// BLEDashboard's ``DashboardServer`` runs the world, the store and the page.
+/// `ble dashboard [SCENARIO | --attach URL] [--store URL]`: a page in the browser over a world
+/// run in this process with its gateways or attached from a running `ble sim serve
+/// --watch-port`, over a fleet store, or both (docs/dashboard.md). A thin shell: BLEDashboard's
+/// ``DashboardServer`` runs the world, the store and the page.
 struct DashboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dashboard",
@@ -15,13 +16,18 @@ struct DashboardCommand: AsyncParsableCommand {
             With a scenario that has gateways (bus-fleet, shop, flat or a file), the world runs in this process at \
             --speed, its gateways writing into --store (or a temporary SQLite store), and the page shows the map with \
             live positions, RSSI per beacon and gateway, the event log, and the office view the back end answers over \
-            the store. With only --store, the page shows the office view of that store. Prints one line \
+            the store. With --attach ws://HOST:PORT, the world is a running `ble sim serve --watch-port`'s (its gateways \
+            being `ble gateway` processes writing into --store). With only --store, the page shows the office view of \
+            that store. Prints one line \
             READY {"port": N} once it accepts connections; SIGINT or SIGTERM stops it.
             """
     )
 
     @Argument(help: ArgumentHelp("A scenario file (.yaml) or a built-in scenario with gateways, e.g. bus-fleet.", valueName: "scenario"))
     var scenario: String?
+
+    @Option(help: ArgumentHelp("A running world to show: ws://HOST:PORT of `ble sim serve --watch-port`.", valueName: "url"))
+    var attach: String?
 
     @Option(help: ArgumentHelp("A fleet store holding the gateway schema: sqlite:PATH or postgres://USER@HOST/DATABASE.", valueName: "url"))
     var store: String?
@@ -43,7 +49,9 @@ struct DashboardCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let scenario, let problem = Adapter.scenarioProblem(scenario) { throw ValidationError(problem) }
-        guard scenario != nil || store != nil else { throw ValidationError(DashboardError.nothingToShow.description) }
+        guard scenario != nil || store != nil || attach != nil else { throw ValidationError(DashboardError.nothingToShow.description) }
+        if attach != nil, scenario != nil { throw ValidationError(DashboardError.attachConflict("a scenario").description) }
+        if attach != nil, !devices.isEmpty { throw ValidationError(DashboardError.attachConflict("--device").description) }
         guard (0 ... 65_535).contains(port) else { throw ValidationError(DashboardError.invalidPort(port).description) }
         guard speed.isFinite, speed > 0 else { throw ValidationError(DashboardError.invalidSpeed(speed).description) }
     }
@@ -52,7 +60,7 @@ struct DashboardCommand: AsyncParsableCommand {
         let scenario = try self.scenario.map(loadScenario)
         let (server, opened): (DashboardServer, DashboardStore?)
         do {
-            (server, opened) = try await DashboardServer.make(scenario: scenario, devices: devices, storeURL: store,
+            (server, opened) = try await DashboardServer.make(scenario: scenario, attach: attach, devices: devices, storeURL: store,
                                                                configuration: .init(address: address, port: port, speed: speed))
         } catch {
             throw CommandFailure(String(error.description.prefix(1)).uppercased() + error.description.dropFirst() + ".")

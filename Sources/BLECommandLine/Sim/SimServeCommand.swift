@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEAdapter
 import BLEController
+import BLEDashboard
 import BLETransport
 import BLEWire
 import BLEWorld
@@ -16,7 +17,8 @@ struct SimServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the external devices of a world as H4 over TCP on 127.0.0.1.",
         discussion: """
-            Prints one line READY {"ports": [...], "devices": [...]} once every port listens, then runs \
+            Prints one line READY {"ports": [...], "devices": [...]} once every port listens (with --watch-port, also \
+            "watch": PORT), then runs \
             until killed. Without a scenario the world is empty apart from the --devices extra devices.
             """
     )
@@ -41,6 +43,10 @@ struct SimServeCommand: AsyncParsableCommand {
 
     @OptionGroup var faults: SimFaultOptions
 
+    @Option(name: .customLong("watch-port"),
+            help: "Serve the world's state on 127.0.0.1:PORT: a page over it, and at /ws the stream `ble dashboard --attach` reads (0 picks a free port).")
+    var watchPort: Int?
+
     @Flag(help: "Attach every served device to this machine's Linux kernel through /dev/vhci (an adapter hciN each) instead of serving it over TCP.")
     var vhci = false
 
@@ -51,6 +57,9 @@ struct SimServeCommand: AsyncParsableCommand {
         }
         guard (0 ... 65_535).contains(tcpBasePort) else {
             throw ValidationError("--tcp-base-port must be a TCP port (0 to 65535).")
+        }
+        if let watchPort, !(0 ... 65_535).contains(watchPort) {
+            throw ValidationError("--watch-port must be a TCP port (0 to 65535; 0 picks a free one).")
         }
         guard speed.isFinite, speed > 0 else {
             throw ValidationError("--speed must be a positive number of simulated seconds per second.")
@@ -79,9 +88,9 @@ struct SimServeCommand: AsyncParsableCommand {
             }
             served.append(ServedDevice(name: device.name, address: device.address, id: id, snoop: file))
         }
-        guard !served.isEmpty else {
+        guard !served.isEmpty || watchPort != nil else {
             throw CommandFailure("Nothing to serve: the scenario has no device with host: external; "
-                                 + "add one or pass --devices N.")
+                                 + "add one, pass --devices N, or watch the world alone with --watch-port.")
         }
         if tcpBasePort != 0, tcpBasePort + served.count - 1 > 65_535 {
             throw CommandFailure("--tcp-base-port \(tcpBasePort) leaves no room for \(served.count) ports; choose a lower one.")
@@ -104,6 +113,8 @@ struct SimServeCommand: AsyncParsableCommand {
             }
         }
 
+        // Installed before the world runs, so that it sees every reception from the start.
+        let watch = try watchPort.map { _ in try Self.watch(scenario, built: built, world: world) }
         let runner: WorldRunner
         do {
             runner = try WorldRunner(world: world, speed: speed)
@@ -134,15 +145,32 @@ struct SimServeCommand: AsyncParsableCommand {
             return SimulationLog.JSON.object([("name", .string(device.name)), ("address", .string(device.address.description)),
                                               ("addressType", .string(device.address.kind == .random ? "random" : "public")), endpoint])
         }
-        let ready = SimulationLog.JSON.object([("ports", .array(ports.map { .integer(Int64($0)) })),
-                                               ("devices", .array(devicesJSON))])
+        var fields: [(String, SimulationLog.JSON)] = [("ports", .array(ports.map { .integer(Int64($0)) })), ("devices", .array(devicesJSON))]
+        var watcher: Task<Void, Never>?
+        if let watch, let watchPort {
+            let (task, port) = try await WatchServing.start(watch, port: watchPort, speed: speed)
+            watcher = task
+            fields.append(("watch", .integer(Int64(port))))
+        }
+        let ready = SimulationLog.JSON.object(fields)
         // Written straight to the file descriptor, not through stdio's buffer, so a parent
         // process reading a pipe sees the line at once.
         FileHandle.standardOutput.write(Data(("READY " + ready.text + "\n").utf8))
         await runner.run()
+        watcher?.cancel()
+        await watcher?.value
         for channel in channels { try? await channel.close() }
         try? await group.shutdownGracefully()
         for device in served { device.closeSnoop() }
+    }
+
+    /// The watch over the world for `--watch-port`, as a one-sentence failure if the scenario cannot be drawn.
+    private static func watch(_ scenario: Scenario, built: BuiltScenario, world: World) throws -> WorldWatch {
+        do {
+            return try WorldWatch(scenario: scenario, built: built, world: world)
+        } catch {
+            throw CommandFailure("Cannot watch the world: \(error.description).")
+        }
     }
 
     /// Why a socket call failed, in the system's words ("Address already in use"), not

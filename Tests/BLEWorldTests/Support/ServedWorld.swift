@@ -13,11 +13,14 @@ final class ServedWorld {
     private struct Ready: Decodable {
         var ports: [Int]
         var devices: [Device]
+        var watch: Int?
     }
 
     let process = Process()
     let ports: [Int]
     let devices: [Device]
+    /// The world's state server (`--watch-port`), when asked for.
+    let watch: Int?
 
     init(executable: String, arguments: [String], timeoutSeconds: Double = 30) throws {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -45,6 +48,7 @@ final class ServedWorld {
         }
         ports = ready.ports
         devices = ready.devices
+        watch = ready.watch
     }
 
     func stop() {

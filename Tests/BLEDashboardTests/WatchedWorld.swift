@@ -1,0 +1,71 @@
+import BLEDashboard
+import BLEScenarios
+import BLEWorld
+import Foundation
+import HummingbirdWSClient
+import Logging
+
+/// A world served as `ble sim serve --watch-port` serves it, in this process: the scenario
+/// built into a world with a ``WorldWatch``, paced by a ``WorldRunner``, and the watch's
+/// server on a port.
+struct WatchedWorld {
+    let port: Int
+    private let runner: WorldRunner
+    private let running: Task<Void, Never>
+    private let serving: Task<Void, any Error>
+
+    /// Starts `scenario` at `speed` with its watch served on `port` (0: a free one).
+    static func start(_ scenario: Scenario, port: Int = 0, speed: Double) async throws -> WatchedWorld {
+        let world = World(configuration: scenario.worldConfiguration)
+        let built = try scenario.build(into: world)
+        let watch = try WorldWatch(scenario: scenario, built: built, world: world)
+        let runner = try WorldRunner(world: world, speed: speed)
+        let running = Task { _ = await runner.run() }
+        let server = try DashboardServer(watch: watch, configuration: .init(port: port, speed: speed))
+        let (ready, announce) = AsyncStream<Int>.makeStream()
+        let serving = Task {
+            defer { announce.finish() }
+            try await server.run { port in announce.yield(port) }
+        }
+        var iterator = ready.makeAsyncIterator()
+        guard let listening = await iterator.next() else {
+            running.cancel()
+            await runner.stop()
+            throw DashboardError.cannotListen(address: "127.0.0.1", port: port, reason: "\(await serving.result)")
+        }
+        return WatchedWorld(port: listening, runner: runner, running: running, serving: serving)
+    }
+
+    /// Stops the server and the world, and waits for both.
+    func stop() async {
+        serving.cancel()
+        _ = await serving.result
+        await runner.stop()
+        await running.value
+    }
+}
+
+/// The text messages of a WebSocket, as a page would receive them, until `seconds` have passed.
+func webSocketTexts(_ url: String, seconds: Double) -> AsyncStream<String> {
+    let (stream, continuation) = AsyncStream<String>.makeStream()
+    let reading = Task {
+        do {
+            try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 64 << 20), logger: Logger(label: "test")) { inbound, _, _ in
+                for try await message in inbound.messages(maxSize: 64 << 20) {
+                    if case let .text(text) = message { continuation.yield(text) }
+                }
+            }
+        } catch {}
+        continuation.finish()
+    }
+    let deadline = Task {
+        try? await Task.sleep(for: .seconds(seconds))
+        reading.cancel()
+        continuation.finish()
+    }
+    continuation.onTermination = { _ in
+        reading.cancel()
+        deadline.cancel()
+    }
+    return stream
+}
