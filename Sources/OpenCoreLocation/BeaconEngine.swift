@@ -139,14 +139,14 @@ final class BeaconEngine: Sendable {
     /// Ranges a beacon region (the older, region-based API); a region with the identifier of
     /// a ranged one replaces it, as Core Location's region identity is its identifier.
     func startRanging(region: RegionSnapshot) {
-        guard region.constraint != nil else { return }
+        guard let constraint = region.constraint else { return }
         let off = state.withLock { state in
             state.rangedRegions.removeAll { $0.identifier == region.identifier }
             state.rangedRegions.append(region)
             state.refreshConstraints()
             return !state.monitor.isRadioOn
         }
-        if off { relay.post([.rangingRegionDidFail(region, Self.bluetoothOff)]) }
+        if off { relay.post([.didFailRanging(constraint, Self.bluetoothOff), .rangingRegionDidFail(region, Self.bluetoothOff)]) }
         ensureRunning()
     }
 
@@ -207,7 +207,8 @@ final class BeaconEngine: Sendable {
             guard on else {
                 state.monitor.radioSwitchedOff(at: now)
                 state.ranger = BeaconRanger(configuration: state.ranger.configuration)
-                return state.direct.map { .didFailRanging($0, Self.bluetoothOff) }
+                // As when the controller fails: each constraint, then each region of the older API.
+                return state.constraints.map { .didFailRanging($0, Self.bluetoothOff) }
                     + state.rangedRegions.map { .rangingRegionDidFail($0, Self.bluetoothOff) }
             }
             state.monitor.radioSwitchedOn(at: now)

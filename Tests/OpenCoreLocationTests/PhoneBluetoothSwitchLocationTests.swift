@@ -126,6 +126,36 @@ struct PhoneBluetoothSwitchLocationTests {
         stop(app, phone)
     }
 
+    @Test("A manager made with Bluetooth off: ranging fails at once, the region stays unknown; switched on, inside with no entry")
+    func madeWhileOff() async throws {
+        let path = try file(stopsAt: nil)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let phone = SimulatedPhone(clock: testClock, seed: 5)
+        try phone.perform(.bluetooth(on: false))
+        let app = LocationApp()
+        try phone.install(AppDescription(name: "Shop")) { _ in
+            let manager = CLLocationManager(options: .init(hci: "sim:\(path)", exitPeriod: .seconds(10)))
+            manager.delegate = app.watcher
+            manager.requestAlwaysAuthorization()
+            let region = CLBeaconRegion(uuid: Self.uuid, major: 1, identifier: "shop")
+            manager.startMonitoring(for: region)
+            manager.startRangingBeacons(in: region)
+            app.manager = manager
+        }
+        try phone.perform(.launch("Shop"))
+        let log = app.watcher.log
+        let failed = await log.first { $0 == .didFailRanging(code: CLError.Code.rangingUnavailable.rawValue) }
+        #expect(failed != nil)
+        try await testClock.sleep(for: .seconds(20))
+        #expect(!log.events.contains { if case .didDetermineState = $0 { true } else { isRanging($0) } }, "\(log.events)")
+        try phone.perform(.bluetooth(on: true))
+        let inside = await log.first { $0 == .didDetermineState(.inside, "shop") }
+        #expect(inside != nil)
+        #expect(!log.events.contains(.didEnter("shop")))
+        app.manager?.stopRangingBeacons(in: CLBeaconRegion(uuid: Self.uuid, major: 1, identifier: "shop"))
+        stop(app, phone)
+    }
+
     @Test("Back on after the beacon left: the state becomes outside an exit period later, with no exit")
     func backOnAfterTheBeaconLeft() async throws {
         // The beacon stops 20 s into the world, while Bluetooth is off.
