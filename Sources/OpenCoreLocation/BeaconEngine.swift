@@ -39,6 +39,9 @@ final class BeaconEngine: Sendable {
         }
         var runner: Task<Void, Never>?
         var closed = false
+        /// Regions whose state the app asked for while Bluetooth was off, answered when it
+        /// comes back on.
+        var heldRequests: [RegionSnapshot] = []
     }
 
     let relay: DelegateRelay
@@ -57,8 +60,10 @@ final class BeaconEngine: Sendable {
         self.relay = relay
         clock = Simulation.current?.clock ?? WallClock()
         origin = clock.microseconds
-        state = Mutex(State(monitor: BeaconMonitor(configuration: MonitoringConfiguration(exitPeriod: options.exitPeriod)),
-                            ranger: BeaconRanger(configuration: RangingConfiguration())))
+        var monitor = BeaconMonitor(configuration: MonitoringConfiguration(exitPeriod: options.exitPeriod))
+        // A manager made on a phone with Bluetooth off starts with the radio off.
+        if relay.app?.phone.isBluetoothOn == false { monitor.radioSwitchedOff(at: 0) }
+        state = Mutex(State(monitor: monitor, ranger: BeaconRanger(configuration: RangingConfiguration())))
     }
 
     /// Microseconds since the engine was made: the cores' clock.
@@ -99,19 +104,28 @@ final class BeaconEngine: Sendable {
     }
 
     /// The region's state after the exits now due; `unknown` for a region not monitored.
+    /// With Bluetooth off the request is held and answered, `unknown`, when it comes back
+    /// on (``bluetoothSwitched(on:)``).
     func requestState(for region: RegionSnapshot) {
         let now = now()
-        let events = state.withLock { state in
-            state.monitor.requestState(for: region.identifier, at: now).map { Self.event($0, regions: state.regions) }
+        let events = state.withLock { state -> [LocationEvent]? in
+            guard state.monitor.isRadioOn else {
+                if !state.heldRequests.contains(where: { $0.identifier == region.identifier }) { state.heldRequests.append(region) }
+                return nil
+            }
+            return state.monitor.requestState(for: region.identifier, at: now).map { Self.event($0, regions: state.regions) }
         }
+        guard let events else { return }
         relay.post(events.isEmpty ? [.didDetermineState(.unknown, region)] : events)
     }
 
     func startRanging(_ constraint: BeaconIdentityConstraint) {
-        state.withLock { state in
+        let off = state.withLock { state in
             if !state.direct.contains(constraint) { state.direct.append(constraint) }
             state.refreshConstraints()
+            return !state.monitor.isRadioOn
         }
+        if off { relay.post([.didFailRanging(constraint, Self.bluetoothOff)]) }
         ensureRunning()
     }
 
@@ -125,12 +139,14 @@ final class BeaconEngine: Sendable {
     /// Ranges a beacon region (the older, region-based API); a region with the identifier of
     /// a ranged one replaces it, as Core Location's region identity is its identifier.
     func startRanging(region: RegionSnapshot) {
-        guard region.constraint != nil else { return }
-        state.withLock { state in
+        guard let constraint = region.constraint else { return }
+        let off = state.withLock { state in
             state.rangedRegions.removeAll { $0.identifier == region.identifier }
             state.rangedRegions.append(region)
             state.refreshConstraints()
+            return !state.monitor.isRadioOn
         }
+        if off { relay.post([.didFailRanging(constraint, Self.bluetoothOff), .rangingRegionDidFail(region, Self.bluetoothOff)]) }
         ensureRunning()
     }
 
@@ -171,6 +187,41 @@ final class BeaconEngine: Sendable {
         }
     }
 
+    // MARK: Bluetooth switch
+
+    /// Ranging's error with Bluetooth off: Apple's `CLError.Code.rangingUnavailable`, "this
+    /// might happen if the device is in Airplane mode or if Bluetooth or location services
+    /// are disabled".
+    static let bluetoothOff = CLError(.rangingUnavailable, reason: "Bluetooth is off")
+
+    /// Bluetooth was switched off or on in the phone's Settings (iOS research §7 and §9,
+    /// rule 22; Stack Overflow answer 34062216). Off: every monitored region becomes unknown
+    /// without an exit and reports nothing; each ranging request fails once with
+    /// `rangingUnavailable` and ranges nothing, but stays, as the regions do. On: the
+    /// regions are determined afresh with `didDetermineState` alone, state requests made
+    /// meanwhile are answered `unknown`, and ranging reports again.
+    func bluetoothSwitched(on: Bool) {
+        let now = now()
+        let events = state.withLock { state -> [LocationEvent] in
+            guard on != state.monitor.isRadioOn else { return [] }
+            guard on else {
+                state.monitor.radioSwitchedOff(at: now)
+                state.ranger = BeaconRanger(configuration: state.ranger.configuration)
+                // As when the controller fails: each constraint, then each region of the older API.
+                return state.constraints.map { .didFailRanging($0, Self.bluetoothOff) }
+                    + state.rangedRegions.map { .rangingRegionDidFail($0, Self.bluetoothOff) }
+            }
+            state.monitor.radioSwitchedOn(at: now)
+            let held = state.heldRequests
+            state.heldRequests = []
+            return held.map { region in
+                let answer = state.monitor.requestState(for: region.identifier, at: now).map { Self.event($0, regions: state.regions) }
+                return answer.last ?? .didDetermineState(.unknown, region)
+            }
+        }
+        relay.post(events)
+    }
+
     // MARK: Running
 
     private func ensureRunning() {
@@ -209,7 +260,8 @@ final class BeaconEngine: Sendable {
             guard let data = advertisement.manufacturerData, let rssi = advertisement.rssi,
                   let frame = try? IBeacon(manufacturerData: data) else { continue }
             let now = now()
-            let events = state.withLock { state in
+            let events = state.withLock { state -> [LocationEvent] in
+                guard state.monitor.isRadioOn else { return [] }
                 if state.constraints.contains(where: { $0.matches(frame.identity) }) {
                     state.ranger.add(frame, rssi: rssi, at: now)
                 }
@@ -233,7 +285,8 @@ final class BeaconEngine: Sendable {
             deadline += options.rangingInterval.wholeMicroseconds
             let now = now()
             let date = Date()
-            let events = state.withLock { state in
+            let events = state.withLock { state -> [LocationEvent] in
+                guard state.monitor.isRadioOn else { return [] }
                 let ranged = state.ranger.range(at: now)
                 var events: [LocationEvent] = state.constraints.map { constraint in
                     .didRange(ranged.filter { constraint.matches($0.identity) }.map { BeaconSnapshot($0, at: date) }, constraint)

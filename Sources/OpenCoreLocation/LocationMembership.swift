@@ -25,6 +25,12 @@ final class LocationMembership: PhoneAppMember, @unchecked Sendable {
         manager?.engine.relay.post([.didChangeAuthorization])
     }
 
+    /// Bluetooth was switched in Settings: the manager's regions and ranging hear it
+    /// (``BeaconEngine/bluetoothSwitched(on:)``), as Core Bluetooth managers do.
+    func bluetoothSwitched(on: Bool) async {
+        manager?.engine.bluetoothSwitched(on: on)
+    }
+
     func appTerminated(preserved: Bool) async {
         guard let manager else { return }
         for constraint in manager.rangedBeaconConstraints { manager.stopRangingBeacons(satisfying: constraint) }

@@ -70,7 +70,8 @@ public protocol PhoneAppMember: AnyObject, Sendable {
     /// Location manager to tell its delegate, as each manager of the app is told.
     func locationAuthorizationChanged()
     /// Bluetooth was switched on or off in Settings, for a Core Bluetooth manager to report
-    /// its new state and give up its scan, links, advertising and services.
+    /// its new state and give up its scan, links, advertising and services, and for a Core
+    /// Location manager's beacon regions to go unknown and its ranging to stop.
     func bluetoothSwitched(on: Bool) async
 }
 
@@ -79,7 +80,7 @@ extension PhoneAppMember {
     public func appStateChanged(to state: AppState) async {}
     /// Nothing to tell by default: only location managers care.
     public func locationAuthorizationChanged() {}
-    /// Nothing to do by default: only Bluetooth managers care.
+    /// Nothing to do by default: only Bluetooth and beacon managers care.
     public func bluetoothSwitched(on: Bool) async {}
 }
 

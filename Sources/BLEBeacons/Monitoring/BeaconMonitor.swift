@@ -54,6 +54,12 @@ public struct MonitoringConfiguration: Hashable, Sendable {
 ///   only, since it was never entered. Core Location documents both calls on a transition
 ///   but not their order; state first is this core's choice.
 /// - A detection exactly at the end of the exit period keeps the region inside.
+/// - With the radio off (``radioSwitchedOff(at:)``) every region is unknown and nothing is
+///   reported: no exit, no state, no answer to ``requestState(for:at:)``. Back on
+///   (``radioSwitchedOn(at:)``), each region is determined again from what is heard, with
+///   `didDetermineState` only: neither `didEnter` nor `didExit` for that first
+///   determination (iOS with Bluetooth switched off, as observed in Stack Overflow answer
+///   34062216; iOS research §7 and §9, rule 22).
 ///
 /// Call ``tick(at:)`` at ``nextDeadline`` (or on a regular timer); detections also apply
 /// any exits that fell due before them, so a late tick never loses an exit.
@@ -66,9 +72,15 @@ public struct BeaconMonitor: Sendable {
         var state: RegionState
         var startedAt: BeaconTime
         var lastDetected: BeaconTime?
+        /// The radio came back on since the region was last determined: its next
+        /// determination reports the state alone.
+        var quiet = false
     }
 
     private var entries: [Entry] = []
+
+    /// Whether the radio is on (``radioSwitchedOff(at:)``, ``radioSwitchedOn(at:)``).
+    public private(set) var isRadioOn = true
 
     /// A monitor with `configuration` and no region.
     public init(configuration: MonitoringConfiguration = MonitoringConfiguration()) {
@@ -110,6 +122,7 @@ public struct BeaconMonitor: Sendable {
     /// Core Location's `requestState(for:)`: exits due by `now` first, then the region's
     /// `didDetermineState` at `now`. Nothing for a region not monitored.
     public mutating func requestState(for identifier: String, at now: BeaconTime) -> [MonitorEvent] {
+        guard isRadioOn else { return [] }
         var events = expire(through: now, inclusive: true)
         if let entry = entries.first(where: { $0.region.identifier == identifier }) {
             events.append(.didDetermineState(entry.state, for: entry.region, at: now))
@@ -120,25 +133,53 @@ public struct BeaconMonitor: Sendable {
     /// The iBeacon `identity` was heard at `time`: exits due before `time`, then an entry
     /// into every monitored region that covers it and is not inside.
     public mutating func detected(_ identity: IBeaconIdentity, at time: BeaconTime) -> [MonitorEvent] {
+        guard isRadioOn else { return [] }
         var events = expire(through: time, inclusive: false)
         for index in entries.indices where entries[index].region.contains(identity) {
             entries[index].lastDetected = max(entries[index].lastDetected ?? time, time)
             guard entries[index].state != .inside else { continue }
             entries[index].state = .inside
             events.append(.didDetermineState(.inside, for: entries[index].region, at: time))
-            events.append(.didEnter(entries[index].region, at: time))
+            if !entries[index].quiet { events.append(.didEnter(entries[index].region, at: time)) }
+            entries[index].quiet = false
         }
         return events
     }
 
     /// The timer fired at `now`: every exit due by then (at or before `now`), oldest first.
     public mutating func tick(at now: BeaconTime) -> [MonitorEvent] {
-        expire(through: now, inclusive: true)
+        guard isRadioOn else { return [] }
+        return expire(through: now, inclusive: true)
     }
 
-    /// When the next exit (or unknown → outside) falls due, or `nil` when none can.
+    /// When the next exit (or unknown → outside) falls due, or `nil` when none can (none
+    /// while the radio is off).
     public var nextDeadline: BeaconTime? {
-        entries.compactMap(deadline(of:)).min()
+        guard isRadioOn else { return nil }
+        return entries.compactMap(deadline(of:)).min()
+    }
+
+    /// The radio was switched off at `now` (Bluetooth off in Settings): every region's state
+    /// becomes unknown, silently, and nothing is reported until ``radioSwitchedOn(at:)``.
+    /// Exits that fell due before `now` are not reported either: iOS stops region events
+    /// with Bluetooth.
+    public mutating func radioSwitchedOff(at now: BeaconTime) {
+        isRadioOn = false
+        for index in entries.indices {
+            entries[index].state = .unknown
+            entries[index].lastDetected = nil
+        }
+    }
+
+    /// The radio was switched on again at `now`: each region, unknown, is determined afresh,
+    /// inside at its first beacon heard or outside after an exit period without one, and
+    /// that determination reports `didDetermineState` alone, never `didEnter` or `didExit`.
+    public mutating func radioSwitchedOn(at now: BeaconTime) {
+        guard !isRadioOn else { return }
+        isRadioOn = true
+        for index in entries.indices {
+            entries[index] = Entry(region: entries[index].region, state: .unknown, startedAt: now, lastDetected: nil, quiet: true)
+        }
     }
 
     private func deadline(of entry: Entry) -> BeaconTime? {
@@ -161,6 +202,7 @@ public struct BeaconMonitor: Sendable {
         for (time, index) in due {
             let wasInside = entries[index].state == .inside
             entries[index].state = .outside
+            entries[index].quiet = false
             events.append(.didDetermineState(.outside, for: entries[index].region, at: time))
             if wasInside { events.append(.didExit(entries[index].region, at: time)) }
         }
