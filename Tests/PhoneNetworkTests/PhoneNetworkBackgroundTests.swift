@@ -74,6 +74,15 @@ struct PhoneNetworkBackgroundTests {
         #expect(outcome.status == 200)
     }
 
+    @Test("A request made right after the app is launched is the app's, before its entry point has had a chance to run")
+    func launchedAppOwnsRequestsAtOnce() throws {
+        let phone = try phoneWithApp(server: RecordingServer(), host: uniqueHost("launched"))
+        defer { phone.close() }
+        // No await since the launch: the task that runs the entry point has not run. On a loaded
+        // machine Foundation may start loading a request in between; it must find its app.
+        #expect(phone.currentNetworkApp == "Rides")
+    }
+
     @Test("An app that ends takes its requests with it: nothing is delivered")
     func endedWithTheApp() async throws {
         let host = uniqueHost("ended")

@@ -88,8 +88,9 @@ extension SimulatedPhone {
         rearm()
     }
 
-    /// The app the phone attributes a `URLSession` request to: the one whose launch entry
-    /// point ran last, as `UNUserNotificationCenter.current()` is that app's centre.
+    /// The app the phone attributes a `URLSession` request to: the one launched last (from
+    /// the moment it is launched, before its entry point has run), as
+    /// `UNUserNotificationCenter.current()` is that app's centre.
     public var currentNetworkApp: String? { state.withLock { $0.network.currentApp } }
 
     // MARK: Requests

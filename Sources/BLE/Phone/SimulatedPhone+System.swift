@@ -165,6 +165,13 @@ extension SimulatedPhone {
             }
         }
         guard !later.isEmpty else { return }
+        // The app being launched is the one a request belongs to from now on, not only once
+        // its entry point has run in the task below: a request made right after `launch`
+        // (on a loaded machine, before that task runs) is the launched app's, not nobody's.
+        for case let .launch(app, _, _) in later.reversed() {
+            state.withLock { $0.network.currentApp = app }
+            break
+        }
         spawn { [self, later] in
             for effect in later {
                 switch effect {
@@ -190,7 +197,7 @@ extension SimulatedPhone {
     }
 
     /// Runs the launch entry point on the main queue, with the app current for the
-    /// managers it makes.
+    /// managers it makes (and for requests, as ``carryOut(_:inline:)`` made it already).
     private func launch(_ app: String, _ launcher: @escaping LaunchEntryPoint, _ options: PhoneLaunchOptions) {
         let binding = PhoneApp(phone: self, name: app)
         state.withLock { $0.network.currentApp = app }
