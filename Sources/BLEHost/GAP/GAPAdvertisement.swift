@@ -22,6 +22,9 @@ public struct GAPAdvertisement: Hashable, Sendable {
     public var firstSeen: HostTime
     /// When this report was received.
     public var time: HostTime
+    /// What an extended scan heard of it (PHYs, set, stated power, truncation); `nil` from a
+    /// legacy scan.
+    public var extended: GAPExtendedHearing?
 
     /// An advertisement with every value given.
     public init(
@@ -93,8 +96,9 @@ struct GAPAdvertisementFilter: Sendable {
         self.serviceUUIDs = serviceUUIDs
     }
 
-    /// Takes one report; returns the merged advertisement if it should be reported now.
-    mutating func add(_ report: HCI.LEAdvertisingReport.Report, at now: HostTime) -> GAPAdvertisement? {
+    /// Takes one report (with what an extended scan heard of it); returns the merged
+    /// advertisement if it should be reported now.
+    mutating func add(_ report: HCI.LEAdvertisingReport.Report, extended: GAPExtendedHearing? = nil, at now: HostTime) -> GAPAdvertisement? {
         if records[report.address] == nil, records.count >= capacity { forgetLeastRecentlyHeard() }
         reports += 1
         var record = records[report.address] ?? Record(advertisement: GAPAdvertisement(
@@ -102,6 +106,7 @@ struct GAPAdvertisementFilter: Sendable {
             data: AdvertisingData(structures: []), advertisingBytes: [], scanResponseBytes: [], firstSeen: now, time: now))
         var advertisement = record.advertisement
         advertisement.time = now
+        if let extended { advertisement.extended = extended }
         advertisement.addressType = report.addressType
         if let rssi = report.availableRSSI { advertisement.rssi = rssi }
         switch report.eventType {

@@ -32,7 +32,7 @@ extension GAPCore {
     /// A disable to send before a scan starts, when a doubt needs settling.
     mutating func scanningResync() -> [GAPOutput] {
         guard scanningInDoubt else { return [] }
-        return [submit(HCI.LESetScanEnable(leScanEnable: false), for: .scanParameters)]
+        return [scanDisable(for: .scanParameters)]
     }
 
     /// The start failed after its commands went out: advertising counts as off, a disable
@@ -52,7 +52,7 @@ extension GAPCore {
         scanning = .off
         scanningInDoubt = true
         return [
-            submit(HCI.LESetScanEnable(leScanEnable: false), for: .scanEnable(false)),
+            scanDisable(for: .scanEnable(false)),
             .event(.procedureFailed(.scanning, failure)),
         ]
     }

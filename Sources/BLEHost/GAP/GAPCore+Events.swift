@@ -14,10 +14,15 @@ extension GAPCore {
             return linkLost(handle, reason: reason, at: now)
         case let .ready(info):
             readsEncryptionKeySize = info.mayAnswer(.readEncryptionKeySize)
+            supportsExtendedScanning = info.supportedCommands.map {
+                $0.contains(.leSetExtendedScanParameters) && $0.contains(.leSetExtendedScanEnable)
+            } ?? false
             // A reset leaves the controller neither advertising nor scanning, with no
             // random address.
             advertising = .off
             scanning = .off
+            scanningExtended = false
+            reassembly = GAPExtendedReassembly()
             advertisingInDoubt = false
             scanningInDoubt = false
             randomAddress = nil
@@ -147,12 +152,19 @@ extension GAPCore {
             }
             return outputs
         case let .leMeta(.extendedAdvertisingReport(report)):
-            // Sent by some controllers to a legacy scan (GAPExtendedReports.swift).
             guard scanning != .off else { return [] }
             var outputs: [GAPOutput] = []
             for entry in report.reports {
-                guard let legacy = GAPAdvertisementFilter.legacyReport(entry) else { continue }
-                if let advertisement = scanFilter.add(legacy, at: now) { outputs.append(.event(.advertisement(advertisement))) }
+                if scanningExtended {
+                    // An extended scan: fragments joined, then reported whatever their length.
+                    guard let whole = reassembly.add(entry), let report = GAPAdvertisementFilter.report(whole.entry) else { continue }
+                    let heard = GAPExtendedHearing(entry: whole.entry, truncated: whole.truncated)
+                    if let advertisement = scanFilter.add(report, extended: heard, at: now) { outputs.append(.event(.advertisement(advertisement))) }
+                } else {
+                    // Sent by some controllers to a legacy scan (GAPExtendedReports.swift).
+                    guard let legacy = GAPAdvertisementFilter.legacyReport(entry) else { continue }
+                    if let advertisement = scanFilter.add(legacy, at: now) { outputs.append(.event(.advertisement(advertisement))) }
+                }
             }
             return outputs
         case let .leMeta(.connectionComplete(done)):

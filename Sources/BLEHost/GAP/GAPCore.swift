@@ -57,6 +57,13 @@ public struct GAPCore: Sendable {
     /// The connection made from advertising that should restart it when it ends.
     var restartAdvertisingAfter: UInt16?
     var scanning = Activity.off
+    /// Whether the scan running (or last started) uses the extended commands, so that it is
+    /// stopped with them and its reports are reassembled.
+    var scanningExtended = false
+    /// Extended reports' fragments waiting for the rest of their data.
+    var reassembly = GAPExtendedReassembly()
+    /// Whether the controller claims the extended scanning commands (learnt at start-up).
+    public internal(set) var supportsExtendedScanning = false
     /// Whether the controller may be scanning although GAP counts scanning off.
     var scanningInDoubt = false
     var scanFilter = GAPAdvertisementFilter(allowDuplicates: false, serviceUUIDs: [])
@@ -180,9 +187,22 @@ public struct GAPCore: Sendable {
     public mutating func startScanning(_ parameters: GAPScanParameters, at now: HostTime) throws(GAPError) -> [GAPOutput] {
         guard scanning == .off else { throw .scanningAlreadyEnabled }
         if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
+        if parameters.extended, !supportsExtendedScanning { throw .extendedScanningUnsupported }
+        let resync = scanningResync()
         scanning = .starting
+        scanningExtended = parameters.extended
+        reassembly = GAPExtendedReassembly()
         scanFilter = GAPAdvertisementFilter(allowDuplicates: parameters.allowDuplicates, serviceUUIDs: parameters.serviceUUIDs)
-        return scanningResync() + [
+        if parameters.extended {
+            let phy = HCI.LESetExtendedScanParameters.PHYParameters(
+                scanType: parameters.active ? .active : .passive, scanInterval: parameters.interval, scanWindow: parameters.window)
+            return resync + [
+                submit(HCI.LESetExtendedScanParameters(ownAddressType: ownAddressType(random: parameters.useRandomAddress), le1M: phy),
+                       for: .scanParameters),
+                submit(HCI.LESetExtendedScanEnable(enable: true, filterDuplicates: .disabled), for: .scanEnable(true)),
+            ]
+        }
+        return resync + [
             submit(HCI.LESetScanParameters(
                 leScanType: parameters.active ? .active : .passive, leScanInterval: parameters.interval,
                 leScanWindow: parameters.window, ownAddressType: ownAddressType(random: parameters.useRandomAddress)),
@@ -195,7 +215,14 @@ public struct GAPCore: Sendable {
     public mutating func stopScanning(at now: HostTime) throws(GAPError) -> [GAPOutput] {
         guard scanning == .on || scanning == .starting || (scanning == .off && scanningInDoubt) else { throw .scanningNotEnabled }
         scanning = .stopping
-        return [submit(HCI.LESetScanEnable(leScanEnable: false), for: .scanEnable(false))]
+        return [scanDisable(for: .scanEnable(false))]
+    }
+
+    /// The command that disables the scan running (or last started), legacy or extended:
+    /// a controller takes only the kind of command the scan was started with.
+    mutating func scanDisable(for purpose: Purpose) -> GAPOutput {
+        scanningExtended ? submit(HCI.LESetExtendedScanEnable(enable: false), for: purpose)
+            : submit(HCI.LESetScanEnable(leScanEnable: false), for: purpose)
     }
 
     // MARK: Commands

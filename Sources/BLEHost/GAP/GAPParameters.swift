@@ -86,12 +86,18 @@ public struct GAPScanParameters: Hashable, Sendable {
     public var serviceUUIDs: [BluetoothUUID]
     /// Whether the own address is the random static address.
     public var useRandomAddress: Bool
+    /// Scan with the extended commands (Core 5.4, Vol 4, Part E, §7.8.64–7.8.65) on the LE 1M
+    /// PHY: extended advertisements are heard too, their data (up to 1,650 octets, in AUX
+    /// chains) reassembled from the controller's fragments. Needs a controller that claims
+    /// the commands (``GAPError/extendedScanningUnsupported`` otherwise).
+    public var extended: Bool
 
     /// Parameters with every value given; the default scans continuously and actively.
     public init(
         active: Bool = true, interval: UInt16 = 0x0010, window: UInt16 = 0x0010, allowDuplicates: Bool = false,
-        serviceUUIDs: [BluetoothUUID] = [], useRandomAddress: Bool = false
+        serviceUUIDs: [BluetoothUUID] = [], useRandomAddress: Bool = false, extended: Bool = false
     ) {
+        self.extended = extended
         self.active = active
         self.interval = interval
         self.window = window

@@ -59,6 +59,9 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
     case scanningAlreadyEnabled
     /// Stopping scanning that is not running.
     case scanningNotEnabled
+    /// An extended scan was asked of a controller that does not claim LE Set Extended Scan
+    /// Parameters and Enable in its Supported Commands (Core 5.4, Vol 4, Part E, §6.27).
+    case extendedScanningUnsupported
     /// The random address may not change while advertising, scanning or initiating
     /// (Vol 4, Part E, §7.8.4).
     case randomAddressChangeWhileBusy
@@ -107,6 +110,8 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
         case .advertisingAlreadyEnabled: return "advertising is already enabled"
         case .advertisingNotEnabled: return "advertising is not enabled"
         case .scanningAlreadyEnabled: return "scanning is already enabled"
+        case .extendedScanningUnsupported:
+            return "the controller does not support extended scanning (LE Set Extended Scan Parameters and Enable are not in its Supported Commands)"
         case .scanningNotEnabled: return "scanning is not enabled"
         case .randomAddressChangeWhileBusy:
             return "the random address cannot change while advertising, scanning or connecting"

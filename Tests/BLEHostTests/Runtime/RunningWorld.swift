@@ -37,10 +37,17 @@ struct RunningWorld {
     ///   - inboxes: hand the hosts their packets through ``HostPacketInbox``es (in batches)
     ///     rather than through their transports' streams.
     ///   - capturesHCI: keep every device's HCI traffic in memory as btsnoop (the world's default).
-    init(_ scenario: Scenario, speed: Double = 1, inboxes: Bool = false, capturesHCI: Bool = true) throws {
+    ///   - claimsExtendedAdvertising: the controllers claim the extended advertising feature and
+    ///     commands (``ControllerConfiguration/claimsExtendedAdvertising``).
+    init(_ scenario: Scenario, speed: Double = 1, inboxes: Bool = false, capturesHCI: Bool = true,
+         claimsExtendedAdvertising: Bool = false) throws {
         let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
                                                             capturesHCI: capturesHCI))
-        let built = try scenario.build(into: world)
+        let built = try scenario.build(into: world) { configuration in
+            var configuration = configuration
+            configuration.claimsExtendedAdvertising = claimsExtendedAdvertising
+            return Controller(configuration: configuration)
+        }
         var outputs: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
         var streams: [(DeviceID, AsyncThrowingStream<H4.Packet, any Error>)] = []
         var addresses: [BluetoothAddress] = []
