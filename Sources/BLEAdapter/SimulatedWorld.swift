@@ -1,3 +1,4 @@
+import BLEController
 import BLEHost
 import BLETransport
 import BLEWire
@@ -65,7 +66,14 @@ public struct SimulatedWorld: Sendable {
         let world = World(configuration: scenario.worldConfiguration)
         let built: BuiltScenario
         do {
-            built = try scenario.build(into: world, gattHosting: .attached)
+            // The world's controllers claim extended advertising and scanning (Bluetooth 5) here,
+            // where only our own hosts drive them; `ble sim serve` does not, for the Linux
+            // kernel picks extended scanning from those bits alone (docs/extended-advertising.md).
+            built = try scenario.build(into: world, gattHosting: .attached) { configuration in
+                var configuration = configuration
+                configuration.claimsExtendedAdvertising = true
+                return Controller(configuration: configuration)
+            }
         } catch {
             throw AdapterError(error.description)
         }

@@ -29,6 +29,9 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line and advertisement instead of the table.")
     var json = false
 
+    @Flag(help: "Scan with the extended commands (Bluetooth 5): extended advertisements too, their data up to 1,650 octets reassembled.")
+    var extended = false
+
     @OptionGroup var controller: ControllerOption
 
     /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).

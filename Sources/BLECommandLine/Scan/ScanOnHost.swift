@@ -22,7 +22,7 @@ extension ScanCommand {
         try await privacyOptions.enable(on: host, hci: hci)
         let parameters = GAPScanParameters(
             active: !passive, interval: 0x0060, window: 0x0060, allowDuplicates: duplicates,
-            serviceUUIDs: service.compactMap(ArgumentChecks.uuid))
+            serviceUUIDs: service.compactMap(ArgumentChecks.uuid), extended: extended)
         let advertisements = try await host.startScanning(parameters)
         // The host's clock: an embedded world's virtual time, or the wall clock on a real
         // controller; the JSON lines' `time` and the --seconds timer both read it.
@@ -36,7 +36,8 @@ extension ScanCommand {
                 let record = ScannedDevice(
                     address: advertisement.address, addressType: advertisement.addressType, rssi: advertisement.rssi,
                     connectable: advertisement.connectable, advertisingData: advertisement.advertisingBytes,
-                    scanResponse: advertisement.scanResponseBytes, firstSeen: elapsed, lastSeen: elapsed)
+                    scanResponse: advertisement.scanResponseBytes, firstSeen: elapsed, lastSeen: elapsed,
+                    extended: advertisement.extended)
                 records.withLock { $0[advertisement.address] = record }
                 if json { FileHandle.standardOutput.write(Data((ScanOutput.json(record, time: elapsed) + "\n").utf8)) }
             }

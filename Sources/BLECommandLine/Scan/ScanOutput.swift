@@ -26,6 +26,15 @@ enum ScanOutput {
         fields.append("\"serviceData\": {\(serviceData.joined(separator: ", "))}")
         fields.append("\"txPower\": \(data.txPowerLevel.map { String($0) } ?? "null")")
         fields.append("\"raw\": \(quoted(Hex.encode(record.advertisingData + record.scanResponse)))")
+        if let extended = record.extended {
+            // Only an extended scan's lines carry these, so a legacy scan's lines stay as they were.
+            fields.append("\"legacyPDU\": \(extended.legacy)")
+            fields.append("\"primaryPHY\": \(quoted(phyName(extended.primaryPHY)))")
+            fields.append("\"secondaryPHY\": \(extended.secondaryPHY.map { quoted(phyName($0)) } ?? "null")")
+            fields.append("\"sid\": \(extended.advertisingSID == 0xFF ? "null" : String(extended.advertisingSID))")
+            fields.append("\"dataLength\": \(record.advertisingData.count)")
+            fields.append("\"truncated\": \(extended.truncated)")
+        }
         fields.append("\"time\": \(seconds(time))")
         return "{" + fields.joined(separator: ", ") + "}"
     }
@@ -64,6 +73,14 @@ enum ScanOutput {
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+    /// A PHY as `bluetoothctl` and the specification name it: 1M, 2M, Coded.
+    static func phyName(_ phy: HCI.PHY) -> String {
+        switch phy {
+        case .le1M: "1M"
+        case .le2M: "2M"
+        case .leCoded: "Coded"
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import BLEHost
 import BLEWire
 
 /// What `ble scan` shows of one advertiser in its table and JSON lines; merging and
@@ -11,6 +12,8 @@ struct ScannedDevice {
     var scanResponse: [UInt8] = []
     var firstSeen: Int64
     var lastSeen: Int64
+    /// What an extended scan heard of it (`--extended`); `nil` from a legacy scan.
+    var extended: GAPExtendedHearing?
     /// The data last reported, to notice changes.
     var reported: ([UInt8], [UInt8])?
 

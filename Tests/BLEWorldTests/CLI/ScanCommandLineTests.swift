@@ -41,6 +41,30 @@ struct ScanCommandLineTests {
         #expect(times.allSatisfy { $0 >= 0 && $0 <= 1.6 })
     }
 
+    @Test("--extended scans with the extended commands: the same advertisers, each line saying it came as a legacy PDU on LE 1M")
+    func extended() throws {
+        let legacy = Set(objects(try ble("scan", "--seconds", "1.5", "--json").stdout).compactMap { $0["address"] as? String })
+        let result = try ble("scan", "--seconds", "1.5", "--json", "--extended")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = objects(result.stdout)
+        #expect(Set(lines.compactMap { $0["address"] as? String }) == legacy)
+        for line in lines {
+            #expect(line["legacyPDU"] as? Bool == true && line["primaryPHY"] as? String == "1M", "\(line)")
+            #expect(line["truncated"] as? Bool == false && line["sid"] is NSNull && line["secondaryPHY"] is NSNull, "\(line)")
+            #expect(line["dataLength"] as? Int == ((line["raw"] as? String)?.count ?? 0) / 2 || line["connectable"] as? Bool == true)
+        }
+    }
+
+    @Test("--extended on a controller that does not claim extended scanning fails with a sentence naming why")
+    func extendedRefused() throws {
+        let executable = try #require(bleExecutable())
+        let world = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "1", "--tcp-base-port", "0"])
+        defer { world.stop() }
+        let result = try ble("scan", "--seconds", "1", "--extended", "--hci", "tcp:127.0.0.1:\(world.ports[0])")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("does not support extended scanning"), "\(result.stderr)")
+    }
+
     @Test("--service keeps only devices advertising that service")
     func serviceFilter() throws {
         let result = try ble("scan", "--seconds", "1", "--json", "--service", "180D")
