@@ -85,6 +85,42 @@ struct ReducedAccuracyTests {
         #expect(manager.accuracyAuthorization == .fullAccuracy, "off a phone the manager has full accuracy")
     }
 
+    @Test("Significant changes still come with reduced accuracy, at most every 15 minutes, at grid squares' centres")
+    func significantChangesApproximate() async throws {
+        // A bus at 10 m/s for 20 km: precise significant changes would come every 5 minutes.
+        let bus = try VisitsAndSignificantChangesTests.scenario(route: "{waypoints: [[20000, 0, 1.2]], speed: 10}")
+        defer { try? FileManager.default.removeItem(atPath: bus) }
+        let rider = MovesLogger(manager: CLLocationManager(options: .init(hci: "sim:\(bus)", locationInterval: .seconds(5))))
+        rider.manager.delegate = rider
+        rider.manager.desiredAccuracy = kCLLocationAccuracyReduced
+        rider.manager.startMonitoringSignificantLocationChanges()
+        try await testClock.sleep(seconds: 1_850)
+        rider.manager.stopMonitoringSignificantLocationChanges()
+        // At 0, 900 and 1,800 s: 0, 9 and 18 km east, in the squares centred 2, 10 and 18 km east.
+        #expect(rider.locations.count == 3, "\(rider.locations)")
+        let easts = rider.locations.map { Self.metres($0.coordinate).east }
+        #expect(zip(easts, [2_000.0, 10_000, 18_000]).allSatisfy { abs($0 - $1) < 50 }, "\(easts)")
+        #expect(rider.locations.allSatisfy { $0.horizontalAccuracy == 3_000 })
+    }
+
+    @Test("Visits still come with reduced accuracy, at the place's grid square, 3 km accurate")
+    func visitsApproximate() async throws {
+        // 150 m east, 10 minutes at a café, then on: the visit is at the café's square.
+        let walk = try VisitsAndSignificantChangesTests.scenario(route: "{waypoints: [{at: [150, 0, 1.2], pause: 600}, [450, 0, 1.2]], speed: 1.5}")
+        defer { try? FileManager.default.removeItem(atPath: walk) }
+        let walker = MovesLogger(manager: CLLocationManager(options: .init(hci: "sim:\(walk)")))
+        walker.manager.delegate = walker
+        walker.manager.desiredAccuracy = kCLLocationAccuracyReduced
+        walker.manager.startMonitoringVisits()
+        try await testClock.sleep(seconds: 1_000)
+        walker.manager.stopMonitoringVisits()
+        #expect(walker.visits.count == 2, "\(walker.visits)")
+        for visit in walker.visits {
+            let (east, north) = Self.metres(visit.coordinate)
+            #expect(abs(east - 2_000) < 20 && abs(north - 2_000) < 20 && visit.horizontalAccuracy == 3_000, "\(visit)")
+        }
+    }
+
     /// A scenario phone app that updates its location on a slow eastward walk; its manager and watcher.
     @MainActor
     final class MapsApp {
