@@ -166,7 +166,8 @@ public enum PhoneError: Error, Hashable, Sendable, CustomStringConvertible {
 ///   (region events relaunch even after a force-quit unless the policy says otherwise);
 /// - each app's location authorization is the phone's, asked for in the foreground and
 ///   answered as the app's description says; ``locationRefusal(for:)`` tells the location
-///   layer which events it lets through (When In Use: only in the foreground). The core's
+///   layer which events it lets through (When In Use: only in the foreground; with Precise
+///   Location off, ``locationAccuracy(of:)`` reduced, none). The core's
 ///   own routing of region events assumes Always, as scenario apps do.
 public struct PhoneCore: Sendable {
     struct App: Sendable {
