@@ -56,6 +56,8 @@ extension PhoneCore {
         switch app.location {
         case .notDetermined:
             app.askedAlways = always
+            // The prompt's Precise Location switch comes with the first "Allow".
+            app.accuracy = app.description.locationAccuracy
             switch answer {
             case .undecided: break
             case .denied: app.location = .denied
@@ -76,14 +78,24 @@ extension PhoneCore {
     /// reach `app` now, or `nil` when it can (research §9, rule 22): not authorized or
     /// denied, never; with When In Use, only while the app is in the foreground (in use);
     /// with Always, whenever the other rules let it.
+    ///
+    /// With reduced accuracy (``locationAccuracy(of:)``) none reaches it either: Apple's
+    /// `accuracyAuthorization` says such an app "can't use region monitoring or beacon
+    /// ranging", and measured on iOS 14 the delegate calls simply stop and the app is not
+    /// launched for them (an answer to the Stack Overflow question "iOS 14 How to make iBeacon
+    /// wake app when precise location permission is denied").
     public func locationRefusal(for name: String) -> String? {
         guard let app = apps[name] else { return "no app called \"\(name)\" is installed" }
         switch app.location {
-        case .always: return nil
+        case .always: break
         case .whenInUse:
-            return app.state == .foreground ? nil : "with When In Use authorization location events reach the app only while it is in use"
+            if app.state != .foreground { return "with When In Use authorization location events reach the app only while it is in use" }
         case .denied: return "the user denied the app location authorization"
         case .notDetermined: return "the app has no location authorization"
         }
+        if locationAccuracy(of: name) == .reduced {
+            return "with reduced (approximate) accuracy region monitoring and beacon ranging are unavailable"
+        }
+        return nil
     }
 }

@@ -200,6 +200,11 @@ extension PhoneCore {
         guard app.state != state else { return }
         outputs.append(.stateChanged(app: app.description.name, from: app.state, to: state))
         app.state = state
+        // Temporary full accuracy lasts while the app is in use (`requestTemporaryFullLocationAccuracy`).
+        switch state {
+        case .suspended, .terminated: app.temporaryFullAccuracy = false
+        default: break
+        }
     }
 
     private func suspend(_ app: inout App, outputs: inout [PhoneOutput]) {

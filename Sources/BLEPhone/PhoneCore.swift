@@ -10,6 +10,19 @@ public struct AppDescription: Hashable, Sendable {
     /// What the phone's user answers when the app asks for location authorization; by
     /// default ``LocationAuthorizationAnswer/always``, "Allow" to what is asked.
     public var locationAuthorization: LocationAuthorizationAnswer
+    /// Whether the user leaves Precise Location on (``LocationAccuracy/full``, the default) or
+    /// turns it off (``LocationAccuracy/reduced``) when allowing the app location (iOS 14's
+    /// switch in the location prompt; Apple's `NSLocationDefaultAccuracyReduced` Info.plist
+    /// key makes an app's prompt start with it off).
+    public var locationAccuracy: LocationAccuracy
+    /// The app's `NSLocationTemporaryUsageDescriptionDictionary` (Info.plist): for each purpose
+    /// key, why the app wants full accuracy for a while. A request for temporary full
+    /// accuracy with a key not in it shows no prompt and fails (Apple,
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)`).
+    public var temporaryLocationUsageDescriptions: [String: String]
+    /// What the user answers when the app asks for temporary full accuracy: allow (the
+    /// default) or not.
+    public var allowsTemporaryFullAccuracy: Bool
     /// What the user answers to the Bluetooth permission prompt of the app's first Core
     /// Bluetooth manager; by default ``BluetoothAuthorizationAnswer/allow``.
     public var bluetoothAuthorization: BluetoothAuthorizationAnswer
@@ -21,16 +34,23 @@ public struct AppDescription: Hashable, Sendable {
     /// The usage description apps get unless they say otherwise.
     public static let defaultBluetoothUsageDescription = "Uses Bluetooth to talk to accessories."
 
-    /// An app; by default without background modes or restoration, its location and
-    /// Bluetooth requests allowed, with a Bluetooth usage description.
+    /// An app; by default without background modes or restoration, its location (precise)
+    /// and Bluetooth requests allowed, with a Bluetooth usage description and no temporary
+    /// location usage descriptions.
     public init(name: String, modes: BackgroundModes = [], restoresState: Bool = false,
                 locationAuthorization: LocationAuthorizationAnswer = .always,
+                locationAccuracy: LocationAccuracy = .full,
+                temporaryLocationUsageDescriptions: [String: String] = [:],
+                allowsTemporaryFullAccuracy: Bool = true,
                 bluetoothAuthorization: BluetoothAuthorizationAnswer = .allow,
                 bluetoothUsageDescription: String? = AppDescription.defaultBluetoothUsageDescription) {
         self.name = name
         self.modes = modes
         self.restoresState = restoresState
         self.locationAuthorization = locationAuthorization
+        self.locationAccuracy = locationAccuracy
+        self.temporaryLocationUsageDescriptions = temporaryLocationUsageDescriptions
+        self.allowsTemporaryFullAccuracy = allowsTemporaryFullAccuracy
         self.bluetoothAuthorization = bluetoothAuthorization
         self.bluetoothUsageDescription = bluetoothUsageDescription
     }
@@ -146,7 +166,8 @@ public enum PhoneError: Error, Hashable, Sendable, CustomStringConvertible {
 ///   (region events relaunch even after a force-quit unless the policy says otherwise);
 /// - each app's location authorization is the phone's, asked for in the foreground and
 ///   answered as the app's description says; ``locationRefusal(for:)`` tells the location
-///   layer which events it lets through (When In Use: only in the foreground). The core's
+///   layer which events it lets through (When In Use: only in the foreground; with Precise
+///   Location off, ``locationAccuracy(of:)`` reduced, none). The core's
 ///   own routing of region events assumes Always, as scenario apps do.
 public struct PhoneCore: Sendable {
     struct App: Sendable {
@@ -159,6 +180,11 @@ public struct PhoneCore: Sendable {
         var queued: [PhoneEvent] = []
         /// Its Core Location authorization, kept across launches (the phone's setting).
         var location: LocationAuthorization = .notDetermined
+        /// Its Precise Location setting, chosen when the user first allows it location.
+        var accuracy: LocationAccuracy = .full
+        /// Whether the user granted it full accuracy while it is in use
+        /// (`PhoneCore.requestTemporaryFullLocationAccuracy(for:purposeKey:)`).
+        var temporaryFullAccuracy = false
         /// Whether it asked for Always already (Always may be asked for once).
         var askedAlways = false
         /// Its Bluetooth authorization, kept across launches (the phone's setting).

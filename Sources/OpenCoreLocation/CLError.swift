@@ -45,7 +45,9 @@ public struct CLError: Error, Hashable, Sendable, CustomNSError, CustomStringCon
         case rangingUnavailable = 16
         /// Ranging failed.
         case rangingFailure = 17
-        /// The user declined a prompt.
+        /// A prompt for temporary full accuracy could not be shown (Apple: the purpose key is
+        /// not in the app's Info.plist, the app has full accuracy already, or it is in the
+        /// background).
         case promptDeclined = 18
         /// Historical locations failed.
         case historicalLocationError = 19
@@ -87,6 +89,8 @@ public struct CLError: Error, Hashable, Sendable, CustomNSError, CustomStringCon
     public static var locationUnknown: Code { .locationUnknown }
     /// ``Code/denied``.
     public static var denied: Code { .denied }
+    /// ``Code/promptDeclined``.
+    public static var promptDeclined: Code { .promptDeclined }
 }
 
 extension CLError.Code {

@@ -22,8 +22,13 @@ public let kCLLocationAccuracyHundredMeters: CLLocationAccuracy = 100
 public let kCLLocationAccuracyKilometer: CLLocationAccuracy = 1000
 /// Within three kilometres.
 public let kCLLocationAccuracyThreeKilometers: CLLocationAccuracy = 3000
-/// The accuracy of an app granted only approximate location.
-public let kCLLocationAccuracyReduced: CLLocationAccuracy = 3000
+/// The accuracy of an app granted only approximate location; as
+/// ``CLLocationManager/desiredAccuracy`` it asks for approximate fixes even with full accuracy
+/// (Apple: "you can use this constant to access location data as if the app didn't have that
+/// authorization"). Apple's header declares it without a value; 6,380,000 (about the Earth's
+/// radius in metres) is the value a reimplementation of Core Location for iOS binaries gives
+/// it, and keeps it apart from ``kCLLocationAccuracyThreeKilometers``.
+public let kCLLocationAccuracyReduced: CLLocationAccuracy = 6_380_000
 /// Every movement is reported (``CLLocationManager/distanceFilter``'s default).
 public let kCLDistanceFilterNone: CLLocationDistance = -1
 /// Every change of heading is reported.

@@ -46,7 +46,10 @@ import Synchronization
 /// authorization, which the phone keeps across launches: not determined until the app asks
 /// and the phone's user answers (`AppDescription.locationAuthorization`); see
 /// ``requestAlwaysAuthorization()``. `locationManagerDidChangeAuthorization(_:)` is called
-/// after creation and after each change, as Core Location does.
+/// after creation and after each change, as Core Location does. The app's Precise Location
+/// switch is ``accuracyAuthorization``: with reduced accuracy fixes are approximate and
+/// region events and ranged beacons never arrive, until
+/// ``requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)`` is granted.
 open class CLLocationManager: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the engine and the delegate reference are behind locks and the
     // delegate is called only on the main queue (the "Threads" paragraph above).
@@ -255,7 +258,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
 
     /// The accuracy wanted, in metres or one of the `kCLLocationAccuracy…` constants
     /// (default ``kCLLocationAccuracyBest``): fixes report it as `horizontalAccuracy`
-    /// (5 m for the best) and their error follows it.
+    /// (5 m for the best) and their error follows it. ``kCLLocationAccuracyReduced`` asks for
+    /// approximate fixes (3 km accurate, four an hour) even with full accuracy; with
+    /// ``CLAccuracyAuthorization/reducedAccuracy`` every value gives them (Apple,
+    /// `accuracyAuthorization`).
     open var desiredAccuracy: CLLocationAccuracy {
         get { locationEngine.desiredAccuracy }
         set { locationEngine.desiredAccuracy = newValue }

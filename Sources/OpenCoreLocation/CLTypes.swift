@@ -53,3 +53,15 @@ public enum CLAuthorizationStatus: Int32, Sendable, Hashable {
     @available(*, deprecated, renamed: "authorizedAlways")
     public static var authorized: CLAuthorizationStatus { .authorizedAlways }
 }
+
+/// How accurate the locations an app may have are (Core Location's `CLAccuracyAuthorization`,
+/// same raw values): iOS 14's Precise Location switch. Off a simulated phone a manager has
+/// ``fullAccuracy``; an app of a simulated iPhone has the accuracy the phone keeps for it
+/// (`AppDescription.locationAccuracy`, `CLLocationManager.accuracyAuthorization`).
+public enum CLAccuracyAuthorization: Int, Sendable, Hashable {
+    /// Precise locations, as accurate as ``CLLocationManager/desiredAccuracy`` asks.
+    case fullAccuracy = 0
+    /// Approximate locations only (``kCLLocationAccuracyReduced``), and no region monitoring
+    /// or beacon ranging.
+    case reducedAccuracy = 1
+}

@@ -67,6 +67,17 @@ final class DelegateRelay: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on the main queue after the events posted before it, as Core Location
+    /// calls a completion handler "in the same threading context" as the delegate (Apple,
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)`).
+    func run(_ body: @escaping @Sendable () -> Void) {
+        if let simulation = Simulation.current {
+            simulation.dispatch(to: .main, body)
+        } else {
+            DispatchQueue.main.async(execute: body)
+        }
+    }
+
     /// Delivers `events`, through the phone's rules for a manager of a phone's app (iOS
     /// research §9): region events wake the app or relaunch it, an entry off screen comes
     /// late (rules 21 and 22); ranging reaches only a running app, never a suspended one,

@@ -10,7 +10,9 @@ import Synchronization
 ///
 /// A fix is the true position moved by a seeded random error (a two-dimensional normal
 /// distribution whose 68 % radius is the fix's `horizontalAccuracy`): 5 m for the best
-/// accuracies, else the desired accuracy (at most 3 km). Course and speed come from the true
+/// accuracies, else the desired accuracy (at most 3 km). With reduced accuracy (the app's
+/// ``CLLocationManager/accuracyAuthorization``, or ``kCLLocationAccuracyReduced`` desired)
+/// fixes, significant changes and visits are approximate instead (``ApproximateLocation``). Course and speed come from the true
 /// movement since the previous fix. The seed is drawn from the caller's simulation, so a
 /// simulated run repeats exactly. A controller that is not simulated, or a world without a
 /// geographic origin, gives `didFailWithError` with ``CLError/Code/locationUnknown`` and
@@ -42,6 +44,8 @@ final class LocationEngine: Sendable {
         var visits = false
         var significantFilter = SignificantChangeFilter()
         var visitDetector = VisitDetector()
+        /// The approximate fixes of reduced accuracy, at most four an hour.
+        var approximate = ApproximateLocation()
         /// Bumped by every start and stop, so events posted before it are dropped.
         var generation = 0
         var desiredAccuracy: CLLocationAccuracy = kCLLocationAccuracyBest
@@ -179,17 +183,25 @@ final class LocationEngine: Sendable {
         let time = clock.microseconds
         let now = date(at: time)
         let seconds = interval.wholeMicroseconds > 0 ? Double(interval.wholeMicroseconds) / 1e6 : 1
+        // Asked outside the engine's lock: the phone has its own.
+        let reducedOnPhone = relay.app.map { $0.phone.locationAccuracy(of: $0.name) == .reduced } ?? false
         return state.withLock { state in
             var events: [LocationEvent] = []
             let previous = state.lastMeasured
             state.lastMeasured = measured
+            // Apple: with reduced accuracy a desired accuracy other than reduced "has no effect".
+            let approximate = reducedOnPhone || state.desiredAccuracy == kCLLocationAccuracyReduced
             if state.visits {
-                for visit in state.visitDetector.feed(measured, at: time) { events.append(.didVisit(self.visit(visit), state.generation)) }
+                for visit in state.visitDetector.feed(measured, at: time) {
+                    events.append(.didVisit(self.visit(visit, approximate: approximate), state.generation))
+                }
             }
             // Significant changes use the same callback; while standard updates run they
             // already carry every fix.
-            if state.significantChanges, !state.updatingLocation, state.significantFilter.admits(measured, at: time) {
-                let fix = makeFix(measured, previous: previous, seconds: seconds, at: now, state: &state)
+            if state.significantChanges, !state.updatingLocation, !approximate || state.approximate.isDue(at: time),
+               state.significantFilter.admits(measured, at: time) {
+                let fix = approximate ? approximateFix(measured, at: time, date: now, state: &state)
+                    : makeFix(measured, previous: previous, seconds: seconds, at: now, state: &state)
                 state.lastDelivered = measured
                 state.location = fix
                 events.append(.didUpdateLocations([fix], state.generation))
@@ -197,11 +209,22 @@ final class LocationEngine: Sendable {
             if state.updatingLocation || state.oneShot {
                 let moved = state.lastDelivered.map { hypot(measured.east - $0.east, measured.north - $0.north) } ?? .infinity
                 if state.oneShot || state.distanceFilter <= 0 || moved >= state.distanceFilter {
-                    let fix = makeFix(measured, previous: previous, seconds: seconds, at: now, state: &state)
-                    state.lastDelivered = measured
-                    state.location = fix
-                    state.oneShot = false
-                    events.append(.didUpdateLocations([fix], state.generation))
+                    let fix: CLLocation? = if !approximate {
+                        makeFix(measured, previous: previous, seconds: seconds, at: now, state: &state)
+                    } else if state.approximate.isDue(at: time) {
+                        approximateFix(measured, at: time, date: now, state: &state)
+                    } else if state.oneShot {
+                        // A one-time request between two approximate fixes gets the last again.
+                        state.approximate.last?.fix
+                    } else {
+                        nil
+                    }
+                    if let fix {
+                        state.lastDelivered = measured
+                        state.location = fix
+                        state.oneShot = false
+                        events.append(.didUpdateLocations([fix], state.generation))
+                    }
                 }
             }
             if state.updatingHeading {
@@ -222,8 +245,9 @@ final class LocationEngine: Sendable {
         Date(timeInterval: Double(microseconds - clockOrigin) / 1e6, since: dateOrigin)
     }
 
-    /// The ``CLVisit`` a detected visit reports.
-    private func visit(_ event: VisitDetector.Event) -> CLVisit {
+    /// The ``CLVisit`` a detected visit reports; with reduced accuracy, at its place's grid
+    /// square (``ApproximateLocation``).
+    private func visit(_ event: VisitDetector.Event, approximate: Bool) -> CLVisit {
         let place: SimulatedLocation, arrival: Int64, departure: Date
         switch event {
         case let .arrived(at, since):
@@ -231,10 +255,18 @@ final class LocationEngine: Sendable {
         case let .departed(at, since, until):
             (place, arrival, departure) = (at, since, date(at: until))
         }
-        let coordinate = place.coordinate ?? GeographicCoordinate(latitude: 0, longitude: 0)
+        let shown = approximate ? ApproximateLocation.snap(place) : place
+        let coordinate = shown.coordinate ?? GeographicCoordinate(latitude: 0, longitude: 0)
         return CLVisit(arrivalDate: date(at: arrival), departureDate: departure,
                        coordinate: CLLocationCoordinate2D(latitude: coordinate.latitude, longitude: coordinate.longitude),
-                       horizontalAccuracy: VisitDetector.radius)
+                       horizontalAccuracy: approximate ? ApproximateLocation.horizontalAccuracy : VisitDetector.radius)
+    }
+
+    /// A new approximate fix for `measured`, remembered for the 15-minute rule.
+    private func approximateFix(_ measured: SimulatedLocation, at time: Int64, date: Date, state: inout State) -> CLLocation {
+        let fix = ApproximateLocation.fix(for: measured, at: date)
+        state.approximate.record(fix, at: time)
+        return fix
     }
 
     private func makeFix(_ measured: SimulatedLocation, previous: SimulatedLocation?, seconds: Double, at date: Date,

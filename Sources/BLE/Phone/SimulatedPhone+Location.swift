@@ -26,8 +26,39 @@ extension SimulatedPhone {
         return changed
     }
 
+    /// The accuracy of `app`'s locations now: reduced when the user turned Precise Location
+    /// off for it and no temporary full accuracy is in force (`PhoneCore`'s
+    /// `locationAccuracy(of:)`).
+    public func locationAccuracy(of app: String) -> LocationAccuracy {
+        state.withLock { $0.core.locationAccuracy(of: app) }
+    }
+
+    /// `app` asks for full accuracy while it is in use, for the purpose `purposeKey` of its
+    /// temporary usage descriptions; the user answers as its description says (`PhoneCore`'s
+    /// `requestTemporaryFullLocationAccuracy(for:purposeKey:)` has the rules). A prompt shown
+    /// is on the timeline as a system alert; when it grants full accuracy, every location
+    /// manager of the app hears of it (``PhoneAppMember/locationAuthorizationChanged()``).
+    @discardableResult
+    public func requestTemporaryFullLocationAccuracy(for app: String, purposeKey: String) -> TemporaryFullAccuracyResult {
+        let now = clock.microseconds
+        let (result, told) = state.withLock { state -> (TemporaryFullAccuracyResult, [any PhoneAppMember]) in
+            let result: TemporaryFullAccuracyResult
+            do {
+                result = try state.core.requestTemporaryFullLocationAccuracy(for: app, purposeKey: purposeKey)
+            } catch {
+                return (.notPrompted("\(error)"), [])
+            }
+            guard case let .prompted(granted) = result else { return (result, []) }
+            let message = "temporary full location accuracy (\(purposeKey)): " + (granted ? "allowed" : "not allowed")
+            state.timeline.append(PhoneTimelineEntry(time: now, output: .alert(app: app, message: message)))
+            return (result, granted ? (state.members[app] ?? []).filter { $0.role == .region } : [])
+        }
+        for member in told { member.locationAuthorizationChanged() }
+        return result
+    }
+
     /// Why a location event cannot reach `app` now (its authorization, iOS research §9,
-    /// rule 22), or `nil` when it can.
+    /// rule 22, and its accuracy: none with reduced accuracy), or `nil` when it can.
     public func locationRefusal(for app: String) -> String? {
         state.withLock { $0.core.locationRefusal(for: app) }
     }
