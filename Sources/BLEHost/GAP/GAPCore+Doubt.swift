@@ -26,7 +26,7 @@ extension GAPCore {
     /// A disable to send before a start, when a doubt needs settling.
     mutating func advertisingResync() -> [GAPOutput] {
         guard advertisingInDoubt else { return [] }
-        return [submit(HCI.LESetAdvertisingEnable(advertisingEnable: false), for: .advertisingSetup)]
+        return [advertisingDisable(for: .advertisingSetup)]
     }
 
     /// A disable to send before a scan starts, when a doubt needs settling.
@@ -41,7 +41,7 @@ extension GAPCore {
         advertising = .off
         advertisingInDoubt = true
         return [
-            submit(HCI.LESetAdvertisingEnable(advertisingEnable: false), for: .advertisingEnable(false)),
+            advertisingDisable(for: .advertisingEnable(false)),
             .event(.procedureFailed(.advertising, failure)),
         ]
     }

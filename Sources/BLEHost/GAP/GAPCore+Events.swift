@@ -14,6 +14,10 @@ extension GAPCore {
             return linkLost(handle, reason: reason, at: now)
         case let .ready(info):
             readsEncryptionKeySize = info.mayAnswer(.readEncryptionKeySize)
+            supportsExtendedAdvertising = info.supportedCommands.map {
+                $0.contains(.leSetExtendedAdvertisingParameters) && $0.contains(.leSetExtendedAdvertisingData)
+                    && $0.contains(.leSetExtendedAdvertisingEnable)
+            } ?? false
             supportsExtendedScanning = info.supportedCommands.map {
                 $0.contains(.leSetExtendedScanParameters) && $0.contains(.leSetExtendedScanEnable)
             } ?? false
@@ -22,6 +26,7 @@ extension GAPCore {
             advertising = .off
             scanning = .off
             scanningExtended = false
+            advertisingExtended = false
             reassembly = GAPExtendedReassembly()
             advertisingInDoubt = false
             scanningInDoubt = false

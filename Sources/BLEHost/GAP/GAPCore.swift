@@ -51,6 +51,11 @@ public struct GAPCore: Sendable {
     public internal(set) var randomAddress: BluetoothAddress?
     var advertising = Activity.off
     var advertisingParameters: GAPAdvertisingParameters?
+    /// Whether the advertising running (or last started) is extended set 0, so that it is
+    /// stopped with the extended disable.
+    var advertisingExtended = false
+    /// Whether the controller claims the extended advertising commands (learnt at start-up).
+    public internal(set) var supportsExtendedAdvertising = false
     /// Whether the controller may be advertising although GAP counts advertising off
     /// (GAPCore+Doubt.swift).
     var advertisingInDoubt = false
@@ -118,12 +123,15 @@ public struct GAPCore: Sendable {
     /// controller accepted all of it.
     public mutating func startAdvertising(_ parameters: GAPAdvertisingParameters, at now: HostTime) throws(GAPError) -> [GAPOutput] {
         guard advertising == .off else { throw .advertisingAlreadyEnabled }
+        if let extended = parameters.extended { return try startExtendedAdvertising(parameters, extended) }
         let (data, response) = try Self.legacyBytes(parameters)
         if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
+        let resync = advertisingResync()
         advertising = .starting
+        advertisingExtended = false
         advertisingParameters = parameters
         restartAdvertisingAfter = nil
-        return advertisingResync() + [
+        return resync + [
             submit(HCI.LESetAdvertisingParameters(
                 advertisingIntervalMin: parameters.intervalMin, advertisingIntervalMax: parameters.intervalMax,
                 advertisingType: parameters.advertisingType, ownAddressType: ownAddressType(random: parameters.useRandomAddress),
@@ -141,6 +149,9 @@ public struct GAPCore: Sendable {
         _ data: AdvertisingData, scanResponse: AdvertisingData? = nil, at now: HostTime
     ) throws(GAPError) -> [GAPOutput] {
         guard var parameters = advertisingParameters, advertising != .off else { throw .advertisingNotEnabled }
+        if parameters.extended != nil {
+            throw .unsupportedExtendedSet("an extended set's data is not changed while it advertises; stop and start it again")
+        }
         parameters.data = data
         if let scanResponse { parameters.scanResponse = scanResponse }
         let (bytes, response) = try Self.legacyBytes(parameters)
@@ -160,7 +171,15 @@ public struct GAPCore: Sendable {
             throw .advertisingNotEnabled
         }
         advertising = .stopping
-        return [submit(HCI.LESetAdvertisingEnable(advertisingEnable: false), for: .advertisingEnable(false))]
+        return [advertisingDisable(for: .advertisingEnable(false))]
+    }
+
+    /// The command that disables the advertising running (or last started), legacy or
+    /// extended set 0: a controller takes only the kind of command it was started with.
+    mutating func advertisingDisable(for purpose: Purpose) -> GAPOutput {
+        advertisingExtended
+            ? submit(HCI.LESetExtendedAdvertisingEnable(enable: false, sets: [.init(advertisingHandle: GAPCore.extendedSet)]), for: purpose)
+            : submit(HCI.LESetAdvertisingEnable(advertisingEnable: false), for: purpose)
     }
 
     /// The encoded data and scan response, each checked against the 31-octet budget.

@@ -33,14 +33,20 @@ public struct GAPAdvertisingParameters: Hashable, Sendable {
     public var useRandomAddress: Bool
     /// Whether advertising starts again when a connection made from it ends.
     public var restartAfterDisconnection: Bool
+    /// Advertise with an extended advertising set instead of legacy PDUs (Bluetooth 5; Core
+    /// 5.4, Vol 4, Part E, §7.8.53–7.8.56): data up to 1,650 octets in a chain of AUX PDUs.
+    /// Here such a set is non-connectable and non-scannable (`kind` ``Kind/nonConnectable``,
+    /// no scan response), as the controller models them (docs/extended-advertising.md).
+    public var extended: GAPExtendedAdvertising?
 
     /// Parameters with every value given; the interval defaults to 100 ms.
     public init(
         kind: Kind = .connectable, intervalMin: UInt16 = 160, intervalMax: UInt16 = 160,
         channelMap: HCI.AdvertisingChannelMap = .all, data: AdvertisingData = AdvertisingData(structures: []),
         scanResponse: AdvertisingData = AdvertisingData(structures: []), useRandomAddress: Bool = false,
-        restartAfterDisconnection: Bool = false
+        restartAfterDisconnection: Bool = false, extended: GAPExtendedAdvertising? = nil
     ) {
+        self.extended = extended
         self.kind = kind
         self.intervalMin = intervalMin
         self.intervalMax = intervalMax
@@ -66,6 +72,20 @@ public struct GAPAdvertisingParameters: Hashable, Sendable {
     var peerAddress: BluetoothAddress {
         if case let .directed(peer, _) = kind { return peer }
         return BluetoothAddress(0)
+    }
+}
+
+/// An extended advertising set's own settings (Core 5.4, Vol 4, Part E, §7.8.53).
+public struct GAPExtendedAdvertising: Hashable, Sendable {
+    /// The PHY of the AUX PDUs: ``HCI/PHY/le1M`` or ``HCI/PHY/le2M``.
+    public var secondaryPHY: HCI.PHY
+    /// The set's Advertising SID (0x00–0x0F), which scanners report to tell sets apart.
+    public var sid: UInt8
+
+    /// A set on `secondaryPHY` with SID `sid`.
+    public init(secondaryPHY: HCI.PHY = .le1M, sid: UInt8 = 0) {
+        self.secondaryPHY = secondaryPHY
+        self.sid = sid
     }
 }
 

@@ -59,6 +59,13 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
     case scanningAlreadyEnabled
     /// Stopping scanning that is not running.
     case scanningNotEnabled
+    /// Extended advertising was asked of a controller that does not claim LE Set Extended
+    /// Advertising Parameters, Data and Enable.
+    case extendedAdvertisingUnsupported
+    /// The extended set asked for is not one the controller models: it must be
+    /// non-connectable and non-scannable, with no scan response, SID at most 0x0F, and its
+    /// secondary PHY LE 1M or LE 2M.
+    case unsupportedExtendedSet(String)
     /// An extended scan was asked of a controller that does not claim LE Set Extended Scan
     /// Parameters and Enable in its Supported Commands (Core 5.4, Vol 4, Part E, §6.27).
     case extendedScanningUnsupported
@@ -110,6 +117,10 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
         case .advertisingAlreadyEnabled: return "advertising is already enabled"
         case .advertisingNotEnabled: return "advertising is not enabled"
         case .scanningAlreadyEnabled: return "scanning is already enabled"
+        case .extendedAdvertisingUnsupported:
+            return "the controller does not support extended advertising (LE Set Extended Advertising Parameters, Data and Enable are not in its Supported Commands)"
+        case let .unsupportedExtendedSet(reason):
+            return "this extended advertising set cannot be made: \(reason)"
         case .extendedScanningUnsupported:
             return "the controller does not support extended scanning (LE Set Extended Scan Parameters and Enable are not in its Supported Commands)"
         case .scanningNotEnabled: return "scanning is not enabled"

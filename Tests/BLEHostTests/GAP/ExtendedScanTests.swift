@@ -132,4 +132,65 @@ struct ExtendedScanTests {
             _ = try await scanner.startScanning(GAPScanParameters(extended: true))
         }
     }
+
+    /// 1,650 octets of advertising data in seven manufacturer-specific structures, each octet
+    /// different from its neighbours.
+    static let longStructures: AdvertisingData = {
+        let sizes = [252, 252, 252, 252, 252, 252, 124]
+        var next = 0
+        return AdvertisingData(structures: sizes.map { size in
+            defer { next += size }
+            return AdvertisingData.Structure(type: .manufacturerSpecificData, data: (next ..< next + size).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        })
+    }()
+
+    @Test("Our host advertises an extended set of 1,650 octets on LE 2M; another host's extended scan gets it whole")
+    func hostToHost() async throws {
+        var scenario = Scenario(name: "empty").addingExternalDevices(2)
+        scenario.timing = .ideal
+        let running = try RunningWorld(scenario, speed: 20, capturesHCI: false, claimsExtendedAdvertising: true)
+        let advertiser = Host(transport: running.transports[0], configuration: .patient)
+        let scanner = Host(transport: running.transports[1], configuration: .patient)
+        _ = try await advertiser.start()
+        _ = try await scanner.start()
+        let drains = [Task { for await _ in advertiser.events {} }, Task { for await _ in scanner.events {} }]
+        defer { for drain in drains { drain.cancel() } }
+        #expect(Self.longStructures.encodedLength == 1650)
+        try await advertiser.startAdvertising(GAPAdvertisingParameters(
+            kind: .nonConnectable, data: Self.longStructures, extended: GAPExtendedAdvertising(secondaryPHY: .le2M, sid: 7)))
+        let heard = try await scanner.startScanning(GAPScanParameters(active: false, interval: 0xA0, window: 0xA0, extended: true))
+        let seen = try await firstElement(of: heard, within: patience) { $0.address == running.addresses[0] }
+        #expect(seen.advertisingBytes == Self.longStructures.encoded())
+        #expect(seen.data.structures.count == 7)
+        #expect(seen.extended?.advertisingSID == 7 && seen.extended?.secondaryPHY == .le2M && seen.extended?.truncated == false)
+        try await scanner.stopScanning()
+        try await advertiser.stopAdvertising()
+    }
+
+    @Test("Extended sets the controller does not model, or a controller without the commands, are refused before anything is sent")
+    func advertisingRefusals() throws {
+        var gap = GAPCore()
+        let data = AdvertisingData(structures: [])
+        #expect(throws: GAPError.extendedAdvertisingUnsupported) {
+            try gap.startAdvertising(GAPAdvertisingParameters(kind: .nonConnectable, data: data, extended: .init()), at: 0)
+        }
+        _ = gap.handle(.ready(ControllerInfo(supportedCommands: HCI.SupportedCommands([
+            .leSetExtendedAdvertisingParameters, .leSetExtendedAdvertisingData, .leSetExtendedAdvertisingEnable]))), at: 0)
+        for parameters in [GAPAdvertisingParameters(kind: .connectable, extended: .init()),
+                           GAPAdvertisingParameters(kind: .nonConnectable, scanResponse: Self.longStructures, extended: .init()),
+                           GAPAdvertisingParameters(kind: .nonConnectable, extended: .init(sid: 16)),
+                           GAPAdvertisingParameters(kind: .nonConnectable, extended: .init(secondaryPHY: .leCoded))] {
+            #expect(throws: GAPError.self) { try gap.startAdvertising(parameters, at: 0) }
+        }
+        var tooLong = Self.longStructures
+        tooLong.structures.append(AdvertisingData.Structure(type: .manufacturerSpecificData, data: [1]))
+        #expect(throws: GAPError.advertisingDataTooLong(octets: 1653, maximum: 1650)) {
+            try gap.startAdvertising(GAPAdvertisingParameters(kind: .nonConnectable, data: tooLong, extended: .init()), at: 0)
+        }
+        #expect(!gap.isAdvertising)
+        let started = try gap.startAdvertising(GAPAdvertisingParameters(kind: .nonConnectable, data: Self.longStructures, extended: .init()), at: 0)
+        let fragments = started.compactMap { if case let .submit(command, _) = $0 { command as? HCI.LESetExtendedAdvertisingData } else { nil } }
+        #expect(fragments.map(\.advertisingData.count) == [251, 251, 251, 251, 251, 251, 144])
+        #expect(fragments.first?.operation == .firstFragment && fragments.last?.operation == .lastFragment)
+    }
 }

@@ -1,0 +1,63 @@
+import BLEWire
+
+extension GAPCore {
+    /// The advertising handle GAP's one extended set uses.
+    static let extendedSet: UInt8 = 0
+
+    /// Starts `parameters` as extended set 0 (Core 5.4, Vol 4, Part E, §7.8.53–7.8.56): its
+    /// parameters, its random address when it uses one, its data in fragments of at most 251
+    /// octets, then the enable. ``GAPEvent/advertisingStarted`` follows, as for legacy PDUs.
+    mutating func startExtendedAdvertising(_ parameters: GAPAdvertisingParameters,
+                                           _ extended: GAPExtendedAdvertising) throws(GAPError) -> [GAPOutput] {
+        guard supportsExtendedAdvertising else { throw .extendedAdvertisingUnsupported }
+        guard parameters.kind == .nonConnectable else {
+            throw .unsupportedExtendedSet("it must be non-connectable (the controller models connectable and scannable extended sets not yet)")
+        }
+        guard parameters.scanResponse.structures.isEmpty else {
+            throw .unsupportedExtendedSet("a non-scannable set has no scan response")
+        }
+        guard extended.sid <= 0x0F else { throw .unsupportedExtendedSet("SID \(extended.sid) is above 0x0F") }
+        guard extended.secondaryPHY != .leCoded else { throw .unsupportedExtendedSet("LE Coded is not modelled; use LE 1M or LE 2M") }
+        if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
+        let data: [UInt8]
+        do throws(WireError) {
+            data = try parameters.data.encodedExtended()
+        } catch {
+            throw .advertisingDataTooLong(octets: parameters.data.encodedLength, maximum: AdvertisingData.extendedMaximumLength)
+        }
+        let resync = advertisingResync()
+        advertising = .starting
+        advertisingExtended = true
+        advertisingParameters = parameters
+        restartAdvertisingAfter = nil
+        var outputs = resync
+        outputs.append(submit(HCI.LESetExtendedAdvertisingParameters(
+            advertisingHandle: Self.extendedSet, advertisingEventProperties: [],
+            primaryAdvertisingIntervalMin: UInt32(parameters.intervalMin), primaryAdvertisingIntervalMax: UInt32(parameters.intervalMax),
+            primaryAdvertisingChannelMap: parameters.channelMap, ownAddressType: ownAddressType(random: parameters.useRandomAddress),
+            secondaryAdvertisingPHY: extended.secondaryPHY, advertisingSID: extended.sid), for: .advertisingSetup))
+        if parameters.useRandomAddress, let randomAddress {
+            outputs.append(submit(HCI.LESetAdvertisingSetRandomAddress(advertisingHandle: Self.extendedSet, randomAddress: randomAddress),
+                                  for: .advertisingSetup))
+        }
+        for (operation, fragment) in Self.fragments(data) {
+            outputs.append(submit(HCI.LESetExtendedAdvertisingData(advertisingHandle: Self.extendedSet, operation: operation,
+                                                                   advertisingData: fragment), for: .advertisingSetup))
+        }
+        outputs.append(submit(HCI.LESetExtendedAdvertisingEnable(enable: true, sets: [.init(advertisingHandle: Self.extendedSet)]),
+                              for: .advertisingEnable(true)))
+        return outputs
+    }
+
+    /// `data` cut into LE Set Extended Advertising Data's fragments (at most 251 octets
+    /// each), with their operations: one complete fragment, or first, intermediate…, last.
+    static func fragments(_ data: [UInt8]) -> [(HCI.AdvertisingDataOperation, ArraySlice<UInt8>)] {
+        let size = HCI.maximumExtendedAdvertisingDataFragmentLength
+        let starts = Array(stride(from: 0, to: max(data.count, 1), by: size))
+        return starts.enumerated().map { number, start in
+            let operation: HCI.AdvertisingDataOperation = starts.count == 1 ? .complete
+                : number == 0 ? .firstFragment : number == starts.count - 1 ? .lastFragment : .intermediateFragment
+            return (operation, data[start ..< min(start + size, data.count)])
+        }
+    }
+}
