@@ -26,6 +26,18 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "The advertising interval in milliseconds (20 to 10240).")
     var interval: Double = 100
 
+    @Flag(help: "Advertise with an extended advertising set (Bluetooth 5): non-connectable, the data up to 1,650 octets, the name never shortened.")
+    var extended = false
+
+    @Option(name: .customLong("data-size"), help: "With --extended: fill the advertising data to this many octets (up to 1650) with test manufacturer data (company 0xFFFF).")
+    var dataSize: Int?
+
+    @Option(help: "With --extended: the PHY of the AUX packets, 1m or 2m.")
+    var phy: String = "1m"
+
+    @Option(help: "With --extended: the set's Advertising SID (0 to 15).")
+    var sid: UInt8 = 0
+
     @Option(help: "How long to advertise, in seconds (default: until interrupted).")
     var seconds: Double?
 
@@ -46,6 +58,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
             throw ValidationError("--interval \(interval.formatted(decimals: 3)) ms is outside 20 ms to 10240 ms, the range a controller accepts.")
         }
         try ArgumentChecks.uuids(service, option: "--service")
+        try validateExtended()
         if let manufacturer, bytes(fromHex: manufacturer).map({ $0.count >= 2 }) != true {
             throw ValidationError("--manufacturer \(manufacturer) must be hex octets (4C0001 or 0x4C0001), at least the two of the company identifier.")
         }
@@ -58,7 +71,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
             name: name, services: service.compactMap(ArgumentChecks.uuid), manufacturerData: manufacturer.flatMap { bytes(fromHex: $0) })
         let parameters: GAPAdvertisingParameters
         do {
-            parameters = try content.parameters(kind: nonconnectable ? .nonConnectable : .connectable, intervalMilliseconds: interval)
+            parameters = extended ? try extendedParameters()
+                : try content.parameters(kind: nonconnectable ? .nonConnectable : .connectable, intervalMilliseconds: interval)
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure("Cannot advertise that: \(error).")
         }

@@ -47,6 +47,9 @@ struct SimServeCommand: AsyncParsableCommand {
             help: "Serve the world's state on 127.0.0.1:PORT: a page over it, and at /ws the stream `ble dashboard --attach` reads (0 picks a free port).")
     var watchPort: Int?
 
+    @Flag(help: "The controllers claim Bluetooth 5's extended advertising and scanning in their features and Supported Commands (off by default: the Linux kernel then mixes extended scanning with legacy advertising).")
+    var extended = false
+
     @Flag(help: "Attach every served device to this machine's Linux kernel through /dev/vhci (an adapter hciN each) instead of serving it over TCP.")
     var vhci = false
 
@@ -75,7 +78,11 @@ struct SimServeCommand: AsyncParsableCommand {
         let world = World(configuration: scenario.worldConfiguration)
         let built: BuiltScenario
         do {
-            built = try scenario.build(into: world)
+            built = try scenario.build(into: world) { [extended] configuration in
+                var configuration = configuration
+                configuration.claimsExtendedAdvertising = extended
+                return Controller(configuration: configuration)
+            }
         } catch {
             throw CommandFailure(error.description)
         }

@@ -89,4 +89,39 @@ struct AdvertiseCommandLineTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("outside 20 ms to 10240 ms"))
     }
+
+    @Test("--extended over ble sim serve --extended: a 1,650-octet set on LE 2M reaches another process's ble scan --extended whole")
+    func extendedAcrossProcesses() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let served = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--extended"])
+        defer { served.stop() }
+        let advertiser = try BackgroundCommand(executable: executable, arguments: [
+            "advertise", "--extended", "--data-size", "1650", "--phy", "2m", "--sid", "4", "--name", "Long one",
+            "--hci", "tcp:127.0.0.1:\(served.ports[0])", "--seconds", "60"])
+        defer { advertiser.stop() }
+        let deadline = Date().addingTimeInterval(30)
+        while !advertiser.output.contains("Advertising"), advertiser.process.isRunning, Date() < deadline { usleep(50_000) }
+        #expect(advertiser.output.contains("Advertising \"Long one\""), "\(advertiser.output)")
+        let scan = try runProcess(executable, ["scan", "--extended", "--json", "--seconds", "3", "--hci", "tcp:127.0.0.1:\(served.ports[1])"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let lines = scan.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        let heard = try #require(lines.first { $0["address"] as? String == served.devices[0].address }, "\(scan.stdout)")
+        #expect((heard["raw"] as? String)?.count == 3300 && heard["dataLength"] as? Int == 1650)
+        #expect(heard["secondaryPHY"] as? String == "2M" && heard["primaryPHY"] as? String == "1M" && heard["sid"] as? Int == 4)
+        #expect(heard["truncated"] as? Bool == false && heard["legacyPDU"] as? Bool == false && heard["localName"] as? String == "Long one")
+        #expect((heard["manufacturerData"] as? [String: Any])?["companyID"] as? Int == 0xFFFF)
+    }
+
+    @Test("Extended options are checked: they need --extended, a size leaving too little room is refused with the sizes that work")
+    func extendedOptions() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let alone = try runProcess(executable, ["advertise", "--data-size", "20"])
+        #expect(alone.status != 0 && alone.stderr.contains("add --extended"), "\(alone.stderr)")
+        let gap = try runProcess(executable, ["advertise", "--extended", "--data-size", "13", "--name", "abcdefghij", "--seconds", "1"])
+        #expect(gap.status != 0 && gap.stderr.contains("choose 12 or at least 16"), "\(gap.stderr)")
+        let phy = try runProcess(executable, ["advertise", "--extended", "--phy", "coded"])
+        #expect(phy.status != 0 && phy.stderr.contains("--phy coded"), "\(phy.stderr)")
+        let big = try runProcess(executable, ["advertise", "--extended", "--data-size", "1651"])
+        #expect(big.status != 0 && big.stderr.contains("1650"), "\(big.stderr)")
+    }
 }

@@ -1,0 +1,73 @@
+import ArgumentParser
+import BLEHost
+import BLEWire
+
+extension AdvertiseCommand {
+    /// The test company identifier `--data-size` fills with: 0xFFFF, which the Bluetooth SIG
+    /// reserves for internal use and testing (Assigned Numbers, Company Identifiers).
+    static let testCompany: UInt16 = 0xFFFF
+
+    /// Checks the options of `--extended`: they need it, and their ranges.
+    func validateExtended() throws {
+        guard extended else {
+            if dataSize != nil || phy != "1m" || sid != 0 {
+                throw ValidationError("--data-size, --phy and --sid describe an extended set: add --extended.")
+            }
+            return
+        }
+        guard ["1m", "2m"].contains(phy.lowercased()) else {
+            throw ValidationError("--phy \(phy) is not 1m or 2m (LE Coded is not modelled).")
+        }
+        guard sid <= 15 else { throw ValidationError("--sid \(sid) is above 15, the largest Advertising SID.") }
+        if let dataSize, !(0 ... AdvertisingData.extendedMaximumLength).contains(dataSize) {
+            throw ValidationError("--data-size \(dataSize) is outside 0 to \(AdvertisingData.extendedMaximumLength) octets, what an extended set holds.")
+        }
+    }
+
+    /// The extended set the options describe: the name whole, the services, the manufacturer
+    /// data, then test manufacturer data up to `--data-size` octets; non-connectable.
+    func extendedParameters() throws -> GAPAdvertisingParameters {
+        var structures: [AdvertisingData.Structure] = []
+        if let name { structures.append(.completeLocalName(name)) }
+        structures += GAPAdvertisingContent.serviceLists(service.compactMap(ArgumentChecks.uuid))
+        if let bytes = manufacturer.flatMap({ bytes(fromHex: $0) }) {
+            structures.append(AdvertisingData.Structure(type: .manufacturerSpecificData, data: bytes))
+        }
+        var data = AdvertisingData(structures)
+        if let dataSize {
+            guard dataSize >= data.encodedLength else {
+                throw CommandFailure("--data-size \(dataSize) is smaller than the \(data.encodedLength) octets the name, services and manufacturer data take.")
+            }
+            try Self.fill(&data, to: dataSize)
+        }
+        guard data.encodedLength <= AdvertisingData.extendedMaximumLength else {
+            throw CommandFailure("The data takes \(data.encodedLength) octets, more than the \(AdvertisingData.extendedMaximumLength) an extended set holds.")
+        }
+        let units = UInt16((interval / 0.625).rounded())
+        return GAPAdvertisingParameters(kind: .nonConnectable, intervalMin: units, intervalMax: units, data: data,
+                                        extended: GAPExtendedAdvertising(secondaryPHY: phy.lowercased() == "2m" ? .le2M : .le1M, sid: sid))
+    }
+
+    /// Appends test manufacturer-data structures (2 octets of header, the company identifier
+    /// and up to 252 counting octets each) until the encoded data is exactly `size` octets.
+    /// - Throws: ``CommandFailure`` when 1 to 3 octets would be left, too few for a structure.
+    static func fill(_ data: inout AdvertisingData, to size: Int) throws {
+        var remaining = size - data.encodedLength
+        guard remaining == 0 || remaining >= 4 else {
+            throw CommandFailure("--data-size \(size) leaves \(remaining) octet(s) after the rest of the data, too few for a structure: "
+                                 + "choose \(size - remaining) or at least \(size - remaining + 4).")
+        }
+        var counter: UInt8 = 0
+        while remaining > 0 {
+            var chunk = min(remaining, 2 + AdvertisingData.Structure.maximumDataLength)
+            // Never leave 1 to 3 octets for the next structure.
+            if (1 ... 3).contains(remaining - chunk) { chunk -= 4 }
+            let bytes = (0 ..< chunk - 4).map { _ in
+                defer { counter &+= 1 }
+                return counter
+            }
+            data.structures.append(.manufacturerData(company: testCompany, data: bytes))
+            remaining -= chunk
+        }
+    }
+}
