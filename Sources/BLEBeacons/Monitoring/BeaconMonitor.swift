@@ -58,8 +58,8 @@ public struct MonitoringConfiguration: Hashable, Sendable {
 ///   only, since it was never entered. Core Location documents both calls on a transition
 ///   but not their order; state first is this core's choice.
 /// - A detection exactly at the end of the exit period keeps the region inside.
-/// - With an ``ExitTiming`` other than punctual, each departure is drawn from the seed when
-///   the region is entered: its exit may come later than the exit period, or never. A
+/// - With an ``ExitTiming`` other than punctual, each stay draws from the seed how late its
+///   exit comes when the region is entered, and whether it is missed when it falls due. A
 ///   missed exit leaves the region inside, silently — `requestState` answers inside, and
 ///   the next beacon of it heard is no entry — until a later departure is reported (iOS
 ///   research §7 and §9, rule 21; iOS reports no exit at all in some trials, Radius
