@@ -201,6 +201,9 @@ public struct PhoneCore: Sendable {
     var delayed: [(at: Int64, app: String, event: PhoneEvent)] = []
     /// The seeded sequence (SplitMix64) of the phone's random choices (the entry delays).
     var random: UInt64
+    /// The seeded sequence the region monitors of the phone's apps draw their seeds from
+    /// (``nextMonitorSeed()``), apart from ``random`` so that entry delays stay as they were.
+    var monitorSeeds: UInt64
     /// The regions the apps monitor, in the order registered (§9, rule 20).
     var monitoredRegions: [(app: String, identifier: String)] = []
 
@@ -208,6 +211,7 @@ public struct PhoneCore: Sendable {
     public init(policy: PhonePolicy = PhonePolicy(), seed: UInt64 = 0) {
         self.policy = policy
         random = seed
+        monitorSeeds = seed ^ 0x6D6F_6E69_746F_7273  // "monitors"
     }
 
     /// Installs `app`.

@@ -109,7 +109,8 @@ public enum CheatingSystem {
         let launches = Launches()
         for (index, name) in phoneNames.enumerated() {
             guard let file = files[name] else { continue }
-            let phone = SimulatedPhone(clock: clock, seed: setup.scenario.seed &+ UInt64(index))
+            // Exits on time (PhonePolicy.punctualExits): this run's story rests on them.
+            let phone = SimulatedPhone(clock: clock, policy: .punctualExits, seed: setup.scenario.seed &+ UInt64(index))
             let host = PhonePlay.uniqueHost("coupons")
             phone.register(server: backend, host: host)
             try phone.install(AppDescription(name: app, modes: [.bluetoothCentral])) { _ in

@@ -78,7 +78,8 @@ public enum RideLogSystemRun {
         let host = PhonePlay.uniqueHost("rides")
         let deviceName = setup.scenario.devices.first { $0.host == .external }?.name ?? "phone"
         let device = try await BLEDevice.open(scenario: setup.scenario, profile: .iPhone)
-        let phone = SimulatedPhone(device: device, seed: setup.scenario.seed)
+        // Exits on time (PhonePolicy.punctualExits): this run's story rests on them.
+        let phone = SimulatedPhone(device: device, policy: .punctualExits, seed: setup.scenario.seed)
         phone.register(server: backend, host: host)
         let clock = phone.clock
         let system = RideLogSystem(now: { PhonePlay.date(clock.microseconds) }, sleep: { try await clock.sleep(for: $0) },

@@ -94,7 +94,8 @@ public enum StolenCarSystem {
         let launches = Launches()
         for (index, name) in self.phones(of: setup).enumerated() {
             guard let file = files[name] else { continue }
-            let phone = SimulatedPhone(clock: clock, seed: setup.scenario.seed &+ UInt64(index))
+            // Exits on time (PhonePolicy.punctualExits): this run's story rests on them.
+            let phone = SimulatedPhone(clock: clock, policy: .punctualExits, seed: setup.scenario.seed &+ UInt64(index))
             let host = PhonePlay.uniqueHost("finder")
             phone.register(server: backend, host: host)
             try phone.install(AppDescription(name: app)) { _ in

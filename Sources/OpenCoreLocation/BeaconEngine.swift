@@ -60,10 +60,27 @@ final class BeaconEngine: Sendable {
         self.relay = relay
         clock = Simulation.current?.clock ?? WallClock()
         origin = clock.microseconds
-        var monitor = BeaconMonitor(configuration: MonitoringConfiguration(exitPeriod: options.exitPeriod))
+        var monitor = BeaconMonitor(configuration: Self.monitoring(options, app: relay.app))
         // A manager made on a phone with Bluetooth off starts with the radio off.
         if relay.app?.phone.isBluetoothOn == false { monitor.radioSwitchedOff(at: 0) }
         state = Mutex(State(monitor: monitor, ranger: BeaconRanger(configuration: RangingConfiguration())))
+    }
+
+    /// The monitoring core's configuration: the exit period of `options`; for a manager of an
+    /// app of a simulated iPhone, the phone's late and missed exits too (``PhonePolicy``'s
+    /// `lateExitProbability`, `lateExitDelay`, `exitMissProbability`; iOS research §9, rule
+    /// 21), drawn from a seed of the phone's. A manager of no phone, a Linux program's,
+    /// reports every exit one exit period after the last packet.
+    private static func monitoring(_ options: CLLocationManager.Options, app: PhoneApp?) -> MonitoringConfiguration {
+        var configuration = MonitoringConfiguration(exitPeriod: options.exitPeriod)
+        if let app {
+            let policy = app.policy
+            configuration.exitTiming = ExitTiming(
+                lateProbability: policy.lateExitProbability,
+                lateBy: .microseconds(policy.lateExitDelay.lowerBound) ... .microseconds(policy.lateExitDelay.upperBound),
+                missProbability: policy.exitMissProbability, seed: app.phone.nextMonitorSeed())
+        }
+        return configuration
     }
 
     /// Microseconds since the engine was made: the cores' clock.

@@ -59,7 +59,9 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
         /// …); `nil` reads `$SWIFTBLE_HCI`, else `sim`.
         public var hci: String?
         /// How long no beacon of a region may be heard before the device has left it
-        /// (default 30 s, BLEBeacons' `MonitoringConfiguration`, about what iOS waits).
+        /// (default 30 s, BLEBeacons' `MonitoringConfiguration`, about what iOS waits). For a
+        /// manager of an app of a simulated iPhone, a share of exits come later than this and
+        /// a share never, as the phone's `PhonePolicy` says (iOS research §9, rule 21).
         public var exitPeriod: Duration
         /// How often ranged beacons are reported (default 1 s, as Core Location does).
         public var rangingInterval: Duration

@@ -33,11 +33,15 @@ public struct MonitoringConfiguration: Hashable, Sendable {
     public var exitPeriod: Duration
     /// The most regions monitored at once (default 20, Core Location's per-app limit).
     public var regionLimit: Int
+    /// How late a departure's exit comes after the exit period, and whether it comes at all
+    /// (default ``ExitTiming/punctual``: exactly one exit period after the last packet).
+    public var exitTiming: ExitTiming
 
-    /// A configuration; both parameters have their documented defaults.
-    public init(exitPeriod: Duration = .seconds(30), regionLimit: Int = 20) {
+    /// A configuration; every parameter has its documented default.
+    public init(exitPeriod: Duration = .seconds(30), regionLimit: Int = 20, exitTiming: ExitTiming = .punctual) {
         self.exitPeriod = exitPeriod
         self.regionLimit = regionLimit
+        self.exitTiming = exitTiming
     }
 }
 
@@ -54,6 +58,12 @@ public struct MonitoringConfiguration: Hashable, Sendable {
 ///   only, since it was never entered. Core Location documents both calls on a transition
 ///   but not their order; state first is this core's choice.
 /// - A detection exactly at the end of the exit period keeps the region inside.
+/// - With an ``ExitTiming`` other than punctual, each stay draws from the seed how late its
+///   exit comes when the region is entered, and whether it is missed when it falls due. A
+///   missed exit leaves the region inside, silently — `requestState` answers inside, and
+///   the next beacon of it heard is no entry — until a later departure is reported (iOS
+///   research §7 and §9, rule 21; iOS reports no exit at all in some trials, Radius
+///   Networks 2015 and 2017).
 /// - With the radio off (``radioSwitchedOff(at:)``) every region is unknown and nothing is
 ///   reported: no exit, no state, no answer to ``requestState(for:at:)``. Back on
 ///   (``radioSwitchedOn(at:)``), each region is determined again from what is heard, with
@@ -75,9 +85,16 @@ public struct BeaconMonitor: Sendable {
         /// The radio came back on since the region was last determined: its next
         /// determination reports the state alone.
         var quiet = false
+        /// How long after the last detection the current stay's exit falls due, in
+        /// microseconds: the exit period, or more for a late exit (drawn at the entry).
+        var exitDelay: Int64 = 0
+        /// The current stay's exit fell due and was missed: the region stays inside, with no
+        /// deadline, until one of its beacons is heard again.
+        var exitMissed = false
     }
 
     private var entries: [Entry] = []
+    private var draws: ExitDraws
 
     /// Whether the radio is on (``radioSwitchedOff(at:)``, ``radioSwitchedOn(at:)``).
     public private(set) var isRadioOn = true
@@ -85,6 +102,7 @@ public struct BeaconMonitor: Sendable {
     /// A monitor with `configuration` and no region.
     public init(configuration: MonitoringConfiguration = MonitoringConfiguration()) {
         self.configuration = configuration
+        draws = ExitDraws(seed: configuration.exitTiming.seed)
     }
 
     /// The regions monitored, in the order they were started (`monitoredRegions`).
@@ -137,8 +155,14 @@ public struct BeaconMonitor: Sendable {
         var events = expire(through: time, inclusive: false)
         for index in entries.indices where entries[index].region.contains(identity) {
             entries[index].lastDetected = max(entries[index].lastDetected ?? time, time)
+            if entries[index].exitMissed {
+                // Heard again after a missed exit: still inside, and the next departure counts.
+                entries[index].exitMissed = false
+                entries[index].exitDelay = drawExitDelay()
+            }
             guard entries[index].state != .inside else { continue }
             entries[index].state = .inside
+            entries[index].exitDelay = drawExitDelay()
             events.append(.didDetermineState(.inside, for: entries[index].region, at: time))
             if !entries[index].quiet { events.append(.didEnter(entries[index].region, at: time)) }
             entries[index].quiet = false
@@ -168,6 +192,7 @@ public struct BeaconMonitor: Sendable {
         for index in entries.indices {
             entries[index].state = .unknown
             entries[index].lastDetected = nil
+            entries[index].exitMissed = false
         }
     }
 
@@ -185,7 +210,7 @@ public struct BeaconMonitor: Sendable {
     private func deadline(of entry: Entry) -> BeaconTime? {
         let period = configuration.exitPeriod.beaconMicroseconds
         switch entry.state {
-        case .inside: return (entry.lastDetected ?? entry.startedAt) &+ period
+        case .inside: return entry.exitMissed ? nil : (entry.lastDetected ?? entry.startedAt) &+ entry.exitDelay
         case .unknown: return entry.startedAt &+ period
         case .outside: return nil
         }
@@ -201,6 +226,10 @@ public struct BeaconMonitor: Sendable {
         var events: [MonitorEvent] = []
         for (time, index) in due {
             let wasInside = entries[index].state == .inside
+            if wasInside, draws.happens(configuration.exitTiming.missProbability) {
+                entries[index].exitMissed = true
+                continue
+            }
             entries[index].state = .outside
             entries[index].quiet = false
             events.append(.didDetermineState(.outside, for: entries[index].region, at: time))
@@ -211,6 +240,15 @@ public struct BeaconMonitor: Sendable {
 }
 
 extension BeaconMonitor {
+    /// The delay of the next departure's exit after its last detection, in microseconds:
+    /// the exit period, later by a draw from ``ExitTiming/lateBy`` for a late one.
+    private mutating func drawExitDelay() -> Int64 {
+        let timing = configuration.exitTiming
+        let period = configuration.exitPeriod.beaconMicroseconds
+        guard draws.happens(timing.lateProbability) else { return period }
+        return period &+ draws.microseconds(in: timing.lateBy)
+    }
+
     /// An iBeacon frame was heard at `time`.
     public mutating func detected(_ frame: IBeacon, at time: BeaconTime) -> [MonitorEvent] {
         detected(frame.identity, at: time)

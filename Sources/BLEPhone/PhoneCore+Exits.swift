@@ -1,0 +1,13 @@
+extension PhoneCore {
+    /// A seed for the next region monitor an app of the phone makes (a `CLLocationManager`'s),
+    /// from the phone's own seed, so that its late and missed exits (§9, rule 21;
+    /// ``PhonePolicy/lateExitProbability``, ``PhonePolicy/exitMissProbability``) repeat from
+    /// run to run and differ from one monitor to the next.
+    public mutating func nextMonitorSeed() -> UInt64 {
+        monitorSeeds &+= 0x9E37_79B9_7F4A_7C15
+        var z = monitorSeeds
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
