@@ -49,7 +49,8 @@ extension AdvertiseCommand {
     }
 
     /// Appends test manufacturer-data structures (2 octets of header, the company identifier
-    /// and up to 252 counting octets each) until the encoded data is exactly `size` octets.
+    /// and up to 247 counting octets each, so that each fits one 251-octet command fragment
+    /// whole) until the encoded data is exactly `size` octets.
     /// - Throws: ``CommandFailure`` when 1 to 3 octets would be left, too few for a structure.
     static func fill(_ data: inout AdvertisingData, to size: Int) throws {
         var remaining = size - data.encodedLength
@@ -59,7 +60,7 @@ extension AdvertiseCommand {
         }
         var counter: UInt8 = 0
         while remaining > 0 {
-            var chunk = min(remaining, 2 + AdvertisingData.Structure.maximumDataLength)
+            var chunk = min(remaining, HCI.maximumExtendedAdvertisingDataFragmentLength)
             // Never leave 1 to 3 octets for the next structure.
             if (1 ... 3).contains(remaining - chunk) { chunk -= 4 }
             let bytes = (0 ..< chunk - 4).map { _ in

@@ -19,9 +19,8 @@ extension GAPCore {
         guard extended.sid <= 0x0F else { throw .unsupportedExtendedSet("SID \(extended.sid) is above 0x0F") }
         guard extended.secondaryPHY != .leCoded else { throw .unsupportedExtendedSet("LE Coded is not modelled; use LE 1M or LE 2M") }
         if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
-        let data: [UInt8]
         do throws(WireError) {
-            data = try parameters.data.encodedExtended()
+            try parameters.data.validateExtended()
         } catch {
             throw .advertisingDataTooLong(octets: parameters.data.encodedLength, maximum: AdvertisingData.extendedMaximumLength)
         }
@@ -40,7 +39,7 @@ extension GAPCore {
             outputs.append(submit(HCI.LESetAdvertisingSetRandomAddress(advertisingHandle: Self.extendedSet, randomAddress: randomAddress),
                                   for: .advertisingSetup))
         }
-        for (operation, fragment) in Self.fragments(data) {
+        for (operation, fragment) in Self.fragments(parameters.data) {
             outputs.append(submit(HCI.LESetExtendedAdvertisingData(advertisingHandle: Self.extendedSet, operation: operation,
                                                                    advertisingData: fragment), for: .advertisingSetup))
         }
@@ -51,13 +50,28 @@ extension GAPCore {
 
     /// `data` cut into LE Set Extended Advertising Data's fragments (at most 251 octets
     /// each), with their operations: one complete fragment, or first, intermediate…, last.
-    static func fragments(_ data: [UInt8]) -> [(HCI.AdvertisingDataOperation, ArraySlice<UInt8>)] {
+    /// When every AD structure fits a fragment, cuts fall between structures (any cut is
+    /// valid, but Wireshark dissects each fragment as whole structures and flags one that cuts
+    /// a structure as malformed); otherwise every 251 octets.
+    static func fragments(_ data: AdvertisingData) -> [(HCI.AdvertisingDataOperation, ArraySlice<UInt8>)] {
         let size = HCI.maximumExtendedAdvertisingDataFragmentLength
-        let starts = Array(stride(from: 0, to: max(data.count, 1), by: size))
-        return starts.enumerated().map { number, start in
-            let operation: HCI.AdvertisingDataOperation = starts.count == 1 ? .complete
-                : number == 0 ? .firstFragment : number == starts.count - 1 ? .lastFragment : .intermediateFragment
-            return (operation, data[start ..< min(start + size, data.count)])
+        let bytes = data.encoded()
+        var bounds = [0]
+        if data.structures.allSatisfy({ $0.encodedLength <= size }) {
+            var end = 0
+            for structure in data.structures {
+                if end + structure.encodedLength - bounds[bounds.count - 1] > size { bounds.append(end) }
+                end += structure.encodedLength
+            }
+        } else {
+            bounds += Array(stride(from: size, to: bytes.count, by: size))
+        }
+        bounds.append(bytes.count)
+        let pieces = zip(bounds, bounds.dropFirst()).map { bytes[$0 ..< $1] }
+        return pieces.enumerated().map { number, piece in
+            let operation: HCI.AdvertisingDataOperation = pieces.count == 1 ? .complete
+                : number == 0 ? .firstFragment : number == pieces.count - 1 ? .lastFragment : .intermediateFragment
+            return (operation, piece)
         }
     }
 }

@@ -122,6 +122,11 @@ public struct AdvertisingData: WireCodable, Hashable, Sendable {
         return encoded()
     }
 
+    /// Throws unless the data fits extended advertising's 1,650 octets.
+    public func validateExtended() throws(WireError) {
+        try validateLength(maximum: AdvertisingData.extendedMaximumLength, kind: "extended advertising")
+    }
+
     /// Throws unless the data fits legacy advertising's 31 octets.
     public func validateLegacy() throws(WireError) {
         try validateLength(maximum: AdvertisingData.legacyMaximumLength, kind: "legacy advertising")

@@ -1,5 +1,5 @@
 import BLEController
-import BLEHost
+@testable import BLEHost
 import BLEWire
 import BLEWorld
 import SimulatedTesting
@@ -192,5 +192,10 @@ struct ExtendedScanTests {
         let fragments = started.compactMap { if case let .submit(command, _) = $0 { command as? HCI.LESetExtendedAdvertisingData } else { nil } }
         #expect(fragments.map(\.advertisingData.count) == [251, 251, 251, 251, 251, 251, 144])
         #expect(fragments.first?.operation == .firstFragment && fragments.last?.operation == .lastFragment)
+        // Structures that each fit a fragment are never cut: 9 of 183 octets go as 7 fragments of whole structures.
+        let small = AdvertisingData(structures: (0 ..< 9).map { AdvertisingData.Structure(type: .manufacturerSpecificData, data: Array(repeating: UInt8($0), count: 181)) })
+        let pieces = GAPCore.fragments(small)
+        #expect(pieces.map(\.1.count) == Array(repeating: 183, count: 9))
+        #expect(pieces.allSatisfy { (try? AdvertisingData(decoding: Array($0.1)))?.structures.count == 1 })
     }
 }
