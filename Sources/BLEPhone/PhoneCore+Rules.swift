@@ -148,7 +148,9 @@ extension PhoneCore {
             outputs.append(.dropped(app: name, event: event, reason: "the app has not been launched"))
         case let .terminated(reason):
             let relaunches = switch (event.kind, reason) {
-            case (.region, .forceQuit): policy.beaconRelaunchAfterForceQuit
+            // The significant-change and visit services relaunch no app the user force-quit
+            // (Apple Developer Forums thread 826964); beacon regions may (rule 22).
+            case (.region, .forceQuit): !Self.isLocationService(event) && policy.beaconRelaunchAfterForceQuit
             case (.region, _): true
             case (_, .forceQuit): false
             default: hasMode && app.description.restoresState
@@ -163,6 +165,13 @@ extension PhoneCore {
             outputs.append(.deliver(app: name, events: [event]))
         }
         return outputs
+    }
+
+    /// Whether `event` comes from the significant-change or the visit service (a
+    /// `didUpdateLocations` or `didVisit` routed as a location event), which wakes and
+    /// relaunches as a region event does but never after a force-quit.
+    static func isLocationService(_ event: PhoneEvent) -> Bool {
+        event.kind == .region && (event.detail.hasPrefix("didUpdateLocations") || event.detail.hasPrefix("didVisit"))
     }
 
     /// Carries out what is due by `now`: suspensions at the end of a grace period or a wake

@@ -19,6 +19,9 @@ enum LocationEvent: Sendable {
     case didChangeAuthorization
     /// New fixes, posted in the location engine's generation (dropped after a stop).
     case didUpdateLocations([CLLocation], Int)
+    /// A fix of the significant-change service, in the location engine's generation: the
+    /// phone wakes or relaunches the app for it, as for a region event.
+    case didChangeSignificantly([CLLocation], Int)
     /// A new heading, in the location engine's generation.
     case didUpdateHeading(CLHeading, Int)
     /// A visit begun or ended, posted in a location-engine generation.
@@ -83,7 +86,9 @@ final class DelegateRelay: @unchecked Sendable {
     /// late (rules 21 and 22); ranging reaches only a running app, never a suspended one,
     /// and is not kept for later (rule 24). Both need the app's location authorization
     /// (rule 22): with When In Use they reach it only in the foreground, without any
-    /// authorization never; what they miss is dropped, not kept.
+    /// authorization never; what they miss is dropped, not kept. Significant changes and
+    /// visits wake a suspended app and relaunch a terminated one, but not after a force-quit
+    /// (`PhoneCore`'s routing); standard updates reach the manager whatever the app's state.
     @MainActor private func route(_ events: [LocationEvent]) {
         guard let app else { return deliver(events) }
         for unit in Self.units(events) {
@@ -110,6 +115,11 @@ final class DelegateRelay: @unchecked Sendable {
                     deliver(unit)
                 } else {
                     app.phone.dropped(.region, "didRange", for: app.name, reason: "ranging reaches only a running app")
+                }
+            case .didChangeSignificantly, .didVisit:
+                let detail = if case .didVisit = unit[0] { "didVisit" } else { "didUpdateLocations (significant change)" }
+                app.phone.deliver(.region, detail, for: app.name, on: MainActor.shared) {
+                    MainActor.assumeIsolated { self.deliver(unit) }
                 }
             case .didFailRanging, .rangingRegionDidFail:
                 if app.state.isRunning {
@@ -182,7 +192,7 @@ final class DelegateRelay: @unchecked Sendable {
                 delegate.locationManager(manager, didStartMonitoringFor: region.makeRegion())
             case let .didFail(error):
                 delegate.locationManager(manager, didFailWithError: error)
-            case let .didUpdateLocations(locations, generation):
+            case let .didUpdateLocations(locations, generation), let .didChangeSignificantly(locations, generation):
                 guard manager.locationEngine.isCurrent(generation) else { continue }
                 delegate.locationManager(manager, didUpdateLocations: locations)
             case let .didUpdateHeading(heading, generation):

@@ -204,7 +204,7 @@ final class LocationEngine: Sendable {
                     : makeFix(measured, previous: previous, seconds: seconds, at: now, state: &state)
                 state.lastDelivered = measured
                 state.location = fix
-                events.append(.didUpdateLocations([fix], state.generation))
+                events.append(.didChangeSignificantly([fix], state.generation))
             }
             if state.updatingLocation || state.oneShot {
                 let moved = state.lastDelivered.map { hypot(measured.east - $0.east, measured.north - $0.north) } ?? .infinity

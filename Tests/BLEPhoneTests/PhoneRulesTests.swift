@@ -136,6 +136,24 @@ struct PhoneRulesTests {
         #expect(try strict.event(exit, for: "Bus", at: 1).first == .dropped(app: "Bus", event: exit, reason: "the user force-quit the app"))
     }
 
+    @Test("Rule 22: a significant change or a visit wakes a suspended app at once and relaunches a terminated one, but not after a force-quit")
+    func locationServices() throws {
+        for detail in ["didUpdateLocations (significant change)", "didVisit"] {
+            var phone = try Self.phone(AppDescription(name: "Bus"))
+            _ = try phone.handle(.launch("Bus"), at: 0)
+            _ = try phone.handle(.suspend("Bus"), at: 0)
+            let change = Self.event(.region, detail, at: 1)
+            #expect(try phone.event(change, for: "Bus", at: 1) == [
+                .stateChanged(app: "Bus", from: .suspended, to: .background), .deliver(app: "Bus", events: [change]),
+            ])
+            _ = try phone.handle(.terminate("Bus", .system), at: 2)
+            #expect(try phone.event(change, for: "Bus", at: 3).first == .relaunched(app: "Bus", for: change))
+            // Beacon regions relaunch after a force-quit by default; these services do not.
+            _ = try phone.handle(.terminate("Bus", .forceQuit), at: 4)
+            #expect(try phone.event(change, for: "Bus", at: 5) == [.dropped(app: "Bus", event: change, reason: "the user force-quit the app")])
+        }
+    }
+
     @Test("Rule 21: a region entry reaches an app in the background 1 to 12 s late (seeded), in the foreground at once")
     func entryDelay() throws {
         var delays: Set<Int64> = []
