@@ -21,8 +21,10 @@ struct DashboardAttachTests {
 
     @Test("A page of the attached dashboard gets the world's hello and map, the bus moving east, and the bus entering stop 1")
     func showsTheWorld() async throws {
-        let world = try await WatchedWorld.start(BundledScenarios.scenario(named: "bus-fleet"), speed: 10)
-        let (dashboard, page) = try await attached(to: "ws://127.0.0.1:\(world.port)", seconds: 90)
+        // The world waits at time 0 until the page has the attached world's hello, so that
+        // however long a loaded machine takes to connect, the page sees the bus from the start.
+        let world = try await WatchedWorld.start(BundledScenarios.scenario(named: "bus-fleet"), speed: 10, paused: true)
+        let (dashboard, page) = try await attached(to: "ws://127.0.0.1:\(world.port)", seconds: 120)
         var hello: DashboardMessage.Hello?
         var busX: [Double] = []
         var entered: DashboardMessage.Event?
@@ -31,7 +33,10 @@ struct DashboardAttachTests {
             switch try JSONDecoder().decode(Kind.self, from: data).type {
             case "hello":
                 let message = try JSONDecoder().decode(DashboardMessage.Hello.self, from: data)
-                if message.scenario != nil { hello = message }
+                if message.scenario != nil, hello == nil {
+                    hello = message
+                    world.resume()
+                }
             default:
                 let update = try JSONDecoder().decode(DashboardMessage.Update.self, from: data)
                 if let x = update.positions["bus"]?.first { busX.append(x) }

@@ -13,14 +13,23 @@ struct WatchedWorld {
     private let runner: WorldRunner
     private let running: Task<Void, Never>
     private let serving: Task<Void, any Error>
+    private let go: AsyncStream<Void>.Continuation
 
-    /// Starts `scenario` at `speed` with its watch served on `port` (0: a free one).
-    static func start(_ scenario: Scenario, port: Int = 0, speed: Double) async throws -> WatchedWorld {
+    /// Starts `scenario` at `speed` with its watch served on `port` (0: a free one); with
+    /// `paused`, the world stands at time 0, served, until ``resume()``, so that a test can
+    /// connect everything before the first simulated second (a loaded machine may take
+    /// seconds to).
+    static func start(_ scenario: Scenario, port: Int = 0, speed: Double, paused: Bool = false) async throws -> WatchedWorld {
         let world = World(configuration: scenario.worldConfiguration)
         let built = try scenario.build(into: world)
         let watch = try WorldWatch(scenario: scenario, built: built, world: world)
         let runner = try WorldRunner(world: world, speed: speed)
-        let running = Task { _ = await runner.run() }
+        let (gate, go) = AsyncStream<Void>.makeStream()
+        if !paused { go.finish() }
+        let running = Task {
+            for await _ in gate {}
+            _ = await runner.run()
+        }
         let server = try DashboardServer(watch: watch, configuration: .init(port: port, speed: speed))
         let (ready, announce) = AsyncStream<Int>.makeStream()
         let serving = Task {
@@ -29,15 +38,22 @@ struct WatchedWorld {
         }
         var iterator = ready.makeAsyncIterator()
         guard let listening = await iterator.next() else {
+            go.finish()
             running.cancel()
             await runner.stop()
             throw DashboardError.cannotListen(address: "127.0.0.1", port: port, reason: "\(await serving.result)")
         }
-        return WatchedWorld(port: listening, runner: runner, running: running, serving: serving)
+        return WatchedWorld(port: listening, runner: runner, running: running, serving: serving, go: go)
+    }
+
+    /// Lets a paused world run.
+    func resume() {
+        go.finish()
     }
 
     /// Stops the server and the world, and waits for both.
     func stop() async {
+        go.finish()
         serving.cancel()
         _ = await serving.result
         await runner.stop()
