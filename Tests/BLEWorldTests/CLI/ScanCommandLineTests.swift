@@ -43,8 +43,9 @@ struct ScanCommandLineTests {
 
     @Test("--extended scans with the extended commands: the same advertisers, each line saying it came as a legacy PDU on LE 1M")
     func extended() throws {
-        let legacy = Set(objects(try ble("scan", "--seconds", "1.5", "--json").stdout).compactMap { $0["address"] as? String })
-        let result = try ble("scan", "--seconds", "1.5", "--json", "--extended")
+        // 4 s: the weakest advertiser (a sensor 20 m away, every second) is heard by both scans.
+        let legacy = Set(objects(try ble("scan", "--seconds", "4", "--json").stdout).compactMap { $0["address"] as? String })
+        let result = try ble("scan", "--seconds", "4", "--json", "--extended")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = objects(result.stdout)
         #expect(Set(lines.compactMap { $0["address"] as? String }) == legacy)
