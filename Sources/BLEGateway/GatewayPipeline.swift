@@ -90,8 +90,11 @@ public actor GatewayPipeline {
         defer { draining = false }
         while let (id, batch) = spool.oldest() {
             do {
-                _ = try await write(batch)
+                let inserted = try await write(batch)
                 try spool.remove(id)
+                // At debug, a line per stored batch: what `--log gateway=debug` shows an operator
+                // following the fleet (and what a test waits for instead of asking the store).
+                logger.debug("Stored a batch", metadata: ["sightings": "\(batch.count)", "inserted": "\(inserted)"])
             } catch {
                 updateSpoolGauges()
                 return false

@@ -95,13 +95,12 @@ struct AdvertiseCommandLineTests {
         let executable = try #require(bleExecutable(), "the ble executable is not built")
         let served = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--extended"])
         defer { served.stop() }
-        let advertiser = try BackgroundCommand(executable: executable, arguments: [
+        let advertiser = try LineProcess(executable, [
             "advertise", "--extended", "--data-size", "1650", "--phy", "2m", "--sid", "4", "--name", "Long one",
             "--hci", "tcp:127.0.0.1:\(served.ports[0])", "--seconds", "60"])
         defer { advertiser.stop() }
-        let deadline = Date().addingTimeInterval(30)
-        while !advertiser.output.contains("Advertising"), advertiser.process.isRunning, Date() < deadline { usleep(50_000) }
-        #expect(advertiser.output.contains("Advertising \"Long one\""), "\(advertiser.output)")
+        let started = advertiser.waitForLine(containing: "Advertising", timeoutSeconds: 30)
+        #expect(started?.contains("Advertising \"Long one\"") == true, "\(advertiser.output)")
         let scan = try runProcess(executable, ["scan", "--extended", "--json", "--seconds", "3", "--hci", "tcp:127.0.0.1:\(served.ports[1])"])
         #expect(scan.status == 0, "\(scan.stderr)")
         let lines = scan.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }

@@ -96,12 +96,13 @@ final class LineProcess {
     private let handle: FileHandle
     private(set) var output = ""
 
-    init(_ executable: String, _ arguments: [String]) throws {
+    /// Starts `executable`; with `standardError`, its standard error is read as lines too.
+    init(_ executable: String, _ arguments: [String], standardError: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = standardError ? pipe : FileHandle.nullDevice
         handle = pipe.fileHandleForReading
         try process.run()
     }
