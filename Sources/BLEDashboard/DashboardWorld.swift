@@ -21,13 +21,12 @@ final class DashboardWorld {
     var mapSVG: String { plan.mapSVG }
 
     private let run: FleetWorldRun
-    private let ids: [(name: String, id: DeviceID)]
-    /// Devices whose zone is followed (neither carried nor gateways): the bus, the walkers.
-    private let zoneFollowed: [(name: String, id: DeviceID)]
+    /// Where each device is and which zone the followed ones are in (the same looks a served
+    /// world's ``WorldWatch`` takes).
+    private let looker: WorldWatch.Looker
     private let nameOfAddress: [String: String]
     private let plotted: Set<String>
     private var positions: [String: [Double]] = [:]
-    private var zoneOf: [String: String] = [:]
     private var lastHeard: [String: Double] = [:]
     /// The device behind each identity reported so far.
     private(set) var identityNames: [String: String] = [:]
@@ -60,19 +59,14 @@ final class DashboardWorld {
             return (x: point.x, y: point.y)
         }
         plan = try DashboardPlan(scenario: scenario, plotted: plotted, positions: starts)
-        var ids: [(name: String, id: DeviceID)] = [], followed: [(name: String, id: DeviceID)] = []
         var nameOfAddress: [String: String] = [:]
-        for (device, id) in zip(scenario.devices, run.built.deviceIDs) {
-            ids.append((name: device.name, id: id))
-            if device.gateway == nil, device.advertising != nil { nameOfAddress[device.address.description.uppercased()] = device.name }
-            if device.gateway == nil, device.carriedBy == nil { followed.append((name: device.name, id: id)) }
+        for device in scenario.devices where device.gateway == nil && device.advertising != nil {
+            nameOfAddress[device.address.description.uppercased()] = device.name
         }
-        self.ids = ids
-        zoneFollowed = followed
         self.nameOfAddress = nameOfAddress
         self.plotted = Set(plotted)
-        for (name, id) in followed { zoneOf[name] = run.trueZone(of: id) }
-        _ = movedPositions()
+        looker = WorldWatch.Looker(scenario: scenario, built: run.built, world: run.world, plotted: plotted)
+        positions = looker.positions(in: run.world).all
     }
 
     /// Simulated seconds so far.
@@ -96,7 +90,7 @@ final class DashboardWorld {
         let end = (seconds * 1_000_000).rounded()
         repeat {
             run.run(until: min(self.seconds + Self.zoneStep, seconds), flush: false)
-            events += zoneChanges()
+            events += looker.zoneChanges(in: run.world)
         } while Double(run.world.now) < end
         let batches = run.takeBatches()
         let now = self.seconds
@@ -124,35 +118,13 @@ final class DashboardWorld {
         return (update, batches)
     }
 
-    /// The followed devices that entered or left a zone since the last look, stamped now.
-    private func zoneChanges() -> [DashboardMessage.Event] {
-        var events: [DashboardMessage.Event] = []
-        let now = seconds
-        for (name, id) in zoneFollowed {
-            let zone = run.trueZone(of: id)
-            let before = zoneOf[name]
-            guard zone != before else { continue }
-            if let before { events.append(.init(time: now, kind: "exit", who: name, text: "\(name) left \(before)")) }
-            if let zone { events.append(.init(time: now, kind: "enter", who: name, text: "\(name) entered \(zone)")) }
-            zoneOf[name] = zone
-        }
-        return events
-    }
-
     /// The zone each gateway watches, for the store (as a fleet's installer assigns them).
     var zoneOfGateway: [String: String] { run.zoneOfGateway }
 
     /// The devices that moved more than a centimetre since the last call, and records where they are.
     private func movedPositions() -> [String: [Double]] {
-        var moved: [String: [Double]] = [:]
-        for (name, id) in ids {
-            let point = run.world.position(of: id)
-            let rounded = [(point.x * 100).rounded() / 100, (point.y * 100).rounded() / 100]
-            if positions[name] != rounded {
-                positions[name] = rounded
-                moved[name] = rounded
-            }
-        }
+        let (moved, all) = looker.positions(in: run.world)
+        positions = all
         return moved
     }
 }

@@ -12,22 +12,24 @@ import Testing
 struct BumbleExtendedInteropTests {
     private var peer: String { packageRoot().appendingPathComponent("Interop/bumble_extended_peer.py").path }
 
-    private func temporaryFolder() throws -> URL {
+    /// The `ble` executable, Bumble's Python, a temporary folder (remove it when done), and
+    /// `ble sim serve --extended` with two devices capturing into the folder's `snoop/`.
+    private func setUp() throws -> (ble: String, python: String, folder: URL, served: ServedWorld) {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let python = try bumbleBeaconPython()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ble-extended-interop-\(getpid())-\(UInt32.random(in: 0 ... .max))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+        let served = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--extended",
+                                                                         "--snoop", folder.appendingPathComponent("snoop").path])
+        return (executable, python, folder, served)
     }
 
     @Test("Bumble's extended set of 251 octets on LE 2M reaches ble scan --extended byte for byte, with its SID")
     func bumbleToUs() throws {
-        let executable = try #require(bleExecutable(), "the ble executable is not built")
-        let python = try bumbleBeaconPython()
-        let folder = try temporaryFolder()
+        let (executable, python, folder, served) = try setUp()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let snoops = folder.appendingPathComponent("snoop")
-        let served = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--extended",
-                                                                         "--snoop", snoops.path])
         defer { served.stop() }
+        let snoops = folder.appendingPathComponent("snoop")
         let advertiser = try LineProcess(python, [peer, "--port", "\(served.ports[0])", "advertise", "--size", "251", "--sid", "5", "--seconds", "60"])
         defer { advertiser.stop() }
         let line = try #require(advertiser.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30), "\(advertiser.output)")
@@ -45,14 +47,10 @@ struct BumbleExtendedInteropTests {
 
     @Test("ble advertise --extended's 1,650 octets reach a Bumble scanner byte for byte, joined from their fragments")
     func usToBumble() throws {
-        let executable = try #require(bleExecutable(), "the ble executable is not built")
-        let python = try bumbleBeaconPython()
-        let folder = try temporaryFolder()
+        let (executable, python, folder, served) = try setUp()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let snoops = folder.appendingPathComponent("snoop")
-        let served = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--extended",
-                                                                         "--snoop", snoops.path])
         defer { served.stop() }
+        let snoops = folder.appendingPathComponent("snoop")
         let advertiser = try LineProcess(executable, ["advertise", "--extended", "--data-size", "1650", "--phy", "2m", "--sid", "4",
                                                       "--hci", "tcp:127.0.0.1:\(served.ports[0])", "--seconds", "60"])
         defer { advertiser.stop() }
