@@ -24,9 +24,10 @@ import Synchronization
 /// concurrency runtime consults before it hands a job to the global executor (the hook that
 /// test libraries use to serialise async tests). Jobs enqueued on a thread that works for no
 /// simulation go on to whatever handled them before (the previous hook, else the runtime's
-/// own global executor), so code outside a simulation is unaffected. If the runtime lacks
-/// the hook, nothing is installed and a simulation still holds every task that prefers it
-/// as its executor (``isInstalled`` says which).
+/// own global executor), so code outside a simulation is unaffected, but for a hop off the
+/// main actor while a simulation waits for the main queue (``MainActorHops``). If the
+/// runtime lacks the hook, nothing is installed and a simulation still holds every task
+/// that prefers it as its executor (``isInstalled`` says which).
 public enum GlobalEnqueueRouting {
     typealias Original = @convention(thin) (UnownedJob) -> Void
     typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
@@ -46,10 +47,13 @@ public enum GlobalEnqueueRouting {
             guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_task_enqueueGlobal_hook") else { return }
             let slot = symbol.assumingMemoryBound(to: Hook?.self)
             previous = slot.pointee
+            MainActorHops.markMainQueue()
             slot.pointee = { job, original in
                 let simulation = SimulationThread.route.map(\.simulation) ?? Simulation.current
                 if let simulation {
                     simulation.enqueueGlobal(job)
+                } else if let holds = MainActorHops.holdsForHopFromMainQueue() {
+                    MainActorHops.run(job, releasing: holds)
                 } else if let previous = GlobalEnqueueRouting.previous {
                     previous(job, original)
                 } else {

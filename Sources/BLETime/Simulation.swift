@@ -134,6 +134,7 @@ public final class Simulation: TaskExecutor, SerialExecutor, @unchecked Sendable
         self.name = name
         state.seedState = seed
         GlobalEnqueueRouting.install()
+        if waitsForMainQueue { MainActorHops.register(self) }
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { context in

@@ -12,22 +12,12 @@ struct SimRunSystemTests {
         let command = try SimRunCommand.parse([name])
         let printed = try await command.systemLines(loadScenario(name))
         let run = try await FieldSystems.run(SystemSetup(named: name))
-        // The heading, then the story's lines in order, each with its actor, who and text, and
-        // its times: exact for the fleet systems. A phone's app hops from the main actor into
-        // `URLSession.data(for:)` on Swift's global executor, outside the simulation, so the
-        // time of its request can move by milliseconds between runs (SystemStoryTests).
+        // The heading, then the story's lines in order, each with its actor, who, text and
+        // time: a phone's app on the main actor reaches `URLSession.data(for:)` at the virtual
+        // time it made the call (MainActorHops), so the ride log's times are exact too.
         #expect(printed.first == run.heading)
-        withKnownIssue("a main-actor app's hop into URLSession can run after the clock moved", isIntermittent: true) {
-            #expect(printed.dropFirst().map(Self.withoutTime) == run.story.map { "\($0.actor.rawValue) \($0.who)  \($0.text)" })
-            #expect(printed == [run.heading] + run.story.map(\.description))
-        } when: { name == "ride-log" }
+        #expect(printed == [run.heading] + run.story.map(\.description))
         #expect(printed.first?.hasPrefix("Scenario \"\(run.scenario)\" (system \(run.system)), seed \(run.seed)") == true)
-    }
-
-    /// A printed story line without its leading time (`   62.400 s  `).
-    static func withoutTime(_ line: String) -> String {
-        guard let range = line.range(of: " s  ") else { return line }
-        return String(line[range.upperBound...])
     }
 
     @Test("--json prints one object per story line with its time, actor, who and text; --seed and --until reach the run")

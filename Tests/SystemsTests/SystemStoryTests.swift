@@ -14,18 +14,11 @@ struct SystemStoryTests {
     func rideLogRepeats() async throws {
         let first = try await FieldSystems.run(SystemsTesting.setup("ride-log"))
         let second = try await FieldSystems.run(SystemsTesting.setup("ride-log"))
-        // The same lines by the same actors, in the same order and at the same times, but for
-        // a known fault: the app runs on the main actor, and its hop into
-        // `URLSession.data(for:)` (nonisolated) runs on Swift's global executor outside the
-        // simulation, whose clock can move meanwhile (by microseconds to ~10 ms, mostly in a
-        // process's first run), which can also move a line past its neighbours of the same
-        // millisecond. The request itself leaves at the time it is made
-        // (SimulatedNetworkProtocol, NetworkHandOver).
-        // Under load the hop has run seconds late, after the link came back, so the request's
-        // lines themselves can differ.
-        withKnownIssue("a main-actor app's hop into URLSession can run after the clock moved", isIntermittent: true) {
-            #expect(first.story.map(\.description) == second.story.map(\.description))
-        }
+        // The same lines by the same actors, in the same order and at the same times: the
+        // app runs on the main actor, and its hop into `URLSession.data(for:)` (nonisolated)
+        // runs while the clock waits for it (MainActorHops), so its request leaves at the
+        // time it is made (SimulatedNetworkProtocol, NetworkHandOver).
+        #expect(first.story.map(\.description) == second.story.map(\.description))
         #expect(first.system == "ride-log" && first.seed == 29 && first.seconds == 200)
         Self.checkTimes(first)
         let actors = Set(first.story.map(\.actor))

@@ -53,10 +53,11 @@ struct BridgedGuest {
     /// A served world whose first device is the guest's adapter (hci0 unless an earlier
     /// check's adapter number is still taken), powered on by bluetoothd; stop both when done.
     ///
-    /// An adapter bluetoothd never takes up is given up for a fresh one, up to three times: on
-    /// a loaded machine the kernel's set-up of a new adapter (its HCI commands cross the
-    /// emulated guest, QEMU's network and the served world) can miss the kernel's command
-    /// timeout, and an adapter whose set-up failed never reaches bluetoothd.
+    /// A bridge that prints no READY line, or an adapter bluetoothd never takes up, is given up
+    /// for a fresh one, up to three times: on a loaded machine the emulated guest can be slow
+    /// to start the debug `ble`, and the kernel's set-up of a new adapter (its HCI commands
+    /// cross the emulated guest, QEMU's network and the served world) can miss the kernel's
+    /// command timeout; an adapter whose set-up failed never reaches bluetoothd.
     static func bridgedWorld(_ guest: LinuxGuest, ble: String) throws -> (world: ServedWorld, bridge: LineProcess) {
         let world = try ServedWorld(executable: ble, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0"])
         do {
@@ -67,10 +68,14 @@ struct BridgedGuest {
             var attempts: [String] = []
             for _ in 1 ... 3 {
                 let bridge = try guest.start("exec ble vhci --hci tcp:10.0.2.100:9000 2>&1")
-                guard let ready = bridge.waitForLine(containing: "READY", timeoutSeconds: 60),
+                guard let ready = bridge.waitForLine(containing: "READY", timeoutSeconds: 120),
                       let interface = jsonLines(String(ready.dropFirst(6))).first?["interface"] as? String else {
+                    // Under emulation on a loaded machine the guest can take minutes to start
+                    // the debug `ble` over 9p; a bridge that never got going is given up too.
                     bridge.stop()
-                    throw ServeError(message: "ble vhci in the guest printed no READY line: \(bridge.output)")
+                    attempts.append("ble vhci in the guest printed no READY line within 120 s: \(bridge.output)")
+                    print("linux guest: ble vhci printed no READY line; trying a fresh bridge. \(bridge.output)")
+                    continue
                 }
                 let powered = try guest.run(Self.poweringOn([interface]), timeoutSeconds: 200)
                 if powered.status == 0 { return (world, bridge) }
@@ -80,7 +85,7 @@ struct BridgedGuest {
                 // finds its controller as after a reset.
                 bridge.stop()
             }
-            throw ServeError(message: "bluetoothd did not take up and power on three fresh adapters: \(attempts.joined(separator: "\n---\n"))")
+            throw ServeError(message: "three fresh bridges failed (no READY line, or bluetoothd did not take up and power on the adapter): \(attempts.joined(separator: "\n---\n"))")
         } catch {
             world.stop()
             throw error
