@@ -64,6 +64,18 @@ public struct PhonePolicy: Hashable, Sendable {
     public var backgroundScanWindow: Int64 = 30_000
     /// See ``backgroundScanWindow``.
     public var backgroundScanInterval: Int64 = 300_000
+    /// Which iOS era's background scanning the phone follows: ``ScanProfile/modern`` (the
+    /// default) scans with the background duty all the time; ``ScanProfile/legacyIOS5to7``
+    /// only in bursts (research §9, rule 8).
+    public var scanProfile: ScanProfile = .modern
+    /// How long each background scan burst of ``ScanProfile/legacyIOS5to7`` lasts, in
+    /// microseconds. Default 25 s (research §9, rule 8; "20–30 s" in google/eddystone #125,
+    /// second-hand).
+    public var backgroundScanBurst: Int64 = 25_000_000
+    /// How often a burst of ``ScanProfile/legacyIOS5to7`` starts, in microseconds. Default 11
+    /// minutes (research §9, rule 8, between the "~10 minutes" of google/eddystone #125 and
+    /// the "about 12 minutes" of our seeds; neither measured).
+    public var backgroundScanBurstPeriod: Int64 = 660_000_000
     /// Whether the shared scan sends scan requests while no app scanning is in the
     /// foreground. Default `false`: background scans are passive, so a service UUID only in
     /// a scan response is not matched — a claim of our seeds that nothing public confirms
