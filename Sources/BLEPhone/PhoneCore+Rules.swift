@@ -205,24 +205,31 @@ extension PhoneCore {
 
     private mutating func store(_ app: App) { apps[app.description.name] = app }
 
-    private func move(_ app: inout App, to state: AppState, outputs: inout [PhoneOutput]) {
+    private mutating func move(_ app: inout App, to state: AppState, outputs: inout [PhoneOutput]) {
         guard app.state != state else { return }
         outputs.append(.stateChanged(app: app.description.name, from: app.state, to: state))
         app.state = state
-        // Temporary full accuracy lasts while the app is in use (`requestTemporaryFullLocationAccuracy`).
         switch state {
-        case .suspended, .terminated: app.temporaryFullAccuracy = false
+        // Temporary full accuracy lasts while the app is in use (`requestTemporaryFullLocationAccuracy`).
+        case .suspended: app.temporaryFullAccuracy = false
+        case .terminated:
+            app.temporaryFullAccuracy = false
+            // Its connections end with it, and the alerts it asked for with them (rule 5).
+            forgetConnectionAlerts(of: app.description.name)
+        case .foreground:
+            foregroundMoves += 1
+            app.lastForeground = foregroundMoves
         default: break
         }
     }
 
-    private func suspend(_ app: inout App, outputs: inout [PhoneOutput]) {
+    private mutating func suspend(_ app: inout App, outputs: inout [PhoneOutput]) {
         app.suspendAt = nil
         move(&app, to: .suspended, outputs: &outputs)
     }
 
     /// Runs the app in the background for a wake window (a relaunch starts the same way).
-    private func wake(_ app: inout App, at now: Int64, outputs: inout [PhoneOutput]) {
+    private mutating func wake(_ app: inout App, at now: Int64, outputs: inout [PhoneOutput]) {
         move(&app, to: .background, outputs: &outputs)
         app.suspendAt = now + policy.wakeWindow
     }

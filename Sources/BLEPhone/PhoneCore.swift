@@ -189,6 +189,9 @@ public struct PhoneCore: Sendable {
         var askedAlways = false
         /// Its Bluetooth authorization, kept across launches (the phone's setting).
         var bluetooth: BluetoothAuthorization = .notDetermined
+        /// When it last came to the foreground, in the phone's count of such moves (rule 5:
+        /// the most recently foreground app gets a shared connection alert); `nil` if never.
+        var lastForeground: UInt64?
     }
 
     /// The numbers in force.
@@ -206,6 +209,11 @@ public struct PhoneCore: Sendable {
     var monitorSeeds: UInt64
     /// The regions the apps monitor, in the order registered (§9, rule 20).
     var monitoredRegions: [(app: String, identifier: String)] = []
+    /// How many times an app came to the foreground, for ``App/lastForeground``.
+    var foregroundMoves: UInt64 = 0
+    /// The connection alerts each app asked for (`CBConnectPeripheralOptionNotifyOn…`), by
+    /// peripheral, then app (§9, rule 5).
+    var connectionAlertRequests: [String: [String: Set<String>]] = [:]
 
     /// A phone with no apps; `seed` makes its random choices repeat.
     public init(policy: PhonePolicy = PhonePolicy(), seed: UInt64 = 0) {

@@ -140,6 +140,30 @@ public final class SimulatedPhone: Sendable {
         }
     }
 
+    /// `app` connects to `peripheral` (an identifier the compatibility layer chooses, the
+    /// same for every app) asking for the connection alerts `kinds` (the words each alert
+    /// opens with, "Connected to", "Disconnected from", "Notification from"); an empty set
+    /// withdraws its requests. They compete with other apps' in
+    /// ``alert(_:kind:peripheral:for:)`` (iOS research §9, rule 5).
+    public func requestConnectionAlerts(_ kinds: Set<String>, peripheral: String, for app: String) {
+        state.withLock { $0.core.requestConnectionAlerts(kinds, peripheral: peripheral, for: app) }
+    }
+
+    /// Shows `message`, `app`'s connection alert of kind `kind` about `peripheral`, if the
+    /// app is suspended and, among the apps that asked for that alert of that peripheral
+    /// (``requestConnectionAlerts(_:peripheral:for:)``), the one most recently in the
+    /// foreground (iOS research §9, rule 5; Apple, `CBConnectPeripheralOptionNotifyOn…`).
+    /// Returns whether the alert was shown.
+    @discardableResult
+    public func alert(_ message: String, kind: String, peripheral: String, for app: String) -> Bool {
+        let now = clock.microseconds
+        return state.withLock { state in
+            let outputs = state.core.connectionAlert(message, kind: kind, peripheral: peripheral, for: app, at: now)
+            state.timeline += outputs.map { PhoneTimelineEntry(time: now, output: $0) }
+            return !outputs.isEmpty
+        }
+    }
+
     /// Adds `member` to the managers of `app`. When the system preserved a manager of the
     /// app with the same role and restore identifier, it is returned, for `member` to take
     /// its links, scans and subscriptions over (state restoration).
