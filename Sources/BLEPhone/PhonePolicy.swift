@@ -16,6 +16,14 @@ public struct PhonePolicy: Hashable, Sendable {
     /// Whether an app force-quit by the user is relaunched for a beacon region event. Observed
     /// since iOS 7.1; default `true`.
     public var beaconRelaunchAfterForceQuit = true
+    /// Which iOS era's rules decide Bluetooth relaunches after a force-quit or a restart
+    /// (research §5 and §9, rule 16; TN3115 and QA1962). Default ``RelaunchProfile/iOS11to18``.
+    public var relaunchProfile: RelaunchProfile = .iOS11to18
+    /// Whether the phone has a passcode, so that after a restart (``PhoneAction/reboot``)
+    /// nothing is relaunched for Bluetooth until the user first unlocks it
+    /// (``PhoneAction/unlock``): the apps' data stays encrypted until then (TN3115: "not
+    /// before the first unlock when a passcode is set"). Default `true`.
+    public var passcodeSet = true
     /// How late a region entry reaches an app that is not in the foreground: a delay drawn
     /// uniformly from this range, in microseconds. Measured 1 to 12 s (Radius Networks,
     /// 2015); in the foreground the entry comes at once.

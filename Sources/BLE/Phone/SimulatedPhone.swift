@@ -70,8 +70,12 @@ public final class SimulatedPhone: Sendable {
         }
     }
 
-    /// Does what the user or the system does to an app, or to Bluetooth. Launching an app
-    /// that is not running runs its launch entry point.
+    /// Does what the user or the system does to an app, to Bluetooth, or to the phone.
+    /// Launching an app that is not running runs its launch entry point. A restart
+    /// (`PhoneAction.reboot`) ends every app that runs or is suspended, as a termination
+    /// for `TerminationReason.reboot` (their managers kept as the relaunch profile says), and
+    /// ends the radio's links; with a passcode, nothing is relaunched for Bluetooth until
+    /// `PhoneAction.unlock`, and apps cannot be opened before it.
     /// - Throws: `PhoneError` for an app not installed, or an action its state forbids.
     public func perform(_ action: PhoneAction) throws(PhoneError) {
         let now = clock.microseconds
@@ -85,6 +89,8 @@ public final class SimulatedPhone: Sendable {
             }
             var effects = state.process(try state.core.handle(action, at: now), at: now)
             if case let .bluetooth(on) = action { effects += state.bluetoothSwitched(on: on) }
+            // A restart ends the radio's links with the apps (rule 16).
+            if case .reboot = action { effects.append(.radioOff) }
             if let (name, launcher) = fresh { effects.append(.launch(name, launcher, PhoneLaunchOptions())) }
             return effects
         }
