@@ -223,6 +223,9 @@ public struct PhoneCore: Sendable {
     /// The seeded sequence the region monitors of the phone's apps draw their seeds from
     /// (``nextMonitorSeed()``), apart from ``random`` so that entry delays stay as they were.
     var monitorSeeds: UInt64
+    /// The seeded sequence the advertising dropouts of the phone's apps draw their seeds from
+    /// (``nextAdvertisingDropoutSeed()``), apart from the others so that they stay as they were.
+    var dropoutSeeds: UInt64
     /// The regions the apps monitor, in the order registered (§9, rule 20).
     var monitoredRegions: [(app: String, identifier: String)] = []
     /// How many times an app came to the foreground, for ``App/lastForeground``.
@@ -236,6 +239,7 @@ public struct PhoneCore: Sendable {
         self.policy = policy
         random = seed
         monitorSeeds = seed ^ 0x6D6F_6E69_746F_7273  // "monitors"
+        dropoutSeeds = seed ^ 0x6472_6F70_6F75_7473  // "dropouts"
     }
 
     /// Installs `app`.

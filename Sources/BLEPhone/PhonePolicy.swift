@@ -58,6 +58,10 @@ public struct PhonePolicy: Hashable, Sendable {
     /// The advertising interval of an app's peripheral manager while the app is not in the
     /// foreground, in microseconds. No Apple figure; 200 ms observed (research §9, rule 12).
     public var backgroundAdvertisingInterval: Int64 = 200_000
+    /// Pauses of an off-screen app's advertising (research §9, rule 12, `bgAdvDropout`):
+    /// `nil`, the default, for none; ``AdvertisingDropouts/occasional`` or numbers of a
+    /// test's own to switch the fault on.
+    public var backgroundAdvertisingDropouts: AdvertisingDropouts?
 
     /// The scan window and interval of the phone's one shared scan while an app scanning is
     /// in the foreground, in microseconds: 30 ms every 40 ms, as developers observed on iOS
