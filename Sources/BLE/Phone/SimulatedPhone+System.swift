@@ -83,8 +83,10 @@ extension SimulatedPhone {
                 timeline.append(PhoneTimelineEntry(time: now, output: output))
                 switch output {
                 case let .stateChanged(app, from, to):
-                    switch from {
-                    case .notRunning, .terminated: runs[app, default: 0] += 1
+                    // A start; a terminated app ended again by a restart is not one.
+                    switch (from, to) {
+                    case (_, .terminated): break
+                    case (.notRunning, _), (.terminated, _): runs[app, default: 0] += 1
                     default: break
                     }
                     if case let .terminated(reason) = to {
