@@ -5,8 +5,12 @@ public enum TerminationReason: String, Hashable, Sendable, CaseIterable {
     case system
     /// It crashed: it may be relaunched, as after a system termination.
     case crash
-    /// The user swiped it away: no Bluetooth relaunch until the user opens it again.
+    /// The user swiped it away: no Bluetooth relaunch until the user opens it again (on
+    /// ``RelaunchProfile/iOS26``, unless it uses AccessorySetupKit).
     case forceQuit
+    /// The phone restarted (``PhoneAction/reboot``): relaunched for its preserved work after
+    /// the first unlock, except on ``RelaunchProfile/iOS10``.
+    case reboot
 }
 
 /// Where an app is in its life on the phone (UIKit's application states).

@@ -10,4 +10,15 @@ extension PhoneCore {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A seed for the next advertising dropout schedule of an app going off screen
+    /// (``AdvertisingDropoutSchedule``, §9 rule 12), from the phone's own seed, so that the
+    /// pauses repeat from run to run.
+    public mutating func nextAdvertisingDropoutSeed() -> UInt64 {
+        dropoutSeeds &+= 0x9E37_79B9_7F4A_7C15
+        var z = dropoutSeeds
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

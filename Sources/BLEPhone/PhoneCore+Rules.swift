@@ -6,7 +6,21 @@ extension PhoneCore {
         case let .bluetooth(on):
             bluetoothOn = on
             return []
+        case .reboot:
+            for name in appNames {
+                guard var app = apps[name] else { continue }
+                switch app.state {
+                case .notRunning, .terminated(.forceQuit): continue
+                default: break
+                }
+                end(&app, .reboot, outputs: &outputs)
+                store(app)
+            }
+            awaitingFirstUnlock = policy.passcodeSet
+        case .unlock:
+            awaitingFirstUnlock = false
         case let .launch(name), let .foreground(name):
+            guard !awaitingFirstUnlock else { throw .invalidAction("the phone has not been unlocked since it restarted: unlock it first") }
             var app = try record(name)
             move(&app, to: .foreground, outputs: &outputs)
             app.suspendAt = nil
@@ -29,13 +43,7 @@ extension PhoneCore {
             store(app)
         case let .terminate(name, reason):
             var app = try record(name)
-            move(&app, to: .terminated(reason), outputs: &outputs)
-            app.suspendAt = nil
-            app.taskEndsAt = nil
-            for event in app.queued {
-                outputs.append(.dropped(app: name, event: event, reason: "the app was terminated before it returned to the foreground"))
-            }
-            app.queued = []
+            end(&app, reason, outputs: &outputs)
             store(app)
         case let .beginBackgroundTask(name):
             var app = try record(name)
@@ -147,17 +155,17 @@ extension PhoneCore {
         case .notRunning:
             outputs.append(.dropped(app: name, event: event, reason: "the app has not been launched"))
         case let .terminated(reason):
-            let relaunches = switch (event.kind, reason) {
+            let refusal: String? = switch (event.kind, reason) {
             // The significant-change and visit services relaunch no app the user force-quit
             // (Apple Developer Forums thread 826964); beacon regions may (rule 22).
-            case (.region, .forceQuit): !Self.isLocationService(event) && policy.beaconRelaunchAfterForceQuit
-            case (.region, _): true
-            case (_, .forceQuit): false
-            default: hasMode && app.description.restoresState
+            case (.region, .forceQuit):
+                !Self.isLocationService(event) && policy.beaconRelaunchAfterForceQuit ? nil : "the user force-quit the app"
+            case (.region, _): nil
+            // Bluetooth: the relaunch profile and the first unlock after a restart (rule 16).
+            default: bluetoothRelaunchRefusal(of: app, after: reason, hasMode: hasMode)
             }
-            guard relaunches else {
-                let why = reason == .forceQuit ? "the user force-quit the app" : "the app preserves no Bluetooth state or lacks the background mode"
-                outputs.append(.dropped(app: name, event: event, reason: why))
+            if let refusal {
+                outputs.append(.dropped(app: name, event: event, reason: refusal))
                 return outputs
             }
             outputs.append(.relaunched(app: name, for: event))
@@ -205,24 +213,42 @@ extension PhoneCore {
 
     private mutating func store(_ app: App) { apps[app.description.name] = app }
 
-    private func move(_ app: inout App, to state: AppState, outputs: inout [PhoneOutput]) {
+    private mutating func move(_ app: inout App, to state: AppState, outputs: inout [PhoneOutput]) {
         guard app.state != state else { return }
         outputs.append(.stateChanged(app: app.description.name, from: app.state, to: state))
         app.state = state
-        // Temporary full accuracy lasts while the app is in use (`requestTemporaryFullLocationAccuracy`).
         switch state {
-        case .suspended, .terminated: app.temporaryFullAccuracy = false
+        // Temporary full accuracy lasts while the app is in use (`requestTemporaryFullLocationAccuracy`).
+        case .suspended: app.temporaryFullAccuracy = false
+        case .terminated:
+            app.temporaryFullAccuracy = false
+            // Its connections end with it, and the alerts it asked for with them (rule 5).
+            forgetConnectionAlerts(of: app.description.name)
+        case .foreground:
+            foregroundMoves += 1
+            app.lastForeground = foregroundMoves
         default: break
         }
     }
 
-    private func suspend(_ app: inout App, outputs: inout [PhoneOutput]) {
+    /// Ends the app for `reason`: what it had queued is dropped with it.
+    private mutating func end(_ app: inout App, _ reason: TerminationReason, outputs: inout [PhoneOutput]) {
+        move(&app, to: .terminated(reason), outputs: &outputs)
+        app.suspendAt = nil
+        app.taskEndsAt = nil
+        for event in app.queued {
+            outputs.append(.dropped(app: app.description.name, event: event, reason: "the app was terminated before it returned to the foreground"))
+        }
+        app.queued = []
+    }
+
+    private mutating func suspend(_ app: inout App, outputs: inout [PhoneOutput]) {
         app.suspendAt = nil
         move(&app, to: .suspended, outputs: &outputs)
     }
 
     /// Runs the app in the background for a wake window (a relaunch starts the same way).
-    private func wake(_ app: inout App, at now: Int64, outputs: inout [PhoneOutput]) {
+    private mutating func wake(_ app: inout App, at now: Int64, outputs: inout [PhoneOutput]) {
         move(&app, to: .background, outputs: &outputs)
         app.suspendAt = now + policy.wakeWindow
     }

@@ -30,6 +30,10 @@ public struct AppDescription: Hashable, Sendable {
     /// prompt; `nil` when the app declares none, and then its first Core Bluetooth manager
     /// gets it terminated, as iOS 13 and later do.
     public var bluetoothUsageDescription: String?
+    /// Whether the app set up its accessory with AccessorySetupKit (iOS 18): on
+    /// ``RelaunchProfile/iOS26`` only such an app is relaunched for its Bluetooth work after
+    /// the user force-quit it (TN3115, 2025). Default `false`.
+    public var usesAccessorySetupKit: Bool
 
     /// The usage description apps get unless they say otherwise.
     public static let defaultBluetoothUsageDescription = "Uses Bluetooth to talk to accessories."
@@ -43,7 +47,8 @@ public struct AppDescription: Hashable, Sendable {
                 temporaryLocationUsageDescriptions: [String: String] = [:],
                 allowsTemporaryFullAccuracy: Bool = true,
                 bluetoothAuthorization: BluetoothAuthorizationAnswer = .allow,
-                bluetoothUsageDescription: String? = AppDescription.defaultBluetoothUsageDescription) {
+                bluetoothUsageDescription: String? = AppDescription.defaultBluetoothUsageDescription,
+                usesAccessorySetupKit: Bool = false) {
         self.name = name
         self.modes = modes
         self.restoresState = restoresState
@@ -53,6 +58,7 @@ public struct AppDescription: Hashable, Sendable {
         self.allowsTemporaryFullAccuracy = allowsTemporaryFullAccuracy
         self.bluetoothAuthorization = bluetoothAuthorization
         self.bluetoothUsageDescription = bluetoothUsageDescription
+        self.usesAccessorySetupKit = usesAccessorySetupKit
     }
 }
 
@@ -99,6 +105,13 @@ public enum PhoneAction: Hashable, Sendable {
     case endBackgroundTask(String)
     /// Bluetooth switched on or off in Settings.
     case bluetooth(on: Bool)
+    /// The phone restarts: every app that runs or is suspended ends
+    /// (``TerminationReason/reboot``), and, with a passcode, nothing is relaunched for
+    /// Bluetooth until ``unlock`` (§9, rule 16).
+    case reboot
+    /// The user unlocks the phone; the first unlock after a restart lets the rules relaunch
+    /// apps again (TN3115). Later unlocks change nothing.
+    case unlock
 }
 
 /// What the phone's system does, for the layers above to carry out and for timelines.
@@ -189,6 +202,9 @@ public struct PhoneCore: Sendable {
         var askedAlways = false
         /// Its Bluetooth authorization, kept across launches (the phone's setting).
         var bluetooth: BluetoothAuthorization = .notDetermined
+        /// When it last came to the foreground, in the phone's count of such moves (rule 5:
+        /// the most recently foreground app gets a shared connection alert); `nil` if never.
+        var lastForeground: UInt64?
     }
 
     /// The numbers in force.
@@ -197,6 +213,9 @@ public struct PhoneCore: Sendable {
     private var order: [String] = []
     /// Whether Bluetooth is on in Settings.
     public internal(set) var bluetoothOn = true
+    /// Whether the phone restarted and has not been unlocked since, with a passcode set:
+    /// no app is relaunched for Bluetooth meanwhile (§9, rule 16; TN3115).
+    public internal(set) var awaitingFirstUnlock = false
     /// Region entries held back for apps not in the foreground, in order of their time.
     var delayed: [(at: Int64, app: String, event: PhoneEvent)] = []
     /// The seeded sequence (SplitMix64) of the phone's random choices (the entry delays).
@@ -204,14 +223,23 @@ public struct PhoneCore: Sendable {
     /// The seeded sequence the region monitors of the phone's apps draw their seeds from
     /// (``nextMonitorSeed()``), apart from ``random`` so that entry delays stay as they were.
     var monitorSeeds: UInt64
+    /// The seeded sequence the advertising dropouts of the phone's apps draw their seeds from
+    /// (``nextAdvertisingDropoutSeed()``), apart from the others so that they stay as they were.
+    var dropoutSeeds: UInt64
     /// The regions the apps monitor, in the order registered (§9, rule 20).
     var monitoredRegions: [(app: String, identifier: String)] = []
+    /// How many times an app came to the foreground, for ``App/lastForeground``.
+    var foregroundMoves: UInt64 = 0
+    /// The connection alerts each app asked for (`CBConnectPeripheralOptionNotifyOn…`), by
+    /// peripheral, then app (§9, rule 5).
+    var connectionAlertRequests: [String: [String: Set<String>]] = [:]
 
     /// A phone with no apps; `seed` makes its random choices repeat.
     public init(policy: PhonePolicy = PhonePolicy(), seed: UInt64 = 0) {
         self.policy = policy
         random = seed
         monitorSeeds = seed ^ 0x6D6F_6E69_746F_7273  // "monitors"
+        dropoutSeeds = seed ^ 0x6472_6F70_6F75_7473  // "dropouts"
     }
 
     /// Installs `app`.

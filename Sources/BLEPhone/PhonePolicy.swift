@@ -16,6 +16,14 @@ public struct PhonePolicy: Hashable, Sendable {
     /// Whether an app force-quit by the user is relaunched for a beacon region event. Observed
     /// since iOS 7.1; default `true`.
     public var beaconRelaunchAfterForceQuit = true
+    /// Which iOS era's rules decide Bluetooth relaunches after a force-quit or a restart
+    /// (research §5 and §9, rule 16; TN3115 and QA1962). Default ``RelaunchProfile/iOS11to18``.
+    public var relaunchProfile: RelaunchProfile = .iOS11to18
+    /// Whether the phone has a passcode, so that after a restart (``PhoneAction/reboot``)
+    /// nothing is relaunched for Bluetooth until the user first unlocks it
+    /// (``PhoneAction/unlock``): the apps' data stays encrypted until then (TN3115: "not
+    /// before the first unlock when a passcode is set"). Default `true`.
+    public var passcodeSet = true
     /// How late a region entry reaches an app that is not in the foreground: a delay drawn
     /// uniformly from this range, in microseconds. Measured 1 to 12 s (Radius Networks,
     /// 2015); in the foreground the entry comes at once.
@@ -50,6 +58,10 @@ public struct PhonePolicy: Hashable, Sendable {
     /// The advertising interval of an app's peripheral manager while the app is not in the
     /// foreground, in microseconds. No Apple figure; 200 ms observed (research §9, rule 12).
     public var backgroundAdvertisingInterval: Int64 = 200_000
+    /// Pauses of an off-screen app's advertising (research §9, rule 12, `bgAdvDropout`):
+    /// `nil`, the default, for none; ``AdvertisingDropouts/occasional`` or numbers of a
+    /// test's own to switch the fault on.
+    public var backgroundAdvertisingDropouts: AdvertisingDropouts?
 
     /// The scan window and interval of the phone's one shared scan while an app scanning is
     /// in the foreground, in microseconds: 30 ms every 40 ms, as developers observed on iOS
@@ -64,6 +76,18 @@ public struct PhonePolicy: Hashable, Sendable {
     public var backgroundScanWindow: Int64 = 30_000
     /// See ``backgroundScanWindow``.
     public var backgroundScanInterval: Int64 = 300_000
+    /// Which iOS era's background scanning the phone follows: ``ScanProfile/modern`` (the
+    /// default) scans with the background duty all the time; ``ScanProfile/legacyIOS5to7``
+    /// only in bursts (research §9, rule 8).
+    public var scanProfile: ScanProfile = .modern
+    /// How long each background scan burst of ``ScanProfile/legacyIOS5to7`` lasts, in
+    /// microseconds. Default 25 s (research §9, rule 8; "20–30 s" in google/eddystone #125,
+    /// second-hand).
+    public var backgroundScanBurst: Int64 = 25_000_000
+    /// How often a burst of ``ScanProfile/legacyIOS5to7`` starts, in microseconds. Default 11
+    /// minutes (research §9, rule 8, between the "~10 minutes" of google/eddystone #125 and
+    /// the "about 12 minutes" of our seeds; neither measured).
+    public var backgroundScanBurstPeriod: Int64 = 660_000_000
     /// Whether the shared scan sends scan requests while no app scanning is in the
     /// foreground. Default `false`: background scans are passive, so a service UUID only in
     /// a scan response is not matched — a claim of our seeds that nothing public confirms

@@ -66,11 +66,12 @@ enum AdvertisedContent: Sendable {
     /// in the overflow area only, no name, a slower interval, no iBeacon; off screen without
     /// the `bluetooth-peripheral` mode, nothing: Core Bluetooth Programming Guide,
     /// "Core Bluetooth Background Processing for iOS Apps", an app without the mode has its
-    /// advertising stopped in the background); the session stops it, `nil` when nothing
-    /// goes on air.
-    func start(on device: BLEDevice, for app: PhoneApp?) async throws(BLEError) -> AdvertisingSession? {
+    /// advertising stopped in the background; off screen and `paused` for one of the phone's
+    /// dropouts, nothing); the session stops it, `nil` when nothing goes on air.
+    func start(on device: BLEDevice, for app: PhoneApp?, paused: Bool = false) async throws(BLEError) -> AdvertisingSession? {
         let offScreen = app.map { $0.state != .foreground } ?? false
         if offScreen, let app, !app.declares(.bluetoothPeripheral) { return nil }
+        if offScreen, paused { return nil }
         switch self {
         case let .services(name, uuids):
             guard offScreen, let app else {

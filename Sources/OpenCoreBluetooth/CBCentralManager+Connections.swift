@@ -17,7 +17,8 @@ extension CBCentralManager {
     /// true, then `didConnect` follows when the peripheral is back. The alert options
     /// (`CBConnectPeripheralOptionNotifyOnConnectionKey`, `…Disconnection…`,
     /// `…Notification…`) have the system of a simulated iPhone show an alert for the event
-    /// while the app is suspended (iOS research §9, rule 5); elsewhere they have no effect.
+    /// while the app is suspended, only for the app most recently in the foreground among
+    /// those that asked for it (iOS research §9, rule 5); elsewhere they have no effect.
     public func connect(_ peripheral: CBPeripheral, options: [String: Any]? = nil) {
         guard let device, state == .poweredOn else {
             if app != nil { logMisuse("connect") }
@@ -29,6 +30,9 @@ extension CBCentralManager {
         peripheral.locallyCancelled = false
         peripheral.autoReconnect = options?[CBConnectPeripheralOptionEnableAutoReconnect] as? Bool ?? false
         peripheral.alerts = ConnectionAlert.asked(in: options)
+        if let app {
+            app.phone.requestConnectionAlerts(Set(peripheral.alerts.map(\.rawValue)), peripheral: peripheral.identifier.uuidString, for: app.name)
+        }
         let startDelay = (options?[CBConnectPeripheralOptionStartDelayKey] as? NSNumber)?.doubleValue ?? 0
         known[peripheral.identifier] = peripheral
         let address = peripheral.address

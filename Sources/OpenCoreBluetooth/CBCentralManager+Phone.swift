@@ -40,6 +40,8 @@ extension CBCentralManager {
         stopScanTask()
         for peripheral in known.values {
             peripheral.delegate = nil
+            // The system's reconnection (`EnableAutoReconnect`) ends with the app too.
+            peripheral.autoReconnect = false
             if peripheral.state == .connecting || peripheral.state == .connected {
                 peripheral.connecting?.cancel()
                 if let connection = peripheral.connection { Task { try? await connection.disconnect() } }

@@ -118,11 +118,12 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
         }
     }
 
-    /// Shows the system's alert for `kind` if the app asked for it and is suspended (see
-    /// `SimulatedPhone.alert(_:for:)`).
+    /// Shows the system's alert for `kind` if the app asked for it and is suspended, and no
+    /// app that asked for it too was in the foreground since (see
+    /// `SimulatedPhone.alert(_:kind:peripheral:for:)`).
     func alertIfAsked(_ kind: ConnectionAlert) {
         guard alerts.contains(kind), let app = manager?.app else { return }
-        app.phone.alert("\(kind.rawValue) \(logName)", for: app.name)
+        app.phone.alert("\(kind.rawValue) \(logName)", kind: kind.rawValue, peripheral: identifier.uuidString, for: app.name)
     }
 
     /// The name, else the start of the identifier, for timelines.

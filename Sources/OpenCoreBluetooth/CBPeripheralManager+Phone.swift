@@ -30,6 +30,7 @@ final class PeripheralMembership: PhoneAppMember, @unchecked Sendable {
             // The system advertises for the terminated app in the background form (rule 12).
             guard self.advertisesOnScreen else { return }
             self.advertisesOnScreen = false
+            self.manager.followDropouts(offScreen: true)
             if self.manager.isAdvertising { self.manager.restartAdvertising() }
         }
     }
@@ -44,6 +45,7 @@ final class PeripheralMembership: PhoneAppMember, @unchecked Sendable {
             // Off screen, the advertisement is the same whether the app runs or is suspended.
             guard onScreen != self.advertisesOnScreen else { return }
             self.advertisesOnScreen = onScreen
+            self.manager.followDropouts(offScreen: !onScreen)
             if self.manager.isAdvertising { self.manager.restartAdvertising() }
         }
     }
@@ -55,7 +57,45 @@ extension CBPeripheralManager {
     /// advertising stops and its services leave the GATT server (§9, rule 16).
     func appEnded() {
         delegate = nil
+        followDropouts(offScreen: false)
         withdraw()
+    }
+
+    /// Starts pausing the off-screen advertising as the phone's dropouts say (research §9,
+    /// rule 12, `bgAdvDropout`: `PhonePolicy.backgroundAdvertisingDropouts`, a seeded
+    /// `AdvertisingDropoutSchedule` from now), or, on screen, stops: the advertising is
+    /// then on air. Call on the manager's queue; the caller restarts the advertising. A
+    /// manager made again at a relaunch takes the pauses over (``restore(from:)``).
+    func followDropouts(offScreen: Bool) {
+        dropouts?.cancel()
+        dropouts = nil
+        advertisingPaused = false
+        guard offScreen, let app, let numbers = app.policy.backgroundAdvertisingDropouts else { return }
+        let seed = app.phone.nextAdvertisingDropoutSeed()
+        let clock = app.phone.clock
+        dropouts = Task { [weak self] in
+            var schedule = AdvertisingDropoutSchedule(numbers, seed: seed, start: clock.microseconds)
+            while !Task.isCancelled {
+                let phase = schedule.phase(at: clock.microseconds)
+                // Not held while sleeping: a manager gone ends its pauses.
+                guard await self?.enter(phase) != nil else { return }
+                do { try await clock.sleep(untilMicroseconds: phase.changesAt) } catch { return }
+            }
+        }
+    }
+
+    /// Puts the advertising of the manager doing this one's work (this one, or the one
+    /// that restored it) on air or off it, as `phase` of its dropouts says.
+    private func enter(_ phase: AdvertisingDropoutSchedule.Phase) async {
+        await onQueue {
+            guard !Task.isCancelled else { return }
+            var manager = self
+            while let successor = manager.successor { manager = successor }
+            let paused = !phase.advertising
+            guard manager.advertisingPaused != paused else { return }
+            manager.advertisingPaused = paused
+            if manager.isAdvertising { manager.restartAdvertising() }
+        }
     }
 
     /// Bluetooth was switched on or off in the phone's Settings (Apple, `CBManagerState`;
@@ -109,6 +149,8 @@ extension CBPeripheralManager {
             self.advertised = predecessor.advertised
             self.advertisingSession = predecessor.advertisingSession
             self.isAdvertising = predecessor.isAdvertising
+            self.advertisingPaused = predecessor.advertisingPaused
+            self.dropouts = predecessor.dropouts
             var state: [String: Any] = [:]
             if !self.published.isEmpty {
                 state[CBPeripheralManagerRestoredStateServicesKey] = self.published.map(\.service)

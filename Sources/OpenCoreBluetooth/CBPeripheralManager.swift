@@ -62,6 +62,12 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     /// What is being advertised, to restart it after a connection.
     var advertised: AdvertisedContent?
     var advertisingSession: AdvertisingSession?
+    /// Whether the phone holds the off-screen advertising back for a dropout (rule 12,
+    /// `PhonePolicy.backgroundAdvertisingDropouts`); `isAdvertising` stays true meanwhile.
+    var advertisingPaused = false
+    /// Pauses the off-screen advertising now and then while the phone's dropouts are on
+    /// (``followDropouts(offScreen:)``).
+    var dropouts: Task<Void, Never>?
     /// Published L2CAP channels by PSM.
     var listeners: [CBL2CAPPSM: L2CAPListener] = [:]
     /// Background loops reading the device, ended when the manager goes.
@@ -197,8 +203,9 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
                 return device
             }
             guard let device, case let .success(content) = parsed else { return }
+            let paused = await self.onQueue { self.advertisingPaused }
             do {
-                let session = try await content.start(on: device, for: self.app)
+                let session = try await content.start(on: device, for: self.app, paused: paused)
                 await self.onQueue {
                     self.advertisingSession = session
                     self.advertised = content
@@ -237,13 +244,13 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
     func restartAdvertising() {
         enqueue { [weak self] in
             guard let self else { return }
-            let running = await self.onQueue { () -> (session: AdvertisingSession?, content: AdvertisedContent, device: BLEDevice)? in
+            let running = await self.onQueue { () -> (session: AdvertisingSession?, content: AdvertisedContent, device: BLEDevice, paused: Bool)? in
                 guard self.isAdvertising, let advertised = self.advertised, let device = self.device else { return nil }
-                return (self.advertisingSession, advertised, device)
+                return (self.advertisingSession, advertised, device, self.advertisingPaused)
             }
             guard let running else { return }
             try? await running.session?.stop()
-            let session = try? await running.content.start(on: running.device, for: self.app)
+            let session = try? await running.content.start(on: running.device, for: self.app, paused: running.paused)
             await self.onQueue { self.advertisingSession = session }
         }
     }

@@ -11,8 +11,11 @@ import Synchronization
 /// simulated phone its duty is the phone's (``PhonePolicy/scanDuty(foregroundScanner:)``):
 /// fast and active while an app scanning is in the foreground, slow and passive while none
 /// is (research §9, rules 8 and 9); the scan restarts with the new duty when an app
-/// scanning comes or goes, or moves on or off screen. A device on no phone scans actively
-/// and continuously.
+/// scanning comes or goes, or moves on or off screen. On the
+/// ``ScanProfile/legacyIOS5to7`` profile the background duty runs only in the phone's
+/// bursts (``PhonePolicy/backgroundScanPhase(at:)``): the controller's scan stops at a
+/// burst's end and starts again at the next one's start. A device on no phone scans
+/// actively and continuously.
 final class SharedScan: Sendable {
     /// A report of the device's scan, and whether that scan was active: a passive scan
     /// never brings a scan response, so no discovery should wait for one.
@@ -35,8 +38,17 @@ final class SharedScan: Sendable {
         var pump: Task<Void, Never>?
         /// The number of the running pump, so a pump that ends late touches only its own.
         var pumpNumber: UInt64 = 0
-        /// The options the running pump scans with.
-        var options: ScanOptions?
+        /// What the running pump scans with.
+        var plan: Plan?
+    }
+
+    /// How the device scans: with these options, continuously or in the bursts of the
+    /// phone's policy.
+    private struct Plan: Equatable {
+        let options: ScanOptions
+        /// The policy whose bursts the scan follows (every scanning app off screen on the
+        /// ``ScanProfile/legacyIOS5to7`` profile); `nil` for a continuous scan.
+        let bursts: PhonePolicy?
     }
 
     private let state: Mutex<State>
@@ -100,45 +112,71 @@ final class SharedScan: Sendable {
         guard !state.subscribers.isEmpty else {
             defer {
                 state.pump = nil
-                state.options = nil
+                state.plan = nil
             }
             return state.pump
         }
         guard let device = state.device else { return nil }
-        let wanted = Self.options(for: Array(state.subscribers.values))
-        guard state.pump == nil || wanted != state.options else { return nil }
+        let wanted = Self.plan(for: Array(state.subscribers.values))
+        guard state.pump == nil || wanted != state.plan else { return nil }
         let previous = state.pump
         state.pumpNumber += 1
-        state.options = wanted
-        state.pump = startPump(device, number: state.pumpNumber, options: wanted, after: previous)
+        state.plan = wanted
+        state.pump = startPump(device, number: state.pumpNumber, plan: wanted, after: previous)
         return previous
     }
 
-    /// The options of the scan `subscribers` need: on a phone, its duty for whether any of
-    /// them scans for an app in the foreground (or for no app); on no phone, an active,
-    /// continuous scan. Every report is wanted: each manager applies its own duplicate rule.
-    private static func options(for subscribers: [Subscriber]) -> ScanOptions {
-        guard let policy = subscribers.lazy.compactMap(\.app).first?.policy else { return ScanOptions(allowDuplicates: true) }
+    /// The scan `subscribers` need: on a phone, its duty for whether any of them scans for
+    /// an app in the foreground (or for no app), in bursts when none does and the phone's
+    /// profile is ``ScanProfile/legacyIOS5to7``; on no phone, an active, continuous scan.
+    /// Every report is wanted: each manager applies its own duplicate rule.
+    private static func plan(for subscribers: [Subscriber]) -> Plan {
+        guard let policy = subscribers.lazy.compactMap(\.app).first?.policy else {
+            return Plan(options: ScanOptions(allowDuplicates: true), bursts: nil)
+        }
         let foreground = subscribers.contains { $0.app.map { $0.state == .foreground } ?? true }
         let duty = policy.scanDuty(foregroundScanner: foreground)
-        return ScanOptions(active: duty.active, allowDuplicates: true,
-                           interval: .microseconds(duty.interval), window: .microseconds(duty.window))
+        let options = ScanOptions(active: duty.active, allowDuplicates: true,
+                                  interval: .microseconds(duty.interval), window: .microseconds(duty.window))
+        return Plan(options: options, bursts: !foreground && policy.scanProfile == .legacyIOS5to7 ? policy : nil)
     }
 
-    private func startPump(_ device: BLEDevice, number: UInt64, options: ScanOptions, after previous: Task<Void, Never>?) -> Task<Void, Never> {
+    private func startPump(_ device: BLEDevice, number: UInt64, plan: Plan, after previous: Task<Void, Never>?) -> Task<Void, Never> {
         Task { [weak self, weak device] in
             // The controller runs one scan: the one replaced stops first.
             await previous?.value
-            guard let device else { return }
-            let results = try? await device.central.scan(options: options)
-            if let results {
-                for await advertisement in results {
-                    guard let self else { break }
-                    let report = Report(advertisement: advertisement, active: options.active)
-                    for subscriber in self.state.withLock({ Array($0.subscribers.values) }) {
-                        subscriber.continuation.yield(report)
+            // The device is held only while it scans: a pump waiting for a burst keeps no
+            // closed device alive.
+            while let clock = device?.clock {
+                // Between two bursts the radio does not scan (rule 8, legacyIOS5to7).
+                var burstEnd: Int64?
+                if let policy = plan.bursts {
+                    let phase = policy.backgroundScanPhase(at: clock.microseconds)
+                    if !phase.listening, let start = phase.changesAt {
+                        do { try await clock.sleep(untilMicroseconds: start) } catch { return }
+                        continue
                     }
+                    burstEnd = phase.changesAt
                 }
+                guard let results = try? await device?.central.scan(options: plan.options) else { break }
+                await withTaskGroup(of: Void.self) { group in
+                    if let burstEnd {
+                        group.addTask {
+                            guard (try? await clock.sleep(untilMicroseconds: burstEnd)) != nil else { return }
+                            await results.stop()
+                        }
+                    }
+                    for await advertisement in results {
+                        guard let self else { break }
+                        let report = Report(advertisement: advertisement, active: plan.options.active)
+                        for subscriber in self.state.withLock({ Array($0.subscribers.values) }) {
+                            subscriber.continuation.yield(report)
+                        }
+                    }
+                    group.cancelAll()
+                }
+                // A burst's scan ends at the burst's end; any other end is the scan's.
+                guard let burstEnd, !Task.isCancelled, clock.microseconds >= burstEnd else { break }
             }
             // The scan ended (or never started): its subscribers' streams end with it,
             // unless a scan with other options replaced it.
@@ -147,7 +185,7 @@ final class SharedScan: Sendable {
                 defer {
                     state.subscribers = [:]
                     state.pump = nil
-                    state.options = nil
+                    state.plan = nil
                 }
                 return Array(state.subscribers.values)
             } ?? []

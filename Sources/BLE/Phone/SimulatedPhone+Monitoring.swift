@@ -5,4 +5,11 @@ extension SimulatedPhone {
     public func nextMonitorSeed() -> UInt64 {
         state.withLock { $0.core.nextMonitorSeed() }
     }
+
+    /// A seed for the next advertising dropout schedule of one of the phone's apps
+    /// (`PhoneCore.nextAdvertisingDropoutSeed()`, `PhonePolicy.backgroundAdvertisingDropouts`,
+    /// iOS research §9, rule 12), so a run repeats.
+    public func nextAdvertisingDropoutSeed() -> UInt64 {
+        state.withLock { $0.core.nextAdvertisingDropoutSeed() }
+    }
 }

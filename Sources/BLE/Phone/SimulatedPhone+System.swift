@@ -83,8 +83,10 @@ extension SimulatedPhone {
                 timeline.append(PhoneTimelineEntry(time: now, output: output))
                 switch output {
                 case let .stateChanged(app, from, to):
-                    switch from {
-                    case .notRunning, .terminated: runs[app, default: 0] += 1
+                    // A start; a terminated app ended again by a restart is not one.
+                    switch (from, to) {
+                    case (_, .terminated): break
+                    case (.notRunning, _), (.terminated, _): runs[app, default: 0] += 1
                     default: break
                     }
                     if case let .terminated(reason) = to {
@@ -125,15 +127,17 @@ extension SimulatedPhone {
         }
 
         /// The app ended: managers with a restore identifier are kept unless the user
-        /// force-quit it (rules 13 and 16); the others end with it.
+        /// force-quit it, or the relaunch profile ends their work for `reason` (rules 13
+        /// and 16, `PhoneCore.keepsBluetoothState(of:after:)`); the others end with it.
         private mutating func terminate(_ app: String, _ reason: TerminationReason) -> [Effect] {
             var effects: [Effect] = []
             // Monitored regions are the phone's: they outlive even a force-quit when the
             // policy relaunches for beacons then (rules 20 and 22).
             let regionsKept = reason != .forceQuit || core.policy.beaconRelaunchAfterForceQuit
+            let bluetoothKept = core.keepsBluetoothState(of: app, after: reason)
             for member in members.removeValue(forKey: app) ?? [] {
                 let duplicate = unpreserved.remove(ObjectIdentifier(member)) != nil
-                let keeps = member.role == .region ? regionsKept : reason != .forceQuit
+                let keeps = member.role == .region ? regionsKept : bluetoothKept
                 if keeps, !duplicate, let identifier = member.restoreIdentifier {
                     preserved[app, default: [:]][identifier] = member
                     effects.append(.terminate(member, preserved: true))
@@ -141,11 +145,11 @@ extension SimulatedPhone {
                     effects.append(.terminate(member, preserved: false))
                 }
             }
-            if reason == .forceQuit {
-                for (identifier, member) in preserved[app] ?? [:] where member.role != .region || !regionsKept {
-                    preserved[app]?[identifier] = nil
-                    effects.append(.terminate(member, preserved: false))
-                }
+            // What was kept from an earlier end goes too when this one ends it (a force-quit,
+            // or a restart on iOS 10, of an app the system had ended).
+            for (identifier, member) in preserved[app] ?? [:] where !(member.role == .region ? regionsKept : bluetoothKept) {
+                preserved[app]?[identifier] = nil
+                effects.append(.terminate(member, preserved: false))
             }
             relaunching[app] = nil
             backgroundReported[app] = nil

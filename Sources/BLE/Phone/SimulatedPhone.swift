@@ -70,8 +70,12 @@ public final class SimulatedPhone: Sendable {
         }
     }
 
-    /// Does what the user or the system does to an app, or to Bluetooth. Launching an app
-    /// that is not running runs its launch entry point.
+    /// Does what the user or the system does to an app, to Bluetooth, or to the phone.
+    /// Launching an app that is not running runs its launch entry point. A restart
+    /// (`PhoneAction.reboot`) ends every app that runs or is suspended, as a termination
+    /// for `TerminationReason.reboot` (their managers kept as the relaunch profile says), and
+    /// ends the radio's links; with a passcode, nothing is relaunched for Bluetooth until
+    /// `PhoneAction.unlock`, and apps cannot be opened before it.
     /// - Throws: `PhoneError` for an app not installed, or an action its state forbids.
     public func perform(_ action: PhoneAction) throws(PhoneError) {
         let now = clock.microseconds
@@ -85,6 +89,8 @@ public final class SimulatedPhone: Sendable {
             }
             var effects = state.process(try state.core.handle(action, at: now), at: now)
             if case let .bluetooth(on) = action { effects += state.bluetoothSwitched(on: on) }
+            // A restart ends the radio's links with the apps (rule 16).
+            if case .reboot = action { effects.append(.radioOff) }
             if let (name, launcher) = fresh { effects.append(.launch(name, launcher, PhoneLaunchOptions())) }
             return effects
         }
@@ -137,6 +143,30 @@ public final class SimulatedPhone: Sendable {
             guard (try? state.core.state(of: app)) == .suspended else { return false }
             state.timeline.append(PhoneTimelineEntry(time: now, output: .alert(app: app, message: message)))
             return true
+        }
+    }
+
+    /// `app` connects to `peripheral` (an identifier the compatibility layer chooses, the
+    /// same for every app) asking for the connection alerts `kinds` (the words each alert
+    /// opens with, "Connected to", "Disconnected from", "Notification from"); an empty set
+    /// withdraws its requests. They compete with other apps' in
+    /// ``alert(_:kind:peripheral:for:)`` (iOS research §9, rule 5).
+    public func requestConnectionAlerts(_ kinds: Set<String>, peripheral: String, for app: String) {
+        state.withLock { $0.core.requestConnectionAlerts(kinds, peripheral: peripheral, for: app) }
+    }
+
+    /// Shows `message`, `app`'s connection alert of kind `kind` about `peripheral`, if the
+    /// app is suspended and, among the apps that asked for that alert of that peripheral
+    /// (``requestConnectionAlerts(_:peripheral:for:)``), the one most recently in the
+    /// foreground (iOS research §9, rule 5; Apple, `CBConnectPeripheralOptionNotifyOn…`).
+    /// Returns whether the alert was shown.
+    @discardableResult
+    public func alert(_ message: String, kind: String, peripheral: String, for app: String) -> Bool {
+        let now = clock.microseconds
+        return state.withLock { state in
+            let outputs = state.core.connectionAlert(message, kind: kind, peripheral: peripheral, for: app, at: now)
+            state.timeline += outputs.map { PhoneTimelineEntry(time: now, output: $0) }
+            return !outputs.isEmpty
         }
     }
 
