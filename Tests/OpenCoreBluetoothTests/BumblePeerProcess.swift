@@ -26,9 +26,8 @@ final class BumbleScript: Sendable {
     /// Starts `script` with `arguments` on the Bumble venv's Python ($BUMBLE_VENV, else
     /// <root>/.venv-bumble).
     init(_ script: String, _ arguments: [String]) throws {
-        let venv = ProcessInfo.processInfo.environment["BUMBLE_VENV"] ?? packageRoot().appendingPathComponent(".venv-bumble").path
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: venv + "/bin/python")
+        process.executableURL = URL(fileURLWithPath: try Self.python())
         process.arguments = ["-u", packageRoot().appendingPathComponent("Interop/" + script).path] + arguments
         let stdout = Pipe(), stdin = Pipe()
         process.standardOutput = stdout
@@ -49,6 +48,26 @@ final class BumbleScript: Sendable {
                 }
             }
         }
+    }
+
+    /// The Bumble venv's Python, made with Interop/setup.sh (idempotent; .ci/run calls it too)
+    /// when it is missing, as the other interop suites do.
+    private static func python() throws -> String {
+        let venv = ProcessInfo.processInfo.environment["BUMBLE_VENV"] ?? packageRoot().appendingPathComponent(".venv-bumble").path
+        let python = venv + "/bin/python"
+        if !FileManager.default.isExecutableFile(atPath: python) {
+            let setup = Process()
+            setup.executableURL = URL(fileURLWithPath: "/bin/bash")
+            setup.arguments = [packageRoot().appendingPathComponent("Interop/setup.sh").path]
+            setup.standardOutput = FileHandle.nullDevice
+            try setup.run()
+            setup.waitUntilExit()
+        }
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: python,
+                                                        NSLocalizedDescriptionKey: "no Bumble environment at \(venv); run Interop/setup.sh"])
+        }
+        return python
     }
 
     /// Every line so far.

@@ -1,0 +1,136 @@
+import BLE
+import BLEPhone
+import BLETime
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Glibc
+import OpenCoreLocation
+import RideLog
+import Testing
+
+/// The PostgreSQL server's admin URL, when .ci/run (or scripts/test-postgres.sh) started one.
+private let rideLogPostgres = ProcessInfo.processInfo.environment["SWIFTBLE_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+
+/// The ride log over real processes (docs/systems.md, "Ride log"): the ride-log scenario's
+/// world served in real time by `ble sim serve`, the rider's phone in this process running the
+/// Rides app (Examples/RideLog) on the wall clock with its Core Location manager on the rider's
+/// served controller over TCP, and the ride posted with `URLSession` over real HTTP to a real
+/// `ble backend` on PostgreSQL. No phone link is simulated here, so the scenario's network
+/// outage is left out: the post on alighting goes through at once.
+@Suite("The ride log over real processes", .enabled(if: rideLogPostgres != nil,
+                                                     "needs PostgreSQL: SWIFTBLE_TEST_POSTGRES is not set (.ci/run starts a throwaway cluster)"))
+struct RideLogServedTests {
+    /// Bus 42's beacons and the four stops' in ride-log.yaml.
+    static let bus = RideLogApp.Bus(uuid: UUID(uuidString: "3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64")!, major: 42, route: "42")
+    static let stops = (1 ... 4).map { number in
+        RideLogApp.StopBeacon(name: "stop \(number)", uuid: UUID(uuidString: "8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51")!, major: 1, minor: UInt16(number))
+    }
+    static let rider = "rider-served"
+
+    @Test("A rider's phone logs the ride from stop 2 past stop 3 to stop 4 on a served world; a real ble backend stores it in PostgreSQL and answers its reference")
+    @MainActor
+    func rideOverRealProcesses() async throws {
+        let ble = try #require(bleExecutable())
+        let admin = try #require(rideLogPostgres)
+        let name = "swiftble_ride_\(getpid())_\(UInt32.random(in: 0 ... .max))"
+        let database = try Self.makeDatabase(name, admin: admin)
+        defer { _ = try? runProcess("/usr/bin/env", ["psql", admin, "-q", "-c", "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"]) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ble-ride-log-\(getpid())-\(name)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = folder.appendingPathComponent("ride-log.yaml")
+        try Self.servedScenario().write(to: scenario, atomically: true, encoding: .utf8)
+
+        let world = try ServedWorld(executable: ble, arguments: ["sim", "serve", scenario.path, "--tcp-base-port", "0"])
+        defer { world.stop() }
+        let start = Date()
+        let riderPort = try #require(world.devices.first { $0.name == "rider" }?.port, "the served world has no rider: \(world.devices.map(\.name))")
+        let backend = try BackgroundCommand(executable: ble, arguments: ["backend", "--database", database, "--port", "0"])
+        defer { backend.stop() }
+        let base = try #require(await Self.readyURL(of: backend), "ble backend did not start: \(backend.output)")
+
+        let phone = SimulatedPhone(clock: WallClock(), policy: .punctualExits, seed: 29)
+        defer { phone.close() }
+        let clock = phone.clock
+        let system = RideLogSystem(now: { Date() }, sleep: { try await clock.sleep(for: $0) },
+                                   beginBackgroundTask: { try? phone.perform(.beginBackgroundTask("Rides")) },
+                                   endBackgroundTask: { try? phone.perform(.endBackgroundTask("Rides")) })
+        let launches = Launches()
+        try phone.install(AppDescription(name: "Rides")) { _ in
+            let manager = CLLocationManager(options: .init(hci: "tcp:127.0.0.1:\(riderPort)", exitPeriod: .seconds(10)))
+            let app = RideLogApp(manager: manager, backend: base, rider: Self.rider, bus: Self.bus, stops: Self.stops, system: system)
+            app.start()
+            launches.apps.append(app)
+        }
+        // ride-log.yaml's actions: launched at 0 s, in a pocket from 2 s.
+        try phone.perform(.launch("Rides"))
+        try await Task.sleep(for: .seconds(max(0, start.addingTimeInterval(2).timeIntervalSinceNow)))
+        try phone.perform(.background("Rides"))
+        // The bus leaves stop 4 at 150 s; the exit comes 10 s later and the post at once.
+        while launches.apps.flatMap(\.references).isEmpty, Date() < start.addingTimeInterval(200) {
+            try await Task.sleep(for: .seconds(1))
+        }
+        for app in launches.apps { app.stop() }
+
+        let rides = launches.apps.flatMap(\.rides)
+        let references = launches.apps.flatMap(\.references)
+        let origin = Int64((start.timeIntervalSince1970 * 1e6).rounded())
+        let story = launches.apps.flatMap(\.story).map { String(format: "%8.3f s  ", Double($0.time - origin) / 1e6) + $0.line }
+        print("ride log over real processes: \(rides.count) ride(s), references \(references)\n" + story.joined(separator: "\n"))
+        let ride = try #require(rides.first, "no ride logged: \(story)\n\(phone.timeline.map(\.description).joined(separator: "\n"))")
+        #expect(rides.count == 1)
+        #expect(ride.boarded.zone == "stop 2" && ride.alighted.zone == "stop 4", "\(ride)")
+        #expect(ride.passed.map(\.zone) == ["stop 3"], "\(ride)")
+        let reference = try #require(references.first, "the ride was not posted: \(story)")
+        #expect(phone.lockScreenLog.contains { $0.description.contains("Ride logged: \(reference)") }, "\(phone.lockScreenLog)")
+
+        // The back end answers the reference from PostgreSQL, and the ride is stored once.
+        let (data, response) = try await URLSession(configuration: .ephemeral).data(from: base.appendingPathComponent("rides/\(reference)"))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let stored = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(stored["rider"] as? String == Self.rider && stored["reference"] as? String == reference, "\(stored)")
+        #expect((stored["boarded"] as? [String: Any])?["zone"] as? String == "stop 2", "\(stored)")
+        let count = try runProcess("/usr/bin/env", ["psql", database, "-At", "-c", "SELECT count(*) FROM ride_logs"])
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(count.stdout) \(count.stderr)")
+    }
+
+    /// The app object of each launch.
+    @MainActor
+    final class Launches {
+        var apps: [RideLogApp] = []
+    }
+
+    /// Scenarios/ride-log.yaml for a served world: the rider's controller served, without the
+    /// actions (this test plays them) and without the system that would run the app in process.
+    static func servedScenario() throws -> String {
+        let text = try String(contentsOf: packageRoot().appendingPathComponent("Scenarios/ride-log.yaml"), encoding: .utf8)
+        let withoutActions = text.components(separatedBy: "\nactions:").first ?? text
+        return withoutActions.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("system:") && !$0.contains("apps: [{name: Rides}]") }
+            .joined(separator: "\n") + "\n"
+    }
+
+    /// Makes the database `name` on the server at `admin` and returns its URL.
+    static func makeDatabase(_ name: String, admin: String) throws -> String {
+        let made = try runProcess("/usr/bin/env", ["psql", admin, "-q", "-c", "CREATE DATABASE \(name)"])
+        guard made.status == 0 else { throw ServeError(message: "CREATE DATABASE failed: \(made.stderr)") }
+        guard let slash = admin.lastIndex(of: "/") else { throw ServeError(message: "not a database URL: \(admin)") }
+        return admin[..<slash] + "/" + name
+    }
+
+    /// The base URL `ble backend` printed on its READY line, within a minute.
+    static func readyURL(of backend: BackgroundCommand) async -> URL? {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, backend.process.isRunning {
+            let ready = backend.output.split(separator: "\n").first { $0.hasPrefix("READY ") }
+            if let ready, let object = try? JSONSerialization.jsonObject(with: Data(ready.dropFirst(6).utf8)) as? [String: Any],
+               let port = object["port"] as? Int {
+                return URL(string: "http://127.0.0.1:\(port)")
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+}
