@@ -118,9 +118,14 @@ extension Controller {
         guard highDutyCycle || command.primaryAdvertisingIntervalMin >= 0x20 && command.primaryAdvertisingIntervalMin <= command.primaryAdvertisingIntervalMax,
               !command.primaryAdvertisingChannelMap.intersection(.all).isEmpty, command.advertisingSID <= 0x0F
         else { return .invalidHCICommandParameters }
-        guard command.primaryAdvertisingPHY == .le1M, command.secondaryAdvertisingPHY != .leCoded else {
+        // Primary: LE 1M or LE Coded (0x02 is reserved there); secondary: any. Coded needs the
+        // LE Coded PHY feature; a PHY the controller lacks, or a reserved one, is Unsupported
+        // Feature or Parameter Value (§7.8.53). Legacy PDUs go on LE 1M only.
+        let codedAsked = command.primaryAdvertisingPHY == .leCoded || command.secondaryAdvertisingPHY == .leCoded
+        guard command.primaryAdvertisingPHY != .le2M, !codedAsked || reportedLEFeatures.contains(.leCodedPHY) else {
             return .unsupportedFeatureOrParameterValue
         }
+        if properties.contains(.legacy), command.primaryAdvertisingPHY != .le1M { return .invalidHCICommandParameters }
         if let existing {
             advertisingSets[existing].parameters = command
             return .success
@@ -132,8 +137,10 @@ extension Controller {
     }
 
     /// LE Set Extended Advertising Data (§7.8.54): fragments joined up to the set's capacity.
-    /// Packet Too Long (0x45) does not arise: a 1,650-octet chain on LE 1M lasts 17.1 ms,
-    /// less than the shortest primary interval (20 ms).
+    /// Packet Too Long (0x45) is not returned: a 1,650-octet chain on LE 1M lasts 17.1 ms,
+    /// less than the shortest primary interval (20 ms). On LE Coded S=8 the same chain lasts
+    /// about 120 ms; such a set's events then follow one another at the chain's pace (an event
+    /// starts once the one before has ended), longer apart than its interval.
     private mutating func setExtendedAdvertisingData(_ command: HCI.LESetExtendedAdvertisingData) -> HCI.StatusCode {
         guard let index = advertisingSetIndex(command.advertisingHandle) else { return .unknownAdvertisingIdentifier }
         var set = advertisingSets[index]

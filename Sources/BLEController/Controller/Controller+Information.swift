@@ -120,9 +120,12 @@ extension Controller {
                                       + Controller.extendedFeatureCommands).map(\.entry))
     }
 
-    /// The LE features this controller reports with its configuration.
+    /// The LE features this controller reports with its configuration: a controller that
+    /// claims extended advertising also has the LE Coded PHY (bit 11) for its advertising
+    /// sets and extended scans (Vol 6, Part B, §4.6.12); connections stay on 1M and 2M.
     var reportedLEFeatures: HCI.LEFeatures {
-        configuration.claimsExtendedAdvertising ? Controller.leFeatures.union(.leExtendedAdvertising) : Controller.leFeatures
+        configuration.claimsExtendedAdvertising
+            ? Controller.leFeatures.union([.leExtendedAdvertising, .leCodedPHY]) : Controller.leFeatures
     }
 
     /// Whether this controller, with its configuration, implements the command with `opcode`.
