@@ -10,13 +10,21 @@ extension AdvertiseCommand {
     /// Checks the options of `--extended`: they need it, and their ranges.
     func validateExtended() throws {
         guard extended else {
-            if dataSize != nil || phy != "1m" || sid != 0 {
-                throw ValidationError("--data-size, --phy and --sid describe an extended set: add --extended.")
+            if dataSize != nil || phy != "1m" || sid != 0 || codedS != nil {
+                throw ValidationError("--data-size, --phy, --coded-s and --sid describe an extended set: add --extended.")
             }
             return
         }
-        guard ["1m", "2m"].contains(phy.lowercased()) else {
-            throw ValidationError("--phy \(phy) is not 1m or 2m (LE Coded is not modelled).")
+        guard ["1m", "2m", "coded"].contains(phy.lowercased()) else {
+            throw ValidationError("--phy \(phy) is not 1m, 2m or coded.")
+        }
+        if let codedS {
+            guard phy.lowercased() == "coded" else { throw ValidationError("--coded-s \(codedS) sets the coding of LE Coded: add --phy coded.") }
+            guard codedS == 2 || codedS == 8 else { throw ValidationError("--coded-s \(codedS) is not 2 or 8, the two codings of LE Coded.") }
+            // LE Set Extended Advertising Parameters [v1] has no PHY options (Core 5.4, Vol 4, Part E, §7.8.53).
+            guard codedS == 8 else {
+                throw ValidationError("--coded-s 2 needs LE Set Extended Advertising Parameters [v2] (its PHY options), which ble does not send yet: a coded set goes with S=8.")
+            }
         }
         guard sid <= 15 else { throw ValidationError("--sid \(sid) is above 15, the largest Advertising SID.") }
         if let dataSize, !(0 ... AdvertisingData.extendedMaximumLength).contains(dataSize) {
@@ -45,7 +53,17 @@ extension AdvertiseCommand {
         }
         let units = UInt16((interval / 0.625).rounded())
         return GAPAdvertisingParameters(kind: .nonConnectable, intervalMin: units, intervalMax: units, data: data,
-                                        extended: GAPExtendedAdvertising(secondaryPHY: phy.lowercased() == "2m" ? .le2M : .le1M, sid: sid))
+                                        extended: extendedSet)
+    }
+
+    /// The PHYs `--phy` names, with the SID: LE Coded for every packet, or the ADV_EXT_INDs
+    /// on LE 1M and the AUX packets on LE 1M or 2M.
+    var extendedSet: GAPExtendedAdvertising {
+        switch phy.lowercased() {
+        case "coded": .coded(sid: sid)
+        case "2m": GAPExtendedAdvertising(secondaryPHY: .le2M, sid: sid)
+        default: GAPExtendedAdvertising(secondaryPHY: .le1M, sid: sid)
+        }
     }
 
     /// Appends test manufacturer-data structures (2 octets of header, the company identifier

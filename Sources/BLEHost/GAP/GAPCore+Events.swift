@@ -21,6 +21,7 @@ extension GAPCore {
             supportsExtendedScanning = info.supportedCommands.map {
                 $0.contains(.leSetExtendedScanParameters) && $0.contains(.leSetExtendedScanEnable)
             } ?? false
+            supportsCodedPHY = info.leFeatures.contains(.leCodedPHY)
             // A reset leaves the controller neither advertising nor scanning, with no
             // random address.
             advertising = .off

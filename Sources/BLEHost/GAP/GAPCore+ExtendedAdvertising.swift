@@ -17,7 +17,10 @@ extension GAPCore {
             throw .unsupportedExtendedSet("a non-scannable set has no scan response")
         }
         guard extended.sid <= 0x0F else { throw .unsupportedExtendedSet("SID \(extended.sid) is above 0x0F") }
-        guard extended.secondaryPHY != .leCoded else { throw .unsupportedExtendedSet("LE Coded is not modelled; use LE 1M or LE 2M") }
+        guard extended.primaryPHY != .le2M else {
+            throw .unsupportedExtendedSet("the primary PHY must be LE 1M or LE Coded (LE 2M is not used on the primary advertising channels)")
+        }
+        if extended.primaryPHY == .leCoded || extended.secondaryPHY == .leCoded, !supportsCodedPHY { throw .codedPHYUnsupported }
         if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
         do throws(WireError) {
             try parameters.data.validateExtended()
@@ -34,7 +37,8 @@ extension GAPCore {
             advertisingHandle: Self.extendedSet, advertisingEventProperties: [],
             primaryAdvertisingIntervalMin: UInt32(parameters.intervalMin), primaryAdvertisingIntervalMax: UInt32(parameters.intervalMax),
             primaryAdvertisingChannelMap: parameters.channelMap, ownAddressType: ownAddressType(random: parameters.useRandomAddress),
-            secondaryAdvertisingPHY: extended.secondaryPHY, advertisingSID: extended.sid), for: .advertisingSetup))
+            primaryAdvertisingPHY: extended.primaryPHY, secondaryAdvertisingPHY: extended.secondaryPHY, advertisingSID: extended.sid),
+                              for: .advertisingSetup))
         if parameters.useRandomAddress, let randomAddress {
             outputs.append(submit(HCI.LESetAdvertisingSetRandomAddress(advertisingHandle: Self.extendedSet, randomAddress: randomAddress),
                                   for: .advertisingSetup))
