@@ -56,7 +56,7 @@ struct ExtendedAdvertiser: Sendable {
         primaryChannels = [(HCI.AdvertisingChannelMap.channel37, UInt8(37)), (.channel38, 38), (.channel39, 39)]
             .filter { map.contains($0.0) }.map(\.1)
         primaryPHY = parameters.primaryAdvertisingPHY == .leCoded ? .leCoded(.s8) : .le1M
-        secondaryPHY = ExtendedScanner.radioPHY(parameters.secondaryAdvertisingPHY)
+        secondaryPHY = RadioPHY(parameters.secondaryAdvertisingPHY)
         interval = Microseconds(parameters.primaryAdvertisingIntervalMin) * LinkTiming.unit625
         advertisedTxPower = parameters.advertisingEventProperties.contains(.includeTxPower)
             ? Int8(clamping: Int(txPowerDBm.rounded())) : nil

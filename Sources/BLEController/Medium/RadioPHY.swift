@@ -24,6 +24,17 @@ public enum RadioPHY: Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The radio PHY for one HCI PHY value (an AuxPtr's PHY field, Vol 6, Part B, §2.3.4.5, or
+    /// a command's): LE Coded with `coding`, which HCI v1 commands and the AuxPtr do not name
+    /// (a receiver takes either coding; a transmitter without a host preference uses S=8).
+    public init(_ phy: HCI.PHY, coding: LECoding = .s8) {
+        switch phy {
+        case .le1M: self = .le1M
+        case .le2M: self = .le2M
+        case .leCoded: self = .leCoded(coding)
+        }
+    }
+
     /// The PHY as HCI events name it (Vol 4, Part E, §7.7.65.13): LE Coded whatever its coding.
     public var hciPHY: HCI.PHY {
         switch self {

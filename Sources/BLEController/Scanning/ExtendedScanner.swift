@@ -151,7 +151,9 @@ struct ExtendedScanner: Sendable {
         }
         if let pointer = payload.auxiliaryPointer {
             let start = reception.transmission.start + pointer.offsetMicroseconds
-            let phy = Self.radioPHY(pointer.phy)
+            // LE Coded: either coding, since the packet's Coding Indicator says which; the
+            // longest airtime, waited for when the packet does not come, is S=8's.
+            let phy = RadioPHY(pointer.phy)
             pending.secondaryPHY = pointer.phy
             pending.window = ReceiverWindow(
                 channel: pointer.channelIndex, phy: phy, accessAddress: RadioTransmission.advertisingAccessAddress,
@@ -185,17 +187,6 @@ struct ExtendedScanner: Sendable {
         let size = LEReport.maximumDataLength
         guard !data.isEmpty else { return [[]] }
         return stride(from: data.startIndex, to: data.endIndex, by: size).map { data[$0 ..< min($0 + size, data.endIndex)] }
-    }
-
-    /// The receiver's PHY for an AuxPtr's PHY field (Vol 6, Part B, §2.3.4.5): for LE Coded
-    /// either coding, since the packet's Coding Indicator says which; its longest airtime,
-    /// waited for when the packet does not come, is S=8's.
-    static func radioPHY(_ phy: HCI.PHY) -> RadioPHY {
-        switch phy {
-        case .le1M: .le1M
-        case .le2M: .le2M
-        case .leCoded: .leCoded(.s8)
-        }
     }
 
     typealias LEReport = HCI.LEExtendedAdvertisingReport

@@ -119,8 +119,8 @@ public struct GAPScanParameters: Hashable, Sendable {
     public var serviceUUIDs: [BluetoothUUID]
     /// Whether the own address is the random static address.
     public var useRandomAddress: Bool
-    /// Scan with the extended commands (Core 5.4, Vol 4, Part E, §7.8.64–7.8.65) on the LE 1M
-    /// PHY: extended advertisements are heard too, their data (up to 1,650 octets, in AUX
+    /// Scan with the extended commands (Core 5.4, Vol 4, Part E, §7.8.64–7.8.65) on the PHYs of
+    /// ``extendedPHYs``: extended advertisements are heard too, their data (up to 1,650 octets, in AUX
     /// chains) reassembled from the controller's fragments. Needs a controller that claims
     /// the commands (``GAPError/extendedScanningUnsupported`` otherwise).
     public var extended: Bool
