@@ -62,6 +62,39 @@ struct CodedAdvertisingTests {
         #expect(auxiliary.first.map { $0.transmission.pdu.count == 257 && $0.transmission.duration == 17_040 } == true)
     }
 
+    /// LE Coded airtime at S=2: FEC block 2 at 2 µs a bit.
+    static func airtimeS2(_ pduOctets: Int) -> Microseconds { 80 + 37 * 8 + Microseconds(pduOctets * 8 + 24 + 3) * 2 }
+
+    @Test("[v2]'s PHY options choose the coding: S=2 on the primary channels and S=8 on the secondary, each with its airtime")
+    func codingChosen() {
+        var air = TestAir()
+        let advertiser = air.add(address: 0xA1, seed: 1, claimsExtendedAdvertising: true)
+        let scanner = air.add(address: 0xB2, seed: 2, claimsExtendedAdvertising: true)
+        air.startExtendedScanning(scanner, oneMegabit: false, coded: true)
+        let parameters = HCI.LESetExtendedAdvertisingParameters(
+            advertisingHandle: 0, advertisingEventProperties: [], primaryAdvertisingIntervalMin: 0xA0, primaryAdvertisingIntervalMax: 0xA0,
+            ownAddressType: .public, primaryAdvertisingPHY: .leCoded, secondaryAdvertisingPHY: .leCoded, advertisingSID: 4)
+        let answer = air.command(advertiser, HCI.LESetExtendedAdvertisingParametersV2(
+            parameters, primaryAdvertisingPHYOptions: .requireS2, secondaryAdvertisingPHYOptions: .preferS8))
+        #expect(answer.first?.commandResult?.status == 0x00)
+        air.setExtendedData(advertiser, handle: 0, Self.data)
+        air.enableSets(advertiser, [.init(advertisingHandle: 0)])
+        air.run(until: 1_000_000)
+        let pdus = air.extendedPDUs(from: advertiser)
+        let primary = pdus.filter { $0.transmission.channel >= 37 }
+        let auxiliary = pdus.filter { $0.transmission.channel < 37 }
+        #expect(!primary.isEmpty && primary.allSatisfy { $0.transmission.phy == .leCoded(.s2) && $0.transmission.duration == Self.airtimeS2(9) })
+        #expect(primary.first?.transmission.duration == 574)
+        #expect(!auxiliary.isEmpty && auxiliary.allSatisfy { $0.transmission.phy == .leCoded(.s8) })
+        // The scanner takes either coding, and reports LE Coded.
+        #expect(air.reassembled(scanner).contains { $0.status == .complete && $0.data == Self.data && $0.sid == 4 })
+        #expect(air.extendedReports(scanner).allSatisfy { $0.primaryPHY == .leCoded && $0.secondaryPHY == .leCoded })
+        // A controller without the LE Coded PHY feature refuses [v2] on Coded as it refuses [v1].
+        let plain = air.add(address: 0xC3, seed: 3)
+        #expect(air.command(plain, HCI.LESetExtendedAdvertisingParametersV2(parameters, primaryAdvertisingPHYOptions: .requireS2))
+            .first?.commandResult?.status == Self.unsupportedValue)
+    }
+
     @Test("A Coded scanner receives a Coded set's 600 octets, reported with Primary_PHY and Secondary_PHY LE Coded")
     func codedScan() {
         var air = Self.world()

@@ -35,7 +35,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "With --extended: the PHY, 1m, 2m (the AUX packets on LE 2M) or coded (every packet on LE Coded, for range).")
     var phy: String = "1m"
 
-    @Option(name: .customLong("coded-s"), help: "With --phy coded: the coding, S=8 (the default, the longest reach); S=2 needs the [v2] parameters command, not sent yet.")
+    @Option(name: .customLong("coded-s"), help: "With --phy coded: the coding, 2 (S=2, 500 kb/s) or 8 (S=8, 125 kb/s, the longest reach); default: the controller's choice.")
     var codedS: Int?
 
     @Option(help: "With --extended: the set's Advertising SID (0 to 15).")

@@ -21,10 +21,6 @@ extension AdvertiseCommand {
         if let codedS {
             guard phy.lowercased() == "coded" else { throw ValidationError("--coded-s \(codedS) sets the coding of LE Coded: add --phy coded.") }
             guard codedS == 2 || codedS == 8 else { throw ValidationError("--coded-s \(codedS) is not 2 or 8, the two codings of LE Coded.") }
-            // LE Set Extended Advertising Parameters [v1] has no PHY options (Core 5.4, Vol 4, Part E, §7.8.53).
-            guard codedS == 8 else {
-                throw ValidationError("--coded-s 2 needs LE Set Extended Advertising Parameters [v2] (its PHY options), which ble does not send yet: a coded set goes with S=8.")
-            }
         }
         guard sid <= 15 else { throw ValidationError("--sid \(sid) is above 15, the largest Advertising SID.") }
         if let dataSize, !(0 ... AdvertisingData.extendedMaximumLength).contains(dataSize) {
@@ -60,7 +56,8 @@ extension AdvertiseCommand {
     /// on LE 1M and the AUX packets on LE 1M or 2M.
     var extendedSet: GAPExtendedAdvertising {
         switch phy.lowercased() {
-        case "coded": .coded(sid: sid)
+        // --coded-s requires its coding, through LE Set Extended Advertising Parameters [v2]'s PHY options.
+        case "coded": .coded(sid: sid, codedPHYOptions: codedS.map { $0 == 2 ? .requireS2 : .requireS8 } ?? .noPreference)
         case "2m": GAPExtendedAdvertising(secondaryPHY: .le2M, sid: sid)
         default: GAPExtendedAdvertising(secondaryPHY: .le1M, sid: sid)
         }

@@ -7,9 +7,9 @@ import BLEWire
 /// interval plus advDelay (0–10 ms) until the duration or the event limit ends them.
 ///
 /// The primary PDUs go on LE 1M or LE Coded, the auxiliary ones on LE 1M, 2M or Coded, as
-/// the set's parameters say. LE Set Extended Advertising Parameters [v1] has no PHY options
-/// (those came with [v2], §7.8.53), so a Coded set sends with S=8, the coding of the longest
-/// reach, on both.
+/// the set's parameters say, with the coding the host chose for each with LE Set Extended
+/// Advertising Parameters [v2]'s PHY options; S=8, the coding of the longest reach, when it
+/// did not (with [v1], which has no PHY options, or with no preference).
 ///
 /// An event is planned whole when it starts, from the set's data at that moment, and its
 /// packets are handed to the air at once with their start times.
@@ -46,7 +46,8 @@ struct ExtendedAdvertiser: Sendable {
 
     /// Starts advertising at `now` with the set's parameters and the enable entry's limits.
     init(
-        handle: UInt8, parameters: HCI.LESetExtendedAdvertisingParameters, ownAddress: BluetoothAddress,
+        handle: UInt8, parameters: HCI.LESetExtendedAdvertisingParameters, codings: (primary: LECoding, secondary: LECoding) = (.s8, .s8),
+        ownAddress: BluetoothAddress,
         duration: UInt16, maximumEvents: UInt8, txPowerDBm: Double, now: Microseconds
     ) {
         self.handle = handle
@@ -55,8 +56,8 @@ struct ExtendedAdvertiser: Sendable {
         let map = parameters.primaryAdvertisingChannelMap
         primaryChannels = [(HCI.AdvertisingChannelMap.channel37, UInt8(37)), (.channel38, 38), (.channel39, 39)]
             .filter { map.contains($0.0) }.map(\.1)
-        primaryPHY = parameters.primaryAdvertisingPHY == .leCoded ? .leCoded(.s8) : .le1M
-        secondaryPHY = RadioPHY(parameters.secondaryAdvertisingPHY)
+        primaryPHY = parameters.primaryAdvertisingPHY == .leCoded ? .leCoded(codings.primary) : .le1M
+        secondaryPHY = RadioPHY(parameters.secondaryAdvertisingPHY, coding: codings.secondary)
         interval = Microseconds(parameters.primaryAdvertisingIntervalMin) * LinkTiming.unit625
         advertisedTxPower = parameters.advertisingEventProperties.contains(.includeTxPower)
             ? Int8(clamping: Int(txPowerDBm.rounded())) : nil

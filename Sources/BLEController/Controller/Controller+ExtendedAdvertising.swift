@@ -26,7 +26,7 @@ extension Controller {
              HCI.LESetScanParameters.opcode, HCI.LESetScanEnable.opcode, HCI.LECreateConnection.opcode:
             return .legacy
         case HCI.LESetAdvertisingSetRandomAddress.opcode, HCI.LESetExtendedAdvertisingParameters.opcode,
-             HCI.LESetExtendedAdvertisingData.opcode, HCI.LESetExtendedScanResponseData.opcode,
+             HCI.LESetExtendedAdvertisingParametersV2.opcode, HCI.LESetExtendedAdvertisingData.opcode, HCI.LESetExtendedScanResponseData.opcode,
              HCI.LESetExtendedAdvertisingEnable.opcode, HCI.LERemoveAdvertisingSet.opcode, HCI.LEClearAdvertisingSets.opcode,
              HCI.LESetExtendedScanParameters.opcode, HCI.LESetExtendedScanEnable.opcode,
              HCI.LEExtendedCreateConnection.opcode:
@@ -65,6 +65,12 @@ extension Controller {
         case let command as HCI.LESetExtendedAdvertisingParameters:
             let status = setExtendedAdvertisingParameters(command)
             return HCI.LESetExtendedAdvertisingParameters.ReturnParameters(status: status, selectedTxPower: txPowerLevel).encoded()
+        case let command as HCI.LESetExtendedAdvertisingParametersV2:
+            // [v2]: [v1]'s parameters and the coding of LE Coded on each channel kind.
+            let status = setExtendedAdvertisingParameters(
+                command.parameters, primaryCoding: LECoding(command.primaryAdvertisingPHYOptions),
+                secondaryCoding: LECoding(command.secondaryAdvertisingPHYOptions))
+            return HCI.LESetExtendedAdvertisingParametersV2.ReturnParameters(status: status, selectedTxPower: txPowerLevel).encoded()
         case let command as HCI.LESetExtendedAdvertisingData:
             return [setExtendedAdvertisingData(command).rawValue]
         case let command as HCI.LESetExtendedScanResponseData:
@@ -97,7 +103,9 @@ extension Controller {
     /// extended PDUs that are neither connectable nor scannable are what this controller
     /// sends; any other event type, and the LE Coded PHY, are refused as the specification
     /// says of unsupported values.
-    private mutating func setExtendedAdvertisingParameters(_ command: HCI.LESetExtendedAdvertisingParameters) -> HCI.StatusCode {
+    private mutating func setExtendedAdvertisingParameters(
+        _ command: HCI.LESetExtendedAdvertisingParameters, primaryCoding: LECoding = .s8, secondaryCoding: LECoding = .s8
+    ) -> HCI.StatusCode {
         guard command.advertisingHandle <= Controller.highestAdvertisingHandle else { return .invalidHCICommandParameters }
         let existing = advertisingSetIndex(command.advertisingHandle)
         if let existing, advertisingSets[existing].isEnabled { return .commandDisallowed }
@@ -128,10 +136,13 @@ extension Controller {
         if properties.contains(.legacy), command.primaryAdvertisingPHY != .le1M { return .invalidHCICommandParameters }
         if let existing {
             advertisingSets[existing].parameters = command
+            advertisingSets[existing].primaryCoding = primaryCoding
+            advertisingSets[existing].secondaryCoding = secondaryCoding
             return .success
         }
         guard advertisingSets.count < Controller.supportedAdvertisingSets else { return .memoryCapacityExceeded }
-        advertisingSets.append(AdvertisingSet(handle: command.advertisingHandle, parameters: command))
+        advertisingSets.append(AdvertisingSet(
+            handle: command.advertisingHandle, parameters: command, primaryCoding: primaryCoding, secondaryCoding: secondaryCoding))
         advertisingSets.sort { $0.handle < $1.handle }
         return .success
     }
@@ -244,7 +255,8 @@ extension Controller {
                 continue
             }
             advertisingSets[index].advertiser = ExtendedAdvertiser(
-                handle: entry.advertisingHandle, parameters: advertisingSets[index].parameters, ownAddress: address,
+                handle: entry.advertisingHandle, parameters: advertisingSets[index].parameters,
+                codings: (advertisingSets[index].primaryCoding, advertisingSets[index].secondaryCoding), ownAddress: address,
                 duration: entry.duration, maximumEvents: entry.maxExtendedAdvertisingEvents,
                 txPowerDBm: configuration.txPowerDBm, now: now)
         }

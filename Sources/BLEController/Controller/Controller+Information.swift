@@ -94,6 +94,7 @@ extension Controller {
     static let extendedAdvertisingCommands: [(opcode: HCI.Opcode, entry: HCI.SupportedCommands.Entry)] = [
         (HCI.LESetAdvertisingSetRandomAddress.opcode, .leSetAdvertisingSetRandomAddress),
         (HCI.LESetExtendedAdvertisingParameters.opcode, .leSetExtendedAdvertisingParameters),
+        (HCI.LESetExtendedAdvertisingParametersV2.opcode, .leSetExtendedAdvertisingParametersV2),
         (HCI.LESetExtendedAdvertisingData.opcode, .leSetExtendedAdvertisingData),
         (HCI.LESetExtendedScanResponseData.opcode, .leSetExtendedScanResponseData),
         (HCI.LESetExtendedAdvertisingEnable.opcode, .leSetExtendedAdvertisingEnable),

@@ -56,4 +56,14 @@ public enum LECoding: Int, Hashable, Sendable, CaseIterable {
 
     /// Microseconds per bit of FEC block 2 (one symbol per microsecond).
     public var microsecondsPerBit: Microseconds { Microseconds(rawValue) }
+
+    /// The coding a controller that has both sends for a host's PHY options (LE Set Extended
+    /// Advertising Parameters [v2], Core 5.4, Vol 4, Part E, §7.8.53): the one preferred or
+    /// required, S=8 (the longest reach) when the host has no preference.
+    public init(_ options: HCI.AdvertisingPHYOptions) {
+        switch options {
+        case .preferS2, .requireS2: self = .s2
+        case .noPreference, .preferS8, .requireS8: self = .s8
+        }
+    }
 }

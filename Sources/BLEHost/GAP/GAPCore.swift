@@ -72,6 +72,9 @@ public struct GAPCore: Sendable {
     /// Whether the controller reports the LE Coded PHY feature (learnt at start-up), so
     /// that extended sets and scans may use it.
     public internal(set) var supportsCodedPHY = false
+    /// Whether the controller claims LE Set Extended Advertising Parameters [v2] (learnt at
+    /// start-up), which carries the coding of LE Coded.
+    public internal(set) var supportsAdvertisingPHYOptions = false
     /// Whether the controller may be scanning although GAP counts scanning off.
     var scanningInDoubt = false
     var scanFilter = GAPAdvertisementFilter(allowDuplicates: false, serviceUUIDs: [])

@@ -77,9 +77,9 @@ public struct GAPAdvertisingParameters: Hashable, Sendable {
 
 /// An extended advertising set's own settings (Core 5.4, Vol 4, Part E, §7.8.53).
 ///
-/// LE Coded is asked for without a coding: LE Set Extended Advertising Parameters [v1],
-/// the command this host sends, has no PHY options, and a controller then picks the coding
-/// itself (ours sends S=8, the coding of the longest reach).
+/// On LE Coded, the coding is the controller's choice unless ``codedPHYOptions`` names one:
+/// GAP then sends LE Set Extended Advertising Parameters [v2], whose PHY options carry it,
+/// instead of [v1] (ours sends S=8, the coding of the longest reach, when not told).
 public struct GAPExtendedAdvertising: Hashable, Sendable {
     /// The PHY of the ADV_EXT_INDs on the primary channels: ``HCI/PHY/le1M`` or
     /// ``HCI/PHY/leCoded`` (LE 2M is not allowed there).
@@ -88,17 +88,24 @@ public struct GAPExtendedAdvertising: Hashable, Sendable {
     public var secondaryPHY: HCI.PHY
     /// The set's Advertising SID (0x00–0x0F), which scanners report to tell sets apart.
     public var sid: UInt8
+    /// The coding wanted on whichever channels use LE Coded (S=2 or S=8, preferred or
+    /// required), or ``HCI/AdvertisingPHYOptions/noPreference`` to leave it to the controller.
+    /// Anything else needs a controller that claims the [v2] command.
+    public var codedPHYOptions: HCI.AdvertisingPHYOptions
 
-    /// A set on `primaryPHY` and `secondaryPHY` with SID `sid`.
-    public init(primaryPHY: HCI.PHY = .le1M, secondaryPHY: HCI.PHY = .le1M, sid: UInt8 = 0) {
+    /// A set on `primaryPHY` and `secondaryPHY` with SID `sid`, and on LE Coded the coding `codedPHYOptions` asks for.
+    public init(primaryPHY: HCI.PHY = .le1M, secondaryPHY: HCI.PHY = .le1M, sid: UInt8 = 0,
+                codedPHYOptions: HCI.AdvertisingPHYOptions = .noPreference) {
         self.primaryPHY = primaryPHY
         self.secondaryPHY = secondaryPHY
         self.sid = sid
+        self.codedPHYOptions = codedPHYOptions
     }
 
-    /// A set wholly on LE Coded, primary and secondary, with SID `sid`: the longest reach.
-    public static func coded(sid: UInt8 = 0) -> GAPExtendedAdvertising {
-        GAPExtendedAdvertising(primaryPHY: .leCoded, secondaryPHY: .leCoded, sid: sid)
+    /// A set wholly on LE Coded, primary and secondary, with SID `sid` and the coding
+    /// `codedPHYOptions` asks for: the longest reach.
+    public static func coded(sid: UInt8 = 0, codedPHYOptions: HCI.AdvertisingPHYOptions = .noPreference) -> GAPExtendedAdvertising {
+        GAPExtendedAdvertising(primaryPHY: .leCoded, secondaryPHY: .leCoded, sid: sid, codedPHYOptions: codedPHYOptions)
     }
 }
 

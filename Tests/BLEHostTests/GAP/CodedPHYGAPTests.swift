@@ -9,13 +9,14 @@ import Testing
 /// the controllers it refuses, and a Coded set heard by a Coded scan over a world.
 @Suite("LE Coded in GAP", .simulated, .serialized, .timeLimit(.minutes(10)))
 struct CodedPHYGAPTests {
-    /// A core told at start-up that the controller claims the extended commands, with or without the LE Coded PHY feature.
-    private func core(coded: Bool) -> GAPCore {
+    /// A core told at start-up that the controller claims the extended commands, with or
+    /// without the LE Coded PHY feature and [v2] of the parameters command.
+    private func core(coded: Bool, v2: Bool = false) -> GAPCore {
         var gap = GAPCore()
         let commands: [HCI.SupportedCommands.Entry] = [
             .leSetExtendedScanParameters, .leSetExtendedScanEnable, .leSetExtendedAdvertisingParameters,
             .leSetExtendedAdvertisingData, .leSetExtendedAdvertisingEnable,
-        ]
+        ] + (v2 ? [.leSetExtendedAdvertisingParametersV2] : [])
         _ = gap.handle(.ready(ControllerInfo(leFeatures: coded ? [.leExtendedAdvertising, .leCodedPHY] : [.leExtendedAdvertising],
                                              supportedCommands: HCI.SupportedCommands(commands))), at: 0)
         return gap
@@ -69,6 +70,29 @@ struct CodedPHYGAPTests {
         #expect(parameters.primaryAdvertisingPHY == .leCoded && parameters.secondaryAdvertisingPHY == .leCoded && parameters.advertisingSID == 2)
     }
 
+    @Test("A coding goes in [v2]'s PHY options when the controller claims [v2], and is refused by name when it does not")
+    func coding() throws {
+        var gap = core(coded: true, v2: true)
+        let start = try gap.startAdvertising(GAPAdvertisingParameters(
+            kind: .nonConnectable, extended: .coded(sid: 1, codedPHYOptions: .requireS2)), at: 0)
+        let command = try #require(commands(start).first as? HCI.LESetExtendedAdvertisingParametersV2)
+        #expect(command.primaryAdvertisingPHYOptions == .requireS2 && command.secondaryAdvertisingPHYOptions == .requireS2)
+        #expect(command.parameters.primaryAdvertisingPHY == .leCoded && command.parameters.advertisingSID == 1)
+        // On a 1M primary with a Coded secondary, only the secondary gets the options.
+        var mixed = core(coded: true, v2: true)
+        let mixedStart = try mixed.startAdvertising(GAPAdvertisingParameters(
+            kind: .nonConnectable, extended: .init(secondaryPHY: .leCoded, codedPHYOptions: .preferS8)), at: 0)
+        let mixedCommand = try #require(commands(mixedStart).first as? HCI.LESetExtendedAdvertisingParametersV2)
+        #expect(mixedCommand.primaryAdvertisingPHYOptions == .noPreference && mixedCommand.secondaryAdvertisingPHYOptions == .preferS8)
+        var old = core(coded: true)
+        #expect(throws: GAPError.self) {
+            try old.startAdvertising(GAPAdvertisingParameters(kind: .nonConnectable, extended: .coded(codedPHYOptions: .requireS2)), at: 0)
+        }
+        // Without a coding, [v1] is sent, whatever the controller claims.
+        let plain = try old.startAdvertising(GAPAdvertisingParameters(kind: .nonConnectable, extended: .coded()), at: 0)
+        #expect(commands(plain).first is HCI.LESetExtendedAdvertisingParameters)
+    }
+
     @Test("Over a world: our host's Coded set reaches another host's Coded scan, reported on LE Coded both ways")
     func hostToHost() async throws {
         var scenario = Scenario(name: "empty").addingExternalDevices(2)
@@ -81,7 +105,8 @@ struct CodedPHYGAPTests {
         let drains = [Task { for await _ in advertiser.events {} }, Task { for await _ in scanner.events {} }]
         defer { for drain in drains { drain.cancel() } }
         let data = ExtendedScanTests.longStructures
-        try await advertiser.startAdvertising(GAPAdvertisingParameters(kind: .nonConnectable, data: data, extended: .coded(sid: 5)))
+        try await advertiser.startAdvertising(GAPAdvertisingParameters(
+            kind: .nonConnectable, data: data, extended: .coded(sid: 5, codedPHYOptions: .requireS2)))
         let heard = try await scanner.startScanning(GAPScanParameters(
             active: false, interval: 0xA0, window: 0xA0, extended: true, extendedPHYs: [.le1M, .leCoded]))
         let seen = try await firstElement(of: heard, within: patience) { $0.address == running.addresses[0] }
