@@ -101,8 +101,9 @@ extension Controller {
 
     /// LE Set Extended Advertising Parameters (§7.8.53). Legacy PDUs of Table 7.2 and
     /// extended PDUs that are neither connectable nor scannable are what this controller
-    /// sends; any other event type, and the LE Coded PHY, are refused as the specification
-    /// says of unsupported values.
+    /// sends; any other event type, and the LE Coded PHY on a controller without the feature,
+    /// are refused as the specification says of unsupported values. The codings are [v2]'s
+    /// choice for LE Coded (S=8 from [v1]).
     private mutating func setExtendedAdvertisingParameters(
         _ command: HCI.LESetExtendedAdvertisingParameters, primaryCoding: LECoding = .s8, secondaryCoding: LECoding = .s8
     ) -> HCI.StatusCode {
