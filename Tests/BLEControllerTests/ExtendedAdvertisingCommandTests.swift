@@ -109,7 +109,7 @@ struct ExtendedAdvertisingCommandTests {
         #expect(air.setExtendedData(device, handle: 0, [1]) == [Self.unknownAdvertisingIdentifier])
     }
 
-    @Test("Extended scanning refuses LE Coded and a scan period as unsupported")
+    @Test("Extended scanning on a controller without the LE Coded PHY feature refuses Coded, and a scan period, as unsupported")
     func scanParameters() {
         var air = TestAir()
         let device = air.add(address: 1, seed: 1)

@@ -32,8 +32,11 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-size"), help: "With --extended: fill the advertising data to this many octets (up to 1650) with test manufacturer data (company 0xFFFF).")
     var dataSize: Int?
 
-    @Option(help: "With --extended: the PHY of the AUX packets, 1m or 2m.")
+    @Option(help: "With --extended: the PHY, 1m, 2m (the AUX packets on LE 2M) or coded (every packet on LE Coded, for range).")
     var phy: String = "1m"
+
+    @Option(name: .customLong("coded-s"), help: "With --phy coded: the coding, 2 (S=2, 500 kb/s) or 8 (S=8, 125 kb/s, the longest reach); default: the controller's choice.")
+    var codedS: Int?
 
     @Option(help: "With --extended: the set's Advertising SID (0 to 15).")
     var sid: UInt8 = 0

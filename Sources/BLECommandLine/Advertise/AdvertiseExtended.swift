@@ -10,13 +10,17 @@ extension AdvertiseCommand {
     /// Checks the options of `--extended`: they need it, and their ranges.
     func validateExtended() throws {
         guard extended else {
-            if dataSize != nil || phy != "1m" || sid != 0 {
-                throw ValidationError("--data-size, --phy and --sid describe an extended set: add --extended.")
+            if dataSize != nil || phy != "1m" || sid != 0 || codedS != nil {
+                throw ValidationError("--data-size, --phy, --coded-s and --sid describe an extended set: add --extended.")
             }
             return
         }
-        guard ["1m", "2m"].contains(phy.lowercased()) else {
-            throw ValidationError("--phy \(phy) is not 1m or 2m (LE Coded is not modelled).")
+        guard ["1m", "2m", "coded"].contains(phy.lowercased()) else {
+            throw ValidationError("--phy \(phy) is not 1m, 2m or coded.")
+        }
+        if let codedS {
+            guard phy.lowercased() == "coded" else { throw ValidationError("--coded-s \(codedS) sets the coding of LE Coded: add --phy coded.") }
+            guard codedS == 2 || codedS == 8 else { throw ValidationError("--coded-s \(codedS) is not 2 or 8, the two codings of LE Coded.") }
         }
         guard sid <= 15 else { throw ValidationError("--sid \(sid) is above 15, the largest Advertising SID.") }
         if let dataSize, !(0 ... AdvertisingData.extendedMaximumLength).contains(dataSize) {
@@ -45,7 +49,18 @@ extension AdvertiseCommand {
         }
         let units = UInt16((interval / 0.625).rounded())
         return GAPAdvertisingParameters(kind: .nonConnectable, intervalMin: units, intervalMax: units, data: data,
-                                        extended: GAPExtendedAdvertising(secondaryPHY: phy.lowercased() == "2m" ? .le2M : .le1M, sid: sid))
+                                        extended: extendedSet)
+    }
+
+    /// The PHYs `--phy` names, with the SID: LE Coded for every packet, or the ADV_EXT_INDs
+    /// on LE 1M and the AUX packets on LE 1M or 2M.
+    var extendedSet: GAPExtendedAdvertising {
+        switch phy.lowercased() {
+        // --coded-s requires its coding, through LE Set Extended Advertising Parameters [v2]'s PHY options.
+        case "coded": .coded(sid: sid, codedPHYOptions: codedS.map { $0 == 2 ? .requireS2 : .requireS8 } ?? .noPreference)
+        case "2m": GAPExtendedAdvertising(secondaryPHY: .le2M, sid: sid)
+        default: GAPExtendedAdvertising(secondaryPHY: .le1M, sid: sid)
+        }
     }
 
     /// Appends test manufacturer-data structures (2 octets of header, the company identifier

@@ -32,6 +32,9 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Scan with the extended commands (Bluetooth 5): extended advertisements too, their data up to 1,650 octets reassembled.")
     var extended = false
 
+    @Option(help: "With --extended: the primary PHY to listen on, 1m, coded (LE Coded advertisers, heard further) or both (in turn).")
+    var phy: String = "1m"
+
     @OptionGroup var controller: ControllerOption
 
     /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
@@ -48,6 +51,18 @@ struct ScanCommand: AsyncParsableCommand {
     func validate() throws {
         try ArgumentChecks.duration(seconds, option: "--seconds", maximum: 86_400)
         try ArgumentChecks.uuids(service, option: "--service")
+        guard scanPHYs != nil else { throw ValidationError("--phy \(phy) is not 1m, coded or both.") }
+        if !extended, phy.lowercased() != "1m" { throw ValidationError("--phy \(phy) chooses an extended scan's PHYs: add --extended.") }
+    }
+
+    /// The Scanning_PHYs `--phy` names, or `nil` for a value it does not know.
+    var scanPHYs: HCI.LEPHYs? {
+        switch phy.lowercased() {
+        case "1m": .le1M
+        case "coded": .leCoded
+        case "both": [.le1M, .leCoded]
+        default: nil
+        }
     }
 
     @OptionGroup(title: "Logging") var logging: LoggingOptions

@@ -22,7 +22,7 @@ extension ScanCommand {
         try await privacyOptions.enable(on: host, hci: hci)
         let parameters = GAPScanParameters(
             active: !passive, interval: 0x0060, window: 0x0060, allowDuplicates: duplicates,
-            serviceUUIDs: service.compactMap(ArgumentChecks.uuid), extended: extended)
+            serviceUUIDs: service.compactMap(ArgumentChecks.uuid), extended: extended, extendedPHYs: scanPHYs ?? .le1M)
         let advertisements = try await host.startScanning(parameters)
         // The host's clock: an embedded world's virtual time, or the wall clock on a real
         // controller; the JSON lines' `time` and the --seconds timer both read it.

@@ -7,6 +7,10 @@ struct AdvertisingSet: Sendable {
     /// Advertising_Handle.
     let handle: UInt8
     var parameters: HCI.LESetExtendedAdvertisingParameters
+    /// The coding of LE Coded on the primary and secondary channels: S=8 unless the host
+    /// chose with LE Set Extended Advertising Parameters [v2].
+    var primaryCoding = LECoding.s8
+    var secondaryCoding = LECoding.s8
     /// LE Set Advertising Set Random Address (§7.8.52).
     var randomAddress: BluetoothAddress?
     /// The advertising data, complete or as far as its fragments have come.

@@ -6,6 +6,11 @@ import BLEWire
 /// PDU placed exactly where its pointer says. Events repeat every primary advertising
 /// interval plus advDelay (0–10 ms) until the duration or the event limit ends them.
 ///
+/// The primary PDUs go on LE 1M or LE Coded, the auxiliary ones on LE 1M, 2M or Coded, as
+/// the set's parameters say, with the coding the host chose for each with LE Set Extended
+/// Advertising Parameters [v2]'s PHY options; S=8, the coding of the longest reach, when it
+/// did not (with [v1], which has no PHY options, or with no preference).
+///
 /// An event is planned whole when it starts, from the set's data at that moment, and its
 /// packets are handed to the air at once with their start times.
 struct ExtendedAdvertiser: Sendable {
@@ -21,6 +26,9 @@ struct ExtendedAdvertiser: Sendable {
     let ownAddress: BluetoothAddress
     let setID: UInt8
     let primaryChannels: [UInt8]
+    /// The PHY of the ADV_EXT_INDs.
+    let primaryPHY: RadioPHY
+    /// The PHY of the AUX_ADV_IND and AUX_CHAIN_INDs.
     let secondaryPHY: RadioPHY
     let interval: Microseconds
     /// The TxPower field's value, when the host asked for it in the extended header.
@@ -38,7 +46,8 @@ struct ExtendedAdvertiser: Sendable {
 
     /// Starts advertising at `now` with the set's parameters and the enable entry's limits.
     init(
-        handle: UInt8, parameters: HCI.LESetExtendedAdvertisingParameters, ownAddress: BluetoothAddress,
+        handle: UInt8, parameters: HCI.LESetExtendedAdvertisingParameters, codings: (primary: LECoding, secondary: LECoding) = (.s8, .s8),
+        ownAddress: BluetoothAddress,
         duration: UInt16, maximumEvents: UInt8, txPowerDBm: Double, now: Microseconds
     ) {
         self.handle = handle
@@ -47,7 +56,8 @@ struct ExtendedAdvertiser: Sendable {
         let map = parameters.primaryAdvertisingChannelMap
         primaryChannels = [(HCI.AdvertisingChannelMap.channel37, UInt8(37)), (.channel38, 38), (.channel39, 39)]
             .filter { map.contains($0.0) }.map(\.1)
-        secondaryPHY = parameters.secondaryAdvertisingPHY == .le2M ? .le2M : .le1M
+        primaryPHY = parameters.primaryAdvertisingPHY == .leCoded ? .leCoded(codings.primary) : .le1M
+        secondaryPHY = RadioPHY(parameters.secondaryAdvertisingPHY, coding: codings.secondary)
         interval = Microseconds(parameters.primaryAdvertisingIntervalMin) * LinkTiming.unit625
         advertisedTxPower = parameters.advertisingEventProperties.contains(.includeTxPower)
             ? Int8(clamping: Int(txPowerDBm.rounded())) : nil
@@ -119,7 +129,7 @@ struct ExtendedAdvertiser: Sendable {
         }
         // The primary PDUs, a whole number of offset units apart so that every pointer is exact.
         let primary = Payload(dataInfo: adi, auxiliaryPointer: ExtendedAdvertisingTiming.pointer(channel: 0, offset: 0, phy: secondaryPHY))
-        let primaryAirtime = Airtime.duration(pduOctets: 2 + primary.encodedCount, phy: .le1M)
+        let primaryAirtime = Airtime.duration(pduOctets: 2 + primary.encodedCount, phy: primaryPHY)
         let step = ExtendedAdvertisingTiming.roundedUpToOffsetUnit(primaryAirtime + LinkTiming.channelSwitchGap)
         let primaryStarts = primaryChannels.indices.map { start + Microseconds($0) * step }
         var auxiliaryStarts: [Microseconds] = [(primaryStarts.last ?? start) + ExtendedAdvertisingTiming.minimumAuxiliaryOffset(after: primaryAirtime)]
@@ -132,7 +142,7 @@ struct ExtendedAdvertiser: Sendable {
             var payload = primary
             payload.auxiliaryPointer = ExtendedAdvertisingTiming.pointer(
                 channel: auxiliaryChannels[0], offset: auxiliaryStarts[0] - primaryStart, phy: secondaryPHY)
-            packets.append(transmission(payload, channel: channel, phy: .le1M, start: primaryStart))
+            packets.append(transmission(payload, channel: channel, phy: primaryPHY, start: primaryStart))
         }
         for index in auxiliary.indices {
             var payload = auxiliary[index]

@@ -23,12 +23,18 @@ public enum ExtendedAdvertisingTiming {
         roundedUpToOffsetUnit(airtime + minimumAuxiliaryFrameSpace)
     }
 
-    /// The AuxPtr for a packet `offset` µs after the start of the one carrying it.
+    /// The AuxPtr for a packet `offset` µs after the start of the one carrying it, on `phy`
+    /// (its PHY field names LE Coded without the coding, §2.3.4.5).
+    ///
+    /// Offsets of 245,700 µs and more must be given in 300 µs units (§2.3.4.5). An event
+    /// here puts each auxiliary packet T_MAFS after the one before, so even on LE Coded S=8,
+    /// where a 257-octet PDU lasts 17,040 µs, an offset stays far below that: the 30 µs unit
+    /// always serves, and the offsets are exact.
     static func pointer(channel: UInt8, offset: Microseconds, phy: RadioPHY) -> LL.ExtendedAdvertisingPayload.AuxiliaryPointer {
         let unit: LL.ExtendedAdvertisingPayload.AuxiliaryPointer.OffsetUnit = offset >= 245_700 ? .threeHundred : .thirty
         return LL.ExtendedAdvertisingPayload.AuxiliaryPointer(
             channelIndex: channel, offsetUnit: unit, offset: UInt16(clamping: offset / unit.microseconds),
-            phy: phy == .le2M ? .le2M : .le1M)
+            phy: phy.hciPHY)
     }
 
     /// The AdvData of each auxiliary PDU of an event carrying `dataLength` octets: the

@@ -130,7 +130,13 @@ extension LinkLayerConnection {
     }
 
     /// The PHY bit for a radio PHY.
-    static func phyBit(_ phy: RadioPHY) -> UInt8 { phy == .le1M ? 0x01 : 0x02 }
+    static func phyBit(_ phy: RadioPHY) -> UInt8 {
+        switch phy {
+        case .le1M: 0x01
+        case .le2M: 0x02
+        case .leCoded: 0x04
+        }
+    }
 
     /// Applies a change at its instant and tells the host (§5.1.1, §5.1.2, §5.1.10).
     mutating func apply(_ change: PendingInstant.Change, into outputs: inout [ConnectionOutput]) {

@@ -20,6 +20,10 @@ extension LinkLayerConnection {
         switch phy {
         case .le1M: byTime = (time - 80) / 8 - mic
         case .le2M: byTime = (time - 44) / 4 - mic
+        case let .leCoded(coding):
+            // 376 µs of preamble and FEC block 1, then header, CRC and TERM2 at S µs a bit (§2.2).
+            let perBit = Int(coding.microsecondsPerBit)
+            byTime = (time - 376 - 3 * perBit) / (8 * perBit) - 2 - 3 - mic
         }
         return max(1, min(Int(octets), byTime))
     }

@@ -26,7 +26,7 @@ extension Controller {
              HCI.LESetScanParameters.opcode, HCI.LESetScanEnable.opcode, HCI.LECreateConnection.opcode:
             return .legacy
         case HCI.LESetAdvertisingSetRandomAddress.opcode, HCI.LESetExtendedAdvertisingParameters.opcode,
-             HCI.LESetExtendedAdvertisingData.opcode, HCI.LESetExtendedScanResponseData.opcode,
+             HCI.LESetExtendedAdvertisingParametersV2.opcode, HCI.LESetExtendedAdvertisingData.opcode, HCI.LESetExtendedScanResponseData.opcode,
              HCI.LESetExtendedAdvertisingEnable.opcode, HCI.LERemoveAdvertisingSet.opcode, HCI.LEClearAdvertisingSets.opcode,
              HCI.LESetExtendedScanParameters.opcode, HCI.LESetExtendedScanEnable.opcode,
              HCI.LEExtendedCreateConnection.opcode:
@@ -65,6 +65,12 @@ extension Controller {
         case let command as HCI.LESetExtendedAdvertisingParameters:
             let status = setExtendedAdvertisingParameters(command)
             return HCI.LESetExtendedAdvertisingParameters.ReturnParameters(status: status, selectedTxPower: txPowerLevel).encoded()
+        case let command as HCI.LESetExtendedAdvertisingParametersV2:
+            // [v2]: [v1]'s parameters and the coding of LE Coded on each channel kind.
+            let status = setExtendedAdvertisingParameters(
+                command.parameters, primaryCoding: LECoding(command.primaryAdvertisingPHYOptions),
+                secondaryCoding: LECoding(command.secondaryAdvertisingPHYOptions))
+            return HCI.LESetExtendedAdvertisingParametersV2.ReturnParameters(status: status, selectedTxPower: txPowerLevel).encoded()
         case let command as HCI.LESetExtendedAdvertisingData:
             return [setExtendedAdvertisingData(command).rawValue]
         case let command as HCI.LESetExtendedScanResponseData:
@@ -95,9 +101,12 @@ extension Controller {
 
     /// LE Set Extended Advertising Parameters (§7.8.53). Legacy PDUs of Table 7.2 and
     /// extended PDUs that are neither connectable nor scannable are what this controller
-    /// sends; any other event type, and the LE Coded PHY, are refused as the specification
-    /// says of unsupported values.
-    private mutating func setExtendedAdvertisingParameters(_ command: HCI.LESetExtendedAdvertisingParameters) -> HCI.StatusCode {
+    /// sends; any other event type, and the LE Coded PHY on a controller without the feature,
+    /// are refused as the specification says of unsupported values. The codings are [v2]'s
+    /// choice for LE Coded (S=8 from [v1]).
+    private mutating func setExtendedAdvertisingParameters(
+        _ command: HCI.LESetExtendedAdvertisingParameters, primaryCoding: LECoding = .s8, secondaryCoding: LECoding = .s8
+    ) -> HCI.StatusCode {
         guard command.advertisingHandle <= Controller.highestAdvertisingHandle else { return .invalidHCICommandParameters }
         let existing = advertisingSetIndex(command.advertisingHandle)
         if let existing, advertisingSets[existing].isEnabled { return .commandDisallowed }
@@ -118,22 +127,32 @@ extension Controller {
         guard highDutyCycle || command.primaryAdvertisingIntervalMin >= 0x20 && command.primaryAdvertisingIntervalMin <= command.primaryAdvertisingIntervalMax,
               !command.primaryAdvertisingChannelMap.intersection(.all).isEmpty, command.advertisingSID <= 0x0F
         else { return .invalidHCICommandParameters }
-        guard command.primaryAdvertisingPHY == .le1M, command.secondaryAdvertisingPHY != .leCoded else {
+        // Primary: LE 1M or LE Coded (0x02 is reserved there); secondary: any. Coded needs the
+        // LE Coded PHY feature; a PHY the controller lacks, or a reserved one, is Unsupported
+        // Feature or Parameter Value (§7.8.53). Legacy PDUs go on LE 1M only.
+        let codedAsked = command.primaryAdvertisingPHY == .leCoded || command.secondaryAdvertisingPHY == .leCoded
+        guard command.primaryAdvertisingPHY != .le2M, !codedAsked || reportedLEFeatures.contains(.leCodedPHY) else {
             return .unsupportedFeatureOrParameterValue
         }
+        if properties.contains(.legacy), command.primaryAdvertisingPHY != .le1M { return .invalidHCICommandParameters }
         if let existing {
             advertisingSets[existing].parameters = command
+            advertisingSets[existing].primaryCoding = primaryCoding
+            advertisingSets[existing].secondaryCoding = secondaryCoding
             return .success
         }
         guard advertisingSets.count < Controller.supportedAdvertisingSets else { return .memoryCapacityExceeded }
-        advertisingSets.append(AdvertisingSet(handle: command.advertisingHandle, parameters: command))
+        advertisingSets.append(AdvertisingSet(
+            handle: command.advertisingHandle, parameters: command, primaryCoding: primaryCoding, secondaryCoding: secondaryCoding))
         advertisingSets.sort { $0.handle < $1.handle }
         return .success
     }
 
     /// LE Set Extended Advertising Data (§7.8.54): fragments joined up to the set's capacity.
-    /// Packet Too Long (0x45) does not arise: a 1,650-octet chain on LE 1M lasts 17.1 ms,
-    /// less than the shortest primary interval (20 ms).
+    /// Packet Too Long (0x45) is not returned: a 1,650-octet chain on LE 1M lasts 17.1 ms,
+    /// less than the shortest primary interval (20 ms). On LE Coded S=8 the same chain lasts
+    /// about 120 ms; such a set's events then follow one another at the chain's pace (an event
+    /// starts once the one before has ended), longer apart than its interval.
     private mutating func setExtendedAdvertisingData(_ command: HCI.LESetExtendedAdvertisingData) -> HCI.StatusCode {
         guard let index = advertisingSetIndex(command.advertisingHandle) else { return .unknownAdvertisingIdentifier }
         var set = advertisingSets[index]
@@ -237,7 +256,8 @@ extension Controller {
                 continue
             }
             advertisingSets[index].advertiser = ExtendedAdvertiser(
-                handle: entry.advertisingHandle, parameters: advertisingSets[index].parameters, ownAddress: address,
+                handle: entry.advertisingHandle, parameters: advertisingSets[index].parameters,
+                codings: (advertisingSets[index].primaryCoding, advertisingSets[index].secondaryCoding), ownAddress: address,
                 duration: entry.duration, maximumEvents: entry.maxExtendedAdvertisingEvents,
                 txPowerDBm: configuration.txPowerDBm, now: now)
         }

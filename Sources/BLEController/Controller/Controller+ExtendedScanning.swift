@@ -4,16 +4,25 @@ import BLEWire
 // itself is ExtendedScanner.swift.
 
 extension Controller {
-    /// LE Set Extended Scan Parameters (§7.8.64): LE 1M only; LE Coded is refused as unsupported.
+    /// LE Set Extended Scan Parameters (§7.8.64): LE 1M, LE Coded (on a controller that has
+    /// the LE Coded PHY feature, else Unsupported Feature or Parameter Value) or both, each
+    /// PHY with its interval and window; the scan takes them in turn (``ScanSchedule``).
+    /// Reserved Scanning_PHYs bits do not decode (the codec refuses them), which answers
+    /// Invalid HCI Command Parameters as any undecodable command does.
     mutating func setExtendedScanParameters(_ command: HCI.LESetExtendedScanParameters) -> HCI.StatusCode {
         if extendedScanner != nil { return .commandDisallowed }
-        if command.leCoded != nil { return .unsupportedFeatureOrParameterValue }
-        guard let parameters = command.le1M, parameters.scanInterval >= 0x0004, parameters.scanWindow >= 0x0004,
-              parameters.scanWindow <= parameters.scanInterval
+        if command.leCoded != nil, !reportedLEFeatures.contains(.leCodedPHY) { return .unsupportedFeatureOrParameterValue }
+        let phys = [(RadioPHY.le1M, command.le1M), (RadioPHY.leCoded(.s8), command.leCoded)]
+            .compactMap { phy, parameters in parameters.map { (phy, $0) } }
+        guard let first = phys.first?.1,
+              phys.allSatisfy({ $0.1.scanInterval >= 0x0004 && $0.1.scanWindow >= 0x0004 && $0.1.scanWindow <= $0.1.scanInterval })
         else { return .invalidHCICommandParameters }
         extendedScanParameters = HCI.LESetScanParameters(
-            leScanType: parameters.scanType, leScanInterval: parameters.scanInterval, leScanWindow: parameters.scanWindow,
+            leScanType: first.scanType, leScanInterval: first.scanInterval, leScanWindow: first.scanWindow,
             ownAddressType: command.ownAddressType, scanningFilterPolicy: command.scanningFilterPolicy)
+        // LE 1M alone keeps the schedule of the legacy form; Coded, alone or with 1M, has legs.
+        extendedScanLegs = command.leCoded == nil ? nil
+            : phys.map { ScanSchedule.Leg(phy: $0.0, interval: $0.1.scanInterval, window: $0.1.scanWindow) }
         return .success
     }
 
@@ -29,7 +38,7 @@ extension Controller {
         guard let address = ownAddress(for: parameters.ownAddressType, peer: nil) else { return .invalidHCICommandParameters }
         extendedScanner = ExtendedScanner(
             parameters: parameters, ownAddress: address, filterDuplicates: command.filterDuplicates != .disabled,
-            duration: command.duration, txPowerDBm: configuration.txPowerDBm, now: now)
+            duration: command.duration, txPowerDBm: configuration.txPowerDBm, now: now, legs: extendedScanLegs)
         return .success
     }
 

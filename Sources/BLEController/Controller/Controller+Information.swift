@@ -94,6 +94,7 @@ extension Controller {
     static let extendedAdvertisingCommands: [(opcode: HCI.Opcode, entry: HCI.SupportedCommands.Entry)] = [
         (HCI.LESetAdvertisingSetRandomAddress.opcode, .leSetAdvertisingSetRandomAddress),
         (HCI.LESetExtendedAdvertisingParameters.opcode, .leSetExtendedAdvertisingParameters),
+        (HCI.LESetExtendedAdvertisingParametersV2.opcode, .leSetExtendedAdvertisingParametersV2),
         (HCI.LESetExtendedAdvertisingData.opcode, .leSetExtendedAdvertisingData),
         (HCI.LESetExtendedScanResponseData.opcode, .leSetExtendedScanResponseData),
         (HCI.LESetExtendedAdvertisingEnable.opcode, .leSetExtendedAdvertisingEnable),
@@ -120,9 +121,12 @@ extension Controller {
                                       + Controller.extendedFeatureCommands).map(\.entry))
     }
 
-    /// The LE features this controller reports with its configuration.
+    /// The LE features this controller reports with its configuration: a controller that
+    /// claims extended advertising also has the LE Coded PHY (bit 11) for its advertising
+    /// sets and extended scans (Vol 6, Part B, §4.6.12); connections stay on 1M and 2M.
     var reportedLEFeatures: HCI.LEFeatures {
-        configuration.claimsExtendedAdvertising ? Controller.leFeatures.union(.leExtendedAdvertising) : Controller.leFeatures
+        configuration.claimsExtendedAdvertising
+            ? Controller.leFeatures.union([.leExtendedAdvertising, .leCodedPHY]) : Controller.leFeatures
     }
 
     /// Whether this controller, with its configuration, implements the command with `opcode`.

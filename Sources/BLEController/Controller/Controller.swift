@@ -78,6 +78,9 @@ public struct Controller: SimulatedController {
     var advertisingSets: [AdvertisingSet] = []
     var extendedScanner: ExtendedScanner?
     var extendedScanParameters = Controller.defaultScanParameters
+    /// The primary PHYs the extended scan takes in turn, with their intervals and windows;
+    /// `nil` scans LE 1M with ``extendedScanParameters``.
+    var extendedScanLegs: [ScanSchedule.Leg]?
     /// Legacy or extended commands, once the host has used one of them (§3.1.1 of Vol 4, Part E).
     var advertisingCommandFamily: AdvertisingCommandFamily?
     /// The legacy-PDU advertising set that holds ``advertiser``, if one does.

@@ -1,17 +1,21 @@
 import BLEWire
 
-/// Extended scanning on LE 1M (Core 5.4, Vol 6, Part B, §4.4.3 and §4.4.3.6): legacy PDUs
+/// Extended scanning on LE 1M, LE Coded or both in turn (Core 5.4, Vol 6, Part B, §4.4.3
+/// and §4.4.3.6; ``ScanSchedule``): legacy PDUs
 /// are handled as by ``LegacyScanner`` (SCAN_REQ included when active) and reported as LE
 /// Extended Advertising Reports with the legacy bit; an ADV_EXT_IND heard in the scan window
 /// is followed through its AuxPtr to the AUX_ADV_IND and the AUX_CHAIN_INDs after it, and
 /// their data reaches the host in reports of at most 229 octets, each marked "incomplete,
 /// more to come" until the last, "complete" (Vol 4, Part E, §7.7.65.13). A chain whose next
-/// packet does not arrive ends with an empty report marked "incomplete, truncated".
+/// packet does not arrive ends with an empty report marked "incomplete, truncated". Each
+/// report names the PHY the ADV_EXT_IND came on and the one its AuxPtr named.
 struct ExtendedScanner: Sendable {
     /// A chain being followed: the next auxiliary packet is awaited in `window` until `giveUpAt`.
     struct Chain: Sendable {
         var advertiser: BluetoothAddress?
         var dataInfo: LL.ExtendedAdvertisingPayload.AdvertisingDataInfo?
+        /// The PHY the chain's ADV_EXT_IND came on.
+        var primaryPHY: HCI.PHY
         var secondaryPHY: HCI.PHY
         var window: ReceiverWindow
         var giveUpAt: Microseconds
@@ -37,14 +41,15 @@ struct ExtendedScanner: Sendable {
     /// When the scan's duration runs out, if the host gave one.
     let endsAt: Microseconds?
 
-    /// Starts scanning at `now` with the LE 1M parameters.
+    /// Starts scanning at `now`: with `parameters`' scan type, and on the primary PHYs of
+    /// `legs` in turn (LE 1M with `parameters`' interval and window when `legs` is `nil`).
     init(
         parameters: HCI.LESetScanParameters, ownAddress: BluetoothAddress, filterDuplicates: Bool,
-        duration: UInt16, txPowerDBm: Double, now: Microseconds
+        duration: UInt16, txPowerDBm: Double, now: Microseconds, legs: [ScanSchedule.Leg]? = nil
     ) {
         legacy = LegacyScanner(
             parameters: parameters, ownAddress: ownAddress, filterDuplicates: filterDuplicates,
-            txPowerDBm: txPowerDBm, now: now)
+            txPowerDBm: txPowerDBm, now: now, legs: legs)
         endsAt = duration == 0 ? nil : now + Microseconds(duration) * 10_000
     }
 
@@ -119,7 +124,8 @@ struct ExtendedScanner: Sendable {
         guard legacy.request == nil, legacy.schedule.heard(transmission), payload.mode == .nonConnectableNonScannable
         else { return [] }
         let pending = Chain(
-            advertiser: payload.advertiserAddress, dataInfo: payload.dataInfo, secondaryPHY: .le1M,
+            advertiser: payload.advertiserAddress, dataInfo: payload.dataInfo, primaryPHY: transmission.phy.hciPHY,
+            secondaryPHY: .le1M,
             window: transmission.window(), giveUpAt: now, txPower: payload.txPower)
         return follow(payload, chain: pending, reception: reception)
     }
@@ -145,7 +151,9 @@ struct ExtendedScanner: Sendable {
         }
         if let pointer = payload.auxiliaryPointer {
             let start = reception.transmission.start + pointer.offsetMicroseconds
-            let phy: RadioPHY = pointer.phy == .le2M ? .le2M : .le1M
+            // LE Coded: either coding, since the packet's Coding Indicator says which; the
+            // longest airtime, waited for when the packet does not come, is S=8's.
+            let phy = RadioPHY(pointer.phy)
             pending.secondaryPHY = pointer.phy
             pending.window = ReceiverWindow(
                 channel: pointer.channelIndex, phy: phy, accessAddress: RadioTransmission.advertisingAccessAddress,
@@ -193,7 +201,7 @@ struct ExtendedScanner: Sendable {
         let entry = LEReport.Report(
             eventType: LEReport.EventType(dataStatus: status),
             addressType: chain.advertiser == nil ? .anonymous : (address.kind == .public ? .public : .random),
-            address: address, primaryPHY: .le1M, secondaryPHY: chain.secondaryPHY,
+            address: address, primaryPHY: chain.primaryPHY, secondaryPHY: chain.secondaryPHY,
             advertisingSID: chain.dataInfo?.setID ?? LEReport.noAdvertisingSID, txPower: chain.txPower ?? LEReport.notAvailable,
             rssi: rssi, periodicAdvertisingInterval: 0, directAddressType: .public, directAddress: BluetoothAddress(0),
             data: Array(data)[...])

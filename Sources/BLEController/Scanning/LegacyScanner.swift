@@ -27,14 +27,19 @@ struct LegacyScanner: Sendable {
     private var reported: Set<DuplicateKey> = []
     private(set) var request: PendingRequest?
 
-    /// Starts scanning at `now`.
+    /// Starts scanning at `now`, on LE 1M with the interval and window of `parameters`, or
+    /// with the PHYs of `legs` in turn when given (an extended scan; legacy PDUs come on 1M only).
     init(parameters: HCI.LESetScanParameters, ownAddress: BluetoothAddress, filterDuplicates: Bool,
-         txPowerDBm: Double, now: Microseconds) {
+         txPowerDBm: Double, now: Microseconds, legs: [ScanSchedule.Leg]? = nil) {
         self.parameters = parameters
         self.ownAddress = ownAddress
         self.filterDuplicates = filterDuplicates
         self.txPowerDBm = txPowerDBm
-        schedule = ScanSchedule(interval: parameters.leScanInterval, window: parameters.leScanWindow, now: now)
+        if let legs {
+            schedule = ScanSchedule(legs: legs, now: now)
+        } else {
+            schedule = ScanSchedule(interval: parameters.leScanInterval, window: parameters.leScanWindow, now: now)
+        }
     }
 
     /// What the scanner wants of the receiver at `now`.

@@ -21,6 +21,8 @@ extension GAPCore {
             supportsExtendedScanning = info.supportedCommands.map {
                 $0.contains(.leSetExtendedScanParameters) && $0.contains(.leSetExtendedScanEnable)
             } ?? false
+            supportsCodedPHY = info.leFeatures.contains(.leCodedPHY)
+            supportsAdvertisingPHYOptions = info.supportedCommands?.contains(.leSetExtendedAdvertisingParametersV2) ?? false
             // A reset leaves the controller neither advertising nor scanning, with no
             // random address.
             advertising = .off

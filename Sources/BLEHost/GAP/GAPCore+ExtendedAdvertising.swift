@@ -17,7 +17,16 @@ extension GAPCore {
             throw .unsupportedExtendedSet("a non-scannable set has no scan response")
         }
         guard extended.sid <= 0x0F else { throw .unsupportedExtendedSet("SID \(extended.sid) is above 0x0F") }
-        guard extended.secondaryPHY != .leCoded else { throw .unsupportedExtendedSet("LE Coded is not modelled; use LE 1M or LE 2M") }
+        guard extended.primaryPHY != .le2M else {
+            throw .unsupportedExtendedSet("the primary PHY must be LE 1M or LE Coded (LE 2M is not used on the primary advertising channels)")
+        }
+        let coded = extended.primaryPHY == .leCoded || extended.secondaryPHY == .leCoded
+        if coded, !supportsCodedPHY { throw .codedPHYUnsupported }
+        // A coding is carried only by [v2]'s PHY options (§7.8.53).
+        let options = coded ? extended.codedPHYOptions : .noPreference
+        if options != .noPreference, !supportsAdvertisingPHYOptions {
+            throw .unsupportedExtendedSet("choosing the LE Coded coding needs LE Set Extended Advertising Parameters [v2], which the controller does not claim")
+        }
         if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
         do throws(WireError) {
             try parameters.data.validateExtended()
@@ -30,11 +39,18 @@ extension GAPCore {
         advertisingParameters = parameters
         restartAdvertisingAfter = nil
         var outputs = resync
-        outputs.append(submit(HCI.LESetExtendedAdvertisingParameters(
+        let setParameters = HCI.LESetExtendedAdvertisingParameters(
             advertisingHandle: Self.extendedSet, advertisingEventProperties: [],
             primaryAdvertisingIntervalMin: UInt32(parameters.intervalMin), primaryAdvertisingIntervalMax: UInt32(parameters.intervalMax),
             primaryAdvertisingChannelMap: parameters.channelMap, ownAddressType: ownAddressType(random: parameters.useRandomAddress),
-            secondaryAdvertisingPHY: extended.secondaryPHY, advertisingSID: extended.sid), for: .advertisingSetup))
+            primaryAdvertisingPHY: extended.primaryPHY, secondaryAdvertisingPHY: extended.secondaryPHY, advertisingSID: extended.sid)
+        if options == .noPreference {
+            outputs.append(submit(setParameters, for: .advertisingSetup))
+        } else {
+            outputs.append(submit(HCI.LESetExtendedAdvertisingParametersV2(
+                setParameters, primaryAdvertisingPHYOptions: extended.primaryPHY == .leCoded ? options : .noPreference,
+                secondaryAdvertisingPHYOptions: extended.secondaryPHY == .leCoded ? options : .noPreference), for: .advertisingSetup))
+        }
         if parameters.useRandomAddress, let randomAddress {
             outputs.append(submit(HCI.LESetAdvertisingSetRandomAddress(advertisingHandle: Self.extendedSet, randomAddress: randomAddress),
                                   for: .advertisingSetup))

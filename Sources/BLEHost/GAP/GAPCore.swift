@@ -69,6 +69,12 @@ public struct GAPCore: Sendable {
     var reassembly = GAPExtendedReassembly()
     /// Whether the controller claims the extended scanning commands (learnt at start-up).
     public internal(set) var supportsExtendedScanning = false
+    /// Whether the controller reports the LE Coded PHY feature (learnt at start-up), so
+    /// that extended sets and scans may use it.
+    public internal(set) var supportsCodedPHY = false
+    /// Whether the controller claims LE Set Extended Advertising Parameters [v2] (learnt at
+    /// start-up), which carries the coding of LE Coded.
+    public internal(set) var supportsAdvertisingPHYOptions = false
     /// Whether the controller may be scanning although GAP counts scanning off.
     var scanningInDoubt = false
     var scanFilter = GAPAdvertisementFilter(allowDuplicates: false, serviceUUIDs: [])
@@ -207,6 +213,12 @@ public struct GAPCore: Sendable {
         guard scanning == .off else { throw .scanningAlreadyEnabled }
         if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
         if parameters.extended, !supportsExtendedScanning { throw .extendedScanningUnsupported }
+        let phys = parameters.extendedPHYs
+        if parameters.extended {
+            // Scanning_PHYs has LE 1M (bit 0) and LE Coded (bit 2) only; one at least (§7.8.64).
+            guard !phys.isEmpty, phys.isSubset(of: [.le1M, .leCoded]) else { throw .unsupportedScanPHYs(phys.rawValue) }
+            if phys.contains(.leCoded), !supportsCodedPHY { throw .codedPHYUnsupported }
+        }
         let resync = scanningResync()
         scanning = .starting
         scanningExtended = parameters.extended
@@ -216,7 +228,9 @@ public struct GAPCore: Sendable {
             let phy = HCI.LESetExtendedScanParameters.PHYParameters(
                 scanType: parameters.active ? .active : .passive, scanInterval: parameters.interval, scanWindow: parameters.window)
             return resync + [
-                submit(HCI.LESetExtendedScanParameters(ownAddressType: ownAddressType(random: parameters.useRandomAddress), le1M: phy),
+                submit(HCI.LESetExtendedScanParameters(
+                    ownAddressType: ownAddressType(random: parameters.useRandomAddress),
+                    le1M: phys.contains(.le1M) ? phy : nil, leCoded: phys.contains(.leCoded) ? phy : nil),
                        for: .scanParameters),
                 submit(HCI.LESetExtendedScanEnable(enable: true, filterDuplicates: .disabled), for: .scanEnable(true)),
             ]

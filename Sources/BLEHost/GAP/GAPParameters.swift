@@ -76,16 +76,36 @@ public struct GAPAdvertisingParameters: Hashable, Sendable {
 }
 
 /// An extended advertising set's own settings (Core 5.4, Vol 4, Part E, §7.8.53).
+///
+/// On LE Coded, the coding is the controller's choice unless ``codedPHYOptions`` names one:
+/// GAP then sends LE Set Extended Advertising Parameters [v2], whose PHY options carry it,
+/// instead of [v1] (ours sends S=8, the coding of the longest reach, when not told).
 public struct GAPExtendedAdvertising: Hashable, Sendable {
-    /// The PHY of the AUX PDUs: ``HCI/PHY/le1M`` or ``HCI/PHY/le2M``.
+    /// The PHY of the ADV_EXT_INDs on the primary channels: ``HCI/PHY/le1M`` or
+    /// ``HCI/PHY/leCoded`` (LE 2M is not allowed there).
+    public var primaryPHY: HCI.PHY
+    /// The PHY of the AUX PDUs: ``HCI/PHY/le1M``, ``HCI/PHY/le2M`` or ``HCI/PHY/leCoded``.
     public var secondaryPHY: HCI.PHY
     /// The set's Advertising SID (0x00–0x0F), which scanners report to tell sets apart.
     public var sid: UInt8
+    /// The coding wanted on whichever channels use LE Coded (S=2 or S=8, preferred or
+    /// required), or ``HCI/AdvertisingPHYOptions/noPreference`` to leave it to the controller.
+    /// Anything else needs a controller that claims the [v2] command.
+    public var codedPHYOptions: HCI.AdvertisingPHYOptions
 
-    /// A set on `secondaryPHY` with SID `sid`.
-    public init(secondaryPHY: HCI.PHY = .le1M, sid: UInt8 = 0) {
+    /// A set on `primaryPHY` and `secondaryPHY` with SID `sid`, and on LE Coded the coding `codedPHYOptions` asks for.
+    public init(primaryPHY: HCI.PHY = .le1M, secondaryPHY: HCI.PHY = .le1M, sid: UInt8 = 0,
+                codedPHYOptions: HCI.AdvertisingPHYOptions = .noPreference) {
+        self.primaryPHY = primaryPHY
         self.secondaryPHY = secondaryPHY
         self.sid = sid
+        self.codedPHYOptions = codedPHYOptions
+    }
+
+    /// A set wholly on LE Coded, primary and secondary, with SID `sid` and the coding
+    /// `codedPHYOptions` asks for: the longest reach.
+    public static func coded(sid: UInt8 = 0, codedPHYOptions: HCI.AdvertisingPHYOptions = .noPreference) -> GAPExtendedAdvertising {
+        GAPExtendedAdvertising(primaryPHY: .leCoded, secondaryPHY: .leCoded, sid: sid, codedPHYOptions: codedPHYOptions)
     }
 }
 
@@ -106,18 +126,25 @@ public struct GAPScanParameters: Hashable, Sendable {
     public var serviceUUIDs: [BluetoothUUID]
     /// Whether the own address is the random static address.
     public var useRandomAddress: Bool
-    /// Scan with the extended commands (Core 5.4, Vol 4, Part E, §7.8.64–7.8.65) on the LE 1M
-    /// PHY: extended advertisements are heard too, their data (up to 1,650 octets, in AUX
+    /// Scan with the extended commands (Core 5.4, Vol 4, Part E, §7.8.64–7.8.65) on the PHYs of
+    /// ``extendedPHYs``: extended advertisements are heard too, their data (up to 1,650 octets, in AUX
     /// chains) reassembled from the controller's fragments. Needs a controller that claims
     /// the commands (``GAPError/extendedScanningUnsupported`` otherwise).
     public var extended: Bool
+    /// The primary PHYs an extended scan listens on (Scanning_PHYs, §7.8.64): LE 1M, LE
+    /// Coded, or both, which the controller scans in turn, each with ``interval`` and
+    /// ``window``. LE Coded needs the controller's LE Coded PHY feature
+    /// (``GAPError/codedPHYUnsupported`` otherwise). Ignored by a legacy scan.
+    public var extendedPHYs: HCI.LEPHYs
 
     /// Parameters with every value given; the default scans continuously and actively.
     public init(
         active: Bool = true, interval: UInt16 = 0x0010, window: UInt16 = 0x0010, allowDuplicates: Bool = false,
-        serviceUUIDs: [BluetoothUUID] = [], useRandomAddress: Bool = false, extended: Bool = false
+        serviceUUIDs: [BluetoothUUID] = [], useRandomAddress: Bool = false, extended: Bool = false,
+        extendedPHYs: HCI.LEPHYs = .le1M
     ) {
         self.extended = extended
+        self.extendedPHYs = extendedPHYs
         self.active = active
         self.interval = interval
         self.window = window

@@ -63,9 +63,15 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Advertising Parameters, Data and Enable.
     case extendedAdvertisingUnsupported
     /// The extended set asked for is not one the controller models: it must be
-    /// non-connectable and non-scannable, with no scan response, SID at most 0x0F, and its
-    /// secondary PHY LE 1M or LE 2M.
+    /// non-connectable and non-scannable, with no scan response, SID at most 0x0F, its
+    /// primary PHY LE 1M or LE Coded and its secondary PHY any of the three.
     case unsupportedExtendedSet(String)
+    /// LE Coded was asked of a controller that does not report the LE Coded PHY feature
+    /// (LE Supported Features bit 11; Core 5.4, Vol 6, Part B, §4.6.12).
+    case codedPHYUnsupported
+    /// An extended scan's PHYs (its Scanning_PHYs bits) are none, or include one other than
+    /// LE 1M and LE Coded, the only primary advertising PHYs (Vol 4, Part E, §7.8.64).
+    case unsupportedScanPHYs(UInt8)
     /// An extended scan was asked of a controller that does not claim LE Set Extended Scan
     /// Parameters and Enable in its Supported Commands (Core 5.4, Vol 4, Part E, §6.27).
     case extendedScanningUnsupported
@@ -123,6 +129,10 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
             return "this extended advertising set cannot be made: \(reason)"
         case .extendedScanningUnsupported:
             return "the controller does not support extended scanning (LE Set Extended Scan Parameters and Enable are not in its Supported Commands)"
+        case .codedPHYUnsupported:
+            return "the controller does not support the LE Coded PHY (bit 11 of its LE Supported Features is clear)"
+        case let .unsupportedScanPHYs(bits):
+            return "an extended scan listens on LE 1M, LE Coded or both, not on Scanning_PHYs 0x\(String(bits, radix: 16))"
         case .scanningNotEnabled: return "scanning is not enabled"
         case .randomAddressChangeWhileBusy:
             return "the random address cannot change while advertising, scanning or connecting"

@@ -1,5 +1,5 @@
 /// The receivers open on each channel, filed by where they stand, so that a transmission
-/// is offered only to those within its reach (``World/reach(txPowerDBm:senderGainDBi:)``).
+/// is offered only to those within its reach (``World/reach(txPowerDBm:senderGainDBi:phy:)``).
 ///
 /// A uniform grid of square cells in the horizontal plane: a stationary listener is filed in
 /// the cell of its position, per channel, when its receiver opens on that channel and taken

@@ -29,8 +29,9 @@ extension World {
     }
 
     /// The first bit leaves the antenna: the packet joins its channel's traffic, and every
-    /// receiver within its reach (``reach(txPowerDBm:senderGainDBi:)``) open on its channel,
-    /// PHY and access address locks onto it. A receiver locks
+    /// receiver within its reach (``reach(txPowerDBm:senderGainDBi:phy:)``) open on its channel,
+    /// PHY (``RadioPHY/decodes(_:)``: a Coded receiver hears either coding, a 1M one no
+    /// Coded packet) and access address locks onto it. A receiver locks
     /// onto every packet that starts in its window; overlapping ones then compete at their
     /// ends, where at most one can beat the others by the capture margin.
     func startTransmission(_ slot: Int) {
@@ -62,7 +63,8 @@ extension World {
         // Only receivers within the packet's reach could get it; the others are not offered it.
         let candidates: [Int]
         if offersOnlyWithinReach,
-           let reach = reach(txPowerDBm: transmission.txPowerDBm, senderGainDBi: sender.description.antennaGainDBi) {
+           let reach = reach(txPowerDBm: transmission.txPowerDBm, senderGainDBi: sender.description.antennaGainDBi,
+                            phy: transmission.phy) {
             collectReachableListeners(channel: channel, origin: record.senderPosition, reach: reach)
             candidates = reachable
         } else {
@@ -71,7 +73,7 @@ extension World {
         for device in candidates where device != record.sender {
             let receiver = deviceStates[device]
             guard receiver.powered, let window = receiver.window,
-                  window.phy == transmission.phy, window.accessAddress == transmission.accessAddress,
+                  window.phy.decodes(transmission.phy), window.accessAddress == transmission.accessAddress,
                   window.opens <= now, window.closes.map({ now < $0 }) ?? true,
                   receiver.transmittingUntil <= now else { continue }
             record.receivers.append(ReceiverLock(device: device, epoch: receiver.epoch))
@@ -127,7 +129,8 @@ extension World {
                                          time: transmission.start, txPowerDBm: transmission.txPowerDBm, obstacles: realistic)
         if realistic {
             power += randomVariationDB(serial: record.serial, receiver: lock.device)
-            if power < receiver.description.sensitivityDBm {
+            // A Coded packet is received weaker than a 1M one (RadioModel.sensitivityGainDB(for:)).
+            if power < RadioModel.sensitivityDBm(receiver.description.sensitivityDBm, on: transmission.phy) {
                 receiver.statistics.belowSensitivity += 1
                 return nil
             }

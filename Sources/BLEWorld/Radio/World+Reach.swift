@@ -23,17 +23,18 @@ extension World {
     /// receiver could tell apart.
     static let reachRoundingDB = 0.001
 
-    /// How far a packet sent at `txPowerDBm` by a front end with `senderGainDBi` can be
+    /// How far a packet sent at `txPowerDBm` by a front end with `senderGainDBi` on `phy` can be
     /// received, or `nil` when there is no such bound (the ideal mode, where every packet
     /// arrives, or a path loss that does not grow with distance).
     ///
     /// The bound, from the link budget of ``meanReceivedPowerDBm(from:heading:at:to:heading:at:time:txPowerDBm:obstacles:)``:
-    /// a receiver gets a packet only if its level P ≥ its sensitivity S, where
+    /// a receiver gets a packet only if its level P ≥ its sensitivity S − g on the packet's PHY
+    /// (g = ``RadioModel/sensitivityGainDB(for:)``, 0 on 1M and 2M), where
     /// P = tx + G_tx + G_rx − L(d) + A + B − O + V, with the antenna patterns' relative gains
     /// A ≤ 0, body shadows B ≤ 0, the obstacle losses O (each obstacle's loss is ≥ 0 unless
     /// a scenario gives a negative one, so O ≥ −``obstacleGainDB``) and the random variation
     /// V ≤ ``maximumVariationDB(_:)``. So reception needs
-    /// L(d) ≤ tx + G_tx + V_max + obstacleGain + (G_rx − S), the free-path budget: obstacles
+    /// L(d) ≤ tx + G_tx + g + V_max + obstacleGain + (G_rx − S), the free-path budget: obstacles
     /// only attenuate, so the free path is an upper bound. L(d) = L₀ + 10·n·log10(max(d, 0.1 m))
     /// grows with d for n > 0, hence d² ≤ 10^(2·(budget − L₀) / (10·n)), which splits into a
     /// factor of the packet (``Reach/baseSquared``) and one of the receiver
@@ -45,11 +46,11 @@ extension World {
     /// packets out of reach: they are not offered, so a receiver counts no loss for them
     /// (``DeviceStatistics/belowSensitivity``, ``DeviceStatistics/halfDuplex``,
     /// ``DeviceStatistics/blocked`` count packets within reach).
-    func reach(txPowerDBm: Double, senderGainDBi: Double) -> Reach? {
+    func reach(txPowerDBm: Double, senderGainDBi: Double, phy: RadioPHY = .le1M) -> Reach? {
         guard configuration.timing == .realistic else { return nil }
         let radio = configuration.radio
         guard radio.pathLossExponent > 0, radio.pathLossExponent.isFinite, radio.referenceLossDB.isFinite else { return nil }
-        let budget = txPowerDBm + senderGainDBi + maximumVariationDB + obstacleGainDB + Self.reachRoundingDB - radio.referenceLossDB
+        let budget = txPowerDBm + senderGainDBi + RadioModel.sensitivityGainDB(for: phy) + maximumVariationDB + obstacleGainDB + Self.reachRoundingDB - radio.referenceLossDB
         let metres = pow(10, (budget + bestReceiverMarginDB) / (10 * radio.pathLossExponent))
         guard metres.isFinite else { return nil }
         return Reach(metres: metres, baseSquared: pow(10, 2 * budget / (10 * radio.pathLossExponent)))
@@ -100,7 +101,7 @@ extension World {
     }
 }
 
-/// How far one packet can be received (``World/reach(txPowerDBm:senderGainDBi:)``).
+/// How far one packet can be received (``World/reach(txPowerDBm:senderGainDBi:phy:)``).
 struct Reach {
     /// The distance in metres beyond which no receiver of the world can get it.
     var metres: Double

@@ -54,7 +54,7 @@ public final class World {
     /// Devices whose receiver is assigned to each channel index (0–255), for fast look-up.
     var listeners: [[Int]] = Array(repeating: [], count: 256)
     /// The same listeners filed by where they stand, so a packet is offered only to those
-    /// in its reach (``reach(txPowerDBm:senderGainDBi:)``).
+    /// in its reach (``reach(txPowerDBm:senderGainDBi:phy:)``).
     var listenerGrid = ListenerGrid()
     /// Whether a packet is offered only to the listeners within its reach (always, but for
     /// the test that compares a world with and without it).

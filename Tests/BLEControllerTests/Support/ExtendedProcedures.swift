@@ -8,13 +8,13 @@ extension TestAir {
     /// LE Set Extended Advertising Parameters for a non-connectable, non-scannable set; returns its status.
     @discardableResult
     mutating func createSet(
-        _ index: Int, handle: UInt8, sid: UInt8 = 0, interval: UInt32 = 0x00A0, secondaryPHY: HCI.PHY = .le1M,
-        ownAddressType: HCI.OwnAddressType = .public, properties: HCI.AdvertisingEventProperties = []
+        _ index: Int, handle: UInt8, sid: UInt8 = 0, interval: UInt32 = 0x00A0, primaryPHY: HCI.PHY = .le1M,
+        secondaryPHY: HCI.PHY = .le1M, ownAddressType: HCI.OwnAddressType = .public, properties: HCI.AdvertisingEventProperties = []
     ) -> UInt8? {
         command(index, HCI.LESetExtendedAdvertisingParameters(
             advertisingHandle: handle, advertisingEventProperties: properties, primaryAdvertisingIntervalMin: interval,
-            primaryAdvertisingIntervalMax: interval, ownAddressType: ownAddressType, secondaryAdvertisingPHY: secondaryPHY,
-            advertisingSID: sid)).first?.commandResult?.status
+            primaryAdvertisingIntervalMax: interval, ownAddressType: ownAddressType, primaryAdvertisingPHY: primaryPHY,
+            secondaryAdvertisingPHY: secondaryPHY, advertisingSID: sid)).first?.commandResult?.status
     }
 
     /// Sets a set's data in fragments of at most 251 octets; returns each command's status.
@@ -37,12 +37,18 @@ extension TestAir {
         command(index, HCI.LESetExtendedAdvertisingEnable(enable: true, sets: sets)).first?.commandResult?.status
     }
 
-    /// Extended scanning on LE 1M with a 100 ms window and interval.
-    mutating func startExtendedScanning(_ index: Int, active: Bool = false, filterDuplicates: Bool = false, duration: UInt16 = 0) {
+    /// Extended scanning with a 100 ms window and interval, on LE 1M unless `coded` (then on
+    /// LE Coded, or on both in turn when `oneMegabit` too).
+    mutating func startExtendedScanning(
+        _ index: Int, active: Bool = false, filterDuplicates: Bool = false, duration: UInt16 = 0,
+        oneMegabit: Bool = true, coded: Bool = false
+    ) {
         command(index, HCI.LESetEventMask(leEventMask: HCI.LEEventMask.defaultAfterReset.union(
             [.extendedAdvertisingReport, .scanTimeout, .advertisingSetTerminated])))
+        let parameters = HCI.LESetExtendedScanParameters.PHYParameters(
+            scanType: active ? .active : .passive, scanInterval: 0x00A0, scanWindow: 0x00A0)
         command(index, HCI.LESetExtendedScanParameters(
-            ownAddressType: .public, le1M: .init(scanType: active ? .active : .passive, scanInterval: 0x00A0, scanWindow: 0x00A0)))
+            ownAddressType: .public, le1M: oneMegabit || !coded ? parameters : nil, leCoded: coded ? parameters : nil))
         command(index, HCI.LESetExtendedScanEnable(
             enable: true, filterDuplicates: filterDuplicates ? .enabled : .disabled, duration: duration))
     }

@@ -135,7 +135,7 @@ struct TestAir {
         for index in devices.indices where index != sent.device {
             guard let window = window(of: index, at: transmission.start),
                   window.channel == transmission.channel, window.accessAddress == transmission.accessAddress,
-                  window.phy == transmission.phy, window.opens <= transmission.start,
+                  window.phy.decodes(transmission.phy), window.opens <= transmission.start,
                   window.closes.map({ transmission.start <= $0 }) ?? true
             else { continue }
             input(index, .radio(RadioReception(transmission: transmission, rssi: TestAir.rssi)))

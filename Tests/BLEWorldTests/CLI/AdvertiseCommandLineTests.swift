@@ -111,6 +111,29 @@ struct AdvertiseCommandLineTests {
         #expect((heard["manufacturerData"] as? [String: Any])?["companyID"] as? Int == 0xFFFF)
     }
 
+    @Test("--extended --phy coded --coded-s 2 over ble sim serve --extended: a Coded scan hears the set on LE Coded, a 1M scan does not hear it")
+    func codedAcrossProcesses() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let served = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--extended"])
+        defer { served.stop() }
+        let advertiser = try LineProcess(executable, [
+            "advertise", "--extended", "--data-size", "400", "--phy", "coded", "--coded-s", "2", "--sid", "9", "--name", "Far one",
+            "--hci", "tcp:127.0.0.1:\(served.ports[0])", "--seconds", "60"])
+        defer { advertiser.stop() }
+        let started = advertiser.waitForLine(containing: "Advertising", timeoutSeconds: 30)
+        #expect(started?.contains("Advertising \"Far one\"") == true, "\(advertiser.output)")
+        let hci = "tcp:127.0.0.1:\(served.ports[1])"
+        let coded = try runProcess(executable, ["scan", "--extended", "--phy", "both", "--json", "--seconds", "3", "--hci", hci])
+        #expect(coded.status == 0, "\(coded.stderr)")
+        let lines = coded.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        let heard = try #require(lines.first { $0["address"] as? String == served.devices[0].address }, "\(coded.stdout)")
+        #expect(heard["primaryPHY"] as? String == "Coded" && heard["secondaryPHY"] as? String == "Coded", "\(heard)")
+        #expect(heard["dataLength"] as? Int == 400 && heard["sid"] as? Int == 9 && heard["localName"] as? String == "Far one")
+        let oneMegabit = try runProcess(executable, ["scan", "--extended", "--json", "--seconds", "2", "--hci", hci])
+        #expect(oneMegabit.status == 0, "\(oneMegabit.stderr)")
+        #expect(!oneMegabit.stdout.contains(served.devices[0].address), "\(oneMegabit.stdout)")
+    }
+
     @Test("Extended options are checked: they need --extended, a size leaving too little room is refused with the sizes that work")
     func extendedOptions() throws {
         let executable = try #require(bleExecutable(), "the ble executable is not built")
@@ -118,8 +141,13 @@ struct AdvertiseCommandLineTests {
         #expect(alone.status != 0 && alone.stderr.contains("add --extended"), "\(alone.stderr)")
         let gap = try runProcess(executable, ["advertise", "--extended", "--data-size", "13", "--name", "abcdefghij", "--seconds", "1"])
         #expect(gap.status != 0 && gap.stderr.contains("choose 12 or at least 16"), "\(gap.stderr)")
-        let phy = try runProcess(executable, ["advertise", "--extended", "--phy", "coded"])
-        #expect(phy.status != 0 && phy.stderr.contains("--phy coded"), "\(phy.stderr)")
+        let phy = try runProcess(executable, ["advertise", "--extended", "--phy", "3m"])
+        #expect(phy.status != 0 && phy.stderr.contains("--phy 3m is not 1m, 2m or coded"), "\(phy.stderr)")
+        let codingAlone = try runProcess(executable, ["advertise", "--extended", "--coded-s", "8"])
+        #expect(codingAlone.status != 0 && codingAlone.stderr.contains("add --phy coded"), "\(codingAlone.stderr)")
+        let badCoding = try runProcess(executable, ["advertise", "--extended", "--phy", "coded", "--coded-s", "4"])
+        #expect(badCoding.status != 0 && badCoding.stderr.contains("--coded-s 4 is not 2 or 8"), "\(badCoding.stderr)")
+
         let big = try runProcess(executable, ["advertise", "--extended", "--data-size", "1651"])
         #expect(big.status != 0 && big.stderr.contains("1650"), "\(big.stderr)")
     }

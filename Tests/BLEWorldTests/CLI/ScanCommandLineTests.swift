@@ -66,6 +66,21 @@ struct ScanCommandLineTests {
         #expect(result.stderr.contains("does not support extended scanning"), "\(result.stderr)")
     }
 
+    @Test("--extended --phy coded listens on LE Coded only: none of the neighbourhood's LE 1M advertisers is heard")
+    func codedHearsNoOneMegabit() throws {
+        let result = try ble("scan", "--seconds", "2", "--json", "--extended", "--phy", "coded")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(objects(result.stdout).isEmpty, "\(result.stdout)")
+    }
+
+    @Test("--phy needs --extended and is 1m, coded or both, said in one sentence")
+    func badPHY() throws {
+        let alone = try ble("scan", "--seconds", "1", "--phy", "coded")
+        #expect(alone.status == 64 && alone.stderr.contains("add --extended"), "\(alone.stderr)")
+        let twoMegabit = try ble("scan", "--seconds", "1", "--extended", "--phy", "2m")
+        #expect(twoMegabit.status == 64 && twoMegabit.stderr.contains("--phy 2m is not 1m, coded or both"), "\(twoMegabit.stderr)")
+    }
+
     @Test("--service keeps only devices advertising that service")
     func serviceFilter() throws {
         let result = try ble("scan", "--seconds", "1", "--json", "--service", "180D")

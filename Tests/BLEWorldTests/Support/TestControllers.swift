@@ -15,14 +15,17 @@ struct TestBeacon: SimulatedController {
     var maximumDelay: Microseconds
     /// Also keep a receiver open on channel 37 from time 0 (for half-duplex tests).
     var listens: Bool
+    /// The PHY it sends on.
+    var phy: RadioPHY
     private var random: WorldRandom
     private var next: Microseconds?
     private var openedReceiver = false
     private var firstAt: Microseconds
 
     init(tag: UInt32, interval: Microseconds = 100_000, firstAt: Microseconds = 0, channels: [UInt8] = [37],
-         txPowerDBm: Double = 0, maximumDelay: Microseconds = 0, listens: Bool = false, seed: UInt64 = 1) {
+         txPowerDBm: Double = 0, maximumDelay: Microseconds = 0, listens: Bool = false, seed: UInt64 = 1, phy: RadioPHY = .le1M) {
         self.tag = tag
+        self.phy = phy
         self.interval = interval
         self.channels = channels
         self.txPowerDBm = txPowerDBm
@@ -63,7 +66,7 @@ struct TestBeacon: SimulatedController {
             let pdu = self.pdu
             var start = now
             for channel in channels {
-                let transmission = RadioTransmission(channel: channel, phy: .le1M, accessAddress: RadioTransmission.advertisingAccessAddress,
+                let transmission = RadioTransmission(channel: channel, phy: phy, accessAddress: RadioTransmission.advertisingAccessAddress,
                                                      pdu: pdu, start: start, txPowerDBm: txPowerDBm)
                 outputs.append(.transmit(transmission))
                 start = transmission.end + 150
@@ -90,18 +93,21 @@ struct TestBeacon: SimulatedController {
 /// host sends a command.
 struct TestListener: SimulatedController {
     var rotation: Microseconds?
+    /// The PHY it listens on.
+    var phy: RadioPHY
     private var channelIndex = 0
     private var started = false
     private var next: Microseconds? = 0
 
-    init(rotation: Microseconds? = nil) {
+    init(rotation: Microseconds? = nil, phy: RadioPHY = .le1M) {
         self.rotation = rotation
+        self.phy = phy
     }
 
     var nextDeadline: Microseconds? { next }
 
     private func window(at now: Microseconds) -> ControllerOutput {
-        .listen(ReceiverWindow(channel: 37 + UInt8(channelIndex), phy: .le1M, accessAddress: RadioTransmission.advertisingAccessAddress,
+        .listen(ReceiverWindow(channel: 37 + UInt8(channelIndex), phy: phy, accessAddress: RadioTransmission.advertisingAccessAddress,
                                opens: now, closes: nil))
     }
 

@@ -123,6 +123,7 @@ extension HCI {
         LESetPHY.self,
         LESetAdvertisingSetRandomAddress.self,
         LESetExtendedAdvertisingParameters.self,
+        LESetExtendedAdvertisingParametersV2.self,
         LESetExtendedAdvertisingData.self,
         LESetExtendedScanResponseData.self,
         LESetExtendedAdvertisingEnable.self,

@@ -163,6 +163,8 @@ extension HCI.Opcode {
     public static let leSetPrivacyMode = HCI.Opcode(ogf: 0x08, ocf: 0x004E)
     /// HCI_LE_Read_Buffer_Size_V2 (Core 5.4, Vol 4, Part E, §7.8).
     public static let leReadBufferSizeV2 = HCI.Opcode(ogf: 0x08, ocf: 0x0060)
+    /// HCI_LE_Set_Extended_Advertising_Parameters [v2] (Core 5.4, Vol 4, Part E, §7.8.53).
+    public static let leSetExtendedAdvertisingParametersV2 = HCI.Opcode(ogf: 0x08, ocf: 0x007F)
 
     /// The specification's names of the commands this module knows, for btmon-style logs.
     static let names: [HCI.Opcode: String] = [
@@ -249,6 +251,7 @@ extension HCI.Opcode {
         .leReadTransmitPower: "LE Read Transmit Power",
         .leSetPrivacyMode: "LE Set Privacy Mode",
         .leReadBufferSizeV2: "LE Read Buffer Size [v2]",
+        .leSetExtendedAdvertisingParametersV2: "LE Set Extended Advertising Parameters [v2]",
     ]
 
     /// The specification's name of the command, e.g. "LE Set Scan Enable", or `nil` for an

@@ -137,6 +137,15 @@ enum CommandGenerators {
                 peerAddress: g.typedAddress(), advertisingFilterPolicy: g.pick(), advertisingTxPower: g.i8(),
                 primaryAdvertisingPHY: g.pick(), secondaryAdvertisingMaxSkip: g.u8(), secondaryAdvertisingPHY: g.pick(),
                 advertisingSID: g.u8(), scanRequestNotificationEnable: g.bool()),
+            HCI.LESetExtendedAdvertisingParametersV2(
+                HCI.LESetExtendedAdvertisingParameters(
+                    advertisingHandle: g.u8(), advertisingEventProperties: HCI.AdvertisingEventProperties(rawValue: g.u16()),
+                    primaryAdvertisingIntervalMin: g.u24(), primaryAdvertisingIntervalMax: g.u24(),
+                    primaryAdvertisingChannelMap: HCI.AdvertisingChannelMap(rawValue: g.u8()), ownAddressType: g.pick(),
+                    peerAddress: g.typedAddress(), advertisingFilterPolicy: g.pick(), advertisingTxPower: g.i8(),
+                    primaryAdvertisingPHY: g.pick(), secondaryAdvertisingMaxSkip: g.u8(), secondaryAdvertisingPHY: g.pick(),
+                    advertisingSID: g.u8(), scanRequestNotificationEnable: g.bool()),
+                primaryAdvertisingPHYOptions: g.pick(), secondaryAdvertisingPHYOptions: g.pick()),
             HCI.LESetExtendedAdvertisingData(
                 advertisingHandle: g.u8(), operation: g.pick(), fragmentPreference: g.pick(),
                 advertisingData: g.slice(upTo: 251)),
@@ -230,6 +239,8 @@ enum CommandGenerators {
             (.leReadPHY, HCI.LEReadPHY.ReturnParameters(
                 status: g.status(), connectionHandle: g.handle(), txPHY: g.pick(), rxPHY: g.pick())),
             (.leSetExtendedAdvertisingParameters, HCI.LESetExtendedAdvertisingParameters.ReturnParameters(
+                status: g.status(), selectedTxPower: g.i8())),
+            (.leSetExtendedAdvertisingParametersV2, HCI.LESetExtendedAdvertisingParametersV2.ReturnParameters(
                 status: g.status(), selectedTxPower: g.i8())),
             (.leReadMaximumAdvertisingDataLength, HCI.LEReadMaximumAdvertisingDataLength.ReturnParameters(
                 status: g.status(), maxAdvertisingDataLength: g.u16())),

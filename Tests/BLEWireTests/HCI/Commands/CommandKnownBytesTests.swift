@@ -146,6 +146,22 @@ struct CommandKnownBytesTests {
         #expect(!parameters.scanRequestNotificationEnable)
     }
 
+    @Test("LE Set Extended Advertising Parameters [v2] is [v1]'s 25 octets, then the primary and secondary PHY options")
+    func leSetExtendedAdvertisingParametersV2() throws {
+        // Opcode 0x207F, 27 octets: set 0 on LE Coded both ways, SID 5, requiring S=2 on the primary, preferring S=8 on the secondary.
+        let command = try command(
+            "017f201b000000a00000a00000070000000000000000007f03000305000302",
+            as: HCI.LESetExtendedAdvertisingParametersV2.self)
+        #expect(command.parameters.primaryAdvertisingPHY == .leCoded && command.parameters.secondaryAdvertisingPHY == .leCoded)
+        #expect(command.parameters.advertisingSID == 5 && command.parameters.primaryAdvertisingIntervalMin == 0xA0)
+        #expect(command.primaryAdvertisingPHYOptions == .requireS2 && command.secondaryAdvertisingPHYOptions == .preferS8)
+        #expect(HCI.LESetExtendedAdvertisingParametersV2.opcode.name == "LE Set Extended Advertising Parameters [v2]")
+        // 0x05 and above are reserved options: they throw, naming the field.
+        #expect(throws: WireError.self) {
+            try HCI.LESetExtendedAdvertisingParametersV2(decoding: Array(command.parameters.encoded()) + [0x05, 0x00])
+        }
+    }
+
     @Test("LE Set Extended Advertising Enable interleaves handle, duration and events per set (Bumble bytes)")
     func leSetExtendedAdvertisingEnable() throws {
         let enable = try command("0139200a01020100000002640005", as: HCI.LESetExtendedAdvertisingEnable.self)

@@ -262,6 +262,8 @@ extension HCI.SupportedCommands {
         public static let leSetPrivacyMode = Entry(octet: 39, bit: 2)
         /// LE Read Buffer Size [v2]: octet 41, bit 5.
         public static let leReadBufferSizeV2 = Entry(octet: 41, bit: 5)
+        /// LE Set Extended Advertising Parameters [v2]: octet 46, bit 2.
+        public static let leSetExtendedAdvertisingParametersV2 = Entry(octet: 46, bit: 2)
 
         /// The entry of each command this module defines, by opcode.
         static let byOpcode: [HCI.Opcode: Entry] = [
@@ -346,6 +348,7 @@ extension HCI.SupportedCommands {
             .leReadTransmitPower: .leReadTransmitPower,
             .leSetPrivacyMode: .leSetPrivacyMode,
             .leReadBufferSizeV2: .leReadBufferSizeV2,
+            .leSetExtendedAdvertisingParametersV2: .leSetExtendedAdvertisingParametersV2,
         ]
     }
 }
