@@ -16,7 +16,7 @@ struct FleetPlay {
     /// What the radio and the gateways did.
     let story: [SystemStoryLine]
 
-    /// The longest silence, in seconds, within one span of a gateway hearing an identity.
+    /// The longest silence, in seconds, within one span of a receiver (a gateway, a phone's radio) hearing an identity.
     static let hearingGap = 10.0
 
     /// Plays `setup`'s gateways for its seconds into `store` (migrated), batch by batch every

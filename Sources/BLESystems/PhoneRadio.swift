@@ -5,7 +5,7 @@ import BLEWorld
 import Synchronization
 
 /// What one phone's radio heard of the scenario's beacons, told as the fleet tells its
-/// gateways' hearing (``FleetPlay/hearing(_:epoch:)``): two `radio` lines per span.
+/// gateways' hearing (``FleetPlay``'s `hearing`): two `radio` lines per span.
 ///
 /// A phone's apps reach the world through their Core Location manager's `sim:FILE`, which
 /// builds the scenario's world with the host on the phone's device. The radio watches every
