@@ -8,10 +8,10 @@ import RideLog
 
 /// The ride log (`system: ride-log`, Scenarios/ride-log.yaml): the rider's phone runs the
 /// Rides app (Examples/RideLog) as the scenario says; the rider's radio hears the beacons
-/// (``PhoneRadio``); the app records boarding, the stops
-/// passed and alighting from the bus's and the stops' beacons, posts the ride with URLSession
-/// through the phone's simulated cellular link to the back end over SQLite, and shows the
-/// reference number on the lock screen.
+/// (``PhoneRadio``); the app records boarding, the stops passed and alighting from the bus's
+/// and the stops' beacons, posts the ride with URLSession through the phone's simulated
+/// cellular link to the back end over SQLite, and shows the reference number on the lock
+/// screen.
 public enum RideLogSystemRun {
     /// Bus 42's beacons in ride-log.yaml.
     public static let bus = RideLogApp.Bus(uuid: UUID(uuidString: "3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64")!, major: 42, route: "42")

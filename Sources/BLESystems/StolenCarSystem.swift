@@ -8,8 +8,9 @@ import OpenCoreLocation
 
 /// The stolen car (`system: stolen-car`, Scenarios/stolen-car.yaml): a tag hidden in a car
 /// drives past phones with the finder app (Examples/CarFinder) suspended in pockets; each
-/// phone whose radio hears it (``PhoneRadio``) and whose app is told reports the tag with the phone's position to the back end over SQLite,
-/// and the owner asks the back end for the car's track.
+/// phone whose radio hears it (``PhoneRadio``) and whose app is told reports the tag with the
+/// phone's position to the back end over SQLite, and the owner asks the back end for the
+/// car's track.
 public enum StolenCarSystem {
     /// The hidden tag's proximity UUID.
     public static let tagUUID = UUID(uuidString: "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6")!
