@@ -155,7 +155,7 @@ let package = Package(
         // The shop coupon (Examples/ShopCoupon): iOS-style coupons keyed on a static iBeacon and on a rotating Eddystone-EID.
         .target(name: "ShopCoupon", dependencies: ["OpenCoreBluetooth", "OpenCoreLocation", "OpenUserNotifications"], path: "Examples/ShopCoupon/Sources/ShopCoupon"),
         // The field systems run from their scenarios (docs/systems.md): world, gateways, store, back end, phones and apps, told as a story.
-        .target(name: "BLESystems", dependencies: ["BLE", "BLEPhone", "BLEBackend", "BLEFleet", "BLEFleetSimulation", "BLEFleetStore", "BLELogging", "BLEScenarios", "BLETime", "BLEWorld",
+        .target(name: "BLESystems", dependencies: ["BLE", "BLEAdapter", "BLEPhone", "BLEBackend", "BLEFleet", "BLEFleetSimulation", "BLEFleetStore", "BLEGateway", "BLELogging", "BLEScenarios", "BLETime", "BLEWire", "BLEWorld",
                                                    "OpenCoreBluetooth", "OpenCoreLocation", "OpenUserNotifications", "BusOffice", "CarerVisits", "RideLog", "CarFinder", "ShopCoupon"]),
         // The live dashboard (`ble dashboard`, docs/dashboard.md): a world with its gateways, the store and the back end, on one page over a WebSocket.
         .target(

@@ -196,7 +196,8 @@ extension Adapter {
                                  configuration: configuration, att: att, parameterUpdates: parameterUpdates, speed: speed)
         case let .simulatedScenario(path):
             return try openWorld(try scenario(named: path), seed: seed, snoop: snoop, onPacket: onPacket, onLog: onLog,
-                                 configuration: configuration, att: att, parameterUpdates: parameterUpdates, speed: speed)
+                                 configuration: configuration, att: att, parameterUpdates: parameterUpdates, speed: speed,
+                                 watcher: ScenarioFileWatch.watcher(of: path))
         case .tcp, .unix, .serial, .userChannel:
             let transport: any HCITransport
             do {
@@ -233,7 +234,7 @@ extension Adapter {
     private static func openWorld(
         _ loaded: Scenario, seed: UInt64?, snoop: SnoopFile?, onPacket: (@Sendable (HostPacketRecord) -> Void)?,
         onLog: (@Sendable (String) -> Void)?, configuration: HCIDriverConfiguration, att: ATTBearerConfiguration,
-        parameterUpdates: ConnectionParameterUpdatePolicy, speed: Double
+        parameterUpdates: ConnectionParameterUpdatePolicy, speed: Double, watcher: ScenarioFileWatch.Watcher? = nil
     ) throws -> Adapter {
         var scenario = loaded
         if let seed { scenario.seed = seed }
@@ -250,8 +251,9 @@ extension Adapter {
         let simulated: SimulatedWorld
         do {
             simulated = try SimulatedWorld.build(scenario, on: simulation, endingSimulation: joined == nil,
-                                                 attachingHost: true) { built, _ in
+                                                 attachingHost: true) { built, world in
                 if let onLog { built.onLog = { onLog($0) } }
+                if let watcher, let device = built.externalDevices.first { watcher(built, world, device) }
             }
         } catch {
             if joined == nil { simulation.shutdown() }

@@ -84,7 +84,11 @@ public enum CheatingSystem {
             var files: [String: String] = [:]
             for name in phoneNames where setup.scenario.device(named: name) != nil {
                 let file = directory + "/\(name).yaml"
-                try PhonePlay.text(setup.text, attachingHostTo: name).write(toFile: file, atomically: true, encoding: .utf8)
+                let text = try PhonePlay.text(setup.text, attachingHostTo: name)
+                try text.write(toFile: file, atomically: true, encoding: .utf8)
+                // The Core Bluetooth central opens a world of its own from a file of its own, so
+                // that the phone's radio lines (``PhoneRadio``) are the Core Location world's alone.
+                try text.write(toFile: centralFile(file), atomically: true, encoding: .utf8)
                 files[name] = file
             }
             let shop = try shopBeacon(of: setup)
@@ -107,6 +111,9 @@ public enum CheatingSystem {
                              backend: RecordingBackend) async throws -> Outcome {
         var phones: [(name: String, phone: SimulatedPhone, host: String)] = []
         let launches = Launches()
+        // Each phone's Core Location manager opens its file: what that radio hears there.
+        let radios = phoneNames.compactMap { name in files[name].map { PhoneRadio(device: name, file: $0) } }
+        defer { for radio in radios { radio.stop() } }
         for (index, name) in phoneNames.enumerated() {
             guard let file = files[name] else { continue }
             // Exits on time (PhonePolicy.punctualExits): this run's story rests on them.
@@ -118,7 +125,8 @@ public enum CheatingSystem {
                 let manager = CLLocationManager(options: .init(hci: "sim:\(file)", exitPeriod: .seconds(10)))
                 let fixed = StaticCouponApp(manager: manager, shop: shop, now: now)
                 fixed.start()
-                let rotating = RotatingCouponApp(backend: URL(string: "http://\(host)")!, options: [OpenCoreBluetoothControllerOptionKey: "sim:\(file)"], now: now)
+                let central = "sim:\(centralFile(file))"
+                let rotating = RotatingCouponApp(backend: URL(string: "http://\(host)")!, options: [OpenCoreBluetoothControllerOptionKey: central], now: now)
                 rotating.start()
                 launches.apps[name] = (fixed, rotating)
             }
@@ -129,7 +137,7 @@ public enum CheatingSystem {
         }
         try await clock.sleep(untilMicroseconds: setup.microseconds)
 
-        var story: [SystemStoryLine] = []
+        var story = radios.flatMap(\.lines)
         var hosts: [String: String] = [:]
         var outcomes: [String: PhoneOutcome] = [:]
         func virtual(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1e6).rounded()) - PhonePlay.epoch }
@@ -159,6 +167,11 @@ public enum CheatingSystem {
         }
         for (_, phone, _) in phones { phone.close() }
         return outcome
+    }
+
+    /// The scenario file of the Core Bluetooth central beside a phone's Core Location `file`.
+    private static func centralFile(_ file: String) -> String {
+        String(file.dropLast(".yaml".count)) + "-central.yaml"
     }
 
     /// The coupon apps of each phone.

@@ -16,7 +16,7 @@ struct FleetPlay {
     /// What the radio and the gateways did.
     let story: [SystemStoryLine]
 
-    /// The longest silence, in seconds, within one span of a gateway hearing an identity.
+    /// The longest silence, in seconds, within one span of a receiver (a gateway, a phone's radio) hearing an identity.
     static let hearingGap = 10.0
 
     /// Plays `setup`'s gateways for its seconds into `store` (migrated), batch by batch every
@@ -55,31 +55,50 @@ struct FleetPlay {
     /// Two lines per span in which one gateway kept hearing one identity (no silence longer
     /// than ``hearingGap``): when it began, and when it last heard it, how often and how loud.
     static func hearing(_ sightings: [Sighting], epoch: Int64) -> [SystemStoryLine] {
+        hearing(sightings.map { Heard(time: $0.time, receiver: $0.gateway, identity: $0.identity, rssi: $0.rssi) }, epoch: epoch)
+    }
+
+    /// One advertisement a receiver (a gateway, a phone's radio) heard, as the story counts it.
+    struct Heard: Hashable, Sendable {
+        /// When, in µs, on the scale of the `epoch` the story lines are made with.
+        var time: Int64
+        /// The receiver's name: the story line's `who`.
+        var receiver: String
+        /// What was heard, named as a gateway names it (`ibeacon:UUID:MAJOR:MINOR`).
+        var identity: String
+        /// How loud, in dBm.
+        var rssi: Int
+    }
+
+    /// Two lines per span in which one receiver kept hearing one identity (no silence longer
+    /// than ``hearingGap``), as `.radio` lines by the receiver: when it began, and when it
+    /// last heard it, how often and how loud. `epoch` is the time of the story's 0.
+    static func hearing(_ heard: [Heard], epoch: Int64) -> [SystemStoryLine] {
         struct Span {
             var first: Int64, last: Int64, count: Int, strongest: Int
         }
         var open: [String: [String: Span]] = [:]
         var lines: [SystemStoryLine] = []
-        func close(_ gateway: String, _ identity: String, _ span: Span) {
-            lines.append(SystemStoryLine(time: span.first - epoch, actor: .radio, who: gateway, text: "began hearing \(identity)"))
-            lines.append(SystemStoryLine(time: span.last - epoch, actor: .radio, who: gateway,
+        func close(_ receiver: String, _ identity: String, _ span: Span) {
+            lines.append(SystemStoryLine(time: span.first - epoch, actor: .radio, who: receiver, text: "began hearing \(identity)"))
+            lines.append(SystemStoryLine(time: span.last - epoch, actor: .radio, who: receiver,
                                          text: "last heard \(identity): \(span.count) sightings since "
                                              + String(format: "%.1f s", Double(span.first - epoch) / 1e6) + ", strongest \(span.strongest) dBm"))
         }
         let gap = Int64(hearingGap * 1e6)
-        for sighting in sightings.sorted(by: { ($0.time, $0.gateway, $0.identity) < ($1.time, $1.gateway, $1.identity) }) {
-            if var span = open[sighting.gateway]?[sighting.identity], sighting.time - span.last <= gap {
-                span.last = sighting.time
+        for one in heard.sorted(by: { ($0.time, $0.receiver, $0.identity, $0.rssi) < ($1.time, $1.receiver, $1.identity, $1.rssi) }) {
+            if var span = open[one.receiver]?[one.identity], one.time - span.last <= gap {
+                span.last = one.time
                 span.count += 1
-                span.strongest = max(span.strongest, sighting.rssi)
-                open[sighting.gateway]?[sighting.identity] = span
+                span.strongest = max(span.strongest, one.rssi)
+                open[one.receiver]?[one.identity] = span
                 continue
             }
-            if let span = open[sighting.gateway]?[sighting.identity] { close(sighting.gateway, sighting.identity, span) }
-            open[sighting.gateway, default: [:]][sighting.identity] = Span(first: sighting.time, last: sighting.time, count: 1, strongest: sighting.rssi)
+            if let span = open[one.receiver]?[one.identity] { close(one.receiver, one.identity, span) }
+            open[one.receiver, default: [:]][one.identity] = Span(first: one.time, last: one.time, count: 1, strongest: one.rssi)
         }
-        for (gateway, spans) in open.sorted(by: { $0.key < $1.key }) {
-            for (identity, span) in spans.sorted(by: { $0.key < $1.key }) { close(gateway, identity, span) }
+        for (receiver, spans) in open.sorted(by: { $0.key < $1.key }) {
+            for (identity, span) in spans.sorted(by: { $0.key < $1.key }) { close(receiver, identity, span) }
         }
         return lines
     }

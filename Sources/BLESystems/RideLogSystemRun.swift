@@ -7,10 +7,11 @@ import OpenCoreLocation
 import RideLog
 
 /// The ride log (`system: ride-log`, Scenarios/ride-log.yaml): the rider's phone runs the
-/// Rides app (Examples/RideLog) as the scenario says; the app records boarding, the stops
-/// passed and alighting from the bus's and the stops' beacons, posts the ride with URLSession
-/// through the phone's simulated cellular link to the back end over SQLite, and shows the
-/// reference number on the lock screen.
+/// Rides app (Examples/RideLog) as the scenario says; the rider's radio hears the beacons
+/// (``PhoneRadio``); the app records boarding, the stops passed and alighting from the bus's
+/// and the stops' beacons, posts the ride with URLSession through the phone's simulated
+/// cellular link to the back end over SQLite, and shows the reference number on the lock
+/// screen.
 public enum RideLogSystemRun {
     /// Bus 42's beacons in ride-log.yaml.
     public static let bus = RideLogApp.Bus(uuid: UUID(uuidString: "3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64")!, major: 42, route: "42")
@@ -77,6 +78,9 @@ public enum RideLogSystemRun {
     private static func play(_ setup: SystemSetup, file: String, backend: RecordingBackend) async throws -> Outcome {
         let host = PhonePlay.uniqueHost("rides")
         let deviceName = setup.scenario.devices.first { $0.host == .external }?.name ?? "phone"
+        // The app's Core Location manager opens `file`: what the rider's radio hears there.
+        let radio = PhoneRadio(device: deviceName, file: file)
+        defer { radio.stop() }
         let device = try await BLEDevice.open(scenario: setup.scenario, profile: .iPhone)
         // Exits on time (PhonePolicy.punctualExits): this run's story rests on them.
         let phone = SimulatedPhone(device: device, policy: .punctualExits, seed: setup.scenario.seed)
@@ -96,7 +100,7 @@ public enum RideLogSystemRun {
         try await clock.sleep(untilMicroseconds: setup.microseconds)
 
         let end = setup.microseconds
-        var story = PhonePlay.lines(of: phone, device: deviceName) + backend.storyLines(host: host)
+        var story = radio.lines + PhonePlay.lines(of: phone, device: deviceName) + backend.storyLines(host: host)
         for launched in launches.apps {
             story += launched.story.map { SystemStoryLine(time: $0.time - PhonePlay.epoch, actor: .app, who: app, text: $0.line) }
         }

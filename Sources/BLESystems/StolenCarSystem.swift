@@ -8,8 +8,9 @@ import OpenCoreLocation
 
 /// The stolen car (`system: stolen-car`, Scenarios/stolen-car.yaml): a tag hidden in a car
 /// drives past phones with the finder app (Examples/CarFinder) suspended in pockets; each
-/// phone that hears it reports the tag with the phone's position to the back end over SQLite,
-/// and the owner asks the back end for the car's track.
+/// phone whose radio hears it (``PhoneRadio``) and whose app is told reports the tag with the
+/// phone's position to the back end over SQLite, and the owner asks the back end for the
+/// car's track.
 public enum StolenCarSystem {
     /// The hidden tag's proximity UUID.
     public static let tagUUID = UUID(uuidString: "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6")!
@@ -92,6 +93,9 @@ public enum StolenCarSystem {
     private static func play(_ setup: SystemSetup, files: [String: String], clock: VirtualClock, backend: RecordingBackend) async throws -> Outcome {
         var phones: [(name: String, phone: SimulatedPhone, host: String)] = []
         let launches = Launches()
+        // Each finder's Core Location manager opens its phone's file: what that radio hears there.
+        let radios = self.phones(of: setup).compactMap { name in files[name].map { PhoneRadio(device: name, file: $0) } }
+        defer { for radio in radios { radio.stop() } }
         for (index, name) in self.phones(of: setup).enumerated() {
             guard let file = files[name] else { continue }
             // Exits on time (PhonePolicy.punctualExits): this run's story rests on them.
@@ -120,7 +124,7 @@ public enum StolenCarSystem {
         let track = try JSONDecoder().decode(Track.self, from: answer.body)
 
         let end = setup.microseconds
-        var story: [SystemStoryLine] = []
+        var story = radios.flatMap(\.lines)
         var hosts: [String: String] = [:]
         for (name, phone, host) in phones {
             hosts[host] = "finder.sim"

@@ -8,7 +8,7 @@ import Foundation
 public struct SystemStoryLine: Hashable, Sendable, CustomStringConvertible {
     /// Who a line is about.
     public enum Actor: String, Hashable, Sendable, CaseIterable {
-        /// What the radio carried: a gateway hearing an identity, a phone's link going down.
+        /// What the radio carried: a gateway or a phone's radio hearing an identity, a phone's link going down.
         case radio
         /// A gateway (scanner → sightings → the store).
         case gateway

@@ -82,6 +82,17 @@ struct CheatingTests {
         #expect(outcome.serverErrors == 0)
         // The story ble sim run cheating prints tells the back end's refusal.
         #expect(outcome.run.story.contains { $0.actor == .backEnd && $0.text.contains("410") })
+        // And what each phone's radio heard: the victim's hears the shop's iBeacon identity only
+        // from the copy's playback at 120 s, before its coupon; the customer's hears it in the shop.
+        let shop = try CheatingSystem.shopBeacon(of: SystemsTesting.setup("cheating"))
+        let shopIdentity = "ibeacon:\(shop.uuid.uuidString):\(shop.major):\(shop.minor)"
+        func firstHeard(by name: String) -> Double? {
+            outcome.run.story.first { $0.actor == .radio && $0.who == name && $0.text == "began hearing \(shopIdentity)" }.map { Double($0.time) / 1e6 }
+        }
+        let victimHeard = try #require(firstHeard(by: "victim"))
+        #expect(victimHeard >= 120 && victim.staticCoupons.allSatisfy { seconds($0) >= victimHeard }, "first heard at \(victimHeard) s")
+        let customerHeard = try #require(firstHeard(by: "customer"))
+        #expect(customer.staticCoupons.allSatisfy { seconds($0) >= customerHeard }, "first heard at \(customerHeard) s")
     }
 }
 

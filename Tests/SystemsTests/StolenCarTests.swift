@@ -56,6 +56,14 @@ struct StolenCarTests {
         for name in Self.farFromRoute {
             #expect(outcome.reported[name]?.isEmpty == true)
             #expect(outcome.requests[name] == 0, "\(name) sent a request")
+            // Their radios never heard the tag either.
+            #expect(!outcome.run.story.contains { $0.actor == .radio && $0.who == name && $0.text.contains(Self.tag) })
+        }
+        // Each reporting phone's radio began hearing the tag before its first point.
+        for name in reporters {
+            let began = outcome.run.story.first { $0.actor == .radio && $0.who == name && $0.text == "began hearing \(Self.tag)" }
+            let first = track.points.filter { $0.phone == name }.map { PhoneSystems.seconds(sinceEpoch: $0.time) }.min()
+            #expect(began.map { Double($0.time) / 1e6 <= (first ?? 0) } == true, "\(name)'s radio: \(began?.description ?? "never heard the tag")")
         }
         for name in Self.nearRoute {
             let points = track.points.filter { $0.phone == name }

@@ -10,7 +10,7 @@ import Testing
 /// it is there to end a hang before CI's own limit does, not to time the runs.
 @Suite("A field system's story", .ownThread, .takesTurns, .timeLimit(.minutes(35)))
 struct SystemStoryTests {
-    @Test("Two runs of the ride log with the same seed tell the same story, line for line, with the phone, the app and the back end in it")
+    @Test("Two runs of the ride log with the same seed tell the same story, line for line, with the rider's radio, the phone, the app and the back end in it")
     func rideLogRepeats() async throws {
         let first = try await FieldSystems.run(SystemsTesting.setup("ride-log"))
         let second = try await FieldSystems.run(SystemsTesting.setup("ride-log"))
@@ -22,7 +22,8 @@ struct SystemStoryTests {
         #expect(first.system == "ride-log" && first.seed == 29 && first.seconds == 200)
         Self.checkTimes(first)
         let actors = Set(first.story.map(\.actor))
-        #expect(actors.isSuperset(of: [.phone, .app, .backEnd]), "\(actors)")
+        #expect(actors.isSuperset(of: [.radio, .phone, .app, .backEnd]), "\(actors)")
+        Self.checkRiderRadio(first)
         #expect(first.story.contains { $0.actor == .backEnd && $0.text.hasPrefix("POST /rides → 201") })
         #expect(first.story.contains { $0.actor == .app && $0.text.hasPrefix("ride logged: line 42, boarded at stop 2") })
         // The run's own host names never reach the story.
@@ -61,6 +62,25 @@ struct SystemStoryTests {
         let unseeded = try SystemSetup(text: "name: x\nsystem: ride-log\n", file: "x.yaml", seed: 9)
         #expect(unseeded.scenario.seed == 9)
         #expect(throws: SystemError.self) { try SystemSetup(named: "/no/such/scenario.yaml") }
+    }
+
+    /// The rider's radio hears the bus's beacons and stop 2's, two lines per span, and hears
+    /// the bus before the app is told it entered the bus's region.
+    static func checkRiderRadio(_ run: SystemRun) {
+        let bus = "ibeacon:3D7F9A10-6C2B-4F8E-A1D3-5E0B7C9F2A64:42"
+        let radio = run.story.filter { $0.actor == .radio }
+        #expect(radio.allSatisfy { $0.who == "rider" }, "\(radio.map(\.who))")
+        let began = radio.filter { $0.text.hasPrefix("began hearing ") }
+        #expect(began.count == radio.count(where: { $0.text.hasPrefix("last heard ") }) && began.count * 2 == radio.count)
+        #expect(began.contains { $0.text.hasPrefix("began hearing \(bus):") })
+        #expect(began.contains { $0.text == "began hearing ibeacon:8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51:1:2" })
+        let heardBus = run.story.firstIndex { $0.actor == .radio && $0.text.hasPrefix("began hearing \(bus):") }
+        let enteredBus = run.story.firstIndex { $0.actor == .app && $0.text == "entered \(bus)" }
+        if let heardBus, let enteredBus {
+            #expect(heardBus < enteredBus && run.story[heardBus].time < run.story[enteredBus].time)
+        } else {
+            Issue.record("the story should have the radio hearing the bus (\(heardBus.map(String.init) ?? "no")) and the app entering its region (\(enteredBus.map(String.init) ?? "no"))")
+        }
     }
 
     /// Every line is at a virtual time within the run, in order.

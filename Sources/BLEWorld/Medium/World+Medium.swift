@@ -100,7 +100,7 @@ extension World {
             if let rssi = receptionRSSI(of: record, at: lock) {
                 onReception?(WorldReception(time: now, receiver: DeviceID(rawValue: lock.device),
                                             sender: DeviceID(rawValue: record.sender),
-                                            channel: record.transmission.channel, rssi: rssi))
+                                            channel: record.transmission.channel, rssi: rssi, pdu: record.transmission.pdu))
                 deliver(.radio(RadioReception(transmission: record.transmission, rssi: rssi)), to: lock.device)
             }
         }

@@ -17,13 +17,17 @@ public struct WorldReception: Hashable, Sendable {
     public var channel: UInt8
     /// The RSSI the receiver measured, in dBm.
     public var rssi: Int8
+    /// The LL PDU as received: header and payload (Core 5.4, Vol 6, Part B, §2.3 and §2.4),
+    /// so a watcher can tell what was heard (an advertiser's data on an advertising channel).
+    public var pdu: [UInt8]
 
     /// A reception with every field.
-    public init(time: Microseconds, receiver: DeviceID, sender: DeviceID, channel: UInt8, rssi: Int8) {
+    public init(time: Microseconds, receiver: DeviceID, sender: DeviceID, channel: UInt8, rssi: Int8, pdu: [UInt8] = []) {
         self.time = time
         self.receiver = receiver
         self.sender = sender
         self.channel = channel
         self.rssi = rssi
+        self.pdu = pdu
     }
 }
