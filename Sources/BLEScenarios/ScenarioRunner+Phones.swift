@@ -4,7 +4,11 @@ import BLEWorld
 
 extension ScenarioRunner {
     /// Gives every device with apps a phone system (`BLEPhone`) and schedules the
-    /// scenario's app and Bluetooth actions for it.
+    /// scenario's app and Bluetooth actions for it. The regions of its `observe.monitor`
+    /// are registered with the phone at its start, app by app in file order and each app's
+    /// regions in the order the file monitors them, so that beyond
+    /// `PhonePolicy.deviceRegionPriority` of them a region's events are best effort
+    /// (research §9, rule 20).
     func installPhones() throws(ScenarioError) {
         for (index, device) in scenario.devices.enumerated() where !device.apps.isEmpty {
             var phone = PhoneCore(seed: scenario.seed &+ UInt64(index))
@@ -14,6 +18,11 @@ extension ScenarioRunner {
                                                      restoresState: app.restoresState))
                 } catch {
                     throw ScenarioError(.invalidField, path: "devices.apps", device: device.name, message: "\(error)")
+                }
+            }
+            for app in device.apps {
+                for region in device.observing?.regions ?? [] where app.regions?.contains(region.identifier) ?? true {
+                    phone.startMonitoringRegion(region.identifier, for: app.name)
                 }
             }
             phones[device.name] = phone
@@ -61,7 +70,7 @@ extension ScenarioRunner {
             }
             guard let region = event.region else { continue }
             for app in phoneApps[event.device] ?? [] where app.regions?.contains(region) ?? true {
-                route(PhoneEvent(kind: .region, detail: call, time: event.time), to: app.name, on: event.device)
+                route(PhoneEvent(kind: .region, detail: call, time: event.time, region: region), to: app.name, on: event.device)
             }
         }
     }
@@ -73,7 +82,8 @@ extension ScenarioRunner {
         let inside = phoneInside[name] ?? []
         for app in phoneApps[name] ?? [] where app.notifyEntryStateOnDisplay {
             for region in inside.sorted() where app.regions?.contains(region) ?? true {
-                route(PhoneEvent(kind: .region, detail: "didDetermineState inside \"\(region)\"", time: now), to: app.name, on: name)
+                route(PhoneEvent(kind: .region, detail: "didDetermineState inside \"\(region)\"", time: now, region: region),
+                      to: app.name, on: name)
             }
         }
     }
