@@ -22,6 +22,9 @@ extension LinkLayerConnection {
         case .le2M: byTime = (time - 44) / 4 - mic
         case let .leCoded(coding):
             // 376 µs of preamble and FEC block 1, then header, CRC and TERM2 at S µs a bit (§2.2).
+            // On LE Coded the effective time is at least 2704 µs, room for 27 octets and a MIC
+            // at S=8 (§4.5.10), whatever the 1M-sized lengths say.
+            let time = max(time, 2704)
             let perBit = Int(coding.microsecondsPerBit)
             byTime = (time - 376 - 3 * perBit) / (8 * perBit) - 2 - 3 - mic
         }
