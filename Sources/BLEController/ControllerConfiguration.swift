@@ -25,8 +25,8 @@ public struct ControllerConfiguration: Hashable, Sendable {
     public var airtimeFreeData: Bool
     /// Whether the controller claims the LE Extended Advertising feature (LE Supported
     /// Features bit 12) and LE Extended Create Connection, and with them the LE Coded PHY
-    /// (bit 11) for advertising sets and extended scans. Off by default: hosts choose the
-    /// extended commands from these two (Bumble connects with LE Extended Create Connection
+    /// (bit 11) for advertising sets, extended scans and connections (by the PHY update).
+    /// Off by default: hosts choose the extended commands from these two (Bumble connects with LE Extended Create Connection
     /// whenever it is claimed, even after scanning the legacy way, which the controller then
     /// refuses as the families may not mix), and our own host does not speak them yet. The
     /// other extended advertising and scanning commands are answered either way, on LE 1M

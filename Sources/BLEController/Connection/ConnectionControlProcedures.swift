@@ -52,10 +52,8 @@ extension LinkLayerConnection {
                 controlQueue.append(.pdu(.lengthRequest(localLengthParameters)))
             }
         case let .setPHY(request):
-            let supported: UInt8 = 0b011
-            let tx = request.allPHYs.contains(.noTransmitPreference) ? supported : request.txPHYs.rawValue & supported
-            let rx = request.allPHYs.contains(.noReceivePreference) ? supported : request.rxPHYs.rawValue & supported
-            phyPreferences = LL.PHYPreferences(txPHYs: tx == 0 ? supported : tx, rxPHYs: rx == 0 ? supported : rx)
+            phyPreferences = phyPreferences(allPHYs: request.allPHYs, tx: request.txPHYs, rx: request.rxPHYs)
+            codedCoding = request.phyOptions == .s2 ? .s2 : .s8
             phyRequestedByHost = true
             if !phyRequestPending {
                 phyRequestPending = true
@@ -67,8 +65,8 @@ extension LinkLayerConnection {
             } else if !featureRequestPending {
                 featureRequestPending = true
                 controlQueue.append(.pdu(role == .central
-                    ? .featureRequest(featureSet: Self.supportedFeatures)
-                    : .peripheralFeatureRequest(featureSet: Self.supportedFeatures)))
+                    ? .featureRequest(featureSet: localFeatures)
+                    : .peripheralFeatureRequest(featureSet: localFeatures)))
             }
         case .readRemoteVersion:
             if let remoteVersion {
@@ -111,7 +109,8 @@ extension LinkLayerConnection {
         case let .phyUpdate(centralToPeripheral, peripheralToCentral):
             let update = LL.PHYUpdateIndication(centralToPeripheralPHY: centralToPeripheral, peripheralToCentralPHY: peripheralToCentral, instant: instant)
             pendingInstants.append(PendingInstant(instant: instant, change: .phy(
-                txPHY: Self.radioPHY(centralToPeripheral), rxPHY: Self.radioPHY(peripheralToCentral), notifyHost: true)))
+                txPHY: radioPHY(centralToPeripheral, transmitting: true), rxPHY: radioPHY(peripheralToCentral, transmitting: false),
+                notifyHost: true)))
             return .phyUpdateIndication(update)
         case let .channelMapUpdate(map):
             let update = LL.ChannelMapIndication(channelMap: map, instant: instant)
@@ -120,11 +119,14 @@ extension LinkLayerConnection {
         }
     }
 
-    /// The radio PHY for one PHY bit of LL_PHY_UPDATE_IND, `nil` for "unchanged".
-    static func radioPHY(_ bit: UInt8) -> RadioPHY? {
+    /// The radio PHY for one PHY bit of LL_PHY_UPDATE_IND, `nil` for "unchanged". LE Coded
+    /// sends with ``codedCoding``; a receiver takes either coding and plans its windows for
+    /// the longer, S=8.
+    func radioPHY(_ bit: UInt8, transmitting: Bool) -> RadioPHY? {
         switch bit {
         case 0x01: return .le1M
         case 0x02: return .le2M
+        case 0x04: return .leCoded(transmitting ? codedCoding : .s8)
         default: return nil
         }
     }
@@ -162,8 +164,7 @@ extension LinkLayerConnection {
             if oldTx != txPHY || oldRx != rxPHY || phyRequestedByHost {
                 phyRequestedByHost = false
                 outputs.append(.event(.leMeta(.phyUpdateComplete(.init(
-                    status: .success, connectionHandle: handleValue, txPHY: txPHY == .le1M ? .le1M : .le2M,
-                    rxPHY: rxPHY == .le1M ? .le1M : .le2M)))))
+                    status: .success, connectionHandle: handleValue, txPHY: txPHY.hciPHY, rxPHY: rxPHY.hciPHY)))))
             }
         }
     }
@@ -175,17 +176,19 @@ extension LinkLayerConnection {
     }
 
     /// The central's choice of PHYs from both sides' preferences (§5.1.10): LE 2M when
-    /// both allow it, else LE 1M; a PDU bit of 0 where nothing changes.
+    /// both allow it, else LE 1M, else LE Coded (so a link moves to Coded only when a host
+    /// asks for it alone: it buys range with time on air); a PDU bit of 0 where nothing changes.
     mutating func queuePHYUpdate(peer: LL.PHYPreferences, into outputs: inout [ConnectionOutput]) {
-        func choose(_ mask: UInt8) -> RadioPHY? {
-            if mask & 0b10 != 0 { return .le2M }
-            if mask & 0b01 != 0 { return .le1M }
+        func choose(_ mask: UInt8) -> UInt8? {
+            if mask & 0b010 != 0 { return 0x02 }
+            if mask & 0b001 != 0 { return 0x01 }
+            if mask & 0b100 != 0 { return 0x04 }
             return nil
         }
-        let toPeripheral = choose(phyPreferences.txPHYs & peer.rxPHYs) ?? txPHY
-        let toCentral = choose(peer.txPHYs & phyPreferences.rxPHYs) ?? rxPHY
-        let c2p = toPeripheral == txPHY ? 0 : Self.phyBit(toPeripheral)
-        let p2c = toCentral == rxPHY ? 0 : Self.phyBit(toCentral)
+        let toPeripheral = choose(phyPreferences.txPHYs & peer.rxPHYs) ?? Self.phyBit(txPHY)
+        let toCentral = choose(peer.txPHYs & phyPreferences.rxPHYs) ?? Self.phyBit(rxPHY)
+        let c2p = toPeripheral == Self.phyBit(txPHY) ? 0 : toPeripheral
+        let p2c = toCentral == Self.phyBit(rxPHY) ? 0 : toCentral
         phyRequestPending = false
         if c2p == 0, p2c == 0 {
             controlQueue.append(.pdu(.phyUpdateIndication(.init(centralToPeripheralPHY: 0, peripheralToCentralPHY: 0, instant: 0))))
@@ -246,7 +249,7 @@ extension LinkLayerConnection {
             peerRejected(opcode: unknownType, status: .unsupportedRemoteFeature, into: &outputs)
         case let .featureRequest(features), let .peripheralFeatureRequest(features):
             remoteFeatures = features
-            controlQueue.append(.pdu(.featureResponse(featureSet: Self.supportedFeatures)))
+            controlQueue.append(.pdu(.featureResponse(featureSet: localFeatures)))
         case let .featureResponse(features):
             remoteFeatures = features
             if featureRequestPending {
@@ -295,7 +298,8 @@ extension LinkLayerConnection {
             } else {
                 guard instantIsAhead(update.instant) else { return close(reason: .instantPassed, into: &outputs) }
                 pendingInstants.append(PendingInstant(instant: update.instant, change: .phy(
-                    txPHY: Self.radioPHY(update.peripheralToCentralPHY), rxPHY: Self.radioPHY(update.centralToPeripheralPHY), notifyHost: false)))
+                    txPHY: radioPHY(update.peripheralToCentralPHY, transmitting: true),
+                    rxPHY: radioPHY(update.centralToPeripheralPHY, transmitting: false), notifyHost: false)))
             }
         case let .unknown(opcode, _):
             controlQueue.append(.pdu(.unknownResponse(unknownType: opcode)))
@@ -327,7 +331,7 @@ extension LinkLayerConnection {
             if phyRequestedByHost {
                 phyRequestedByHost = false
                 outputs.append(.event(.leMeta(.phyUpdateComplete(.init(
-                    status: status, connectionHandle: handleValue, txPHY: txPHY == .le1M ? .le1M : .le2M, rxPHY: rxPHY == .le1M ? .le1M : .le2M)))))
+                    status: status, connectionHandle: handleValue, txPHY: txPHY.hciPHY, rxPHY: rxPHY.hciPHY)))))
             }
         case .encryptionRequest?, .pauseEncryptionRequest?:
             encryptionRejected(status: status, into: &outputs)

@@ -7,8 +7,17 @@ extension LinkLayerConnection {
     /// The largest payload this side may send now: connEffectiveMaxTxOctets, further limited
     /// so the packet (with its MIC when encrypted) fits connEffectiveMaxTxTime (§4.5.10).
     var maximumTransmitPayload: Int {
-        Self.maximumTransmitPayload(octets: min(localMaxTxOctets, remoteMaxRxOctets), time: min(localMaxTxTime, remoteMaxRxTime),
+        Self.maximumTransmitPayload(octets: min(localMaxTxOctets, remoteMaxRxOctets), time: effectiveMaxTxTime,
                                     encrypted: encryption.transmitEncrypted, phy: txPHY)
+    }
+
+    /// connEffectiveMaxTxTime (§4.5.10): the smaller of ours and the peer's, and on LE Coded
+    /// at least 2,704 µs, room for 27 octets and a MIC at S=8, whatever the times exchanged
+    /// for 1M say.
+    var effectiveMaxTxTime: UInt16 {
+        let time = min(localMaxTxTime, remoteMaxRxTime)
+        if case .leCoded = txPHY { return max(time, 2704) }
+        return time
     }
 
     /// ``maximumTransmitPayload`` from its parts: `octets` and `time` are the effective

@@ -196,7 +196,7 @@ extension LinkLayerConnection {
     /// Handles a packet from the air: checks it, acknowledges, delivers, and answers.
     mutating func receive(_ reception: RadioReception, at now: Microseconds, into outputs: inout [ConnectionOutput]) {
         let air = reception.transmission
-        guard air.accessAddress == accessAddress, air.channel == channel, air.phy == rxPHY else { return }
+        guard air.accessAddress == accessAddress, air.channel == channel, rxPHY.decodes(air.phy) else { return }
         let startsEvent: Bool
         switch phase {
         case .closed, .starting: return

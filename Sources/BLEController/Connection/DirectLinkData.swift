@@ -41,7 +41,7 @@ extension LinkLayerConnection {
               slot.pointee.link.hostQueueHead >= slot.pointee.link.hostQueue.count else { return nil }
         let size = maximumTransmitPayload(
             octets: min(slot.pointee.link.localMaxTxOctets, slot.pointee.link.remoteMaxRxOctets),
-            time: min(slot.pointee.link.localMaxTxTime, slot.pointee.link.remoteMaxRxTime),
+            time: slot.pointee.link.effectiveMaxTxTime,
             encrypted: slot.pointee.link.encryption.transmitEncrypted, phy: slot.pointee.link.txPHY)
         var fragments: [DirectLinkData.Fragment] = []
         fragments.reserveCapacity((packet.data.count + size - 1) / size)

@@ -146,6 +146,12 @@ public struct LinkLayerConnection: Sendable {
     var versionSent = false
     var versionRequestedByHost = false
     var phyPreferences = LL.PHYPreferences(txPHYs: 0b011, rxPHYs: 0b011)
+    /// The coding this side transmits with on LE Coded. Which coding a transmitter uses is
+    /// its own choice, packet by packet (Core 5.4, Vol 6, Part B, §2.2; a receiver reads it
+    /// from the Coding Indicator): we send S=2 only when our host preferred it in LE Set PHY's
+    /// PHY_Options (Vol 4, Part E, §7.8.49), else S=8, the longest reach, for range is what a
+    /// host moves a link to LE Coded for.
+    var codedCoding: LECoding = .s8
     var phyRequestPending = false
     var phyRequestedByHost = false
     var connectionUpdatePending = false
@@ -158,6 +164,23 @@ public struct LinkLayerConnection: Sendable {
     /// Encryption, Extended Reject Indication, Peripheral-initiated Features Exchange, LE
     /// Ping, LE Data Packet Length Extension and LE 2M PHY.
     public static let supportedFeatures: UInt64 = 0x0000_0000_0000_013D
+    /// LE Coded PHY, LL feature bit 11 (§4.6.12): offered in the feature exchange, and taken
+    /// in the PHY update procedure, by a link layer whose controller has the feature.
+    public static let codedPHYFeature: UInt64 = 1 << 11
+
+    /// Whether this link layer can move to LE Coded: its controller claims the LE Coded PHY
+    /// (``ControllerConfiguration/claimsExtendedAdvertising``).
+    var supportsCodedPHY: Bool { configuration.claimsExtendedAdvertising }
+
+    /// The LL features this link layer offers its peer: ``supportedFeatures``, with
+    /// ``codedPHYFeature`` when it supports LE Coded.
+    public var localFeatures: UInt64 {
+        supportsCodedPHY ? Self.supportedFeatures | Self.codedPHYFeature : Self.supportedFeatures
+    }
+
+    /// The PHYs this link layer can use, as the bits of LL_PHY_REQ (§2.4.2.22): 1M and 2M,
+    /// and Coded (bit 2) when it supports it.
+    var supportedPHYBits: UInt8 { supportsCodedPHY ? 0b111 : 0b011 }
     /// The LL_VERSION_IND this Link Layer sends: Core 5.4 (0x0D), company 0xFFFF
     /// (reserved for tests and unassigned implementations), subversion 1.
     public static let version = LL.VersionIndication(version: 0x0D, companyIdentifier: 0xFFFF, subversion: 0x0001)
@@ -211,6 +234,23 @@ public struct LinkLayerConnection: Sendable {
         self.lastValidReception = windowStart
         self.phase = role == .central ? .waitingForAnchor(missDeadline: windowStart) : .starting
         self.connectIndicationEnd = connectIndicationEnd
+        let phys: UInt8 = configuration.claimsExtendedAdvertising ? 0b111 : 0b011
+        self.phyPreferences = LL.PHYPreferences(txPHYs: phys, rxPHYs: phys)
+    }
+
+    /// Takes the host's LE Set Default PHY (Core 5.4, Vol 4, Part E, §7.8.48) as this link's
+    /// preferences, which its LL_PHY_REQ and LL_PHY_RSP carry: the PHYs named that this
+    /// link layer supports, all of them for a direction without a preference (or none named).
+    public mutating func adoptDefaultPHY(_ command: HCI.LESetDefaultPHY) {
+        phyPreferences = phyPreferences(allPHYs: command.allPHYs, tx: command.txPHYs, rx: command.rxPHYs)
+    }
+
+    /// A host's PHY preferences limited to what this link layer supports.
+    func phyPreferences(allPHYs: HCI.AllPHYsPreference, tx: HCI.LEPHYs, rx: HCI.LEPHYs) -> LL.PHYPreferences {
+        let supported = supportedPHYBits
+        let tx = allPHYs.contains(.noTransmitPreference) ? supported : tx.rawValue & supported
+        let rx = allPHYs.contains(.noReceivePreference) ? supported : rx.rawValue & supported
+        return LL.PHYPreferences(txPHYs: tx == 0 ? supported : tx, rxPHYs: rx == 0 ? supported : rx)
     }
 
     /// When the connection next needs a ``ConnectionInput/timer`` input; `nil` once closed.

@@ -75,6 +75,10 @@ extension Controller {
             feed(connectionAt: index, .command(.setDataLength(txOctets: command.txOctets, txTime: command.txTime)),
                  into: &outputs)
         case let command as HCI.LESetPHY:
+            guard !namesUnsupportedPHY(allPHYs: command.allPHYs, tx: command.txPHYs, rx: command.rxPHYs) else {
+                respond(opcode, status: .unsupportedFeatureOrParameterValue, into: &outputs)
+                return
+            }
             respond(opcode, status: .success, into: &outputs)
             feed(connectionAt: index, .command(.setPHY(command)), into: &outputs)
         case is HCI.ReadRSSI:
@@ -112,6 +116,15 @@ extension Controller {
         default:
             respond(opcode, complete: [HCI.StatusCode.unknownHCICommand.rawValue], into: &outputs)
         }
+    }
+
+    /// Whether LE Set PHY or LE Set Default PHY names, for a direction it has a preference for,
+    /// LE Coded on a controller without the LE Coded PHY feature (Vol 4, Part E, §7.8.48–49:
+    /// Unsupported Feature or Parameter Value, 0x11).
+    func namesUnsupportedPHY(allPHYs: HCI.AllPHYsPreference, tx: HCI.LEPHYs, rx: HCI.LEPHYs) -> Bool {
+        guard !reportedLEFeatures.contains(.leCodedPHY) else { return false }
+        return !allPHYs.contains(.noTransmitPreference) && tx.contains(.leCoded)
+            || !allPHYs.contains(.noReceivePreference) && rx.contains(.leCoded)
     }
 
     /// Full-length return parameters with status 0x02 for a Command Complete command that

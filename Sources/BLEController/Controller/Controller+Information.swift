@@ -123,7 +123,8 @@ extension Controller {
 
     /// The LE features this controller reports with its configuration: a controller that
     /// claims extended advertising also has the LE Coded PHY (bit 11) for its advertising
-    /// sets and extended scans (Vol 6, Part B, §4.6.12); connections stay on 1M and 2M.
+    /// sets, extended scans and connections (Vol 6, Part B, §4.6.12), which move to it by the
+    /// PHY update procedure.
     var reportedLEFeatures: HCI.LEFeatures {
         configuration.claimsExtendedAdvertising
             ? Controller.leFeatures.union([.leExtendedAdvertising, .leCodedPHY]) : Controller.leFeatures
@@ -247,6 +248,8 @@ extension Controller {
                 status: ok, supportedMaxTxOctets: 251, supportedMaxTxTime: 2120,
                 supportedMaxRxOctets: 251, supportedMaxRxTime: 2120).encoded()
         case let command as HCI.LESetDefaultPHY:
+            guard !namesUnsupportedPHY(allPHYs: command.allPHYs, tx: command.txPHYs, rx: command.rxPHYs)
+            else { return [HCI.StatusCode.unsupportedFeatureOrParameterValue.rawValue] }
             defaultPHY = command
             return okOnly
         default:

@@ -94,7 +94,9 @@ public struct Controller: SimulatedController {
     var leHostSupported = false
     var suggestedMaxTxOctets: UInt16 = 27
     var suggestedMaxTxTime: UInt16 = 328
-    var defaultPHY = HCI.LESetDefaultPHY(allPHYs: [], txPHYs: [.le1M, .le2M], rxPHYs: [.le1M, .le2M])
+    /// The host's PHY preferences for new connections (LE Set Default PHY, Vol 4, Part E,
+    /// §7.8.48): none until it says, so a link offers every PHY it supports.
+    var defaultPHY = HCI.LESetDefaultPHY(allPHYs: [.noTransmitPreference, .noReceivePreference], txPHYs: [], rxPHYs: [])
     var controllerToHostFlowControl = HCI.SetControllerToHostFlowControl.FlowControl.off
     var connections: [ConnectionSlot] = []
     var pendingEvents: [(due: Microseconds, event: HCI.Event)] = []
@@ -191,10 +193,11 @@ public struct Controller: SimulatedController {
     private mutating func open(_ connection: NewConnection, into outputs: inout [ControllerOutput]) {
         if connection.role == .peripheral { advertiser = nil }
         let handle = freeHandle()
-        let link = LinkLayerConnection(
+        var link = LinkLayerConnection(
             handle: handle, role: connection.role, request: connection.request,
             connectIndicationEnd: connection.connectIndicationEnd, localAddress: connection.localAddress,
             peerAddress: connection.peerAddress, configuration: configuration, seed: random.next())
+        link.adoptDefaultPHY(defaultPHY)
         connections.append(ConnectionSlot(
             link: link, role: connection.role, request: connection.request, peerAddress: connection.peerAddress))
         connections.sort { $0.link.handleValue < $1.link.handleValue }

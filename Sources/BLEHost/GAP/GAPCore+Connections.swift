@@ -106,12 +106,17 @@ extension GAPCore {
     }
 
     /// Asks for other PHYs (Vol 4, Part E, §7.8.49); the outcome comes as
-    /// ``GAPEvent/phyUpdated(handle:tx:rx:)``.
+    /// ``GAPEvent/phyUpdated(handle:tx:rx:)``. LE Coded in `tx` or `rx` needs the controller's
+    /// LE Coded PHY feature (``GAPError/codedPHYUnsupported`` otherwise); `codedOptions` is
+    /// the coding this side prefers to send with on it (PHY_Options: S=2, S=8 or either).
     public mutating func setPHY(
-        _ handle: UInt16, tx: HCI.LEPHYs, rx: HCI.LEPHYs, at now: HostTime
+        _ handle: UInt16, tx: HCI.LEPHYs, rx: HCI.LEPHYs,
+        codedOptions: HCI.LESetPHY.CodedPHYOptions = .noPreference, at now: HostTime
     ) throws(GAPError) -> [GAPOutput] {
         guard links[handle] != nil else { throw .unknownConnection(handle: handle) }
-        return [submit(HCI.LESetPHY(connectionHandle: handle, txPHYs: tx, rxPHYs: rx), for: .procedure(.phyUpdate(handle: handle)))]
+        if tx.union(rx).contains(.leCoded), !supportsCodedPHY { throw .codedPHYUnsupported }
+        let command = HCI.LESetPHY(connectionHandle: handle, txPHYs: tx, rxPHYs: rx, phyOptions: codedOptions)
+        return [submit(command, for: .procedure(.phyUpdate(handle: handle)))]
     }
 
     /// Reads the connection's RSSI (Vol 4, Part E, §7.5.4); the value comes as

@@ -55,10 +55,15 @@ extension Host {
 
     /// Asks for other PHYs (Vol 4, Part E, §7.8.49) and returns the PHYs in use once the
     /// controller reports the outcome (LE PHY Update Complete comes even when nothing
-    /// changed, §7.7.65.12).
+    /// changed, §7.7.65.12). LE Coded needs the controller's LE Coded PHY feature;
+    /// `codedOptions` is the coding this side prefers to send with on it.
     @discardableResult
-    public func setPHY(_ handle: UInt16, tx: HCI.LEPHYs, rx: HCI.LEPHYs) async throws -> (tx: HCI.PHY, rx: HCI.PHY) {
-        let event = try await perform({ gap, now throws(GAPError) in try gap.setPHY(handle, tx: tx, rx: rx, at: now) }) { event in
+    public func setPHY(
+        _ handle: UInt16, tx: HCI.LEPHYs, rx: HCI.LEPHYs, codedOptions: HCI.LESetPHY.CodedPHYOptions = .noPreference
+    ) async throws -> (tx: HCI.PHY, rx: HCI.PHY) {
+        let event = try await perform({ gap, now throws(GAPError) in
+            try gap.setPHY(handle, tx: tx, rx: rx, codedOptions: codedOptions, at: now)
+        }) { event in
             switch event {
             case .phyUpdated(handle, _, _): return .success(event)
             case let .procedureFailed(.phyUpdate(handle: failed), error) where failed == handle: return .failure(error)

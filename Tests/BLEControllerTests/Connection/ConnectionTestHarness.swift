@@ -2,8 +2,8 @@ import BLEController
 import BLEWire
 
 /// Two Link Layers, a central and a peripheral, on a tiny deterministic air: a packet
-/// reaches the other side when that side's receiver window is open on its channel, PHY
-/// and access address at the packet's first bit; it is delivered when its last bit
+/// reaches the other side when that side's receiver window is open on its channel, a PHY
+/// that decodes it and its access address at the packet's first bit; it is delivered when its last bit
 /// arrives, at a fixed RSSI. The loop always runs the earliest of the pending deliveries,
 /// packet starts and the two connections' deadlines.
 struct ConnectionPair {
@@ -46,11 +46,12 @@ struct ConnectionPair {
     static let peripheralAddress = BluetoothAddress(0xC0_66_77_88_99_AA)
     static let connectIndicationEnd: Microseconds = 10_000
 
-    /// A connection made by a CONNECT_IND that ended at 10 ms.
+    /// A connection made by a CONNECT_IND that ended at 10 ms; with `codedPHY` both sides'
+    /// controllers have the LE Coded PHY.
     init(
         interval: UInt16 = 6, latency: UInt16 = 0, timeout: UInt16 = 100, windowSize: UInt8 = 1, windowOffset: UInt16 = 0,
         channelMap: UInt64 = 0x1F_FFFF_FFFF, hopIncrement: UInt8 = 7,
-        centralBufferSize: Int = 251, peripheralBufferSize: Int = 251
+        centralBufferSize: Int = 251, peripheralBufferSize: Int = 251, codedPHY: Bool = false
     ) {
         let request = LL.ConnectionRequestData(
             accessAddress: 0x5065_A1B2, crcInit: 0x12_3456, windowSize: windowSize, windowOffset: windowOffset,
@@ -59,12 +60,14 @@ struct ConnectionPair {
         central = LinkLayerConnection(
             handle: 0x0040, role: .central, request: request, connectIndicationEnd: Self.connectIndicationEnd,
             localAddress: Self.centralAddress, peerAddress: Self.peripheralAddress,
-            configuration: ControllerConfiguration(publicAddress: Self.centralAddress, seed: 1, leACLBufferSize: centralBufferSize),
+            configuration: ControllerConfiguration(publicAddress: Self.centralAddress, seed: 1, leACLBufferSize: centralBufferSize,
+                                                   claimsExtendedAdvertising: codedPHY),
             seed: 11)
         peripheral = LinkLayerConnection(
             handle: 0x0041, role: .peripheral, request: request, connectIndicationEnd: Self.connectIndicationEnd,
             localAddress: Self.peripheralAddress, peerAddress: Self.centralAddress,
-            configuration: ControllerConfiguration(publicAddress: Self.peripheralAddress, seed: 2, leACLBufferSize: peripheralBufferSize),
+            configuration: ControllerConfiguration(publicAddress: Self.peripheralAddress, seed: 2, leACLBufferSize: peripheralBufferSize,
+                                                   claimsExtendedAdvertising: codedPHY),
             seed: 22)
         now = Self.connectIndicationEnd
         // Both sides start right after CONNECT_IND: the peripheral opens its first window.
@@ -123,7 +126,7 @@ struct ConnectionPair {
                 let to: HCI.Role = from == .central ? .peripheral : .central
                 let packet = sent[index]
                 let air = packet.transmission
-                if let window = windows[to], window.channel == air.channel, window.phy == air.phy,
+                if let window = windows[to], window.channel == air.channel, window.phy.decodes(air.phy),
                    window.accessAddress == air.accessAddress, air.start >= window.opens,
                    window.closes.map({ air.start <= $0 }) ?? true, !drop(index, sent) {
                     deliveries.append((air.end, to, RadioReception(transmission: air, rssi: rssi), index))

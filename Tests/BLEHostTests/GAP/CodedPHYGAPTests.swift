@@ -26,6 +26,25 @@ struct CodedPHYGAPTests {
         outputs.compactMap { if case let .submit(command, _) = $0 { command } else { nil } }
     }
 
+    @Test("A PHY update naming LE Coded is refused by name without the feature, and sends the coding asked for with it")
+    func phyUpdateToCoded() throws {
+        var plain = core(coded: false)
+        _ = plain.handle(.event(.leMeta(.connectionComplete(.init(
+            status: .success, connectionHandle: 1, role: .central, peerAddressType: .public, peerAddress: BluetoothAddress(0xA1),
+            connectionInterval: 24, peripheralLatency: 0, supervisionTimeout: 200, centralClockAccuracy: .ppm500)))), at: 0)
+        #expect(throws: GAPError.codedPHYUnsupported) {
+            try plain.setPHY(1, tx: .leCoded, rx: .leCoded, at: 0)
+        }
+        #expect(try commands(plain.setPHY(1, tx: .le2M, rx: .le2M, at: 0)).count == 1)
+        var coded = core(coded: true)
+        _ = coded.handle(.event(.leMeta(.connectionComplete(.init(
+            status: .success, connectionHandle: 1, role: .central, peerAddressType: .public, peerAddress: BluetoothAddress(0xA1),
+            connectionInterval: 24, peripheralLatency: 0, supervisionTimeout: 200, centralClockAccuracy: .ppm500)))), at: 0)
+        let sent = try commands(coded.setPHY(1, tx: .leCoded, rx: .leCoded, codedOptions: .s2, at: 0))
+        #expect(sent.compactMap { $0 as? HCI.LESetPHY } == [HCI.LESetPHY(
+            connectionHandle: 1, txPHYs: .leCoded, rxPHYs: .leCoded, phyOptions: .s2)])
+    }
+
     @Test("An extended scan on LE Coded, or on both PHYs, asks for each with the same interval and window")
     func scanPHYs() throws {
         var gap = core(coded: true)

@@ -32,12 +32,13 @@ final class HostedWorld {
         }
     }
 
-    /// Adds a device with a real controller, resets it and enables LE events, as a host does.
+    /// Adds a device with a real controller, resets it and enables LE events, as a host does;
+    /// with `codedPHY` the controller has the LE Coded PHY (and extended advertising).
     @discardableResult
     func add(_ name: String, at position: Vector3, address: UInt64, seed: UInt64, txPowerDBm: Double = 0,
-             airtimeFreeData: Bool = false) -> DeviceID {
+             airtimeFreeData: Bool = false, codedPHY: Bool = false) -> DeviceID {
         let configuration = ControllerConfiguration(publicAddress: BluetoothAddress(address), seed: seed, txPowerDBm: txPowerDBm,
-                                                    airtimeFreeData: airtimeFreeData)
+                                                    airtimeFreeData: airtimeFreeData, claimsExtendedAdvertising: codedPHY)
         let device = world.addDevice(DeviceDescription(name: name, position: position), controller: Controller(configuration: configuration))
         events.append([])
         acl.append([])
