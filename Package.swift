@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(name: "BLEHostTests", dependencies: ["SimulatedTesting", "BLEHost", "BLEStorage", "BLETransport", "BLEWire", "BLEWorld", "BLEController"]),
         .testTarget(name: "BLEStorageTests", dependencies: ["SimulatedTesting", "BLEStorage", "BLEHost", "BLEWire"]),
         .testTarget(name: "BLEWorldTests", dependencies: ["SimulatedTesting", "BLEWorld", "BLEController", "BLEWire", "BLEChat", "BusOffice",
-                                                      "BLE", "BLEPhone", "BLETime", "RideLog", "OpenCoreLocation"]),
+                                                      "BLE", "BLEPhone", "BLETime", "RideLog", "OpenCoreLocation", "BLEFleetStore", "FleetStoreTesting"]),
         .testTarget(name: "BLEBeaconsTests", dependencies: ["SimulatedTesting", "BLEBeacons", "BLEWire", "BLECrypto"]),
         .testTarget(name: "BLEProfilesTests", dependencies: ["SimulatedTesting", "BLEProfiles", "BLEHost", "BLEWire"]),
         .testTarget(name: "BLEServeTests", dependencies: ["BLEServe", "BLEHost", "BLEProfiles", "BLEWire"]),

@@ -114,15 +114,9 @@ struct CodedPHYGAPTests {
 
     @Test("Over a world: our host's Coded set reaches another host's Coded scan, reported on LE Coded both ways")
     func hostToHost() async throws {
-        var scenario = Scenario(name: "empty").addingExternalDevices(2)
-        scenario.timing = .ideal
-        let running = try RunningWorld(scenario, speed: 20, capturesHCI: false, claimsExtendedAdvertising: true)
-        let advertiser = Host(transport: running.transports[0], configuration: .patient)
-        let scanner = Host(transport: running.transports[1], configuration: .patient)
-        _ = try await advertiser.start()
-        _ = try await scanner.start()
-        let drains = [Task { for await _ in advertiser.events {} }, Task { for await _ in scanner.events {} }]
-        defer { for drain in drains { drain.cancel() } }
+        let pair = try await ExtendedHostPair.start()
+        defer { pair.close() }
+        let (running, advertiser, scanner) = (pair.running, pair.advertiser, pair.scanner)
         let data = ExtendedScanTests.longStructures
         try await advertiser.startAdvertising(GAPAdvertisingParameters(
             kind: .nonConnectable, data: data, extended: .coded(sid: 5, codedPHYOptions: .requireS2)))

@@ -146,15 +146,9 @@ struct ExtendedScanTests {
 
     @Test("Our host advertises an extended set of 1,650 octets on LE 2M; another host's extended scan gets it whole")
     func hostToHost() async throws {
-        var scenario = Scenario(name: "empty").addingExternalDevices(2)
-        scenario.timing = .ideal
-        let running = try RunningWorld(scenario, speed: 20, capturesHCI: false, claimsExtendedAdvertising: true)
-        let advertiser = Host(transport: running.transports[0], configuration: .patient)
-        let scanner = Host(transport: running.transports[1], configuration: .patient)
-        _ = try await advertiser.start()
-        _ = try await scanner.start()
-        let drains = [Task { for await _ in advertiser.events {} }, Task { for await _ in scanner.events {} }]
-        defer { for drain in drains { drain.cancel() } }
+        let pair = try await ExtendedHostPair.start()
+        defer { pair.close() }
+        let (running, advertiser, scanner) = (pair.running, pair.advertiser, pair.scanner)
         #expect(Self.longStructures.encodedLength == 1650)
         try await advertiser.startAdvertising(GAPAdvertisingParameters(
             kind: .nonConnectable, data: Self.longStructures, extended: GAPExtendedAdvertising(secondaryPHY: .le2M, sid: 7)))

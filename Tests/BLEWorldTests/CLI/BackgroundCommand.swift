@@ -30,6 +30,13 @@ final class BackgroundCommand {
     /// The lines printed so far that parse as JSON objects.
     var jsonObjects: [[String: Any]] { jsonLines(output) }
 
+    /// The `port` of the `READY {...}` line a server command (`ble backend`) prints once it
+    /// listens, if it has printed it.
+    var readyPort: Int? {
+        output.split(separator: "\n").first { $0.hasPrefix("READY ") }
+            .flatMap { (try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8))) as? [String: Any] }?["port"] as? Int
+    }
+
     /// Waits (up to `seconds`) until the output holds a line satisfying `predicate`; the
     /// output is re-read every 50 ms, as the process writes each line when it happens.
     func waitForLine(within seconds: Double, where predicate: ([String: Any]) -> Bool) -> [String: Any]? {

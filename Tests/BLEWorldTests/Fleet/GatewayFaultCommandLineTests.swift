@@ -109,8 +109,7 @@ struct GatewayFaultCommandLineTests {
         var port: Int?
         let deadline = Date().addingTimeInterval(60)
         while port == nil, Date() < deadline, backend.process.isRunning {
-            port = backend.output.split(separator: "\n").first { $0.hasPrefix("READY ") }
-                .flatMap { (try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8))) as? [String: Any] }?["port"] as? Int
+            port = backend.readyPort
             if port == nil { usleep(50_000) }
         }
         let base = try #require(port.flatMap { URL(string: "http://127.0.0.1:\($0)") }, "ble backend did not start: \(backend.output)")

@@ -1,6 +1,8 @@
 import BLE
 import BLEPhone
+import BLEFleetStore
 import BLETime
+import FleetStoreTesting
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,16 +12,13 @@ import OpenCoreLocation
 import RideLog
 import Testing
 
-/// The PostgreSQL server's admin URL, when .ci/run (or scripts/test-postgres.sh) started one.
-private let rideLogPostgres = ProcessInfo.processInfo.environment["SWIFTBLE_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
-
 /// The ride log over real processes (docs/systems.md, "Ride log"): the ride-log scenario's
 /// world served in real time by `ble sim serve`, the rider's phone in this process running the
 /// Rides app (Examples/RideLog) on the wall clock with its Core Location manager on the rider's
 /// served controller over TCP, and the ride posted with `URLSession` over real HTTP to a real
 /// `ble backend` on PostgreSQL. No phone link is simulated here, so the scenario's network
 /// outage is left out: the post on alighting goes through at once.
-@Suite("The ride log over real processes", .enabled(if: rideLogPostgres != nil,
+@Suite("The ride log over real processes", .enabled(if: PostgresTesting.isConfigured,
                                                      "needs PostgreSQL: SWIFTBLE_TEST_POSTGRES is not set (.ci/run starts a throwaway cluster)"))
 struct RideLogServedTests {
     /// Bus 42's beacons and the four stops' in ride-log.yaml.
@@ -39,11 +38,21 @@ struct RideLogServedTests {
     @MainActor
     func rideOverRealProcesses() async throws {
         let ble = try #require(bleExecutable())
-        let admin = try #require(rideLogPostgres)
-        let name = "swiftble_ride_\(getpid())_\(UInt32.random(in: 0 ... .max))"
-        let database = try Self.makeDatabase(name, admin: admin)
-        defer { _ = try? runProcess("/usr/bin/env", ["psql", admin, "-q", "-c", "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"]) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ble-ride-log-\(getpid())-\(name)")
+        let target = try await PostgresTesting.makeDatabase()
+        do {
+            try await Self.rideAndCheck(ble: ble, database: target)
+        } catch {
+            await PostgresTesting.dropDatabase(target.database)
+            throw error
+        }
+        await PostgresTesting.dropDatabase(target.database)
+    }
+
+    /// The ride on a served world, posted to a `ble backend` on `target`, and what the test checks.
+    @MainActor
+    static func rideAndCheck(ble: String, database target: PostgresTarget) async throws {
+        let database = target.description
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ble-ride-log-\(getpid())-\(target.database)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = folder.appendingPathComponent("ride-log.yaml")
@@ -55,10 +64,10 @@ struct RideLogServedTests {
         // A world runs in real time whether or not the phone keeps up: on a machine loaded
         // enough that the phone's manager is not up within `readyWithin`, a fresh world and
         // phone are tried once more (the run says so); a second miss fails the test.
-        var outcome = try await Self.ride(ble: ble, scenario: scenario, backend: base)
+        var outcome = try await ride(ble: ble, scenario: scenario, backend: base)
         if outcome == nil {
             print("ride log over real processes: the phone did not report stop 2 within \(Self.readyWithin) s; trying a fresh world")
-            outcome = try await Self.ride(ble: ble, scenario: scenario, backend: base)
+            outcome = try await ride(ble: ble, scenario: scenario, backend: base)
         }
         let (rides, references, lockScreen) = try #require(outcome, "the phone did not report stop 2 within \(Self.readyWithin) s, twice")
         let ride = try #require(rides.first, "no ride logged")
@@ -144,23 +153,11 @@ struct RideLogServedTests {
             .joined(separator: "\n") + "\n"
     }
 
-    /// Makes the database `name` on the server at `admin` and returns its URL.
-    static func makeDatabase(_ name: String, admin: String) throws -> String {
-        let made = try runProcess("/usr/bin/env", ["psql", admin, "-q", "-c", "CREATE DATABASE \(name)"])
-        guard made.status == 0 else { throw ServeError(message: "CREATE DATABASE failed: \(made.stderr)") }
-        guard let slash = admin.lastIndex(of: "/") else { throw ServeError(message: "not a database URL: \(admin)") }
-        return admin[..<slash] + "/" + name
-    }
-
     /// The base URL `ble backend` printed on its READY line, within a minute.
     static func readyURL(of backend: BackgroundCommand) async -> URL? {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, backend.process.isRunning {
-            let ready = backend.output.split(separator: "\n").first { $0.hasPrefix("READY ") }
-            if let ready, let object = try? JSONSerialization.jsonObject(with: Data(ready.dropFirst(6).utf8)) as? [String: Any],
-               let port = object["port"] as? Int {
-                return URL(string: "http://127.0.0.1:\(port)")
-            }
+            if let port = backend.readyPort { return URL(string: "http://127.0.0.1:\(port)") }
             try? await Task.sleep(for: .milliseconds(100))
         }
         return nil

@@ -31,6 +31,16 @@ extension SeededGenerator {
             connectionIntervalMin: u16(), connectionIntervalMax: u16(), maxLatency: u16(),
             supervisionTimeout: u16(), minCELength: u16(), maxCELength: u16())
     }
+    /// LE Set Extended Advertising Parameters [v1]'s fields, which [v2] carries too.
+    mutating func extendedAdvertisingParameters() -> HCI.LESetExtendedAdvertisingParameters {
+        HCI.LESetExtendedAdvertisingParameters(
+            advertisingHandle: u8(), advertisingEventProperties: HCI.AdvertisingEventProperties(rawValue: u16()),
+            primaryAdvertisingIntervalMin: u24(), primaryAdvertisingIntervalMax: u24(),
+            primaryAdvertisingChannelMap: HCI.AdvertisingChannelMap(rawValue: u8()), ownAddressType: pick(),
+            peerAddress: typedAddress(), advertisingFilterPolicy: pick(), advertisingTxPower: i8(),
+            primaryAdvertisingPHY: pick(), secondaryAdvertisingMaxSkip: u8(), secondaryAdvertisingPHY: pick(),
+            advertisingSID: u8(), scanRequestNotificationEnable: bool())
+    }
     mutating func peer() -> (HCI.AddressType, BluetoothAddress) {
         let type = pick([HCI.AddressType.public, .random, .publicIdentity, .randomIdentity])
         return (type, address(type.addressKind))
@@ -130,22 +140,9 @@ enum CommandGenerators {
                 connectionHandle: g.handle(), allPHYs: HCI.AllPHYsPreference(rawValue: g.u8()),
                 txPHYs: HCI.LEPHYs(rawValue: g.u8()), rxPHYs: HCI.LEPHYs(rawValue: g.u8()), phyOptions: g.pick()),
             HCI.LESetAdvertisingSetRandomAddress(advertisingHandle: g.u8(), randomAddress: g.address(.random)),
-            HCI.LESetExtendedAdvertisingParameters(
-                advertisingHandle: g.u8(), advertisingEventProperties: HCI.AdvertisingEventProperties(rawValue: g.u16()),
-                primaryAdvertisingIntervalMin: g.u24(), primaryAdvertisingIntervalMax: g.u24(),
-                primaryAdvertisingChannelMap: HCI.AdvertisingChannelMap(rawValue: g.u8()), ownAddressType: g.pick(),
-                peerAddress: g.typedAddress(), advertisingFilterPolicy: g.pick(), advertisingTxPower: g.i8(),
-                primaryAdvertisingPHY: g.pick(), secondaryAdvertisingMaxSkip: g.u8(), secondaryAdvertisingPHY: g.pick(),
-                advertisingSID: g.u8(), scanRequestNotificationEnable: g.bool()),
+            g.extendedAdvertisingParameters(),
             HCI.LESetExtendedAdvertisingParametersV2(
-                HCI.LESetExtendedAdvertisingParameters(
-                    advertisingHandle: g.u8(), advertisingEventProperties: HCI.AdvertisingEventProperties(rawValue: g.u16()),
-                    primaryAdvertisingIntervalMin: g.u24(), primaryAdvertisingIntervalMax: g.u24(),
-                    primaryAdvertisingChannelMap: HCI.AdvertisingChannelMap(rawValue: g.u8()), ownAddressType: g.pick(),
-                    peerAddress: g.typedAddress(), advertisingFilterPolicy: g.pick(), advertisingTxPower: g.i8(),
-                    primaryAdvertisingPHY: g.pick(), secondaryAdvertisingMaxSkip: g.u8(), secondaryAdvertisingPHY: g.pick(),
-                    advertisingSID: g.u8(), scanRequestNotificationEnable: g.bool()),
-                primaryAdvertisingPHYOptions: g.pick(), secondaryAdvertisingPHYOptions: g.pick()),
+                g.extendedAdvertisingParameters(), primaryAdvertisingPHYOptions: g.pick(), secondaryAdvertisingPHYOptions: g.pick()),
             HCI.LESetExtendedAdvertisingData(
                 advertisingHandle: g.u8(), operation: g.pick(), fragmentPreference: g.pick(),
                 advertisingData: g.slice(upTo: 251)),
