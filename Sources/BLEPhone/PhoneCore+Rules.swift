@@ -6,6 +6,16 @@ extension PhoneCore {
         case let .bluetooth(on):
             bluetoothOn = on
             return []
+        case let .screen(on):
+            screenOn = on
+            guard !on else { return [] }
+            // The app on screen leaves it, as when the user goes home (§9, rule 1).
+            for name in appNames {
+                guard var app = apps[name], app.state == .foreground else { continue }
+                move(&app, to: .background, outputs: &outputs)
+                app.suspendAt = now + policy.suspendGrace
+                store(app)
+            }
         case .reboot:
             for name in appNames {
                 guard var app = apps[name] else { continue }
@@ -22,6 +32,7 @@ extension PhoneCore {
         case let .launch(name), let .foreground(name):
             guard !awaitingFirstUnlock else { throw .invalidAction("the phone has not been unlocked since it restarted: unlock it first") }
             var app = try record(name)
+            screenOn = true
             move(&app, to: .foreground, outputs: &outputs)
             app.suspendAt = nil
             app.taskEndsAt = nil

@@ -105,6 +105,12 @@ public enum PhoneAction: Hashable, Sendable {
     case endBackgroundTask(String)
     /// Bluetooth switched on or off in Settings.
     case bluetooth(on: Bool)
+    /// The screen goes off (the side button, or the phone locks itself) or comes on (the
+    /// lock screen). Off, the app on screen leaves it as with ``background(_:)``; on, no app
+    /// returns by itself: the user opens one with ``foreground(_:)`` or ``launch(_:)``, which
+    /// also turn the screen on. A monitored region's `notifyEntryStateOnDisplay` is the
+    /// location managers' part (§9, rule 23).
+    case screen(on: Bool)
     /// The phone restarts: every app that runs or is suspended ends
     /// (``TerminationReason/reboot``), and, with a passcode, nothing is relaunched for
     /// Bluetooth until ``unlock`` (§9, rule 16).
@@ -213,6 +219,8 @@ public struct PhoneCore: Sendable {
     private var order: [String] = []
     /// Whether Bluetooth is on in Settings.
     public internal(set) var bluetoothOn = true
+    /// Whether the screen is on (``PhoneAction/screen(on:)``); on at the start.
+    public internal(set) var screenOn = true
     /// Whether the phone restarted and has not been unlocked since, with a passcode set:
     /// no app is relaunched for Bluetooth meanwhile (§9, rule 16; TN3115).
     public internal(set) var awaitingFirstUnlock = false

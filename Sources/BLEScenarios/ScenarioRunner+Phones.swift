@@ -39,8 +39,10 @@ extension ScenarioRunner {
                 name = phone
                 action = .bluetooth(on: on)
             case let .screen(phone, on):
-                if on {
-                    world.schedule(at: world.now + timed.time) { [weak self] world in self?.screenOn(phone, at: world.now) }
+                // Off, the app on screen leaves it; on, the regions that ask are told (rule 23).
+                world.schedule(at: world.now + timed.time) { [weak self] world in
+                    self?.carryOut(.screen(on: on), on: phone, at: world.now)
+                    if on { self?.screenOn(phone, at: world.now) }
                 }
                 continue
             default:

@@ -239,6 +239,29 @@ final class BeaconEngine: Sendable {
         relay.post(events)
     }
 
+    // MARK: Screen
+
+    /// The phone's screen came on (Apple, `CLRegion.notifyEntryStateOnDisplay`: the state is
+    /// reported "when the user turns on the display and the device is already inside the
+    /// region"; §9, rule 23): exits now due first, then `didDetermineState(.inside)` for each
+    /// monitored region that asks for it and is inside. Nothing with Bluetooth off.
+    func screenCameOn() {
+        let now = now()
+        let events = state.withLock { state -> [LocationEvent] in
+            guard state.monitor.isRadioOn else { return [] }
+            var events: [LocationEvent] = []
+            for region in state.monitor.monitoredRegions {
+                guard state.regions[region.identifier]?.notifyEntryStateOnDisplay == true else { continue }
+                for event in state.monitor.requestState(for: region.identifier, at: now) {
+                    if case let .didDetermineState(regionState, _, _) = event, regionState != .inside { continue }
+                    events.append(Self.event(event, regions: state.regions))
+                }
+            }
+            return events
+        }
+        relay.post(events)
+    }
+
     // MARK: Running
 
     private func ensureRunning() {

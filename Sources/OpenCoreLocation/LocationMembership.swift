@@ -31,6 +31,12 @@ final class LocationMembership: PhoneAppMember, @unchecked Sendable {
         manager?.engine.bluetoothSwitched(on: on)
     }
 
+    /// The screen came on: the regions that ask for it report their state
+    /// (``BeaconEngine/screenCameOn()``).
+    func screenCameOn() async {
+        manager?.engine.screenCameOn()
+    }
+
     func appTerminated(preserved: Bool) async {
         guard let manager else { return }
         for constraint in manager.rangedBeaconConstraints { manager.stopRangingBeacons(satisfying: constraint) }

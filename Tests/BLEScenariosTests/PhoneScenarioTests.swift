@@ -88,4 +88,18 @@ struct PhoneScenarioTests {
         #expect(bus.suffix(3).map(\.1) == ["suspended → background", "← didDetermineState inside \"stop\"", "background → suspended"])
         #expect(!Self.lines(timeline, app: "Mail").contains { $0.1.contains("didDetermineState") })
     }
+
+    @Test("The screen going off moves the app on screen to the background: the pocket's story is the same as with the app sent there")
+    func screenOffIsGoingHome() throws {
+        let original = try #require(BundledScenarios.yaml(named: "bus-stop-pocket"))
+        let text = original.replacingOccurrences(of: "  - {at: 2, app: {device: rider, app: Bus, do: background}}",
+                                                 with: "  - {at: 2, screen: {device: rider, on: false}}")
+        #expect(text != original)
+        let locked = try ScenarioRunner(scenario: ScenarioLoader.parse(yaml: text)).run(until: 60)
+        let sent = try ScenarioRunner(scenario: ScenarioLoader.parse(yaml: original)).run(until: 60)
+        let bus = Self.lines(locked, app: "Bus")
+        #expect(bus.contains { $0 == (2, "foreground → background") }, "\(bus)")
+        #expect(bus.map(\.1) == Self.lines(sent, app: "Bus").map(\.1))
+        #expect(bus.map(\.0) == Self.lines(sent, app: "Bus").map(\.0))
+    }
 }

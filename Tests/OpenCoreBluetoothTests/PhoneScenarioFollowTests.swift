@@ -38,6 +38,27 @@ struct PhoneScenarioFollowTests {
         await device.close()
     }
 
+    @Test("A scenario's screen action reaches the phone that follows it: off, the app on screen goes to the background and is suspended")
+    func followsScreen() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOfFile: root.appendingPathComponent("Scenarios/heart-rate-restore.yaml").path, encoding: .utf8)
+        let line = "  - {at: 10, app: {device: iPhone, app: Pulse, do: background}}"
+        #expect(text.contains(line))
+        let scenario = try ScenarioLoader.parse(yaml: text.replacingOccurrences(of: line, with: "  - {at: 10, screen: {device: iPhone, on: false}}"))
+        let device = try await BLEDevice.open(scenario: scenario, profile: .iPhone)
+        let phone = SimulatedPhone(device: device)
+        try phone.install(scenarioApp: "Pulse") { _ in _ = HeartRateCentral(options: [:]) }
+        try phone.followScenario()
+        try await testClock.sleep(untilMicroseconds: 20_000_000)
+        let moves = phone.timeline.compactMap { entry -> String? in
+            guard case let .stateChanged("Pulse", from, to) = entry.output else { return nil }
+            return "\(entry.time / 1_000_000) \(from) → \(to)"
+        }
+        #expect(moves == ["1 notRunning → foreground", "10 foreground → background", "15 background → suspended"], "\(moves)")
+        phone.close()
+        await device.close()
+    }
+
     @Test("A scenario app's bluetooth answer and usage description reach the phone: refused, its manager is unauthorized; without a description, it is terminated")
     func scenarioBluetoothPermission() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -73,6 +73,10 @@ public protocol PhoneAppMember: AnyObject, Sendable {
     /// its new state and give up its scan, links, advertising and services, and for a Core
     /// Location manager's beacon regions to go unknown and its ranging to stop.
     func bluetoothSwitched(on: Bool) async
+    /// The screen came on (``PhoneAction/screen(on:)``), for a Core Location manager to
+    /// tell its app the state of the regions that ask for it (`notifyEntryStateOnDisplay`,
+    /// §9, rule 23).
+    func screenCameOn() async
 }
 
 extension PhoneAppMember {
@@ -82,6 +86,8 @@ extension PhoneAppMember {
     public func locationAuthorizationChanged() {}
     /// Nothing to do by default: only Bluetooth and beacon managers care.
     public func bluetoothSwitched(on: Bool) async {}
+    /// Nothing to do by default: only location managers care.
+    public func screenCameOn() async {}
 }
 
 /// One line of a phone's story: what its system did, and when.

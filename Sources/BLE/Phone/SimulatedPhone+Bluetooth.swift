@@ -48,4 +48,11 @@ extension SimulatedPhone.State {
         if !on { effects.append(.radioOff) }
         return effects
     }
+
+    /// The screen came on: every manager the system holds, of running apps and preserved
+    /// for terminated ones, is told, in the order the apps were installed.
+    func screenCameOn() -> [SimulatedPhone.Effect] {
+        let held = core.appNames.flatMap { (members[$0] ?? []) + (preserved[$0].map { $0.sorted { $0.key < $1.key }.map(\.value) } ?? []) }
+        return held.map { SimulatedPhone.Effect.screenOn($0) }
+    }
 }

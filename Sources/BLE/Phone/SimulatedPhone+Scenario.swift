@@ -33,13 +33,12 @@ extension SimulatedPhone {
         setNotificationAnswer(NotificationAuthorizationAnswer(rawValue: app.notifications) ?? .allow, for: app.name)
     }
 
-    /// From now on, carries out the scenario's `app`, `bluetooth` and `network` actions for this phone
+    /// From now on, carries out the scenario's `app`, `bluetooth`, `screen`, `notification` and `network` actions for this phone
     /// when the world's clock reaches them (any already due, at once, in order). An action
     /// the app's state forbids is logged (`ble.phone`, error) and skipped.
     /// - Throws: `PhoneError.invalidAction(_:)` when the device is not in a scenario's
-    ///   world, an app the scenario installs is not installed here, the scenario switches
-    ///   the phone's screen (which only `observe:` phones model), or the phone follows
-    ///   already.
+    ///   world, an app the scenario installs is not installed here, a notification names
+    ///   no ANCS category, or the phone follows already.
     public func followScenario() throws(PhoneError) {
         guard let place = device?.scenarioPlace else {
             throw .invalidAction("the phone's device is not in a scenario's world: open it with hci sim:FILE.yaml")
@@ -54,13 +53,6 @@ extension SimulatedPhone {
                   let category = note.category, ANCS.CategoryID(name: category) == nil else { continue }
             throw .invalidAction("actions[\(index)]: \"\(category)\" is not an ANCS category; use "
                                  + ANCS.CategoryID.names.joined(separator: ", "))
-        }
-        let screens = place.scenario.actions.contains { timed in
-            if case let .screen(name, _) = timed.action { name == place.deviceName } else { false }
-        }
-        guard !screens else {
-            throw .invalidAction("the scenario switches the screen of \(place.deviceName), which a phone running programs "
-                                 + "does not model yet; leave the screen actions out")
         }
         let started = state.withLock { state -> Bool in
             guard state.follower == nil else { return false }
@@ -83,6 +75,8 @@ extension SimulatedPhone {
             action = named
         case let .bluetooth(_, on):
             action = .bluetooth(on: on)
+        case let .screen(_, on):
+            action = .screen(on: on)
         case let .notification(_, note):
             carryOut(notification: note)
             return

@@ -89,6 +89,7 @@ public final class SimulatedPhone: Sendable {
             }
             var effects = state.process(try state.core.handle(action, at: now), at: now)
             if case let .bluetooth(on) = action { effects += state.bluetoothSwitched(on: on) }
+            if case .screen(on: true) = action { effects += state.screenCameOn() }
             // A restart ends the radio's links with the apps (rule 16).
             if case .reboot = action { effects.append(.radioOff) }
             if let (name, launcher) = fresh { effects.append(.launch(name, launcher, PhoneLaunchOptions())) }

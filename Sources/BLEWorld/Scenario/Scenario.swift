@@ -199,7 +199,8 @@ public enum ScenarioAction: Hashable, Sendable {
     case app(String, app: String, ScenarioAppAction)
     /// Bluetooth is switched on or off in the phone's Settings.
     case bluetooth(String, on: Bool)
-    /// The phone's screen is switched on (or off).
+    /// The phone's screen goes off (the app on screen leaves it) or comes on (the lock
+    /// screen: regions with `notifyEntryStateOnDisplay` report their state).
     case screen(String, on: Bool)
     /// The phone's cellular link goes down (an outage, a tunnel) or comes back: its apps'
     /// requests fail while it is down (docs/network.md).
