@@ -3,8 +3,8 @@ extension PhoneCore {
     public mutating func handle(_ action: PhoneAction, at now: Int64) throws(PhoneError) -> [PhoneOutput] {
         var outputs: [PhoneOutput] = []
         switch action {
-        case let .bluetooth(on):
-            bluetoothOn = on
+        case .bluetooth, .controlCenterBluetooth, .airplaneMode:
+            switchRadio(action)
             return []
         case let .screen(on):
             screenOn = on
@@ -27,12 +27,16 @@ extension PhoneCore {
                 store(app)
             }
             awaitingFirstUnlock = policy.passcodeSet
+            // Control Center's Bluetooth button is on again after a restart (Apple, "Use
+            // Bluetooth and Wi-Fi in Control Center").
+            controlCenterBluetoothOn = true
         case .unlock:
             awaitingFirstUnlock = false
         case let .launch(name), let .foreground(name):
             guard !awaitingFirstUnlock else { throw .invalidAction("the phone has not been unlocked since it restarted: unlock it first") }
             var app = try record(name)
             screenOn = true
+            app.bluetoothWorkDropped = nil
             move(&app, to: .foreground, outputs: &outputs)
             app.suspendAt = nil
             app.taskEndsAt = nil
@@ -142,8 +146,8 @@ extension PhoneCore {
         // learns of it), but relaunches no app: Bluetooth switched off relaunches nothing
         // (TN3115), and a relaunched manager reports its state itself (rule 14).
         let stateReport = event.detail.hasPrefix("didUpdateState")
-        guard bluetoothOn || event.kind == .region || stateReport else {
-            return [.dropped(app: name, event: event, reason: "Bluetooth is off")]
+        guard bluetoothAvailable || event.kind == .region || stateReport else {
+            return [.dropped(app: name, event: event, reason: bluetoothOn ? "Bluetooth is off in Control Center" : "Bluetooth is off")]
         }
         if stateReport, case .terminated = app.state {
             return [.dropped(app: name, event: event, reason: "a state change relaunches no app")]
@@ -222,7 +226,8 @@ extension PhoneCore {
         return app
     }
 
-    private mutating func store(_ app: App) { apps[app.description.name] = app }
+    /// Keeps `app`'s record as changed.
+    mutating func store(_ app: App) { apps[app.description.name] = app }
 
     private mutating func move(_ app: inout App, to state: AppState, outputs: inout [PhoneOutput]) {
         guard app.state != state else { return }

@@ -103,8 +103,19 @@ public enum PhoneAction: Hashable, Sendable {
     case beginBackgroundTask(String)
     /// The app ends its background task.
     case endBackgroundTask(String)
-    /// Bluetooth switched on or off in Settings.
+    /// Bluetooth switched on or off in Settings. Switched on in Airplane Mode, the phone
+    /// keeps it on the next time Airplane Mode comes on.
     case bluetooth(on: Bool)
+    /// Control Center's Bluetooth button (iOS 11 and later): off, apps' accessories are
+    /// disconnected and their Core Bluetooth managers report powered off, but beacon regions
+    /// and ranging go on, and the system keeps terminated apps' Bluetooth work, relaunching
+    /// them for it once the button is on again (on ``RelaunchProfile/iOS26`` only apps using
+    /// AccessorySetupKit). On ``RelaunchProfile/iOS10`` the button is the Settings switch.
+    case controlCenterBluetooth(on: Bool)
+    /// Airplane Mode: the cellular link goes down, and Bluetooth goes off unless the user
+    /// turned it on in Airplane Mode before (``PhonePolicy/bluetoothStaysOnInAirplaneMode``);
+    /// off again, both come back.
+    case airplaneMode(on: Bool)
     /// The screen goes off (the side button, or the phone locks itself) or comes on (the
     /// lock screen). Off, the app on screen leaves it as with ``background(_:)``; on, no app
     /// returns by itself: the user opens one with ``foreground(_:)`` or ``launch(_:)``, which
@@ -208,6 +219,9 @@ public struct PhoneCore: Sendable {
         var askedAlways = false
         /// Its Bluetooth authorization, kept across launches (the phone's setting).
         var bluetooth: BluetoothAuthorization = .notDetermined
+        /// Why the system gave up the Bluetooth work it kept for the terminated app, so that
+        /// nothing relaunches it for that work (rule 16); cleared when the user opens it.
+        var bluetoothWorkDropped: String?
         /// When it last came to the foreground, in the phone's count of such moves (rule 5:
         /// the most recently foreground app gets a shared connection alert); `nil` if never.
         var lastForeground: UInt64?
@@ -221,6 +235,18 @@ public struct PhoneCore: Sendable {
     public internal(set) var bluetoothOn = true
     /// Whether the screen is on (``PhoneAction/screen(on:)``); on at the start.
     public internal(set) var screenOn = true
+    /// Whether Control Center's Bluetooth button is on (``PhoneAction/controlCenterBluetooth(on:)``).
+    public internal(set) var controlCenterBluetoothOn = true
+    /// Whether Airplane Mode is on (``PhoneAction/airplaneMode(on:)``).
+    public internal(set) var airplaneModeOn = false
+    /// Whether Airplane Mode leaves Bluetooth on: the policy's at first, then what the user
+    /// last chose in Airplane Mode.
+    public internal(set) var bluetoothStaysOnInAirplaneMode = false
+    /// Whether Airplane Mode switched Bluetooth off, to switch it on again when it ends.
+    var airplaneModeSwitchedBluetoothOff = false
+    /// Whether Core Bluetooth is available to apps: switched on in Settings, with Control
+    /// Center's button on.
+    public var bluetoothAvailable: Bool { bluetoothOn && controlCenterBluetoothOn }
     /// Whether the phone restarted and has not been unlocked since, with a passcode set:
     /// no app is relaunched for Bluetooth meanwhile (§9, rule 16; TN3115).
     public internal(set) var awaitingFirstUnlock = false
@@ -248,6 +274,7 @@ public struct PhoneCore: Sendable {
         random = seed
         monitorSeeds = seed ^ 0x6D6F_6E69_746F_7273  // "monitors"
         dropoutSeeds = seed ^ 0x6472_6F70_6F75_7473  // "dropouts"
+        bluetoothStaysOnInAirplaneMode = policy.bluetoothStaysOnInAirplaneMode
     }
 
     /// Installs `app`.

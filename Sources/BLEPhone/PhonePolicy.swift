@@ -24,6 +24,11 @@ public struct PhonePolicy: Hashable, Sendable {
     /// (``PhoneAction/unlock``): the apps' data stays encrypted until then (TN3115: "not
     /// before the first unlock when a passcode is set"). Default `true`.
     public var passcodeSet = true
+    /// Whether Airplane Mode leaves Bluetooth on, as it does once the user has switched
+    /// Bluetooth on in Airplane Mode (Apple, "Use Airplane Mode on your iPhone": the phone
+    /// remembers it); the phone then remembers each later choice made in Airplane Mode.
+    /// Default `false`: Airplane Mode turns Bluetooth off.
+    public var bluetoothStaysOnInAirplaneMode = false
     /// How late a region entry reaches an app that is not in the foreground: a delay drawn
     /// uniformly from this range, in microseconds. Measured 1 to 12 s (Radius Networks,
     /// 2015); in the foreground the entry comes at once.

@@ -10,6 +10,8 @@
 /// | --- | --- | --- | --- |
 /// | the user force-quit it | no relaunch | no relaunch | relaunch only with AccessorySetupKit |
 /// | the phone restarted | no relaunch | relaunch after the first unlock | relaunch after the first unlock |
+/// | Control Center's Bluetooth button | the Settings switch: no relaunch | relaunch | relaunch only with AccessorySetupKit |
+/// | Airplane Mode, Bluetooth left on | no relaunch | relaunch | relaunch |
 public enum RelaunchProfile: String, Hashable, Sendable, CaseIterable {
     /// iOS 10 (QA1962's iOS 10 column): no relaunch after a restart, nor after a force-quit.
     case iOS10
@@ -39,6 +41,7 @@ extension PhoneCore {
     /// when it relaunches the app (§9, rules 13 and 16).
     func bluetoothRelaunchRefusal(of app: App, after reason: TerminationReason, hasMode: Bool) -> String? {
         if awaitingFirstUnlock { return "the phone has not been unlocked since it restarted" }
+        if let dropped = app.bluetoothWorkDropped { return dropped }
         guard keepsBluetoothState(of: app.description.name, after: reason) else {
             return switch reason {
             case .forceQuit: "the user force-quit the app"

@@ -78,7 +78,7 @@ extension CBCentralManager {
             }
             self.app?.called("willRestoreState " + peripherals.map { $0.name ?? $0.identifier.uuidString }.joined(separator: ", "))
             self.delegate?.centralManager(self, willRestoreState: state)
-            let off = predecessor.device == nil || self.app?.phone.isBluetoothOn == false
+            let off = predecessor.device == nil || self.app?.phone.isBluetoothAvailable == false
             if self.changeState(to: off ? .poweredOff : .poweredOn) {
                 self.app?.called("didUpdateState \(self.state)")
                 self.delegate?.centralManagerDidUpdateState(self)

@@ -139,7 +139,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             await onQueue {
                 self.device = opened
                 self.learn(bonded)
-                self.report(self.app?.phone.isBluetoothOn == false ? .poweredOff : .poweredOn)
+                self.report(self.app?.phone.isBluetoothAvailable == false ? .poweredOff : .poweredOn)
             }
             await watchController(opened)
         case .failure:

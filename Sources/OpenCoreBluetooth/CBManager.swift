@@ -105,7 +105,7 @@ open class CBManager: NSObject, @unchecked Sendable {
     /// (`CBCentralManagerOptionShowPowerAlertKey`, `CBPeripheralManagerOptionShowPowerAlertKey`)
     /// is made while Bluetooth is switched off, on the phone's timeline.
     static func showPowerAlertIfOff(_ app: PhoneApp?, asked: Bool) {
-        guard asked, let app, !app.phone.isBluetoothOn else { return }
+        guard asked, let app, !app.phone.isBluetoothAvailable else { return }
         app.phone.systemAlert("Turn On Bluetooth to Allow “\(app.name)” to Connect to Accessories", for: app.name)
     }
 

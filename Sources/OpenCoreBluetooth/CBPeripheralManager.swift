@@ -145,7 +145,7 @@ open class CBPeripheralManager: CBManager, @unchecked Sendable {
         case let .success(device):
             self.device = device
             startLoops(device)
-            setState(app?.phone.isBluetoothOn == false ? .poweredOff : .poweredOn)
+            setState(app?.phone.isBluetoothAvailable == false ? .poweredOff : .poweredOn)
         case .failure:
             setState(.unsupported)
         }

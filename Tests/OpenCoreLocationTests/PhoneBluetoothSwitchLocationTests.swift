@@ -97,6 +97,22 @@ struct PhoneBluetoothSwitchLocationTests {
         stop(app, phone)
     }
 
+    @Test("Control Center's button off: beacon regions and ranging go on (Radius Networks, 2018), unlike the Settings switch")
+    func controlCenterKeepsBeacons() async throws {
+        let path = try file(stopsAt: nil)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let phone = SimulatedPhone(clock: testClock, seed: 5)
+        let app = try await insideShop(on: phone, path: path)
+        let log = app.watcher.log
+
+        try phone.perform(.controlCenterBluetooth(on: false))
+        let switched = log.count
+        let ranged = await log.first(from: switched) { if case .didRange = $0 { true } else { false } }
+        #expect(ranged != nil)
+        #expect(!log.events[switched...].contains(.didFailRanging(code: CLError.Code.rangingUnavailable.rawValue)))
+        stop(app, phone)
+    }
+
     @Test("Back on with the beacon still there: the held requestState answers unknown, then the state is inside again with no entry and no exit")
     func backOnInside() async throws {
         let path = try file(stopsAt: nil)

@@ -3,8 +3,16 @@ import BLETime
 /// Bluetooth as the phone's Settings hold it: the switch, and each app's permission.
 extension SimulatedPhone {
     /// Whether Bluetooth is switched on in Settings (``perform(_:)`` with
-    /// `PhoneAction.bluetooth(on:)` flips it).
+    /// `PhoneAction.bluetooth(on:)` flips it, and Airplane Mode may).
     public var isBluetoothOn: Bool { state.withLock { $0.core.bluetoothOn } }
+
+    /// Whether Core Bluetooth is available to apps: on in Settings, and Control Center's
+    /// button on (`PhoneAction.controlCenterBluetooth(on:)`). Beacon regions need only the
+    /// Settings switch.
+    public var isBluetoothAvailable: Bool { state.withLock { $0.core.bluetoothAvailable } }
+
+    /// Whether Airplane Mode is on.
+    public var isAirplaneModeOn: Bool { state.withLock { $0.core.airplaneModeOn } }
 
     /// The Bluetooth authorization of `app`, kept across its launches
     /// (`BluetoothAuthorization.notDetermined` until its first manager).
@@ -39,13 +47,40 @@ extension SimulatedPhone {
 }
 
 extension SimulatedPhone.State {
-    /// Bluetooth was switched on or off: every manager the system holds, of running apps
-    /// and preserved for terminated ones, is told; switched off, the radio's remaining
-    /// links end after them.
-    func bluetoothSwitched(on: Bool) -> [SimulatedPhone.Effect] {
-        let held = members.values.flatMap { $0 } + preserved.values.flatMap(\.values)
-        var effects = held.map { SimulatedPhone.Effect.bluetooth($0, on: on) }
-        if !on { effects.append(.radioOff) }
+    /// The phone's radio switches, compared before and after an action.
+    struct Switches: Equatable {
+        var settings: Bool
+        var controlCenter: Bool
+        var airplaneMode: Bool
+    }
+
+    /// The switches as they are.
+    var switches: Switches {
+        Switches(settings: core.bluetoothOn, controlCenter: core.controlCenterBluetoothOn, airplaneMode: core.airplaneModeOn)
+    }
+
+    /// What the managers hear when the switches moved from `before` (rule 16). The Settings
+    /// switch (or Airplane Mode moving it) reaches every manager the system holds, of running
+    /// apps and preserved for terminated ones; off, the radio's remaining links end after
+    /// them. Core Bluetooth managers hear it on only with Control Center's button on.
+    /// Control Center's button reaches only the running apps' Core Bluetooth managers: beacon
+    /// regions go on (Radius Networks, "Bluetooth Beacons in iOS 11", 2018), and the system
+    /// keeps terminated apps' work (TN3115); off, the links end too.
+    func radioSwitched(from before: Switches) -> [SimulatedPhone.Effect] {
+        let after = switches
+        var effects: [SimulatedPhone.Effect] = []
+        if before.settings != after.settings {
+            let held = members.values.flatMap { $0 } + preserved.values.flatMap(\.values)
+            for member in held where member.role == .region || !after.settings || after.controlCenter {
+                effects.append(.bluetooth(member, on: after.settings))
+            }
+            if !after.settings { effects.append(.radioOff) }
+        } else if before.controlCenter != after.controlCenter, after.settings {
+            for member in members.values.flatMap({ $0 }) where member.role != .region {
+                effects.append(.bluetooth(member, on: after.controlCenter))
+            }
+            if !after.controlCenter { effects.append(.radioOff) }
+        }
         return effects
     }
 

@@ -79,7 +79,7 @@ public final class SimulatedPhone: Sendable {
     /// - Throws: `PhoneError` for an app not installed, or an action its state forbids.
     public func perform(_ action: PhoneAction) throws(PhoneError) {
         let now = clock.microseconds
-        let effects = try state.withLock { state throws(PhoneError) -> [Effect] in
+        let (effects, airplaneMode) = try state.withLock { state throws(PhoneError) -> ([Effect], Bool?) in
             var fresh: (String, LaunchEntryPoint)?
             if case let .launch(name) = action {
                 switch try state.core.state(of: name) {
@@ -87,15 +87,19 @@ public final class SimulatedPhone: Sendable {
                 default: break
                 }
             }
+            let switches = state.switches
             var effects = state.process(try state.core.handle(action, at: now), at: now)
-            if case let .bluetooth(on) = action { effects += state.bluetoothSwitched(on: on) }
+            effects += state.radioSwitched(from: switches)
             if case .screen(on: true) = action { effects += state.screenCameOn() }
             // A restart ends the radio's links with the apps (rule 16).
             if case .reboot = action { effects.append(.radioOff) }
             if let (name, launcher) = fresh { effects.append(.launch(name, launcher, PhoneLaunchOptions())) }
-            return effects
+            let airplaneMode = state.core.airplaneModeOn
+            return (effects, switches.airplaneMode == airplaneMode ? nil : airplaneMode)
         }
         carryOut(effects, inline: nil)
+        // Airplane Mode takes the cellular link with it.
+        if let airplaneMode { setNetwork(on: !airplaneMode) }
         rearm()
     }
 

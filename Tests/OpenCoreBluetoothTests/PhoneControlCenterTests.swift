@@ -1,0 +1,53 @@
+import BLE
+import Foundation
+import OpenCoreBluetooth
+import SimulatedTesting
+import Testing
+import WorldTesting
+
+/// Control Center's Bluetooth button and Airplane Mode on the simulated iPhone, as a Core
+/// Bluetooth app sees them (Radius Networks, "Bluetooth Beacons in iOS 11", 2018: managers
+/// report powered off; Apple, "Use Airplane Mode on your iPhone"), on virtual time.
+@Suite("Control Center's Bluetooth button and Airplane Mode", .simulatedOnMainActor, .timeLimit(.minutes(10)))
+@MainActor
+struct PhoneControlCenterTests {
+    /// The heart-rate app running on a phone, connected and measuring.
+    private func measuring(_ controller: String) async throws -> (BLEDevice, SimulatedPhone, HeartRateCentral) {
+        let device = try await neighbourhood(controller)
+        let phone = SimulatedPhone(device: device)
+        let launches = Launches<HeartRateCentral>()
+        try phone.install(AppDescription(name: "Pulse", modes: .bluetoothCentral)) { _ in
+            launches.apps.append(HeartRateCentral(options: [OpenCoreBluetoothControllerOptionKey: controller]))
+        }
+        try phone.perform(.launch("Pulse"))
+        #expect(await eventually { (launches.apps.first?.measurements.count ?? 0) >= 2 })
+        return (device, phone, try #require(launches.apps.first))
+    }
+
+    @Test("Control Center off: the central hears poweredOff and its link ends while Settings still says on; on again, poweredOn")
+    func controlCenterButton() async throws {
+        let (device, phone, app) = try await measuring("phone-control-center")
+        try phone.perform(.controlCenterBluetooth(on: false))
+        #expect(phone.isBluetoothOn && !phone.isBluetoothAvailable)
+        #expect(await eventually { app.log.last == "didUpdateState 4" })
+        #expect(await eventually { device.connections.isEmpty })
+        try phone.perform(.controlCenterBluetooth(on: true))
+        #expect(await eventually { app.log.last == "didUpdateState 5" })
+        phone.close()
+        await device.close()
+    }
+
+    @Test("Airplane Mode: the central hears poweredOff and the cellular link goes down; off again, both come back")
+    func airplaneMode() async throws {
+        let (device, phone, app) = try await measuring("phone-airplane")
+        try phone.perform(.airplaneMode(on: true))
+        #expect(phone.isAirplaneModeOn && !phone.isBluetoothOn && !phone.isNetworkOn)
+        #expect(await eventually { app.log.last == "didUpdateState 4" })
+        #expect(await eventually { device.connections.isEmpty })
+        try phone.perform(.airplaneMode(on: false))
+        #expect(phone.isBluetoothOn && phone.isNetworkOn)
+        #expect(await eventually { app.log.last == "didUpdateState 5" })
+        phone.close()
+        await device.close()
+    }
+}
