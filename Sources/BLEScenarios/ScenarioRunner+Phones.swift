@@ -38,6 +38,18 @@ extension ScenarioRunner {
             case let .bluetooth(phone, on):
                 name = phone
                 action = .bluetooth(on: on)
+            case let .airplaneMode(phone, on):
+                name = phone
+                action = .airplaneMode(on: on)
+            case let .controlCenterBluetooth(phone, on):
+                name = phone
+                action = .controlCenterBluetooth(on: on)
+            case let .reboot(phone):
+                name = phone
+                action = .reboot
+            case let .unlock(phone):
+                name = phone
+                action = .unlock
             case let .screen(phone, on):
                 // Off, the app on screen leaves it; on, the regions that ask are told (rule 23).
                 world.schedule(at: world.now + timed.time) { [weak self] world in

@@ -141,6 +141,10 @@ public final class ScenarioRunner {
         case let .screen(phone, on): return (phone, "screen switched \(on ? "on" : "off")")
         case let .network(phone, on): return (phone, "cellular link \(on ? "up" : "down")")
         case let .notification(phone, note): return (phone, "notification \"\(note.id)\": \(note.change.rawValue)")
+        case let .airplaneMode(phone, on): return (phone, "Airplane Mode \(on ? "on" : "off")")
+        case let .controlCenterBluetooth(phone, on): return (phone, "Control Center's Bluetooth button \(on ? "on" : "off")")
+        case let .reboot(phone): return (phone, "restarts")
+        case let .unlock(phone): return (phone, "is unlocked")
         }
     }
 }

@@ -102,4 +102,30 @@ struct PhoneScenarioTests {
         #expect(bus.map(\.1) == Self.lines(sent, app: "Bus").map(\.1))
         #expect(bus.map(\.0) == Self.lines(sent, app: "Bus").map(\.0))
     }
+
+    @Test("A restart, the first unlock, Airplane Mode and Control Center's button are scenario actions for the phone, on the timeline in words")
+    func restartAndSwitches() throws {
+        let original = try #require(BundledScenarios.yaml(named: "bus-stop-pocket"))
+        let text = original.replacingOccurrences(of: "  - {at: 55, app: {device: rider, app: Bus, do: forceQuit}}", with: """
+              - {at: 30, reboot: rider}
+              - {at: 35, app: {device: rider, app: Bus, do: launch}}
+              - {at: 40, unlock: rider}
+              - {at: 45, app: {device: rider, app: Bus, do: launch}}
+              - {at: 50, airplaneMode: {device: rider, on: true}}
+              - {at: 52, controlCenterBluetooth: {device: rider, on: false}}
+            """)
+        let timeline = try ScenarioRunner(scenario: ScenarioLoader.parse(yaml: text)).run(until: 60)
+        let rider = timeline.events(of: "rider").map { "\(Int($0.seconds)) \($0.kind)" }
+        for (time, words) in [(30, "restarts"), (40, "is unlocked"), (50, "Airplane Mode on"), (52, "Bluetooth button off")] {
+            #expect(rider.contains { $0.hasPrefix("\(time) action") && $0.contains(words) }, "\(words): \(rider)")
+        }
+        let bus = Self.lines(timeline, app: "Bus")
+        #expect(bus.contains { $0.0 == 30 && $0.1.contains("terminated") }, "\(bus)")
+        #expect(bus.contains { $0.0 == 45 && $0.1.hasSuffix("→ foreground") }, "\(bus)")
+        #expect(rider.contains { $0.hasPrefix("35 ") && $0.contains("unlock it first") }, "\(rider)")
+        for word in ["reboot: nobody", "airplaneMode: {device: nobody, on: true}"] {
+            let refused = original + "  - {at: 1, \(word)}\n"
+            #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: refused) }
+        }
+    }
 }

@@ -33,7 +33,8 @@ extension SimulatedPhone {
         setNotificationAnswer(NotificationAuthorizationAnswer(rawValue: app.notifications) ?? .allow, for: app.name)
     }
 
-    /// From now on, carries out the scenario's `app`, `bluetooth`, `screen`, `notification` and `network` actions for this phone
+    /// From now on, carries out the scenario's `app`, `bluetooth`, `screen`, `network`, `notification`,
+    /// `airplaneMode`, `controlCenterBluetooth`, `reboot` and `unlock` actions for this phone
     /// when the world's clock reaches them (any already due, at once, in order). An action
     /// the app's state forbids is logged (`ble.phone`, error) and skipped.
     /// - Throws: `PhoneError.invalidAction(_:)` when the device is not in a scenario's
@@ -77,6 +78,14 @@ extension SimulatedPhone {
             action = .bluetooth(on: on)
         case let .screen(_, on):
             action = .screen(on: on)
+        case let .airplaneMode(_, on):
+            action = .airplaneMode(on: on)
+        case let .controlCenterBluetooth(_, on):
+            action = .controlCenterBluetooth(on: on)
+        case .reboot:
+            action = .reboot
+        case .unlock:
+            action = .unlock
         case let .notification(_, note):
             carryOut(notification: note)
             return

@@ -207,6 +207,17 @@ public enum ScenarioAction: Hashable, Sendable {
     case network(String, on: Bool)
     /// A notification is posted, changed or removed on the phone (what ANCS publishes).
     case notification(String, ScenarioNotification)
+    /// Airplane Mode goes on (the cellular link down, and Bluetooth off unless the phone
+    /// keeps it on) or off.
+    case airplaneMode(String, on: Bool)
+    /// Control Center's Bluetooth button: off, apps' accessories disconnect and Core
+    /// Bluetooth reports powered off while beacon regions go on.
+    case controlCenterBluetooth(String, on: Bool)
+    /// The phone restarts: its apps end, and with a passcode nothing is relaunched for
+    /// Bluetooth until it is unlocked.
+    case reboot(String)
+    /// The user unlocks the phone (the first unlock after a restart matters).
+    case unlock(String)
 
     /// The devices the action names.
     public var deviceNames: [String] {
@@ -214,7 +225,8 @@ public enum ScenarioAction: Hashable, Sendable {
         case let .powerOff(name), let .powerOn(name), let .powerCycle(name),
              let .stopAdvertising(name), let .startAdvertising(name), let .moveTo(name, _), let .turn(name, _),
              let .app(name, _, _), let .bluetooth(name, _), let .screen(name, _), let .network(name, _),
-             let .notification(name, _):
+             let .notification(name, _), let .airplaneMode(name, _), let .controlCenterBluetooth(name, _),
+             let .reboot(name), let .unlock(name):
             return [name]
         case let .setPacketLoss(a, b, _), let .blockLink(a, b, _):
             return [a, b]

@@ -60,8 +60,9 @@ struct ShapeSection: Decodable {
 struct ActionSection: Decodable {
     var action: ScenarioTimedAction
 
-    static let singleDevice = ["powerOff", "powerOn", "powerCycle", "stopAdvertising", "startAdvertising"]
-    static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo", "turn", "app", "bluetooth", "screen", "network", "notification"]
+    static let singleDevice = ["powerOff", "powerOn", "powerCycle", "stopAdvertising", "startAdvertising", "reboot", "unlock"]
+    static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo", "turn", "app", "bluetooth", "screen", "network", "notification",
+                                       "airplaneMode", "controlCenterBluetooth"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["at"] + Self.verbs)
@@ -100,6 +101,12 @@ struct ActionSection: Decodable {
         case "network":
             let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
             action = .network(switched.device, on: switched.on)
+        case "airplaneMode":
+            let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
+            action = .airplaneMode(switched.device, on: switched.on)
+        case "controlCenterBluetooth":
+            let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
+            action = .controlCenterBluetooth(switched.device, on: switched.on)
         case "notification":
             let section = try fields.required(verb, NotificationSection.self, expected: "{device, do, id, category, app, title}")
             action = .notification(section.device, section.notification)
@@ -109,6 +116,8 @@ struct ActionSection: Decodable {
             case "powerOff": action = .powerOff(name)
             case "powerOn": action = .powerOn(name)
             case "powerCycle": action = .powerCycle(name)
+            case "reboot": action = .reboot(name)
+            case "unlock": action = .unlock(name)
             case "stopAdvertising": action = .stopAdvertising(name)
             default: action = .startAdvertising(name)
             }

@@ -104,7 +104,8 @@ extension Scenario {
                                         message: "no app called \"\(app)\" is installed on \"\(name)\"; installed: "
                                             + phone.apps.map(\.name).joined(separator: ", "))
                 }
-            case let .bluetooth(name, _), let .screen(name, _), let .network(name, _):
+            case let .bluetooth(name, _), let .screen(name, _), let .network(name, _), let .airplaneMode(name, _),
+                 let .controlCenterBluetooth(name, _), let .reboot(name), let .unlock(name):
                 if device(named: name)?.apps.isEmpty ?? true {
                     throw ScenarioError(.invalidField, path: "actions[\(index)]", device: name,
                                         message: "\"\(name)\" is not a phone: it has no apps")
