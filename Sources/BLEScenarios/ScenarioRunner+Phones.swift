@@ -1,3 +1,4 @@
+import BLEBeacons
 import BLEController
 import BLEPhone
 import BLEWorld
@@ -104,6 +105,7 @@ extension ScenarioRunner {
 
     private func carryOut(_ action: PhoneAction, on name: String, at now: Microseconds) {
         guard var phone = phones[name] else { return }
+        let wasOn = phone.bluetoothOn
         let outputs: [PhoneOutput]
         do {
             outputs = try phone.handle(action, at: now)
@@ -112,7 +114,27 @@ extension ScenarioRunner {
             events.append(ScenarioTimelineEvent(time: now, device: name, kind: .action("refuses: \(error)")))
         }
         phones[name] = phone
+        if phone.bluetoothOn != wasOn { bluetoothSwitched(on: phone.bluetoothOn, observer: name, at: now) }
         show(outputs, on: name, at: now)
+    }
+
+    /// Bluetooth went off or on in the phone's Settings (or with Airplane Mode): its
+    /// observer hears nothing while off, its regions go unknown without an exit, and back on
+    /// they are determined afresh, with no entry or exit (Stack Overflow answer 34062216;
+    /// ``BeaconMonitor/radioSwitchedOff(at:)``). Its ranging starts over.
+    private func bluetoothSwitched(on: Bool, observer name: String, at now: Microseconds) {
+        guard let index = observers.firstIndex(where: { $0.name == name }) else { return }
+        if on {
+            observers[index].monitor.radioSwitchedOn(at: now)
+        } else {
+            observers[index].monitor.radioSwitchedOff(at: now)
+            observers[index].ranger = BeaconRanger(configuration: ScenarioObserverState.rangingConfiguration(observers[index].configuration))
+        }
+    }
+
+    /// Whether the observing phone `name` has Bluetooth on (a device that is no phone has).
+    func hearsBeacons(_ name: String) -> Bool {
+        phones[name]?.bluetoothOn ?? true
     }
 
     private func route(_ event: PhoneEvent, to app: String, on name: String) {

@@ -27,7 +27,7 @@ public final class ScenarioRunner {
     /// The ranging and monitoring tick.
     public static let tickInterval: Microseconds = 1_000_000
 
-    private var observers: [ScenarioObserverState] = []
+    var observers: [ScenarioObserverState] = []
     private var observerIndex: [DeviceID: Int] = [:]
     private var senders: [AddressKey: DeviceID] = [:]
     var events: [ScenarioTimelineEvent] = []
@@ -102,7 +102,7 @@ public final class ScenarioRunner {
     }
 
     private func hostPacket(_ packet: H4.Packet, from device: DeviceID) {
-        guard let index = observerIndex[device], case let .event(eventPacket) = packet,
+        guard let index = observerIndex[device], hearsBeacons(observers[index].name), case let .event(eventPacket) = packet,
               case let .leMeta(.advertisingReport(report))? = try? HCI.Event(decoding: eventPacket) else { return }
         let now = world.now
         for entry in report.reports {

@@ -128,4 +128,23 @@ struct PhoneScenarioTests {
             #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: refused) }
         }
     }
+
+    @Test("Bluetooth off on an observe phone: it hears nothing; back on inside the region, the region is determined afresh with no entry (SO 34062216)")
+    func bluetoothOffStopsTheObserver() throws {
+        let original = try #require(BundledScenarios.yaml(named: "bus-stop-pocket"))
+        let text = original.replacingOccurrences(of: "  - {at: 55, app: {device: rider, app: Bus, do: forceQuit}}", with: """
+              - {at: 5, bluetooth: {device: rider, on: false}}
+              - {at: 40, bluetooth: {device: rider, on: true}}
+            """)
+        let timeline = try ScenarioRunner(scenario: ScenarioLoader.parse(yaml: text)).run(until: 60)
+        let heard = timeline.receptions.filter { $0.observer == "rider" }.map { Double($0.time) / 1e6 }
+        #expect(!heard.isEmpty && heard.allSatisfy { $0 < 5 || $0 >= 40 }, "\(heard)")
+        #expect(heard.contains { $0 >= 40 })
+        let rider = timeline.events(of: "rider")
+        #expect(!rider.contains { if case .entered = $0.kind { true } else { false } }, "\(rider)")
+        #expect(!Self.lines(timeline, app: "Bus").contains { $0.1.contains("didEnterRegion") })
+        // Without the switch, the rider enters at 12.6 s.
+        let plain = try ScenarioRunner(scenario: ScenarioLoader.parse(yaml: original)).run(until: 60)
+        #expect(plain.events(of: "rider").contains { if case .entered = $0.kind { true } else { false } })
+    }
 }
