@@ -98,4 +98,20 @@ extension PhoneCore {
         }
         return nil
     }
+
+    /// Why a significant change or a visit cannot reach `app` now, or `nil` when it can:
+    /// as ``locationRefusal(for:)`` but whatever the accuracy (both services work with
+    /// approximate locations). Apple, "Choosing the Location Services Authorization to
+    /// Request": When In Use receives events "while the app is in use"; only Always has the
+    /// system launch an app that is not running to deliver them.
+    public func locationServiceRefusal(for name: String) -> String? {
+        guard let app = apps[name] else { return "no app called \"\(name)\" is installed" }
+        switch app.location {
+        case .always: return nil
+        case .whenInUse:
+            return app.state == .foreground ? nil : "with When In Use authorization location events reach the app only while it is in use"
+        case .denied: return "the user denied the app location authorization"
+        case .notDetermined: return "the app has no location authorization"
+        }
+    }
 }

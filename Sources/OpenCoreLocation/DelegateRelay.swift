@@ -87,8 +87,8 @@ final class DelegateRelay: @unchecked Sendable {
     /// and is not kept for later (rule 24). Both need the app's location authorization
     /// (rule 22): with When In Use they reach it only in the foreground, without any
     /// authorization never; what they miss is dropped, not kept. Significant changes and
-    /// visits wake a suspended app and relaunch a terminated one, but not after a force-quit
-    /// (`PhoneCore`'s routing); standard updates reach the manager whatever the app's state.
+    /// visits, with Always, wake a suspended app and relaunch a terminated one, but not after
+    /// a force-quit (`PhoneCore`'s routing); with When In Use they reach it only in use; standard updates reach the manager whatever the app's state.
     @MainActor private func route(_ events: [LocationEvent]) {
         guard let app else { return deliver(events) }
         for unit in Self.units(events) {
@@ -118,6 +118,10 @@ final class DelegateRelay: @unchecked Sendable {
                 }
             case .didChangeSignificantly, .didVisit:
                 let detail = if case .didVisit = unit[0] { "didVisit" } else { "didUpdateLocations (significant change)" }
+                if let refusal = app.phone.locationServiceRefusal(for: app.name) {
+                    app.phone.dropped(.region, detail, for: app.name, reason: refusal)
+                    continue
+                }
                 app.phone.deliver(.region, detail, for: app.name, on: MainActor.shared) {
                     MainActor.assumeIsolated { self.deliver(unit) }
                 }

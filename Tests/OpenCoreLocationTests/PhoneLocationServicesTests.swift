@@ -63,6 +63,40 @@ struct PhoneLocationServicesTests {
         phone.close()
     }
 
+    @Test("With When In Use, a significant change reaches the app only on screen: the suspended app is not woken and the terminated one not relaunched")
+    func whenInUseOnlyInUse() async throws {
+        let path = try VisitsAndSignificantChangesTests.scenario(route: Self.bus)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let phone = SimulatedPhone(clock: testClock, seed: 5)
+        let runs = Runs()
+        try phone.install(AppDescription(name: "Moves", locationAuthorization: .whenInUse)) { options in
+            let logger = MovesLogger(manager: CLLocationManager(options: .init(hci: "sim:\(path)")))
+            logger.manager.delegate = logger
+            logger.manager.requestWhenInUseAuthorization()
+            logger.manager.startMonitoringSignificantLocationChanges()
+            runs.loggers.append(logger)
+            runs.options.append(options)
+        }
+        try phone.perform(.launch("Moves"))
+        try await testClock.sleep(seconds: 1)
+        #expect(runs.loggers.first?.locations.count == 1, "on screen, the first change arrives")
+        try phone.perform(.background("Moves"))
+        try await testClock.sleep(seconds: 310)
+        #expect(!Self.woken(phone))
+        #expect(runs.loggers.first?.locations.count == 1)
+        let dropped = phone.timeline.contains { entry in
+            if case let .dropped(app: "Moves", event, reason) = entry.output {
+                event.detail.hasPrefix("didUpdateLocations") && reason.contains("When In Use")
+            } else { false }
+        }
+        #expect(dropped, "\(phone.timeline.map(\.description).joined(separator: "\n"))")
+        try phone.perform(.terminate("Moves", .system))
+        try await testClock.sleep(seconds: 300)
+        #expect(runs.options.count == 1, "never relaunched")
+        runs.loggers.first?.manager.stopMonitoringSignificantLocationChanges()
+        phone.close()
+    }
+
     @Test("A terminated app is relaunched with the location launch option and its new manager gets the update")
     func terminatedRelaunchedForSignificantChange() async throws {
         let path = try VisitsAndSignificantChangesTests.scenario(route: Self.bus)

@@ -63,6 +63,12 @@ extension SimulatedPhone {
         state.withLock { $0.core.locationRefusal(for: app) }
     }
 
+    /// Why a significant change or a visit cannot reach `app` now (its authorization: When
+    /// In Use only while in use, Always whenever), or `nil` when it can.
+    public func locationServiceRefusal(for app: String) -> String? {
+        state.withLock { $0.core.locationServiceRefusal(for: app) }
+    }
+
     /// `app` monitors the region `identifier` (Core Location's `startMonitoring(for:)`): the
     /// phone counts it against its device-wide priority regions (iOS research §9, rule 20).
     public func startMonitoringRegion(_ identifier: String, for app: String) {
