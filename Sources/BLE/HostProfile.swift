@@ -13,14 +13,19 @@ public struct HostProfile: Hashable, Sendable {
     /// The LL data length (payload octets) asked for once a link is up, if any
     /// (``Connection/requestDataLength(octets:)``).
     public var dataLength: Int?
+    /// Whether a write without response longer than one Write Command carries (ATT_MTU − 3)
+    /// is cut to that length and sent without a word, as Core Bluetooth did in the iOS 7
+    /// era; otherwise the longer write is not sent.
+    public var cutsLongWritesWithoutResponse: Bool
 
     /// A profile.
     public init(attMTU: Int, parameterUpdates: ConnectionParameterUpdatePolicy, initialConnection: ConnectionParameterRequest,
-                dataLength: Int? = nil) {
+                dataLength: Int? = nil, cutsLongWritesWithoutResponse: Bool = false) {
         self.attMTU = attMTU
         self.parameterUpdates = parameterUpdates
         self.initialConnection = initialConnection
         self.dataLength = dataLength
+        self.cutsLongWritesWithoutResponse = cutsLongWritesWithoutResponse
     }
 
     /// SwiftBLE's own: the largest MTU (517), every valid request accepted, the default
@@ -35,4 +40,15 @@ public struct HostProfile: Hashable, Sendable {
         initialConnection: ConnectionParameterRequest(interval: .milliseconds(30) ... .milliseconds(30), latency: 0,
                                                       supervisionTimeout: .milliseconds(720)),
         dataLength: 251)
+
+    /// An iPhone of the iOS 7 era: ATT MTU 23, the specification's minimum, so no larger MTU
+    /// is agreed (Apple "would only support the minimum" when it started: Stack Overflow
+    /// question 24349945, iOS 7.0 and 7.1.1; a write with response of 124 octets still went
+    /// through as a long write), no LL data length update (LE Data Packet Length Extension
+    /// came with Bluetooth 4.2 and the iPhone 6), and writes without response past 20 octets
+    /// silently cut, as the field reports of the time describe. Connection parameters as
+    /// ``iPhone``.
+    public static let iPhoneIOS7 = HostProfile(
+        attMTU: 23, parameterUpdates: .accessoryDesignGuidelines, initialConnection: iPhone.initialConnection,
+        dataLength: nil, cutsLongWritesWithoutResponse: true)
 }

@@ -36,6 +36,7 @@ extension CBCentralManager {
         let startDelay = (options?[CBConnectPeripheralOptionStartDelayKey] as? NSNumber)?.doubleValue ?? 0
         known[peripheral.identifier] = peripheral
         let address = peripheral.address
+        let profile = hostProfile
         peripheral.connecting = Task { [weak self, weak peripheral] in
             if startDelay > 0 {
                 do {
@@ -48,7 +49,7 @@ extension CBCentralManager {
                 guard let self, let peripheral, await self.onQueue({ peripheral.state == .connecting }) else { return }
                 do throws(BLEError) {
                     // In slices, so the attempt has no overall limit (Apple's behaviour).
-                    let connection = try await device.central.connect(to: address, parameters: HostProfile.iPhone.initialConnection, timeout: .seconds(30))
+                    let connection = try await device.central.connect(to: address, parameters: profile.initialConnection, timeout: .seconds(30))
                     await self.onQueue { self.connected(peripheral, connection) }
                     return
                 } catch {
@@ -77,7 +78,7 @@ extension CBCentralManager {
         }
         peripheral.attach(connection)
         // An iPhone asks for long data PDUs on every new link (research §9, rule 19).
-        if let octets = HostProfile.iPhone.dataLength { Task { try? await connection.requestDataLength(octets: octets) } }
+        if let octets = hostProfile.dataLength { Task { try? await connection.requestDataLength(octets: octets) } }
         peripheral.alertIfAsked(.connection)
         tell("didConnect \(peripheral.logName)") { manager in manager.delegate?.centralManager(manager, didConnect: peripheral) }
         peripheral.watching = Task { [weak self, weak peripheral] in
@@ -158,3 +159,8 @@ extension CBCentralManager {
     }
 }
 
+extension CBCentralManager {
+    /// The host habits of the manager's phone (``SimulatedPhone/hostProfile``); an
+    /// iPhone's of today for a manager on no phone.
+    var hostProfile: HostProfile { app?.phone.hostProfile ?? .iPhone }
+}

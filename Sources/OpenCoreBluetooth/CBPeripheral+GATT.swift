@@ -157,7 +157,8 @@ extension CBPeripheral {
     /// Writes `data` to `characteristic` (`writeValue:forCharacteristic:type:`; §4.9).
     /// With response: a Write Request, or a long write when it does not fit one, then
     /// `peripheral(_:didWriteValueFor:error:)`. Without response: a Write Command of at most
-    /// ``maximumWriteValueLength(for:)`` octets, no delegate call; see
+    /// ``maximumWriteValueLength(for:)`` octets, no delegate call (on an iOS 7-era phone,
+    /// ``HostProfile/iPhoneIOS7``, a longer value is cut to that length); see
     /// ``canSendWriteWithoutResponse``.
     public func writeValue(_ data: Data, for characteristic: CBCharacteristic, type: CBCharacteristicWriteType) {
         guard let remote = characteristic.remote, state == .connected else { return }
@@ -175,9 +176,12 @@ extension CBPeripheral {
         case .withoutResponse:
             pendingWrites += 1
             if pendingWrites >= CBPeripheral.pendingWritesLimit { canSendWriteWithoutResponse = false }
+            let cuts = manager?.hostProfile.cutsLongWritesWithoutResponse ?? false
             enqueue { peripheral, connection in
+                // An iOS 7-era phone sends what one Write Command carries and drops the rest.
+                let sent = cuts ? Array(bytes.prefix(await connection.maximumWriteLength(for: .withoutResponse))) : bytes
                 // No answer to report: a failed Write Command is lost, as over the air.
-                try? await connection.write(bytes, to: remote, type: .withoutResponse)
+                try? await connection.write(sent, to: remote, type: .withoutResponse)
                 await peripheral.onQueue {
                     peripheral.pendingWrites -= 1
                     if !peripheral.canSendWriteWithoutResponse, peripheral.pendingWrites < CBPeripheral.pendingWritesLimit {

@@ -36,13 +36,20 @@ public final class SimulatedPhone: Sendable {
     /// The phone's Notification Center: the notifications its apps (or its scenario) post,
     /// which an ``ANCSProvider`` on the phone's device publishes to accessories.
     public let notificationCenter = PhoneNotificationCenter()
+    /// The host habits its apps' Core Bluetooth managers follow on the air (connection
+    /// parameters, data length, long writes without response): ``HostProfile/iPhone``
+    /// unless the phone was made with another ``PhoneProfile``. The ATT MTU is the device's
+    /// own, set when it was opened.
+    public let hostProfile: HostProfile
     let simulation: Simulation?
     let state: Mutex<State>
 
     /// A phone with no apps on `device`; `seed` makes its random choices repeat, the
     /// cellular link's latencies among them; `link` gives the link's numbers.
-    public init(device: BLEDevice, policy: PhonePolicy = PhonePolicy(), link: CellularLinkPolicy = CellularLinkPolicy(), seed: UInt64 = 0) {
+    public init(device: BLEDevice, policy: PhonePolicy = PhonePolicy(), link: CellularLinkPolicy = CellularLinkPolicy(), seed: UInt64 = 0,
+                host: HostProfile = .iPhone) {
         self.device = device
+        hostProfile = host
         clock = device.clock
         simulation = Simulation.current
         state = Mutex(State(core: PhoneCore(policy: policy, seed: seed), link: CellularLink(policy: link, seed: seed ^ Self.linkSeed)))
@@ -53,9 +60,16 @@ public final class SimulatedPhone: Sendable {
     /// link's latencies among them; `link` gives the link's numbers.
     public init(clock: any StackClock, policy: PhonePolicy = PhonePolicy(), link: CellularLinkPolicy = CellularLinkPolicy(), seed: UInt64 = 0) {
         device = nil
+        hostProfile = .iPhone
         self.clock = clock
         simulation = (clock as? VirtualClock)?.simulation ?? Simulation.current
         state = Mutex(State(core: PhoneCore(policy: policy, seed: seed), link: CellularLink(policy: link, seed: seed ^ Self.linkSeed)))
+    }
+
+    /// A phone of `profile`'s iOS on `device`, which should have been opened with
+    /// `profile.host` for its ATT MTU.
+    public convenience init(device: BLEDevice, profile: PhoneProfile, link: CellularLinkPolicy = CellularLinkPolicy(), seed: UInt64 = 0) {
+        self.init(device: device, policy: profile.policy, link: link, seed: seed, host: profile.host)
     }
 
     /// Mixed into the phone's seed for its link's, so the two sequences differ.
