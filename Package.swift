@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(name: "OpenCoreLocationTests", dependencies: ["SimulatedTesting", "OpenCoreLocation", "BLE", "BLEBeacons", "BLEWorld"]),
         .testTarget(name: "OpenUserNotificationsTests", dependencies: ["SimulatedTesting", "OpenUserNotifications", "OpenCoreLocation", "BLE", "BLEPhone", "BLEWorld"]),
         .testTarget(name: "OpenCoreBluetoothTests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "BLE", "BLEAdapter", "BLEHost", "BLEProfiles", "BLEWire",
-                                                               "BLEWorld", "BLEController"]),
+                                                               "BLEWorld", "BLEController", "BLEChat", "ChatApp"]),
         // The same Apple-style sources (Tests/AppleStyle, linked under both names) in each
         // language mode, as code written for Apple platforms arrives in either.
         .testTarget(name: "AppleStyleSwift5Tests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "OpenCoreLocation", "OpenUserNotifications", "BLE"],

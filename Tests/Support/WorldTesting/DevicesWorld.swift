@@ -34,13 +34,14 @@ public struct DevicesWorld: Sendable {
     /// Each device's public address.
     public let addresses: [BluetoothAddress]
 
-    /// A world of `count` devices on an ideal radio, their hosts at the smallest ATT_MTU.
+    /// A world of `count` devices on an ideal radio, their hosts at ATT_MTU `attMTU`.
     /// - Parameters:
     ///   - seed: the world's seed (its random choices, such as advertising delays); by
     ///     default the empty scenario's.
+    ///   - attMTU: the ATT receive MTU each host offers (23, the smallest, by default).
     ///   - onPacket: sees every HCI packet of each device's host, with the device's index,
     ///     for a test that checks what the host asked of its controller.
-    public static func make(devices count: Int, seed: UInt64? = nil,
+    public static func make(devices count: Int, seed: UInt64? = nil, attMTU: Int = 23,
                             onPacket: (@Sendable (Int, HostPacketRecord) -> Void)? = nil) async throws -> DevicesWorld {
         var scenario = Scenario(name: "empty").addingExternalDevices(count)
         scenario.timing = .ideal
@@ -72,10 +73,10 @@ public struct DevicesWorld: Sendable {
         var names: [String] = []
         let prefix = UUID().uuidString
         for (id, stream) in streams {
-            // The smallest ATT_MTU (23), so values over 22 octets are read in pieces with offsets.
+            // By default the smallest ATT_MTU (23), so values over 22 octets are read in pieces with offsets.
             let host = BLEHost.Host(transport: DevicesWorldTransport(runner: runner, device: id, packets: stream),
                                     configuration: HCIDriverConfiguration(commandTimeout: 60_000_000),
-                                    att: ATTBearerConfiguration(receiveMTU: 23),
+                                    att: ATTBearerConfiguration(receiveMTU: attMTU),
                                     onPacket: packetHook(onPacket, device: devices.count))
             let device = try await BLEDevice.open(host: host)
             let name = "\(prefix)-\(devices.count)"

@@ -40,7 +40,8 @@ public final class ChatEngine: NSObject {
 
     var central: CBCentralManager?
     var peripheralManager: CBPeripheralManager?
-    let clockOrigin = ContinuousClock.now
+    /// Where the session's time comes from (``ChatTime``).
+    let time: ChatTime
     var ticker: Task<Void, Never>?
     /// When a failed advertising start is tried again (on the session clock), if it is.
     var advertisingRetry: Duration?
@@ -62,7 +63,8 @@ public final class ChatEngine: NSObject {
     /// An engine for a device called `name` that chats with `partnerName` (or the first
     /// chat device it sees).
     public init(name: String, partnerName: String? = nil, device: ChatDeviceID = .random(),
-                configuration: ChatSession.Configuration = ChatSession.Configuration()) {
+                configuration: ChatSession.Configuration = ChatSession.Configuration(), time: ChatTime = .continuous()) {
+        self.time = time
         advertisement = ChatAdvertisement(name: name, device: device)
         self.partnerName = partnerName.map { ChatAdvertisement(name: $0, device: device).name }
         rendezvous = ChatRendezvous(me: device)
@@ -80,7 +82,8 @@ public final class ChatEngine: NSObject {
             while !Task.isCancelled {
                 // Pacing: heartbeats are due once a second; a 100 ms tick keeps them on time
                 // within a tenth of an interval.
-                try? await Task.sleep(for: .milliseconds(100))
+                guard let time = self?.time else { return }
+                await time.sleep(.milliseconds(100))
                 self?.tick()
             }
         }
@@ -107,7 +110,7 @@ public final class ChatEngine: NSObject {
     public var isSettled: Bool { session.unacknowledgedCount == 0 && !session.isAcknowledgementDue }
 
     /// The session clock: time since the engine was made.
-    var now: Duration { ContinuousClock.now - clockOrigin }
+    var now: Duration { time.now() }
 
     func report(_ event: Event) { onEvent?(event) }
 
