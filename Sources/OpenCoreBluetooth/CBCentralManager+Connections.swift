@@ -36,8 +36,11 @@ extension CBCentralManager {
         let startDelay = (options?[CBConnectPeripheralOptionStartDelayKey] as? NSNumber)?.doubleValue ?? 0
         known[peripheral.identifier] = peripheral
         let address = peripheral.address
+        let identifier = peripheral.identifier
         let profile = hostProfile
         peripheral.connecting = Task { [weak self, weak peripheral] in
+            // Once the app's call has returned: a peripheral it kept no reference to is gone.
+            if let self, await self.onQueue({ self.releasesIfUnused(identifier) }) { return }
             if startDelay > 0 {
                 do {
                     try await device.clock.sleep(seconds: startDelay)
@@ -46,6 +49,7 @@ extension CBCentralManager {
                 }
             }
             while !Task.isCancelled {
+                if let self, await self.onQueue({ self.releasesIfUnused(identifier) }) { return }
                 guard let self, let peripheral, await self.onQueue({ peripheral.state == .connecting }) else { return }
                 do throws(BLEError) {
                     // In slices, so the attempt has no overall limit (Apple's behaviour).
@@ -160,6 +164,27 @@ extension CBCentralManager {
 }
 
 extension CBCentralManager {
+    /// On a simulated iPhone, releases the peripheral `identifier` when nothing but this
+    /// manager holds it while it is being connected, and says whether it did: Core Bluetooth
+    /// does not retain the peripherals it hands out, so one the app did not keep is freed and
+    /// its pending connection cancelled, with no delegate call ("API MISUSE: Cancelling
+    /// connection for unused peripheral", the beginner's fault the programming notes name
+    /// first). The phone's timeline says so. Off a phone, the manager keeps it.
+    func releasesIfUnused(_ identifier: UUID) -> Bool {
+        // The state is asked in a call of its own, so no reference of ours is alive when the
+        // table's is asked whether it is the only one.
+        guard let app, Self.isConnecting(known[identifier]), isKnownUniquelyReferenced(&known[identifier]!),
+              let peripheral = known.removeValue(forKey: identifier) else { return false }
+        peripheral.connecting = nil
+        peripheral.state = .disconnected
+        let warning = "API MISUSE: Cancelling connection for unused peripheral \(identifier.uuidString), Did you forget to keep a reference to it?"
+        FileHandle.standardError.write(Data("OpenCoreBluetooth: \(warning)\n".utf8))
+        app.phone.dropped(.central, "didConnect \(peripheral.logName)", for: app.name, reason: warning)
+        return true
+    }
+
+    private static func isConnecting(_ peripheral: CBPeripheral?) -> Bool { peripheral?.state == .connecting }
+
     /// The host habits of the manager's phone (``SimulatedPhone/hostProfile``); an
     /// iPhone's of today for a manager on no phone.
     var hostProfile: HostProfile { app?.phone.hostProfile ?? .iPhone }
