@@ -21,4 +21,17 @@ extension PhoneCore {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// Whether the system skips the `peripheralManagerIsReady(toUpdateSubscribers:)` it owes
+    /// now: drawn with ``PhonePolicy/readyToUpdateSubscribersSkipRate`` from the phone's
+    /// seed; never when the rate is 0 (no draw is made then, so nothing else moves).
+    public mutating func skipsReadyToUpdateSubscribers() -> Bool {
+        guard policy.readyToUpdateSubscribersSkipRate > 0 else { return false }
+        faultSeeds &+= 0x9E37_79B9_7F4A_7C15
+        var z = faultSeeds
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(1 << 53) < policy.readyToUpdateSubscribersSkipRate
+    }
 }

@@ -161,7 +161,11 @@ extension PhoneCore {
         case .foreground, .background:
             outputs.append(.deliver(app: name, events: [event]))
         case .suspended:
-            if hasMode {
+            // The system wakes no app to say it may write without response again (Apple
+            // Developer Forums thread 765444, Apple DTS): the call is lost.
+            if event.detail == "isReadyToSendWriteWithoutResponse" {
+                outputs.append(.dropped(app: name, event: event, reason: "the system wakes no app for peripheralIsReady(toSendWriteWithoutResponse:)"))
+            } else if hasMode {
                 wake(&app, at: now, outputs: &outputs)
                 outputs.append(.deliver(app: name, events: [event]))
             } else {

@@ -260,6 +260,8 @@ public struct PhoneCore: Sendable {
     /// The seeded sequence the advertising dropouts of the phone's apps draw their seeds from
     /// (``nextAdvertisingDropoutSeed()``), apart from the others so that they stay as they were.
     var dropoutSeeds: UInt64
+    /// The seeded sequence of the ready-callback fault's draws, apart from the others.
+    var faultSeeds: UInt64
     /// The regions the apps monitor, in the order registered (§9, rule 20).
     var monitoredRegions: [(app: String, identifier: String)] = []
     /// How many times an app came to the foreground, for ``App/lastForeground``.
@@ -274,6 +276,7 @@ public struct PhoneCore: Sendable {
         random = seed
         monitorSeeds = seed ^ 0x6D6F_6E69_746F_7273  // "monitors"
         dropoutSeeds = seed ^ 0x6472_6F70_6F75_7473  // "dropouts"
+        faultSeeds = seed ^ 0x6661_756C_7473_0000  // "faults"
         bluetoothStaysOnInAirplaneMode = policy.bluetoothStaysOnInAirplaneMode
     }
 

@@ -29,6 +29,17 @@ public struct PhonePolicy: Hashable, Sendable {
     /// remembers it); the phone then remembers each later choice made in Airplane Mode.
     /// Default `false`: Airplane Mode turns Bluetooth off.
     public var bluetoothStaysOnInAirplaneMode = false
+    /// A fault a scenario can switch on: the probability that the system skips a
+    /// `peripheralManagerIsReady(toUpdateSubscribers:)` it owes, drawn with the phone's seed
+    /// for each one, so an app that waits only for that call after `updateValue` returned
+    /// `false` stalls, and one that also tries again on a timer does not. Our fault, after
+    /// the field reports; default 0 (never).
+    public var readyToUpdateSubscribersSkipRate: Double = 0
+    /// A fault a scenario can switch on: the phone model whose apps' scans stop delivering
+    /// discoveries once the screen has been locked and turned on again, until an app starts
+    /// its scan afresh (`scanForPeripherals` again). Apple Developer Forums thread 3774: a
+    /// scan that "freezes", revived by restarting it. Default `false`.
+    public var scanFreezesAfterScreenLock = false
     /// How late a region entry reaches an app that is not in the foreground: a delay drawn
     /// uniformly from this range, in microseconds. Measured 1 to 12 s (Radius Networks,
     /// 2015); in the foreground the entry comes at once.

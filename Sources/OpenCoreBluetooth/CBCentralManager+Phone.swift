@@ -24,6 +24,16 @@ final class CentralMembership: PhoneAppMember, @unchecked Sendable {
         await manager.onQueue { self.manager.bluetoothSwitched(on: on) }
     }
 
+    /// The screen came on after being off: on a phone with the screen-lock fault, the
+    /// device's running scans freeze (``SharedScan/freeze()``).
+    func screenCameOn(afterLock: Bool) async {
+        guard afterLock else { return }
+        await manager.onQueue {
+            guard let device = self.manager.live.device, self.manager.app?.policy.scanFreezesAfterScreenLock == true else { return }
+            SharedScan.of(device).freeze()
+        }
+    }
+
     /// On or off screen, the app may change the phone's scan duty (§9, rule 8).
     func appStateChanged(to state: AppState) async {
         await manager.onQueue { self.manager.reconsiderScanDuty() }

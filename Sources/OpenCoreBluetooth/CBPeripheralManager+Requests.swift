@@ -78,7 +78,10 @@ extension CBPeripheralManager {
             for await _ in peripheral.readyToUpdate {
                 guard let self else { return }
                 await self.onQueue {
-                    self.live.tell("isReadyToUpdateSubscribers") { manager in manager.delegate?.peripheralManagerIsReady(toUpdateSubscribers: manager) }
+                    let manager = self.live
+                    // A phone with the fault switched on skips the call now and then.
+                    if let app = manager.app, app.phone.skipsReadyToUpdateSubscribers(for: app.name) { return }
+                    manager.tell("isReadyToUpdateSubscribers") { manager in manager.delegate?.peripheralManagerIsReady(toUpdateSubscribers: manager) }
                 }
             }
         })

@@ -28,6 +28,8 @@ final class SharedScan: Sendable {
     private struct Subscriber {
         let continuation: AsyncStream<Report>.Continuation
         let app: PhoneApp?
+        /// Frozen by the screen-lock fault (``freeze()``): it hears nothing more.
+        var frozen = false
     }
 
     private struct State {
@@ -91,6 +93,15 @@ final class SharedScan: Sendable {
         replaced?.cancel()
         continuation.onTermination = { [weak self] _ in self?.leave(id) }
         return stream
+    }
+
+    /// The phone's screen-lock fault (``PhonePolicy/scanFreezesAfterScreenLock``): every scan
+    /// running now delivers nothing more, though its app still believes it scans; a scan
+    /// started afresh is not frozen.
+    func freeze() {
+        state.withLock { state in
+            for id in state.subscribers.keys { state.subscribers[id]?.frozen = true }
+        }
     }
 
     /// An app's state changed: the scan takes the duty its subscribers' apps now need.
@@ -169,7 +180,7 @@ final class SharedScan: Sendable {
                     for await advertisement in results {
                         guard let self else { break }
                         let report = Report(advertisement: advertisement, active: plan.options.active)
-                        for subscriber in self.state.withLock({ Array($0.subscribers.values) }) {
+                        for subscriber in self.state.withLock({ Array($0.subscribers.values) }) where !subscriber.frozen {
                             subscriber.continuation.yield(report)
                         }
                     }

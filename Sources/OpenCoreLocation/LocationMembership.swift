@@ -33,7 +33,7 @@ final class LocationMembership: PhoneAppMember, @unchecked Sendable {
 
     /// The screen came on: the regions that ask for it report their state
     /// (``BeaconEngine/screenCameOn()``).
-    func screenCameOn() async {
+    func screenCameOn(afterLock: Bool) async {
         manager?.engine.screenCameOn()
     }
 

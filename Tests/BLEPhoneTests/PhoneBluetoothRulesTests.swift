@@ -72,4 +72,17 @@ struct PhoneBluetoothRulesTests {
         #expect(phone.bluetoothAuthorization(of: "Leaky") == .notDetermined)
         #expect(throws: PhoneError.unknownApp("Nope")) { try phone.bluetoothManagerMade(by: "Nope", at: 3) }
     }
+
+    @Test("The system wakes no suspended app for peripheralIsReady(toSendWriteWithoutResponse:): the call is lost (Apple DTS, forums thread 765444)")
+    func readyToWriteWakesNothing() throws {
+        var phone = try Self.phone(AppDescription(name: "HR", modes: .bluetoothCentral))
+        _ = try phone.handle(.launch("HR"), at: 0)
+        _ = try phone.handle(.suspend("HR"), at: 1)
+        let ready = PhoneEvent(kind: .central, detail: "isReadyToSendWriteWithoutResponse", time: 2)
+        #expect(try phone.event(ready, for: "HR", at: 2)
+            == [.dropped(app: "HR", event: ready, reason: "the system wakes no app for peripheralIsReady(toSendWriteWithoutResponse:)")])
+        #expect(try phone.state(of: "HR") == .suspended)
+        let value = PhoneEvent(kind: .central, detail: "didUpdateValueFor 2A37", time: 3)
+        #expect(try phone.event(value, for: "HR", at: 3).last == .deliver(app: "HR", events: [value]))
+    }
 }

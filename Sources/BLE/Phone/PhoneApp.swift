@@ -73,10 +73,11 @@ public protocol PhoneAppMember: AnyObject, Sendable {
     /// its new state and give up its scan, links, advertising and services, and for a Core
     /// Location manager's beacon regions to go unknown and its ranging to stop.
     func bluetoothSwitched(on: Bool) async
-    /// The screen came on (``PhoneAction/screen(on:)``), for a Core Location manager to
-    /// tell its app the state of the regions that ask for it (`notifyEntryStateOnDisplay`,
-    /// §9, rule 23).
-    func screenCameOn() async
+    /// The screen came on (``PhoneAction/screen(on:)``; `afterLock` when it had been off),
+    /// for a Core Location manager to tell its app the state of the regions that ask for it
+    /// (`notifyEntryStateOnDisplay`, §9, rule 23), and for a central manager on a phone
+    /// with the screen-lock fault to lose its scan.
+    func screenCameOn(afterLock: Bool) async
 }
 
 extension PhoneAppMember {
@@ -87,7 +88,7 @@ extension PhoneAppMember {
     /// Nothing to do by default: only Bluetooth and beacon managers care.
     public func bluetoothSwitched(on: Bool) async {}
     /// Nothing to do by default: only location managers care.
-    public func screenCameOn() async {}
+    public func screenCameOn(afterLock: Bool) async {}
 }
 
 /// One line of a phone's story: what its system did, and when.

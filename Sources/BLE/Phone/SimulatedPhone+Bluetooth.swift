@@ -11,6 +11,20 @@ extension SimulatedPhone {
     /// Settings switch.
     public var isBluetoothAvailable: Bool { state.withLock { $0.core.bluetoothAvailable } }
 
+    /// Whether the system skips the `peripheralManagerIsReady(toUpdateSubscribers:)` it owes
+    /// `app` now (``PhonePolicy/readyToUpdateSubscribersSkipRate``, a fault); a skipped call
+    /// goes on the timeline as dropped.
+    public func skipsReadyToUpdateSubscribers(for app: String) -> Bool {
+        let now = clock.microseconds
+        return state.withLock { state in
+            guard state.core.skipsReadyToUpdateSubscribers() else { return false }
+            let event = PhoneEvent(kind: .peripheral, detail: "isReadyToUpdateSubscribers", time: now)
+            state.timeline.append(PhoneTimelineEntry(time: now, output: .dropped(app: app, event: event,
+                                                                                   reason: "the ready-to-update fault skipped it")))
+            return true
+        }
+    }
+
     /// Whether Airplane Mode is on.
     public var isAirplaneModeOn: Bool { state.withLock { $0.core.airplaneModeOn } }
 
@@ -86,8 +100,8 @@ extension SimulatedPhone.State {
 
     /// The screen came on: every manager the system holds, of running apps and preserved
     /// for terminated ones, is told, in the order the apps were installed.
-    func screenCameOn() -> [SimulatedPhone.Effect] {
+    func screenCameOn(afterLock: Bool) -> [SimulatedPhone.Effect] {
         let held = core.appNames.flatMap { (members[$0] ?? []) + (preserved[$0].map { $0.sorted { $0.key < $1.key }.map(\.value) } ?? []) }
-        return held.map { SimulatedPhone.Effect.screenOn($0) }
+        return held.map { SimulatedPhone.Effect.screenOn($0, afterLock: afterLock) }
     }
 }

@@ -26,8 +26,8 @@ extension SimulatedPhone {
         case bluetooth(any PhoneAppMember, on: Bool)
         /// Bluetooth was switched off: end the device's links still up.
         case radioOff
-        /// Tell a manager the screen came on.
-        case screenOn(any PhoneAppMember)
+        /// Tell a manager the screen came on (after being off, when `afterLock`).
+        case screenOn(any PhoneAppMember, afterLock: Bool)
     }
 
     /// The phone's system: the rules' core and what the layers above gave it.
@@ -197,8 +197,8 @@ extension SimulatedPhone {
                     await member.bluetoothSwitched(on: on)
                 case .radioOff:
                     for connection in device?.connections ?? [] { try? await connection.disconnect() }
-                case let .screenOn(member):
-                    await member.screenCameOn()
+                case let .screenOn(member, afterLock):
+                    await member.screenCameOn(afterLock: afterLock)
                 }
             }
         }

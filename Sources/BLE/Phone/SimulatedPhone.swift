@@ -102,9 +102,10 @@ public final class SimulatedPhone: Sendable {
                 }
             }
             let switches = state.switches
+            let screenWasOn = state.core.screenOn
             var effects = state.process(try state.core.handle(action, at: now), at: now)
             effects += state.radioSwitched(from: switches)
-            if case .screen(on: true) = action { effects += state.screenCameOn() }
+            if case .screen(on: true) = action { effects += state.screenCameOn(afterLock: !screenWasOn) }
             // A restart ends the radio's links with the apps (rule 16).
             if case .reboot = action { effects.append(.radioOff) }
             if let (name, launcher) = fresh { effects.append(.launch(name, launcher, PhoneLaunchOptions())) }
