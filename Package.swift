@@ -68,7 +68,7 @@ let package = Package(
             ]
         ),
         .target(name: "BLEController", dependencies: ["BLEWire", "BLECrypto"]),
-        .target(name: "BLEWorld", dependencies: ["BLEController", "BLECrypto", "BLETime", "BLEWire", "BLELogging", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BLEWorld", dependencies: ["BLEController", "BLECrypto", "BLETime", "BLEWire", "BLELogging", "BLEPhone", .product(name: "Yams", package: "Yams")]),
         .target(name: "BLETransport", dependencies: ["BLEWire"]),
         .target(name: "BLEHost", dependencies: ["BLETime", "BLEWire", "BLECrypto", "BLELogging"]),
         // Files the host's state lives in (the bond store): the I/O BLEHost, being sans-IO, leaves out.

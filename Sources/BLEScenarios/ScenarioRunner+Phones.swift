@@ -12,7 +12,7 @@ extension ScenarioRunner {
     /// (research §9, rule 20).
     func installPhones() throws(ScenarioError) {
         for (index, device) in scenario.devices.enumerated() where !device.apps.isEmpty {
-            var phone = PhoneCore(seed: scenario.seed &+ UInt64(index))
+            var phone = PhoneCore(policy: device.phone?.policy ?? PhonePolicy(), seed: scenario.seed &+ UInt64(index))
             for app in device.apps {
                 do {
                     try phone.install(AppDescription(name: app.name, modes: BackgroundModes(names: app.modes),

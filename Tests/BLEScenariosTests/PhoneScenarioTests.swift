@@ -1,3 +1,4 @@
+import BLEPhone
 import BLEScenarios
 import BLEWorld
 import Testing
@@ -146,5 +147,45 @@ struct PhoneScenarioTests {
         // Without the switch, the rider enters at 12.6 s.
         let plain = try ScenarioRunner(scenario: ScenarioLoader.parse(yaml: original)).run(until: 60)
         #expect(plain.events(of: "rider").contains { if case .entered = $0.kind { true } else { false } })
+    }
+
+    @Test("A phone's settings: its iOS profile and faults decode into its rules; an unknown profile or settings on a device without apps are refused")
+    func phoneSettings() throws {
+        let original = try #require(BundledScenarios.yaml(named: "bus-stop-pocket"))
+        let line = "    apps:\n      - {name: Bus, regions: [stop]}"
+        #expect(original.contains(line))
+        func with(_ settings: String) -> String {
+            original.replacingOccurrences(of: line, with: "    phone: \(settings)\n" + line)
+        }
+        let old = try ScenarioLoader.parse(yaml: with("{profile: iOS7, passcode: false, readyToUpdateSubscribersSkipRate: 0.25, "
+                                                      + "scanFreezesAfterScreenLock: true, backgroundAdvertisingDropouts: true}"))
+        let phone = try #require(old.devices.first { $0.name == "rider" }?.phone)
+        #expect(phone.profile == "iOS7")
+        #expect(phone.policy.scanProfile == .legacyIOS5to7 && phone.policy.relaunchProfile == .iOS10)
+        #expect(!phone.policy.passcodeSet && phone.policy.readyToUpdateSubscribersSkipRate == 0.25)
+        #expect(phone.policy.scanFreezesAfterScreenLock && phone.policy.backgroundAdvertisingDropouts == .occasional)
+        #expect(try ScenarioLoader.parse(yaml: with("{}")).devices.first { $0.name == "rider" }?.phone?.policy == PhonePolicy())
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: with("{profile: iOS6}")) }
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: with("{readyToUpdateSubscribersSkipRate: 2}")) }
+        let extra = original.replacingOccurrences(of: "  - name: rider\n",
+                                                  with: "  - name: extra\n    position: [0, 0, 1]\n    phone: {profile: iOS7}\n  - name: rider\n")
+        let refused = #expect(throws: ScenarioError.self) { try ScenarioLoader.parse(yaml: extra) }
+        #expect(refused?.description.contains("only a phone has phone settings") == true, "\(String(describing: refused))")
+    }
+
+    @Test("The profile a scenario names decides: a force-quit app is relaunched for the stop's region entry today, never on iOS 7.0", arguments: ["today", "iOS7"])
+    func profileDecidesRelaunch(profile: String) throws {
+        let original = try #require(BundledScenarios.yaml(named: "bus-stop-pocket"))
+        let line = "    apps:\n      - {name: Bus, regions: [stop]}"
+        let text = original.replacingOccurrences(of: line, with: "    phone: {profile: \(profile)}\n" + line)
+            .replacingOccurrences(of: "  - {at: 55, app: {device: rider, app: Bus, do: forceQuit}}",
+                                  with: "  - {at: 5, app: {device: rider, app: Bus, do: forceQuit}}")
+        let timeline = try ScenarioRunner(scenario: ScenarioLoader.parse(yaml: text)).run(until: 60)
+        let bus = Self.lines(timeline, app: "Bus")
+        let relaunched = bus.contains { $0.1.hasPrefix("relaunched in the background for didEnterRegion") }
+        #expect(relaunched == (profile == "today"), "\(bus)")
+        if profile == "iOS7" {
+            #expect(bus.contains { $0.1.contains("never gets didEnterRegion") && $0.1.contains("force-quit") }, "\(bus)")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import BLEPhone
+import BLEWorld
 
 /// What changed between iOS versions, in one place: the phone's rules (``PhonePolicy``) and
 /// its host's habits on the air (``HostProfile``). Open the phone's device with
@@ -28,14 +29,15 @@ public struct PhoneProfile: Hashable, Sendable {
     /// with writes without response past 20 octets silently cut (``HostProfile/iPhoneIOS7``).
     /// Which restarts iOS 7 relaunched for is not documented; the oldest documented rules,
     /// iOS 10's (``RelaunchProfile/iOS10``), stand in.
-    public static let iOS7: PhoneProfile = {
-        var policy = PhonePolicy()
-        policy.scanProfile = .legacyIOS5to7
-        policy.relaunchProfile = .iOS10
-        policy.beaconRelaunchAfterForceQuit = false
-        return PhoneProfile(name: "iOS7", policy: policy, host: .iPhoneIOS7)
-    }()
+    public static let iOS7 = PhoneProfile(name: "iOS7", policy: .iOS7, host: .iPhoneIOS7)
 
     /// Every profile, by name.
     public static let all = [today, iOS7]
+
+    /// The profile a scenario's phone names (`phone: {profile}`), with the file's switches
+    /// in its policy; today's for a device without a `phone:` section.
+    public init(scenario phone: ScenarioPhone?) {
+        let base = Self.all.first { $0.name == phone?.profile } ?? .today
+        self.init(name: base.name, policy: phone?.policy ?? base.policy, host: base.host)
+    }
 }

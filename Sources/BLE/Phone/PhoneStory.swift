@@ -69,8 +69,10 @@ public struct PhoneStory: Sendable {
     /// directory for the phone's capture (`phone.btsnoop`).
     public func play(_ scenario: Scenario, until limit: Int64, snoop: String?) async throws(PhoneStoryError) -> [PhoneStoryLine] {
         let device: BLEDevice
+        // The phone's iOS profile (`phone:`): its host's habits from the start, its rules below.
+        let profile = PhoneProfile(scenario: scenario.devices.first { $0.host == .external && !$0.apps.isEmpty }?.phone)
         do {
-            device = try await BLEDevice.open(scenario: scenario, snoop: snoop.map { $0 + "/phone.btsnoop" }, profile: .iPhone)
+            device = try await BLEDevice.open(scenario: scenario, snoop: snoop.map { $0 + "/phone.btsnoop" }, profile: profile.host)
         } catch {
             throw PhoneStoryError("The simulated world could not start: \(error).")
         }
@@ -78,7 +80,7 @@ public struct PhoneStory: Sendable {
             await device.close()
             throw PhoneStoryError("The scenario has no device for the phone's host.")
         }
-        let phone = SimulatedPhone(device: device, seed: scenario.seed)
+        let phone = SimulatedPhone(device: device, profile: profile, seed: scenario.seed)
         let said = StoryRecorder(clock: device.clock) { phone.timeline.count }
         let objects = ProgramObjects()
         var accessories: [(BLEDevice, any AccessoryProgram)] = []

@@ -116,6 +116,9 @@ public struct ScenarioDevice: Hashable, Sendable {
     /// The apps installed when the device is a simulated phone (the file's `apps`); empty
     /// for any other device. The phone's system (`BLEPhone`) runs them.
     public var apps: [ScenarioApp] = []
+    /// The phone's iOS profile and settings (the file's `phone:`), when the device is a
+    /// phone that names them; `nil` for today's iPhone with its defaults.
+    public var phone: ScenarioPhone?
     /// The accessory program a host of the run's runs on this device (`program:
     /// notification-light`): a `host: external` device other than the phone. The world
     /// knows no programs; the run refuses unknown names.

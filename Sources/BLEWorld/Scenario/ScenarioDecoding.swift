@@ -82,6 +82,7 @@ struct DeviceSection: Decodable {
     var start = ScenarioDeviceStart.at(0)
     var gatt: [String] = []
     var apps: [ScenarioApp] = []
+    var phone: ScenarioPhone?
     var program: String?
     var gateway: ScenarioGateway?
     var copying: ScenarioCopying?
@@ -89,7 +90,7 @@ struct DeviceSection: Decodable {
 
     static let keys = ["name", "address", "addressType", "position", "heading", "antenna", "antennaGain", "txPower",
                        "sensitivity", "rssiOffset", "route", "advertise", "host", "headingFollowsRoute", "body",
-                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps", "program", "gateway", "copies", "attack"]
+                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps", "phone", "program", "gateway", "copies", "attack"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: Self.keys)
@@ -202,6 +203,11 @@ struct DeviceSection: Decodable {
         }
         apps = try fields.optional("apps", [AppSection].self, expected: "a list of apps {name, modes, restoresState, regions, program}")?
             .map(\.app) ?? []
+        phone = try fields.optional("phone", PhoneSection.self, expected: "{profile, passcode, bluetoothStaysOnInAirplaneMode, "
+                                    + "backgroundAdvertisingDropouts, readyToUpdateSubscribersSkipRate, scanFreezesAfterScreenLock}")?.phone
+        if phone != nil, apps.isEmpty {
+            throw fields.error("phone", "only a phone has phone settings: give the device apps")
+        }
         program = try fields.optional("program", String.self, expected: "the name of the accessory program its host runs")
         if program != nil, host != .external || !apps.isEmpty {
             throw fields.error("program", "an accessory program runs on a host: external device without apps "
@@ -232,6 +238,7 @@ struct DeviceSection: Decodable {
                                     carriedBy: carriedBy, gatt: gatt)
         device.start = start
         device.apps = apps
+        device.phone = phone
         device.program = program
         device.gateway = gateway
         device.copying = copying

@@ -46,7 +46,11 @@ struct BundledScenarioDigestTests {
     @Test("Each bundled scenario decodes to its recorded value", arguments: recorded.keys.sorted())
     func decodesUnchanged(_ name: String) throws {
         let scenario = try ScenarioLoader.load(path: Self.folder.appendingPathComponent(name).path)
-        #expect(Self.digest(String(reflecting: scenario)) == Self.recorded[name])
+        #expect(scenario.devices.allSatisfy { $0.phone == nil }, "no bundled scenario names phone settings yet")
+        // ScenarioDevice gained `phone` after the digests were recorded: each device reflects
+        // one more `phone: nil`, which is taken out so the recorded digests stay the proof.
+        let reflected = String(reflecting: scenario).replacingOccurrences(of: ", phone: nil", with: "")
+        #expect(Self.digest(reflected) == Self.recorded[name])
     }
 
     @Test("Every bundled scenario has a recorded digest")
