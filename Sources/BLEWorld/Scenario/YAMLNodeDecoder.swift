@@ -1,4 +1,3 @@
-import Foundation
 import Yams
 
 /// A `Decoder` reading straight from a ``YAMLTreeNode`` tree: how ``YAMLDocument`` decodes a

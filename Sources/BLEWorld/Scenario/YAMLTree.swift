@@ -1,4 +1,3 @@
-import Foundation
 import Yams
 
 /// A node of a YAML document as ``YAMLNodeDecoder`` reads it: the lean counterpart of Yams'
