@@ -274,7 +274,7 @@ struct AntennaSection: Decodable {
     init(from decoder: any Decoder) throws {
         if let text = try? decoder.singleValueContainer().decode(String.self) {
             guard text == "isotropic" else {
-                throw ScenarioError(.invalidField, path: yamlPath(decoder.codingPath), line: decoder.mark?.line,
+                throw ScenarioError(.invalidField, path: yamlPath(decoder.codingPath), line: decoder.yamlLine,
                                     message: "\"\(text)\" is not an antenna; use isotropic or {beamwidth, frontToBack}")
             }
             pattern = .isotropic

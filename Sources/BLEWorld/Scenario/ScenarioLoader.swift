@@ -22,11 +22,13 @@ public enum ScenarioLoader {
     }
 
     /// ``parse(yaml:file:)`` with the YAML tags resolved by `resolver` instead of
-    /// `YAMLDocument.resolver(for:)`'s choice: a benchmark times Yams' default against it.
-    static func parse(yaml: String, file: String?, resolver: Resolver?) throws(ScenarioError) -> Scenario {
+    /// `YAMLDocument.resolver(for:)`'s choice, and decoded as `decoding` says: tests compare
+    /// the fast path with Yams' default resolver and decoder.
+    static func parse(yaml: String, file: String?, resolver: Resolver?,
+                      decoding: YAMLDocument.Decoding = .fastest) throws(ScenarioError) -> Scenario {
         try YAMLDocument.decode(
             ScenarioFile.self, yaml: yaml, file: file, emptyMessage: "the file is empty; a scenario needs at least devices",
-            resolver: resolver,
+            resolver: resolver, decoding: decoding,
             validate: { file throws(ScenarioError) in try file.scenario.validate() },
             locate: { error, node in
                 if error.device == nil { error.device = deviceName(in: node, path: error.path) }

@@ -9,7 +9,7 @@ struct ScenarioPoint: Decodable {
             var values: [Double] = []
             while !list.isAtEnd { values.append(try list.decode(Double.self)) }
             guard values.count == 2 || values.count == 3, values.allSatisfy(\.isFinite) else {
-                throw ScenarioError(.invalidField, path: yamlPath(decoder.codingPath), line: decoder.mark?.line,
+                throw ScenarioError(.invalidField, path: yamlPath(decoder.codingPath), line: decoder.yamlLine,
                                     message: "expected a point [x, y, z] in metres, got \(values.count) numbers")
             }
             vector = Vector3(x: values[0], y: values[1], z: values.count == 3 ? values[2] : 0)

@@ -13,39 +13,73 @@ public enum YAMLDocument {
                    locate: { _, _ in })
     }
 
+    /// How a document becomes a value.
+    enum Decoding {
+        /// ``YAMLTreeComposer`` and ``YAMLNodeDecoder`` when the document is composed with the
+        /// basic resolver (it has no merge keys, which only Yams' decoder flattens) and the
+        /// composer takes it; else Yams' composer and `YAMLDecoder`.
+        case fastest
+        /// Yams' composer and `YAMLDecoder` always: the reference the fast path is tested against.
+        case yams
+    }
+
     /// ``decode(_:yaml:file:emptyMessage:)`` followed by `validate`, whose errors are located
     /// the same way; `locate` may add more to each error from the document's node tree.
-    /// `resolver` replaces ``resolver(for:)``'s choice (a benchmark compares the two).
+    /// `resolver` replaces ``resolver(for:)``'s choice and `decoding` the decoder (tests and
+    /// benchmarks compare them).
     static func decode<T: Decodable>(_ type: T.Type, yaml: String, file: String?, emptyMessage: String,
-                                     resolver: Resolver? = nil,
+                                     resolver: Resolver? = nil, decoding: Decoding = .fastest,
                                      validate: (T) throws(ScenarioError) -> Void,
                                      locate: (inout ScenarioError, Node) -> Void) throws(ScenarioError) -> T {
-        let node: Node?
         let resolver = resolver ?? self.resolver(for: yaml)
+        if decoding == .fastest, resolver === Resolver.basic, let tree = YAMLTreeComposer.compose(yaml) {
+            do {
+                let value = try YAMLNodeDecoder(root: tree).decode(T.self)
+                try validate(value)
+                return value
+            } catch {
+                // Errors are located in Yams' tree of the same text, as on the reference path.
+                let node = try composeWithYams(yaml, resolver: resolver, file: file, emptyMessage: emptyMessage)
+                throw located(error, node: node, file: file, locate: locate)
+            }
+        }
+        let node = try composeWithYams(yaml, resolver: resolver, file: file, emptyMessage: emptyMessage)
+        do {
+            let value = try YAMLDecoder().decode(T.self, from: node)
+            try validate(value)
+            return value
+        } catch {
+            throw located(error, node: node, file: file, locate: locate)
+        }
+    }
+
+    private static func composeWithYams(_ yaml: String, resolver: Resolver, file: String?,
+                                        emptyMessage: String) throws(ScenarioError) -> Node {
+        let node: Node?
         do {
             node = try Yams.compose(yaml: yaml, resolver)
         } catch {
             throw syntaxError(error, file: file)
         }
         guard let node else { throw ScenarioError(.syntax, file: file, message: emptyMessage) }
-        do {
-            // Without merge keys every mapping decodes as composed, so its keys can be indexed.
-            var userInfo: [CodingUserInfoKey: Any] = [:]
-            if resolver === Resolver.basic, let key = YAMLKeyIndex.userInfoKey { userInfo[key] = YAMLKeyIndex(node) }
-            let value = try YAMLDecoder().decode(T.self, from: node, userInfo: userInfo)
-            try validate(value)
-            return value
-        } catch var error as ScenarioError {
+        return node
+    }
+
+    /// `error` from decoding or validating `node` as a ``ScenarioError`` with its file, line and more.
+    private static func located(_ error: any Error, node: Node, file: String?,
+                                locate: (inout ScenarioError, Node) -> Void) -> ScenarioError {
+        switch error {
+        case var error as ScenarioError:
             error.file = file
             if error.line == nil { error.line = line(in: node, path: error.path) }
             locate(&error, node)
-            throw error
-        } catch let error as DecodingError {
+            return error
+        case let error as DecodingError:
             var located = decodingError(error, node: node, file: file)
             locate(&located, node)
-            throw located
-        } catch {
-            throw ScenarioError(.invalidField, file: file, message: String(describing: error))
+            return located
+        default:
+            return ScenarioError(.invalidField, file: file, message: String(describing: error))
         }
     }
 
@@ -63,7 +97,18 @@ public enum YAMLDocument {
     /// text get the same tag under either resolver, so lookups and duplicate-key errors are
     /// unchanged too. Merge keys are the one place Yams reads a resolved tag (`!!merge`).
     static func resolver(for yaml: String) -> Resolver {
-        yaml.contains("<<") ? .default : .basic
+        mayHoldMergeKey(yaml) ? .default : .basic
+    }
+
+    /// Whether `yaml` contains `<<`, read byte by byte: Foundation's substring search on a
+    /// large scenario cost more than the answer is worth.
+    static func mayHoldMergeKey(_ yaml: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in yaml.utf8 {
+            if byte == UInt8(ascii: "<"), previous == byte { return true }
+            previous = byte
+        }
+        return false
     }
 
     private static func syntaxError(_ error: any Error, file: String?) -> ScenarioError {

@@ -12,6 +12,11 @@ public struct YAMLKey: CodingKey, Hashable, Sendable {
         stringValue = string
         intValue = nil
     }
+    /// The key of sequence element `index`, spelt as Yams' decoder spells it (`Index 2`).
+    init(index: Int) {
+        stringValue = "Index \(index)"
+        intValue = index
+    }
     /// The key `stringValue`.
     public init?(stringValue: String) { self.init(stringValue) }
     /// The sequence index `intValue`.
@@ -42,26 +47,36 @@ public func yamlPath(_ codingPath: [any CodingKey]) -> String {
 /// for unknown keys so a typo is refused instead of silently ignored. Use it inside
 /// `init(from:)` of a `Decodable` type decoded with ``YAMLDocument``.
 public struct YAMLFields {
-    /// The mapping.
-    public let container: KeyedDecodingContainer<YAMLKey>
     /// The decoder of the mapping, for its coding path and line.
     public let decoder: any Decoder
-    /// The mapping's keys, read once: ``has(_:)`` and ``optional(_:_:expected:)`` look here
-    /// rather than asking Yams, whose every lookup builds a key node and compares it along the
-    /// mapping (issue 31: lookups were much of loading a large scenario).
-    private let keys: Set<String>
+    private let source: Source
+
+    /// Where the fields come from.
+    private enum Source {
+        /// The mapping's node, read directly (``YAMLNodeDecoder``, issue 31).
+        case node(YAMLNodeDecoder, YAMLTreeMapping)
+        /// Yams' keyed container, and the mapping's keys read once.
+        case container(KeyedDecodingContainer<YAMLKey>, Set<String>)
+    }
 
     /// Opens the mapping and rejects keys outside `allowed`.
     public init(_ decoder: any Decoder, allowed: [String]) throws {
         self.decoder = decoder
+        let allKeys: [String]
         do {
-            container = try decoder.container(keyedBy: YAMLKey.self)
+            if let nodeDecoder = decoder as? YAMLNodeDecoder {
+                let mapping = try nodeDecoder.mapping()
+                allKeys = mapping.fieldNames
+                source = .node(nodeDecoder, mapping)
+            } else {
+                let container = try decoder.container(keyedBy: YAMLKey.self)
+                allKeys = container.allKeys.map(\.stringValue)
+                source = .container(container, Set(allKeys))
+            }
         } catch {
-            throw ScenarioError(.invalidField, path: yamlPath(decoder.codingPath), line: decoder.mark?.line,
+            throw ScenarioError(.invalidField, path: yamlPath(decoder.codingPath), line: decoder.yamlLine,
                                 message: "expected a mapping with keys \(allowed.joined(separator: ", "))")
         }
-        let allKeys = YAMLKeyIndex.keys(of: decoder) ?? container.allKeys.map(\.stringValue)
-        keys = Set(allKeys)
         for name in allKeys where !allowed.contains(name) {
             let key = YAMLKey(name)
             throw ScenarioError(.unknownField, path: yamlPath(decoder.codingPath + [key]), line: line(of: key),
@@ -70,11 +85,19 @@ public struct YAMLFields {
     }
 
     /// Whether the mapping has the key `name`.
-    public func has(_ name: String) -> Bool { keys.contains(name) }
+    public func has(_ name: String) -> Bool {
+        switch source {
+        case let .node(_, mapping): mapping.value(name) != nil
+        case let .container(_, keys): keys.contains(name)
+        }
+    }
 
     /// The line of the value of `key`, else of the mapping.
     public func line(of key: YAMLKey) -> Int? {
-        (try? container.superDecoder(forKey: key))?.mark?.line ?? decoder.mark?.line
+        switch source {
+        case let .node(_, mapping): mapping.value(key.stringValue)?.line ?? decoder.yamlLine
+        case let .container(container, _): (try? container.superDecoder(forKey: key))?.mark?.line ?? decoder.yamlLine
+        }
     }
 
     /// An invalid-field error about field `name` (or the mapping itself when `nil`).
@@ -83,7 +106,7 @@ public struct YAMLFields {
     /// An error about field `name` (or the mapping itself when `nil`).
     public func error(_ name: String?, _ kind: ScenarioError.Kind, _ message: String) -> ScenarioError {
         guard let name else {
-            return ScenarioError(kind, path: yamlPath(decoder.codingPath), line: decoder.mark?.line, message: message)
+            return ScenarioError(kind, path: yamlPath(decoder.codingPath), line: decoder.yamlLine, message: message)
         }
         let key = YAMLKey(name)
         return ScenarioError(kind, path: yamlPath(decoder.codingPath + [key]), line: line(of: key), message: message)
@@ -92,10 +115,18 @@ public struct YAMLFields {
     /// Field `name` as a `T`, `nil` when absent or null; `expected` says what it should be
     /// in the error when it is not a `T`.
     public func optional<T: Decodable>(_ name: String, _ type: T.Type = T.self, expected: String) throws -> T? {
-        guard keys.contains(name) else { return nil }
         do {
-            // One lookup: `Optional`'s decoding is null-or-`T` on the value's own decoder.
-            return try container.decode(T?.self, forKey: YAMLKey(name))
+            switch source {
+            case let .node(decoder, mapping):
+                // What `Optional<T>`'s decoding does, without a container per field.
+                guard let value = mapping.value(name) else { return nil }
+                let field = decoder.child(value, .key(name))
+                return field.isNull ? nil : try field.decode(T.self)
+            case let .container(container, keys):
+                guard keys.contains(name) else { return nil }
+                // One lookup: `Optional`'s decoding is null-or-`T` on the value's own decoder.
+                return try container.decode(T?.self, forKey: YAMLKey(name))
+            }
         } catch let error as ScenarioError {
             throw error
         } catch {
