@@ -100,9 +100,10 @@ extension Controller {
     }
 
     /// LE Set Extended Advertising Parameters (§7.8.53). Legacy PDUs of Table 7.2 and
-    /// extended PDUs that are neither connectable nor scannable are what this controller
-    /// sends; any other event type, and the LE Coded PHY on a controller without the feature,
-    /// are refused as the specification says of unsupported values. The codings are [v2]'s
+    /// extended PDUs that are non-connectable and non-scannable, or connectable and
+    /// non-scannable (``extendedPropertiesRefusal(_:)``), are what this controller sends; any
+    /// other event type, and the LE Coded PHY on a controller without the feature, are refused
+    /// as the specification says of unsupported values. The codings are [v2]'s
     /// choice for LE Coded (S=8 from [v1]).
     private mutating func setExtendedAdvertisingParameters(
         _ command: HCI.LESetExtendedAdvertisingParameters, primaryCoding: LECoding = .s8, secondaryCoding: LECoding = .s8
@@ -119,9 +120,11 @@ extension Controller {
             guard data.count <= LL.AdvertisingPDU.maximumLegacyDataLength, takesData || data.isEmpty else {
                 return .invalidHCICommandParameters
             }
-        } else {
-            // Only bit 6 (TxPower in the header) may be set: no connectable, scannable, directed or anonymous extended sets yet.
-            guard properties.subtracting(.includeTxPower).isEmpty else { return .invalidHCICommandParameters }
+        } else if let refusal = Controller.extendedPropertiesRefusal(properties) {
+            return refusal
+        } else if properties.contains(.connectable), let existing,
+                  advertisingSets[existing].data.count > Controller.maximumConnectableDataLength(properties) {
+            return .packetTooLong
         }
         let highDutyCycle = Controller.legacyAdvertisingType(properties) == .connectableDirectedHighDutyCycle
         guard highDutyCycle || command.primaryAdvertisingIntervalMin >= 0x20 && command.primaryAdvertisingIntervalMin <= command.primaryAdvertisingIntervalMax,
@@ -183,11 +186,13 @@ extension Controller {
         }
         let starts = command.operation == .firstFragment || command.operation == .complete
         let combined = (starts ? [] : set.data) + fragment
-        guard combined.count <= Controller.maximumAdvertisingDataLength else {
+        let connectableLimit = Controller.isConnectableExtended(set)
+            ? Controller.maximumConnectableDataLength(set.parameters.advertisingEventProperties) : nil
+        guard combined.count <= Controller.maximumAdvertisingDataLength, combined.count <= connectableLimit ?? combined.count else {
             set.data = []
             set.dataIsPartial = false
             advertisingSets[index] = set
-            return .memoryCapacityExceeded
+            return combined.count > Controller.maximumAdvertisingDataLength ? .memoryCapacityExceeded : .packetTooLong
         }
         set.data = combined
         set.dataIsPartial = command.operation == .firstFragment || command.operation == .intermediateFragment
@@ -246,6 +251,10 @@ extension Controller {
             if set.dataIsPartial { return .commandDisallowed }
             guard let address = set.ownAddress(publicAddress: configuration.publicAddress) else { return .invalidHCICommandParameters }
             if set.usesLegacyPDUs, let refusal = legacySetStartStatus(at: index) { return refusal }
+            // A connectable set needs room for the connection it may make.
+            if Controller.isConnectableExtended(set), connections.count >= configuration.maximumConnections {
+                return .connectionLimitExceeded
+            }
             addresses.append(address)
         }
         // One legacy advertiser: two legacy-PDU sets cannot run at once.
