@@ -49,6 +49,19 @@ struct ConnectableExtendedSetCommandTests {
         #expect(auxiliary.transmission.pdu.count == 2 + 255)
     }
 
+    @Test("An extended scanner reports a connectable set's data whole, with the connectable bit")
+    func scannedAsConnectable() throws {
+        var (air, device) = Self.air()
+        let scanner = air.add(address: 0xB2, seed: 2, claimsExtendedAdvertising: true)
+        let data = [UInt8](repeating: 9, count: 200)
+        air.startConnectableSet(device, data: data)
+        air.startExtendedScanning(scanner)
+        air.run(until: 300_000)
+        let report = try #require(air.extendedReports(scanner).first { $0.eventType.dataStatus == .complete })
+        #expect(report.eventType.isConnectable && !report.eventType.isScannable && !report.eventType.isLegacy)
+        #expect(air.reassembled(scanner).first?.data == data)
+    }
+
     @Test("Initiating on LE 2M alone is Invalid HCI Command Parameters; on LE Coded alone it starts")
     func initiatingPHYs() {
         var (air, device) = Self.air()

@@ -151,8 +151,10 @@ extension Controller {
         return .success
     }
 
-    /// LE Set Extended Advertising Data (§7.8.54): fragments joined up to the set's capacity.
-    /// Packet Too Long (0x45) is not returned: a 1,650-octet chain on LE 1M lasts 17.1 ms,
+    /// LE Set Extended Advertising Data (§7.8.54): fragments joined up to the set's capacity;
+    /// a connectable set's must fit its one AUX_ADV_IND, else Packet Too Long (0x45,
+    /// ``maximumConnectableDataLength(_:)``). For other sets Packet Too Long is not returned:
+    /// a 1,650-octet chain on LE 1M lasts 17.1 ms,
     /// less than the shortest primary interval (20 ms). On LE Coded S=8 the same chain lasts
     /// about 120 ms; such a set's events then follow one another at the chain's pace (an event
     /// starts once the one before has ended), longer apart than its interval.

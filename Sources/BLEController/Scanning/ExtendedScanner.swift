@@ -4,11 +4,12 @@ import BLEWire
 /// and §4.4.3.6; ``ScanSchedule``): legacy PDUs
 /// are handled as by ``LegacyScanner`` (SCAN_REQ included when active) and reported as LE
 /// Extended Advertising Reports with the legacy bit; an ADV_EXT_IND heard in the scan window
-/// is followed through its AuxPtr to the AUX_ADV_IND and the AUX_CHAIN_INDs after it, and
-/// their data reaches the host in reports of at most 229 octets, each marked "incomplete,
-/// more to come" until the last, "complete" (Vol 4, Part E, §7.7.65.13). A chain whose next
-/// packet does not arrive ends with an empty report marked "incomplete, truncated". Each
-/// report names the PHY the ADV_EXT_IND came on and the one its AuxPtr named.
+/// (non-connectable or connectable, which the reports say) is followed through its AuxPtr
+/// to the AUX_ADV_IND and the AUX_CHAIN_INDs after it, and their data reaches the host in
+/// reports of at most 229 octets, each marked "incomplete, more to come" until the last,
+/// "complete" (Vol 4, Part E, §7.7.65.13). A chain whose next packet does not arrive ends
+/// with an empty report marked "incomplete, truncated". Each report names the PHY the
+/// ADV_EXT_IND came on and the one its AuxPtr named.
 struct ExtendedScanner: Sendable {
     /// A chain being followed: the next auxiliary packet is awaited in `window` until `giveUpAt`.
     struct Chain: Sendable {
@@ -20,6 +21,8 @@ struct ExtendedScanner: Sendable {
         var window: ReceiverWindow
         var giveUpAt: Microseconds
         var txPower: Int8?
+        /// Whether the advertising is connectable (AdvMode), which the reports say.
+        var connectable = false
         var reportedAny = false
         /// Data octets reported so far: a chain longer than any set can hold is cut.
         var receivedOctets = 0
@@ -120,13 +123,13 @@ struct ExtendedScanner: Sendable {
             if pending.txPower == nil { pending.txPower = payload.txPower }
             return follow(payload, chain: pending, reception: reception)
         }
-        // Only non-connectable, non-scannable advertising is followed; other modes are not modelled.
-        guard legacy.request == nil, legacy.schedule.heard(transmission), payload.mode == .nonConnectableNonScannable
+        // Non-connectable and connectable advertising is followed; scannable advertising is not modelled.
+        guard legacy.request == nil, legacy.schedule.heard(transmission), payload.mode != .scannable
         else { return [] }
         let pending = Chain(
             advertiser: payload.advertiserAddress, dataInfo: payload.dataInfo, primaryPHY: transmission.phy.hciPHY,
             secondaryPHY: .le1M,
-            window: transmission.window(), giveUpAt: now, txPower: payload.txPower)
+            window: transmission.window(), giveUpAt: now, txPower: payload.txPower, connectable: payload.mode == .connectable)
         return follow(payload, chain: pending, reception: reception)
     }
 
@@ -199,7 +202,7 @@ struct ExtendedScanner: Sendable {
     private func report(_ chain: Chain, data: ArraySlice<UInt8>, status: LEReport.EventType.DataStatus, rssi: Int8) -> LinkEffect {
         let address = chain.advertiser ?? BluetoothAddress(0)
         let entry = LEReport.Report(
-            eventType: LEReport.EventType(dataStatus: status),
+            eventType: LEReport.EventType(connectable: chain.connectable, dataStatus: status),
             addressType: chain.advertiser == nil ? .anonymous : (address.kind == .public ? .public : .random),
             address: address, primaryPHY: chain.primaryPHY, secondaryPHY: chain.secondaryPHY,
             advertisingSID: chain.dataInfo?.setID ?? LEReport.noAdvertisingSID, txPower: chain.txPower ?? LEReport.notAvailable,
