@@ -42,11 +42,15 @@ struct ExtendedAdvertiser: Sendable {
     let maximumEvents: Int?
     /// Whether the set is connectable (Advertising_Event_Properties bit 0).
     let isConnectable: Bool
+    /// Whether the set is scannable (bit 1): its AUX_ADV_IND carries no data and AUX_SCAN_REQ
+    /// gets its scan response (ExtendedAdvertiser+Scanning.swift).
+    let isScannable: Bool
     /// TargetA of a directed connectable set (bit 2): the only initiator it accepts.
     let targetAddress: BluetoothAddress?
     /// Advertising_Filter_Policy, for the connect requests of an undirected connectable set.
     let filterPolicy: HCI.AdvertisingFilterPolicy
-    /// Where an AUX_CONNECT_REQ may start, in the event under way of a connectable set.
+    /// Where an AUX_CONNECT_REQ (connectable set) or AUX_SCAN_REQ (scannable set) may start,
+    /// in the event under way.
     var connectRequestWindow: ReceiverWindow?
     /// AUX_CONNECT_REQs addressed to this set and refused for LLData out of range.
     var refusedConnectRequests = 0
@@ -78,6 +82,7 @@ struct ExtendedAdvertiser: Sendable {
         self.maximumEvents = maximumEvents == 0 ? nil : Int(maximumEvents)
         let properties = parameters.advertisingEventProperties
         isConnectable = properties.contains(.connectable)
+        isScannable = properties.contains(.scannable)
         targetAddress = isConnectable && properties.contains(.directed)
             ? parameters.peerAddress : nil
         filterPolicy = parameters.advertisingFilterPolicy
@@ -105,7 +110,7 @@ struct ExtendedAdvertiser: Sendable {
     /// event that would not end before `radioFreeUntil` is skipped), ends the one under way,
     /// and says when the set is over.
     mutating func timer(
-        at now: Microseconds, data: [UInt8], dataID: UInt16, radioFreeUntil: Microseconds?,
+        at now: Microseconds, data: [UInt8], dataID: UInt16, scanResponse: [UInt8] = [], radioFreeUntil: Microseconds?,
         random: inout ControllerRandom
     ) -> (transmissions: [RadioTransmission], ending: Ending?) {
         if let busy = busyUntil {
@@ -119,17 +124,20 @@ struct ExtendedAdvertiser: Sendable {
         let delay = Microseconds.random(in: 0 ... LinkTiming.maximumAdvertisingDelay, using: &random)
         nextEvent = now + interval + delay
         // A connectable set's data fits its AUX_ADV_IND (checked by the commands): no chain.
-        let lengths = isConnectable ? [data.count]
+        // A scannable set's AUX_ADV_IND carries none (its data is the scan response).
+        let lengths = isScannable ? [0] : isConnectable ? [data.count]
             : ExtendedAdvertisingTiming.fragmentLengths(dataLength: data.count, includesTxPower: advertisedTxPower != nil)
         let auxiliaryChannels = lengths.map { _ in UInt8.random(in: 0 ... 36, using: &random) }
         let packets = event(at: now, data: data, dataID: dataID, lengths: lengths, auxiliaryChannels: auxiliaryChannels)
         guard let last = packets.last else { return ([], nil) }
         // A connectable set keeps the radio for the exchange its AUX_ADV_IND may start.
-        let end = isConnectable ? last.end + connectExchangeDuration : last.end
+        let end = isConnectable ? last.end + connectExchangeDuration
+            : isScannable ? last.end + scanExchangeDuration(scanResponse: scanResponse, dataID: dataID) : last.end
         guard radioFreeUntil.map({ end <= $0 }) ?? true else { return ([], nil) }
         completedEvents += 1
         busyUntil = end
-        connectRequestWindow = isConnectable ? LinkTiming.responseWindow(after: last.end, channel: last.channel, phy: secondaryPHY) : nil
+        connectRequestWindow = isConnectable || isScannable
+            ? LinkTiming.responseWindow(after: last.end, channel: last.channel, phy: secondaryPHY) : nil
         return (packets, nil)
     }
 
@@ -139,7 +147,7 @@ struct ExtendedAdvertiser: Sendable {
         at start: Microseconds, data: [UInt8], dataID: UInt16, lengths: [Int], auxiliaryChannels: [UInt8]
     ) -> [RadioTransmission] {
         typealias Payload = LL.ExtendedAdvertisingPayload
-        let mode: Payload.AdvertisingMode = isConnectable ? .connectable : .nonConnectableNonScannable
+        let mode: Payload.AdvertisingMode = isConnectable ? .connectable : isScannable ? .scannable : .nonConnectableNonScannable
         let adi = Payload.AdvertisingDataInfo(dataID: dataID, setID: setID)
         // The auxiliary PDUs, each with a placeholder pointer where one is needed (its size is what matters here).
         var auxiliary: [Payload] = []

@@ -6,12 +6,15 @@ import BLEWire
 extension Controller {
     /// Why extended (non-legacy) Advertising_Event_Properties are refused, or `nil` if the
     /// controller sends them: non-connectable and non-scannable, or connectable undirected or
-    /// directed, each with TxPower or not. Connectable and scannable at once, and high duty
-    /// cycle directed, are not allowed with extended PDUs (§7.8.53); scannable and anonymous
-    /// sets are not modelled. All are Invalid HCI Command Parameters.
+    /// directed, or scannable undirected, each with TxPower or not. Connectable and scannable at
+    /// once, and high duty cycle directed, are not allowed with extended PDUs (§7.8.53);
+    /// scannable directed and anonymous sets are not modelled. All are Invalid HCI Command
+    /// Parameters.
     static func extendedPropertiesRefusal(_ properties: HCI.AdvertisingEventProperties) -> HCI.StatusCode? {
-        let allowed: HCI.AdvertisingEventProperties = [.connectable, .directed, .includeTxPower]
-        guard properties.subtracting(allowed).isEmpty else { return .invalidHCICommandParameters }
+        let allowed: HCI.AdvertisingEventProperties = [.connectable, .scannable, .directed, .includeTxPower]
+        guard properties.subtracting(allowed).isEmpty, !properties.isSuperset(of: [.connectable, .scannable]) else {
+            return .invalidHCICommandParameters
+        }
         if properties.contains(.directed), !properties.contains(.connectable) { return .invalidHCICommandParameters }
         return nil
     }

@@ -125,6 +125,9 @@ extension Controller {
         } else if properties.contains(.connectable), let existing,
                   advertisingSets[existing].data.count > Controller.maximumConnectableDataLength(properties) {
             return .packetTooLong
+        } else if properties.contains(.scannable), let existing, !advertisingSets[existing].data.isEmpty {
+            // A scannable extended set carries no advertising data (§7.8.53).
+            return .invalidHCICommandParameters
         }
         let highDutyCycle = Controller.legacyAdvertisingType(properties) == .connectableDirectedHighDutyCycle
         guard highDutyCycle || command.primaryAdvertisingIntervalMin >= 0x20 && command.primaryAdvertisingIntervalMin <= command.primaryAdvertisingIntervalMax,
@@ -172,6 +175,8 @@ extension Controller {
             if set.runsLegacyPDUs { advertiser?.update(advertisingData: fragment) }
             return .success
         }
+        // A scannable extended set's data is its scan response; it has no advertising data (§7.8.54).
+        if Controller.isScannableExtended(set), !fragment.isEmpty { return .invalidHCICommandParameters }
         switch command.operation {
         case .unchangedData:
             // Only a new DID for the data the enabled set already sends.
@@ -204,8 +209,9 @@ extension Controller {
     }
 
     /// LE Set Extended Scan Response Data (§7.8.55): a legacy scannable set takes one
-    /// complete legacy PDU's worth; every other set here is non-scannable, and only
-    /// discarding (empty data) is allowed.
+    /// complete legacy PDU's worth, a scannable extended set up to 1,650 octets in fragments
+    /// (``setScannableSetScanResponse(_:at:)``); for a non-scannable set only discarding
+    /// (empty data) is allowed.
     private mutating func setExtendedScanResponseData(_ command: HCI.LESetExtendedScanResponseData) -> HCI.StatusCode {
         guard let index = advertisingSetIndex(command.advertisingHandle) else { return .unknownAdvertisingIdentifier }
         let set = advertisingSets[index]
@@ -219,6 +225,7 @@ extension Controller {
             if set.runsLegacyPDUs { advertiser?.update(scanResponseData: data) }
             return .success
         }
+        if Controller.isScannableExtended(set) { return setScannableSetScanResponse(command, at: index) }
         let discards = data.isEmpty && (command.operation == .complete || command.operation == .firstFragment)
         return discards ? .success : .invalidHCICommandParameters
     }
@@ -250,7 +257,9 @@ extension Controller {
         var addresses: [BluetoothAddress] = []
         for index in indices {
             let set = advertisingSets[index]
-            if set.dataIsPartial { return .commandDisallowed }
+            if set.dataIsPartial || set.scanResponseIsPartial { return .commandDisallowed }
+            // A scannable extended set needs scan response data to answer with (§7.8.56).
+            if Controller.isScannableExtended(set), set.scanResponseData.isEmpty { return .commandDisallowed }
             guard let address = set.ownAddress(publicAddress: configuration.publicAddress) else { return .invalidHCICommandParameters }
             if set.usesLegacyPDUs, let refusal = legacySetStartStatus(at: index) { return refusal }
             // A connectable set needs room for the connection it may make.
@@ -296,7 +305,8 @@ extension Controller {
             }
             let set = advertisingSets[index]
             let result = active.timer(
-                at: now, data: set.data, dataID: set.dataID, radioFreeUntil: higherPriorityStart(than: .advertising), random: &random)
+                at: now, data: set.data, dataID: set.dataID, scanResponse: set.scanResponseData,
+                radioFreeUntil: higherPriorityStart(than: .advertising), random: &random)
             for transmission in result.transmissions { outputs.append(.transmit(transmission)) }
             if let ending = result.ending {
                 advertisingSets[index].advertiser = nil

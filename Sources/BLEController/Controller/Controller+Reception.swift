@@ -27,6 +27,9 @@ extension Controller {
         case .connectInd where transmission.channel <= ExtendedScanner.highestSecondaryChannel:
             // AUX_CONNECT_REQ, for a connectable extended set.
             receiveAuxiliaryConnectRequest(pdu, reception, filterAcceptList: resolved.filterAcceptList, into: &outputs)
+        case .scanReq where transmission.channel <= ExtendedScanner.highestSecondaryChannel:
+            // AUX_SCAN_REQ, for a scannable extended set.
+            receiveAuxiliaryScanRequest(pdu, reception, filterAcceptList: resolved.filterAcceptList, into: &outputs)
         case .scanReq, .connectInd:
             guard var active = advertiser else { return }
             let refusedBefore = active.refusedConnectIndications
@@ -76,7 +79,7 @@ extension Controller {
             }
             guard var active = extendedScanner else { return }
             let malformedBefore = active.malformedPDUs
-            let effects = active.receiveExtended(pdu, reception, at: now)
+            let effects = active.receiveExtended(pdu, reception, at: now, radioFreeUntil: higherPriorityStart(than: .scanning))
             counters.malformedAirPDUs += active.malformedPDUs - malformedBefore
             extendedScanner = active
             apply(effects, into: &outputs)
