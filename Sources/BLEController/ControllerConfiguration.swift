@@ -32,6 +32,12 @@ public struct ControllerConfiguration: Hashable, Sendable {
     /// other extended advertising and scanning commands are answered either way, on LE 1M
     /// and 2M (LE Coded is then Unsupported Feature or Parameter Value).
     public var claimsExtendedAdvertising: Bool
+    /// Whether the controller claims Channel Selection Algorithm #2 (LE Supported Features
+    /// bit 14; Core 5.4, Vol 6, Part B, §4.5.8.3): its ADV_IND and CONNECT_IND then set ChSel,
+    /// and a legacy connection whose two sides set it hops with #2. Off by default, so that
+    /// legacy connections hop as they always have. Connections made with AUX_CONNECT_REQ
+    /// use #2 either way, as the specification requires.
+    public var claimsChannelSelectionAlgorithm2: Bool
 
     /// A configuration with typical defaults: 0 dBm, 251-octet × 8 buffers, 16 connections.
     public init(
@@ -44,7 +50,8 @@ public struct ControllerConfiguration: Hashable, Sendable {
         filterAcceptListSize: Int = 16,
         resolvingListSize: Int = 16,
         airtimeFreeData: Bool = false,
-        claimsExtendedAdvertising: Bool = false
+        claimsExtendedAdvertising: Bool = false,
+        claimsChannelSelectionAlgorithm2: Bool = false
     ) {
         self.publicAddress = publicAddress
         self.seed = seed
@@ -56,5 +63,6 @@ public struct ControllerConfiguration: Hashable, Sendable {
         self.resolvingListSize = resolvingListSize
         self.airtimeFreeData = airtimeFreeData
         self.claimsExtendedAdvertising = claimsExtendedAdvertising
+        self.claimsChannelSelectionAlgorithm2 = claimsChannelSelectionAlgorithm2
     }
 }

@@ -182,13 +182,30 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         public let rawValue: UInt
         /// Features from raw bits.
         public init(rawValue: UInt) { self.rawValue = rawValue }
-        /// Extended scanning and connecting (Core 5.4, Vol 6, Part B, §4.4.2.2, LE
-        /// Extended Advertising): not offered, SwiftBLE scans with legacy advertising.
+        /// Extended scanning and connecting (Core 5.4, Vol 4, Part E, §7.8.64–§7.8.66; LE
+        /// Extended Advertising): the controller scans with the extended commands and connects
+        /// with LE Extended Create Connection, to connectable extended advertising too.
         public static let extendedScanAndConnect = Feature(rawValue: 1 << 0)
     }
 
-    /// Whether the features are supported: none is (`supportsFeatures:`).
-    open class func supports(_ features: Feature) -> Bool { features.isEmpty }
+    /// Whether the features are supported (`supportsFeatures:`), answered from the
+    /// controller, as Core Bluetooth answers from the device's: the default controller's
+    /// (``OpenCoreBluetooth/defaultController``) once a manager has opened it, since a class
+    /// method has no manager of its own. ``Feature/extendedScanAndConnect`` needs LE Set
+    /// Extended Scan Parameters and Enable and LE Extended Create Connection in its Supported
+    /// Commands; before any manager opened the controller, `false`. The managers' own scans
+    /// and connections keep to the legacy commands.
+    open class func supports(_ features: Feature) -> Bool {
+        supports(features, supportedCommands: CBDeviceHub.shared.openedControllerCommands(nil))
+    }
+
+    /// Whether a controller with `supportedCommands` (`nil`: none is open, or it did not say) has `features`.
+    static func supports(_ features: Feature, supportedCommands: HCI.SupportedCommands?) -> Bool {
+        guard !features.isEmpty else { return true }
+        guard features.subtracting(.extendedScanAndConnect).isEmpty, let commands = supportedCommands else { return false }
+        return commands.contains(.leSetExtendedScanParameters) && commands.contains(.leSetExtendedScanEnable)
+            && commands.contains(.leExtendedCreateConnection)
+    }
 
     // MARK: Scanning
 

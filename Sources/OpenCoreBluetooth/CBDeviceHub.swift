@@ -23,6 +23,8 @@ final class CBDeviceHub: Sendable {
         var defaultController: String?
         var entries: [String: Entry] = [:]
         var nextGeneration = 0
+        /// The Supported Commands each open device's controller reported at start-up, by name or spec.
+        var controllers: [String: HCI.SupportedCommands] = [:]
     }
 
     private let state = Mutex(State())
@@ -43,6 +45,7 @@ final class CBDeviceHub: Sendable {
         state.withLock { state in
             state.nextGeneration += 1
             state.entries[name] = Entry(generation: state.nextGeneration, opening: Task { .success(device) }, isGiven: true)
+            state.controllers[name] = device.controller.supportedCommands
         }
     }
 
@@ -59,9 +62,11 @@ final class CBDeviceHub: Sendable {
             return entry
         }
         let result = await entry.opening.value
-        if case .failure = result {
-            state.withLock { state in
-                if state.entries[spec]?.generation == entry.generation { state.entries[spec] = nil }
+        state.withLock { state in
+            guard state.entries[spec]?.generation == entry.generation else { return }
+            switch result {
+            case let .success(device): state.controllers[spec] = device.controller.supportedCommands
+            case .failure: state.entries[spec] = nil
             }
         }
         return result
@@ -74,16 +79,30 @@ final class CBDeviceHub: Sendable {
         return await device(for: controller)
     }
 
+    /// The Supported Commands the controller of the open device `spec` (`nil`: the default
+    /// one) reported at start-up, or `nil` when no manager has opened it yet: synchronous,
+    /// for class methods such as ``CBCentralManager/supports(_:)``.
+    func openedControllerCommands(_ spec: String?) -> HCI.SupportedCommands? {
+        let spec = spec ?? defaultController
+        return state.withLock { $0.controllers[spec] }
+    }
+
     /// Forgets the device of `spec`, closing it if the hub opened it.
     func close(_ spec: String) async {
-        guard let entry = state.withLock({ $0.entries.removeValue(forKey: spec) }), !entry.isGiven else { return }
+        guard let entry = state.withLock({ state in
+            state.controllers[spec] = nil
+            return state.entries.removeValue(forKey: spec)
+        }), !entry.isGiven else { return }
         if case let .success(device) = await entry.opening.value { await device.close() }
     }
 
     /// Forgets every device; closes the ones the hub opened.
     func closeAll() async {
         let entries = state.withLock { state in
-            defer { state.entries = [:] }
+            defer {
+                state.entries = [:]
+                state.controllers = [:]
+            }
             return Array(state.entries.values)
         }
         for entry in entries where !entry.isGiven {

@@ -90,11 +90,6 @@ struct CentralManagerScanTests {
         manager.stopScan()
         await device.close()
     }
-
-    @Test("Features: extended scan and connect is not offered")
-    func features() {
-        #expect(!CBCentralManager.supports(.extendedScanAndConnect))
-    }
 }
 
 /// The controller is a Unix socket outside the process: its failure arrives in real time,

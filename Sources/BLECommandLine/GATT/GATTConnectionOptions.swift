@@ -21,6 +21,11 @@ struct GATTConnectionOptions: ParsableArguments {
     @Option(help: "Connect from this random static address (e.g. C0:5F:00:00:00:01) instead of the controller's public one.")
     var ownAddress: String?
 
+    @Option(help: ArgumentHelp(
+        "Connect with LE Extended Create Connection on this PHY: 1m, 2m (scanning LE 1M, taking LE 2M from an extended set on it) or coded.",
+        valueName: "1m|2m|coded"))
+    var phy: String?
+
     @OptionGroup var controller: ControllerOption
 
     /// The controller spec to open (`--hci`, else `$SWIFTBLE_HCI`, else `sim`).
@@ -40,6 +45,9 @@ struct GATTConnectionOptions: ParsableArguments {
         guard (23 ... 517).contains(mtu) else { throw ValidationError("--mtu must be from 23 to 517.") }
         try ArgumentChecks.duration(timeout, option: "--timeout", maximum: 3600)
         try ArgumentChecks.ownAddress(ownAddress)
+        if let phy, GATTConnectionPHY(phy) == nil {
+            throw ValidationError("--phy \(phy) is not a PHY: write 1m, 2m or coded.")
+        }
     }
 
     /// Opens the controller, connects, exchanges the MTU (unless 23), runs `body` on the
@@ -71,16 +79,18 @@ struct GATTConnectionOptions: ParsableArguments {
     private func connected<T: Sendable>(_ host: BLEHost.Host, query: PeerQuery, securing: Bool, localOutOfBand: LocalOutOfBand?,
                                         _ body: (BLEHost.Host, GAPConnection, PeerAddress) async throws -> T) async throws -> T {
         let info = try await host.start()
+        let connectionPHY = phy.flatMap(GATTConnectionPHY.init)
+        if let connectionPHY { try connectionPHY.check(info) }
         try await privacyOptions.enable(on: host, hci: hci, bonds: security.bonds)
         let own = ownAddress.flatMap { BluetoothAddress($0, kind: .random) }
         if let own { try await host.setRandomStaticAddress(own) }
-        let peer = try await query.resolve(on: host, within: min(timeout, 3), hci: hci)
+        let peer = try await query.resolve(on: host, within: min(timeout, 3), hci: hci, extendedPHYs: connectionPHY?.scanningPHYs)
         if let localOutOfBand { await SecurityOptions.handOver(localOutOfBand, address: own ?? info.address) }
         let request = GAPConnectRequest(
             peer: peer.address, peerAddressType: peer.hciType,
             parameters: HCI.LEConnectionParameters(connectionIntervalMin: 6, connectionIntervalMax: 24, maxLatency: 0,
                                                    supervisionTimeout: 400),
-            timeout: HostTime(timeout * 1_000_000), useRandomAddress: own != nil)
+            timeout: HostTime(timeout * 1_000_000), useRandomAddress: own != nil, initiatingPHYs: connectionPHY?.initiatingPHYs)
         var link: GAPConnection
         var attempt = 1
         while true {
@@ -91,7 +101,12 @@ struct GATTConnectionOptions: ParsableArguments {
                                      + "advertising connectably and that the address type is right.")
             }
             // The link is the peer's only once it answers (docs/decisions/0056-a-new-link-is-confirmed-before-connect-returns.md).
-            if await host.peerAnswered(on: link.handle, within: .seconds(timeout)) { break }
+            if await host.peerAnswered(on: link.handle, within: .seconds(timeout)) {
+                if connectionPHY != nil, let phys = try? await host.readPHY(link.handle) {
+                    printError("Connected on \(GATTConnectionPHY.name(phys.tx)) (LE Read PHY: TX \(GATTConnectionPHY.name(phys.tx)), RX \(GATTConnectionPHY.name(phys.rx))).")
+                }
+                break
+            }
             guard attempt < 3 else {
                 throw CommandFailure("\(peer) never answered on 3 new links (Connection Failed to be Established, 0x3E): "
                                      + "it may not hear us; try again closer to it.")

@@ -41,13 +41,16 @@ struct PeerQuery: Sendable {
     /// what it found.
     /// `hci` is the controller's spec: on an embedded world (`sim`), a name not heard may be
     /// a device of another process's world, and the error says so.
+    /// `extendedPHYs` makes the scan an extended one on those primary PHYs (for a connection
+    /// made with LE Extended Create Connection: the two command families do not mix).
     /// - Throws: ``CommandFailure`` when no device of that name is heard, or several are.
-    func resolve(on host: BLEHost.Host, within seconds: Double, hci: String) async throws -> PeerAddress {
+    func resolve(on host: BLEHost.Host, within seconds: Double, hci: String, extendedPHYs: HCI.LEPHYs? = nil) async throws -> PeerAddress {
         switch form {
         case let .typed(peer):
             return peer
         case let .address(address):
-            if let heard = try await scan(on: host, seconds: seconds, until: { $0.keys.contains { $0.value == address.value } })
+            if let heard = try await scan(on: host, seconds: seconds, extendedPHYs: extendedPHYs,
+                                          until: { $0.keys.contains { $0.value == address.value } })
                 .first(where: { $0.key.value == address.value }) {
                 let peer = PeerAddress(heard.key, type: heard.value.type)
                 printError("Found \(peer) by scanning.")
@@ -58,7 +61,7 @@ struct PeerQuery: Sendable {
             return PeerAddress(address, type: .public)
         case let .name(name):
             // The whole window: a second device of the same name must have its chance to be heard.
-            let heard = try await scan(on: host, seconds: seconds, until: { devices in
+            let heard = try await scan(on: host, seconds: seconds, extendedPHYs: extendedPHYs, until: { devices in
                 devices.values.filter { $0.name == name }.count > 1
             })
             // Exact first, then in any letter case, as bluetoothctl and users write names.
@@ -98,9 +101,10 @@ struct PeerQuery: Sendable {
 
     /// Scans actively for at most `seconds` (or until `done` holds), merging each device's
     /// advertising data and scan response for its name.
-    private func scan(on host: BLEHost.Host, seconds: Double,
+    private func scan(on host: BLEHost.Host, seconds: Double, extendedPHYs: HCI.LEPHYs?,
                       until done: @escaping @Sendable ([BluetoothAddress: Heard]) -> Bool) async throws -> [BluetoothAddress: Heard] {
-        let advertisements = try await host.startScanning(GAPScanParameters(active: true, interval: 0x0060, window: 0x0060))
+        let advertisements = try await host.startScanning(GAPScanParameters(
+            active: true, interval: 0x0060, window: 0x0060, extended: extendedPHYs != nil, extendedPHYs: extendedPHYs ?? .le1M))
         let heard = Mutex<[BluetoothAddress: Heard]>([:])
         let clock = host.clock
         let reader = Task {

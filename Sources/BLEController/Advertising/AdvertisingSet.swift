@@ -20,8 +20,10 @@ struct AdvertisingSet: Sendable {
     /// The Advertising Data ID sent in the ADI; it changes whenever the data changes
     /// (Vol 6, Part B, §4.4.2.11).
     var dataID: UInt16 = 0
-    /// The scan response data of a legacy scannable set.
+    /// The scan response data of a legacy or extended scannable set.
     var scanResponseData: [UInt8] = []
+    /// Whether the scan response's first fragment arrived and the last has not (§7.8.55).
+    var scanResponseIsPartial = false
     /// The advertiser, while an extended set is enabled.
     var advertiser: ExtendedAdvertiser?
     /// Whether the set uses legacy PDUs and holds the controller's legacy advertiser.

@@ -1,9 +1,11 @@
 import BLEWire
 
 /// One enabled extended advertising set on the air (Core 5.4, Vol 6, Part B, §4.4.2):
-/// non-connectable, non-scannable events of ADV_EXT_IND on the primary channels, an
-/// AUX_ADV_IND on a secondary channel and AUX_CHAIN_INDs for data that does not fit, every
-/// PDU placed exactly where its pointer says. Events repeat every primary advertising
+/// events of ADV_EXT_IND on the primary channels, an AUX_ADV_IND on a secondary channel and,
+/// for a non-connectable set, AUX_CHAIN_INDs for data that does not fit, every PDU placed
+/// exactly where its pointer says. A connectable set (AdvMode connectable, undirected or
+/// directed with TargetA) listens T_IFS after its AUX_ADV_IND for an AUX_CONNECT_REQ
+/// (ExtendedAdvertiser+Connecting.swift). Events repeat every primary advertising
 /// interval plus advDelay (0–10 ms) until the duration or the event limit ends them.
 ///
 /// The primary PDUs go on LE 1M or LE Coded, the auxiliary ones on LE 1M, 2M or Coded, as
@@ -38,6 +40,20 @@ struct ExtendedAdvertiser: Sendable {
     let endsAt: Microseconds?
     /// The most events to send, if the host gave a limit.
     let maximumEvents: Int?
+    /// Whether the set is connectable (Advertising_Event_Properties bit 0).
+    let isConnectable: Bool
+    /// Whether the set is scannable (bit 1): its AUX_ADV_IND carries no data and AUX_SCAN_REQ
+    /// gets its scan response (ExtendedAdvertiser+Scanning.swift).
+    let isScannable: Bool
+    /// TargetA of a directed connectable set (bit 2): the only initiator it accepts.
+    let targetAddress: BluetoothAddress?
+    /// Advertising_Filter_Policy, for the connect requests of an undirected connectable set.
+    let filterPolicy: HCI.AdvertisingFilterPolicy
+    /// Where an AUX_CONNECT_REQ (connectable set) or AUX_SCAN_REQ (scannable set) may start,
+    /// in the event under way.
+    var connectRequestWindow: ReceiverWindow?
+    /// AUX_CONNECT_REQs addressed to this set and refused for LLData out of range.
+    var refusedConnectRequests = 0
     private(set) var nextEvent: Microseconds
     /// The end of the event under way: the set holds the radio until then.
     private(set) var busyUntil: Microseconds?
@@ -64,6 +80,12 @@ struct ExtendedAdvertiser: Sendable {
         self.txPowerDBm = txPowerDBm
         endsAt = duration == 0 ? nil : now + Microseconds(duration) * 10_000
         self.maximumEvents = maximumEvents == 0 ? nil : Int(maximumEvents)
+        let properties = parameters.advertisingEventProperties
+        isConnectable = properties.contains(.connectable)
+        isScannable = properties.contains(.scannable)
+        targetAddress = isConnectable && properties.contains(.directed)
+            ? parameters.peerAddress : nil
+        filterPolicy = parameters.advertisingFilterPolicy
         nextEvent = now
     }
 
@@ -80,7 +102,7 @@ struct ExtendedAdvertiser: Sendable {
 
     /// What the advertiser wants of the receiver: nothing to listen to while it sends.
     func claim(at now: Microseconds) -> RadioClaim {
-        if let busyUntil, now < busyUntil { return .busy(nil) }
+        if let busyUntil, now < busyUntil { return .busy(connectRequestWindow) }
         return .none
     }
 
@@ -88,24 +110,34 @@ struct ExtendedAdvertiser: Sendable {
     /// event that would not end before `radioFreeUntil` is skipped), ends the one under way,
     /// and says when the set is over.
     mutating func timer(
-        at now: Microseconds, data: [UInt8], dataID: UInt16, radioFreeUntil: Microseconds?,
+        at now: Microseconds, data: [UInt8], dataID: UInt16, scanResponse: [UInt8] = [], radioFreeUntil: Microseconds?,
         random: inout ControllerRandom
     ) -> (transmissions: [RadioTransmission], ending: Ending?) {
         if let busy = busyUntil {
             guard now >= busy else { return ([], nil) }
             busyUntil = nil
+            connectRequestWindow = nil
             if let maximumEvents, completedEvents >= maximumEvents { return ([], .limitReached) }
         }
         if let endsAt, now >= endsAt { return ([], .timeout) }
         guard now >= nextEvent else { return ([], nil) }
         let delay = Microseconds.random(in: 0 ... LinkTiming.maximumAdvertisingDelay, using: &random)
         nextEvent = now + interval + delay
-        let lengths = ExtendedAdvertisingTiming.fragmentLengths(dataLength: data.count, includesTxPower: advertisedTxPower != nil)
+        // A connectable set's data fits its AUX_ADV_IND (checked by the commands): no chain.
+        // A scannable set's AUX_ADV_IND carries none (its data is the scan response).
+        let lengths = isScannable ? [0] : isConnectable ? [data.count]
+            : ExtendedAdvertisingTiming.fragmentLengths(dataLength: data.count, includesTxPower: advertisedTxPower != nil)
         let auxiliaryChannels = lengths.map { _ in UInt8.random(in: 0 ... 36, using: &random) }
         let packets = event(at: now, data: data, dataID: dataID, lengths: lengths, auxiliaryChannels: auxiliaryChannels)
-        guard let last = packets.last, radioFreeUntil.map({ last.end <= $0 }) ?? true else { return ([], nil) }
+        guard let last = packets.last else { return ([], nil) }
+        // A connectable set keeps the radio for the exchange its AUX_ADV_IND may start.
+        let end = isConnectable ? last.end + connectExchangeDuration
+            : isScannable ? last.end + scanExchangeDuration(scanResponse: scanResponse, dataID: dataID) : last.end
+        guard radioFreeUntil.map({ end <= $0 }) ?? true else { return ([], nil) }
         completedEvents += 1
-        busyUntil = last.end
+        busyUntil = end
+        connectRequestWindow = isConnectable || isScannable
+            ? LinkTiming.responseWindow(after: last.end, channel: last.channel, phy: secondaryPHY) : nil
         return (packets, nil)
     }
 
@@ -115,6 +147,7 @@ struct ExtendedAdvertiser: Sendable {
         at start: Microseconds, data: [UInt8], dataID: UInt16, lengths: [Int], auxiliaryChannels: [UInt8]
     ) -> [RadioTransmission] {
         typealias Payload = LL.ExtendedAdvertisingPayload
+        let mode: Payload.AdvertisingMode = isConnectable ? .connectable : isScannable ? .scannable : .nonConnectableNonScannable
         let adi = Payload.AdvertisingDataInfo(dataID: dataID, setID: setID)
         // The auxiliary PDUs, each with a placeholder pointer where one is needed (its size is what matters here).
         var auxiliary: [Payload] = []
@@ -123,12 +156,14 @@ struct ExtendedAdvertiser: Sendable {
             let last = index == lengths.count - 1
             let placeholder = last ? nil : ExtendedAdvertisingTiming.pointer(channel: 0, offset: 0, phy: secondaryPHY)
             auxiliary.append(Payload(
-                advertiserAddress: index == 0 ? ownAddress : nil, dataInfo: adi, auxiliaryPointer: placeholder,
+                mode: mode, advertiserAddress: index == 0 ? ownAddress : nil, targetAddress: index == 0 ? targetAddress : nil,
+                dataInfo: adi, auxiliaryPointer: placeholder,
                 txPower: index == 0 ? advertisedTxPower : nil, data: data[offset ..< offset + length]))
             offset += length
         }
         // The primary PDUs, a whole number of offset units apart so that every pointer is exact.
-        let primary = Payload(dataInfo: adi, auxiliaryPointer: ExtendedAdvertisingTiming.pointer(channel: 0, offset: 0, phy: secondaryPHY))
+        let primary = Payload(
+            mode: mode, dataInfo: adi, auxiliaryPointer: ExtendedAdvertisingTiming.pointer(channel: 0, offset: 0, phy: secondaryPHY))
         let primaryAirtime = Airtime.duration(pduOctets: 2 + primary.encodedCount, phy: primaryPHY)
         let step = ExtendedAdvertisingTiming.roundedUpToOffsetUnit(primaryAirtime + LinkTiming.channelSwitchGap)
         let primaryStarts = primaryChannels.indices.map { start + Microseconds($0) * step }

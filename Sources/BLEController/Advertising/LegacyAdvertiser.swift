@@ -31,21 +31,29 @@ struct LegacyAdvertiser: Sendable {
     /// CONNECT_INDs addressed to this advertiser and refused for LLData out of range.
     private(set) var refusedConnectIndications = 0
 
+    /// Whether the controller has Channel Selection Algorithm #2: ADV_IND and ADV_DIRECT_IND
+    /// set ChSel, and a CONNECT_IND that sets it too makes a link that hops with #2 (§2.3.1.1).
+    let supportsChannelSelection2: Bool
+
     /// Starts advertising at `now` (the first event begins at once).
     init(
         parameters: HCI.LESetAdvertisingParameters, ownAddress: BluetoothAddress,
-        advertisingData: [UInt8], scanResponseData: [UInt8], txPowerDBm: Double, now: Microseconds
+        advertisingData: [UInt8], scanResponseData: [UInt8], txPowerDBm: Double, now: Microseconds,
+        supportsChannelSelection2: Bool = false
     ) {
         self.parameters = parameters
+        self.supportsChannelSelection2 = supportsChannelSelection2
         self.ownAddress = ownAddress
         self.txPowerDBm = txPowerDBm
         let data = advertisingData[...]
         switch parameters.advertisingType {
         case .connectableUndirected:
-            advertisingPDU = LL.AdvertisingPDU(payload: .advInd(advertiserAddress: ownAddress, data: data))
+            advertisingPDU = LL.AdvertisingPDU(
+                payload: .advInd(advertiserAddress: ownAddress, data: data), channelSelection: supportsChannelSelection2)
         case .connectableDirectedHighDutyCycle, .connectableDirectedLowDutyCycle:
             advertisingPDU = LL.AdvertisingPDU(
-                payload: .advDirectInd(advertiserAddress: ownAddress, targetAddress: parameters.peerAddress))
+                payload: .advDirectInd(advertiserAddress: ownAddress, targetAddress: parameters.peerAddress),
+                channelSelection: supportsChannelSelection2)
         case .scannableUndirected:
             advertisingPDU = LL.AdvertisingPDU(payload: .advScanInd(advertiserAddress: ownAddress, data: data))
         case .nonConnectableUndirected:
@@ -187,7 +195,8 @@ struct LegacyAdvertiser: Sendable {
             }
             let connection = NewConnection(
                 role: .peripheral, request: data, connectIndicationEnd: reception.transmission.end,
-                localAddress: ownAddress, peerAddress: initiator)
+                localAddress: ownAddress, peerAddress: initiator,
+                channelSelectionAlgorithm2: supportsChannelSelection2 && pdu.channelSelection)
             return ([.connected(connection)], true)
         default:
             return ([], false)

@@ -91,7 +91,7 @@ public struct LinkLayerConnection: Sendable {
     var lastSynchronisedAnchor: Microseconds
     let centralClockAccuracyPPM: Int64
     let connectIndicationEnd: Microseconds
-    var channels: ChannelSelectionAlgorithm1
+    var channels: DataChannelSelection
     var channel: UInt8
     var txPHY: RadioPHY = .le1M
     var rxPHY: RadioPHY = .le1M
@@ -173,10 +173,16 @@ public struct LinkLayerConnection: Sendable {
     var supportsCodedPHY: Bool { configuration.claimsExtendedAdvertising }
 
     /// The LL features this link layer offers its peer: ``supportedFeatures``, with
-    /// ``codedPHYFeature`` when it supports LE Coded.
+    /// ``codedPHYFeature`` when it supports LE Coded and ``channelSelectionAlgorithm2Feature``
+    /// when its controller claims it.
     public var localFeatures: UInt64 {
-        supportsCodedPHY ? Self.supportedFeatures | Self.codedPHYFeature : Self.supportedFeatures
+        var features = supportsCodedPHY ? Self.supportedFeatures | Self.codedPHYFeature : Self.supportedFeatures
+        if configuration.claimsChannelSelectionAlgorithm2 { features |= Self.channelSelectionAlgorithm2Feature }
+        return features
     }
+    /// Channel Selection Algorithm #2, LL feature bit 14 (§4.6.16), offered by a link layer
+    /// whose controller claims it (``ControllerConfiguration/claimsChannelSelectionAlgorithm2``).
+    public static let channelSelectionAlgorithm2Feature: UInt64 = 1 << 14
 
     /// The PHYs this link layer can use, as the bits of LL_PHY_REQ (§2.4.2.22): 1M and 2M,
     /// and Coded (bit 2) when it supports it.
@@ -208,10 +214,18 @@ public struct LinkLayerConnection: Sendable {
     ///   - peerAddress: the peer's address.
     ///   - configuration: the controller's configuration (ACL buffer size, TX power).
     ///   - seed: the seed of the connection's random source.
+    ///   - phy: the PHY the connection starts on: LE 1M after CONNECT_IND, the secondary PHY
+    ///     the AUX_CONNECT_REQ went on otherwise (§4.5).
+    ///   - channelSelectionAlgorithm2: whether the link hops with Channel Selection Algorithm
+    ///     #2 (§4.5.8.3) rather than #1.
+    ///   - transmitWindowDelay: from the end of the connect request to the transmit window
+    ///     (§4.5.3): 1.25 ms after CONNECT_IND, 2.5 ms after AUX_CONNECT_REQ on LE 1M or 2M,
+    ///     3.75 ms on LE Coded.
     public init(
         handle: UInt16, role: HCI.Role, request: LL.ConnectionRequestData,
         connectIndicationEnd: Microseconds, localAddress: BluetoothAddress,
-        peerAddress: BluetoothAddress, configuration: ControllerConfiguration, seed: UInt64
+        peerAddress: BluetoothAddress, configuration: ControllerConfiguration, seed: UInt64,
+        phy: RadioPHY = .le1M, channelSelectionAlgorithm2: Bool = false, transmitWindowDelay: Microseconds = 1250
     ) {
         self.handleValue = handle
         self.role = role
@@ -223,20 +237,27 @@ public struct LinkLayerConnection: Sendable {
         self.intervalUnits = max(request.interval, 1)
         self.latency = request.latency
         self.timeoutUnits = max(request.timeout, 1)
-        let windowStart = connectIndicationEnd + 1250 + Microseconds(request.windowOffset) * 1250
+        let windowStart = connectIndicationEnd + transmitWindowDelay + Microseconds(request.windowOffset) * 1250
         self.anchor = windowStart
         self.transmitWindowExtra = Microseconds(max(request.windowSize, 1)) * 1250
         self.lastSynchronisedAnchor = connectIndicationEnd
         let accuracies: [Int64] = [500, 250, 150, 100, 75, 50, 30, 20]
         self.centralClockAccuracyPPM = accuracies[Int(request.sleepClockAccuracy & 0x07)]
-        self.channels = ChannelSelectionAlgorithm1(hopIncrement: request.hopIncrement, channelMap: request.channelMap)
+        self.channels = channelSelectionAlgorithm2
+            ? .algorithm2(ChannelSelectionAlgorithm2(accessAddress: request.accessAddress, channelMap: request.channelMap))
+            : .algorithm1(ChannelSelectionAlgorithm1(hopIncrement: request.hopIncrement, channelMap: request.channelMap))
         self.channel = channels.channel(eventIndex: 0)
         self.lastValidReception = windowStart
         self.phase = role == .central ? .waitingForAnchor(missDeadline: windowStart) : .starting
         self.connectIndicationEnd = connectIndicationEnd
         let phys: UInt8 = configuration.claimsExtendedAdvertising ? 0b111 : 0b011
         self.phyPreferences = LL.PHYPreferences(txPHYs: phys, rxPHYs: phys)
+        self.txPHY = phy
+        self.rxPHY = phy
     }
+
+    /// The channel selection algorithm the link hops with (LE Channel Selection Algorithm, Vol 4, Part E, §7.7.65.20).
+    public var channelSelectionAlgorithm: HCI.LEChannelSelectionAlgorithm.Algorithm { channels.hciAlgorithm }
 
     /// Takes the host's LE Set Default PHY (Core 5.4, Vol 4, Part E, §7.8.48) as this link's
     /// preferences, which its LL_PHY_REQ and LL_PHY_RSP carry: the PHYs named that this

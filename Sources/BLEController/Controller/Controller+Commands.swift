@@ -184,7 +184,8 @@ extension Controller {
             }
             advertiser = LegacyAdvertiser(
                 parameters: advertisingParameters, ownAddress: address, advertisingData: advertisingData,
-                scanResponseData: scanResponseData, txPowerDBm: configuration.txPowerDBm, now: now)
+                scanResponseData: scanResponseData, txPowerDBm: configuration.txPowerDBm, now: now,
+                supportsChannelSelection2: configuration.claimsChannelSelectionAlgorithm2)
             return .success
         case let command as HCI.LESetScanParameters:
             if scanner != nil { return .commandDisallowed }
@@ -243,28 +244,19 @@ extension Controller {
 
     /// LE Create Connection (§7.8.12): Command Status, then initiating until a connectable
     /// advertisement from the peer arrives or the host cancels. LE Extended Create Connection
-    /// comes here too, in its LE 1M form, answered under its own `opcode`.
+    /// comes here too, answered under its own `opcode`, with the primary PHYs it scans
+    /// (`legs`) and its connection parameters for each PHY.
     mutating func createConnection(
         _ command: HCI.LECreateConnection, answering opcode: HCI.Opcode = HCI.LECreateConnection.opcode,
+        legs: [ScanSchedule.Leg] = [], parametersByPHY: [HCI.PHY: HCI.LEConnectionParameters]? = nil,
         into outputs: inout [ControllerOutput]
     ) {
         if initiator != nil {
             respond(opcode, status: .commandDisallowed, into: &outputs)
             return
         }
-        let parameters = command.connectionParameters
-        let scanRange: ClosedRange<UInt16> = 0x0004 ... 0x4000
-        let intervalRange: ClosedRange<UInt16> = 0x0006 ... 0x0C80
-        let valid = scanRange.contains(command.leScanInterval) && scanRange.contains(command.leScanWindow)
-            && command.leScanWindow <= command.leScanInterval
-            && intervalRange.contains(parameters.connectionIntervalMin)
-            && intervalRange.contains(parameters.connectionIntervalMax)
-            && parameters.connectionIntervalMin <= parameters.connectionIntervalMax
-            && parameters.maxLatency <= 0x01F3
-            && (0x000A ... 0x0C80).contains(parameters.supervisionTimeout)
-            // The timeout must exceed (1 + latency) × interval × 2 (§7.8.12).
-            && Int(parameters.supervisionTimeout) * 4
-                > (1 + Int(parameters.maxLatency)) * Int(parameters.connectionIntervalMax) * 2
+        let valid = Controller.areValidInitiatingParameters(
+            scanInterval: command.leScanInterval, scanWindow: command.leScanWindow, command.connectionParameters)
         guard valid else {
             respond(opcode, status: .invalidHCICommandParameters, into: &outputs)
             return
@@ -279,7 +271,25 @@ extension Controller {
         }
         initiator = Initiator(
             command: command, ownAddress: address, channelMap: hostChannelClassification,
-            txPowerDBm: configuration.txPowerDBm, now: now)
+            txPowerDBm: configuration.txPowerDBm, now: now, legs: legs, parametersByPHY: parametersByPHY,
+            supportsChannelSelection2: configuration.claimsChannelSelectionAlgorithm2)
         respond(opcode, status: .success, into: &outputs)
+    }
+
+    /// Whether a scan interval and window and connection parameters are within the ranges of
+    /// LE Create Connection (§7.8.12): the timeout must exceed (1 + latency) × interval × 2.
+    static func areValidInitiatingParameters(
+        scanInterval: UInt16, scanWindow: UInt16, _ parameters: HCI.LEConnectionParameters
+    ) -> Bool {
+        let scanRange: ClosedRange<UInt16> = 0x0004 ... 0x4000
+        let intervalRange: ClosedRange<UInt16> = 0x0006 ... 0x0C80
+        return scanRange.contains(scanInterval) && scanRange.contains(scanWindow) && scanWindow <= scanInterval
+            && intervalRange.contains(parameters.connectionIntervalMin)
+            && intervalRange.contains(parameters.connectionIntervalMax)
+            && parameters.connectionIntervalMin <= parameters.connectionIntervalMax
+            && parameters.maxLatency <= 0x01F3
+            && (0x000A ... 0x0C80).contains(parameters.supervisionTimeout)
+            && Int(parameters.supervisionTimeout) * 4
+                > (1 + Int(parameters.maxLatency)) * Int(parameters.connectionIntervalMax) * 2
     }
 }

@@ -100,9 +100,10 @@ extension Controller {
     }
 
     /// LE Set Extended Advertising Parameters (§7.8.53). Legacy PDUs of Table 7.2 and
-    /// extended PDUs that are neither connectable nor scannable are what this controller
-    /// sends; any other event type, and the LE Coded PHY on a controller without the feature,
-    /// are refused as the specification says of unsupported values. The codings are [v2]'s
+    /// extended PDUs that are non-connectable and non-scannable, or connectable and
+    /// non-scannable (``extendedPropertiesRefusal(_:)``), are what this controller sends; any
+    /// other event type, and the LE Coded PHY on a controller without the feature, are refused
+    /// as the specification says of unsupported values. The codings are [v2]'s
     /// choice for LE Coded (S=8 from [v1]).
     private mutating func setExtendedAdvertisingParameters(
         _ command: HCI.LESetExtendedAdvertisingParameters, primaryCoding: LECoding = .s8, secondaryCoding: LECoding = .s8
@@ -119,9 +120,14 @@ extension Controller {
             guard data.count <= LL.AdvertisingPDU.maximumLegacyDataLength, takesData || data.isEmpty else {
                 return .invalidHCICommandParameters
             }
-        } else {
-            // Only bit 6 (TxPower in the header) may be set: no connectable, scannable, directed or anonymous extended sets yet.
-            guard properties.subtracting(.includeTxPower).isEmpty else { return .invalidHCICommandParameters }
+        } else if let refusal = Controller.extendedPropertiesRefusal(properties) {
+            return refusal
+        } else if properties.contains(.connectable), let existing,
+                  advertisingSets[existing].data.count > Controller.maximumConnectableDataLength(properties) {
+            return .packetTooLong
+        } else if properties.contains(.scannable), let existing, !advertisingSets[existing].data.isEmpty {
+            // A scannable extended set carries no advertising data (§7.8.53).
+            return .invalidHCICommandParameters
         }
         let highDutyCycle = Controller.legacyAdvertisingType(properties) == .connectableDirectedHighDutyCycle
         guard highDutyCycle || command.primaryAdvertisingIntervalMin >= 0x20 && command.primaryAdvertisingIntervalMin <= command.primaryAdvertisingIntervalMax,
@@ -148,8 +154,10 @@ extension Controller {
         return .success
     }
 
-    /// LE Set Extended Advertising Data (§7.8.54): fragments joined up to the set's capacity.
-    /// Packet Too Long (0x45) is not returned: a 1,650-octet chain on LE 1M lasts 17.1 ms,
+    /// LE Set Extended Advertising Data (§7.8.54): fragments joined up to the set's capacity;
+    /// a connectable set's must fit its one AUX_ADV_IND, else Packet Too Long (0x45,
+    /// ``maximumConnectableDataLength(_:)``). For other sets Packet Too Long is not returned:
+    /// a 1,650-octet chain on LE 1M lasts 17.1 ms,
     /// less than the shortest primary interval (20 ms). On LE Coded S=8 the same chain lasts
     /// about 120 ms; such a set's events then follow one another at the chain's pace (an event
     /// starts once the one before has ended), longer apart than its interval.
@@ -167,6 +175,8 @@ extension Controller {
             if set.runsLegacyPDUs { advertiser?.update(advertisingData: fragment) }
             return .success
         }
+        // A scannable extended set's data is its scan response; it has no advertising data (§7.8.54).
+        if Controller.isScannableExtended(set), !fragment.isEmpty { return .invalidHCICommandParameters }
         switch command.operation {
         case .unchangedData:
             // Only a new DID for the data the enabled set already sends.
@@ -183,11 +193,13 @@ extension Controller {
         }
         let starts = command.operation == .firstFragment || command.operation == .complete
         let combined = (starts ? [] : set.data) + fragment
-        guard combined.count <= Controller.maximumAdvertisingDataLength else {
+        let connectableLimit = Controller.isConnectableExtended(set)
+            ? Controller.maximumConnectableDataLength(set.parameters.advertisingEventProperties) : nil
+        guard combined.count <= Controller.maximumAdvertisingDataLength, combined.count <= connectableLimit ?? combined.count else {
             set.data = []
             set.dataIsPartial = false
             advertisingSets[index] = set
-            return .memoryCapacityExceeded
+            return combined.count > Controller.maximumAdvertisingDataLength ? .memoryCapacityExceeded : .packetTooLong
         }
         set.data = combined
         set.dataIsPartial = command.operation == .firstFragment || command.operation == .intermediateFragment
@@ -197,8 +209,9 @@ extension Controller {
     }
 
     /// LE Set Extended Scan Response Data (§7.8.55): a legacy scannable set takes one
-    /// complete legacy PDU's worth; every other set here is non-scannable, and only
-    /// discarding (empty data) is allowed.
+    /// complete legacy PDU's worth, a scannable extended set up to 1,650 octets in fragments
+    /// (``setScannableSetScanResponse(_:at:)``); for a non-scannable set only discarding
+    /// (empty data) is allowed.
     private mutating func setExtendedScanResponseData(_ command: HCI.LESetExtendedScanResponseData) -> HCI.StatusCode {
         guard let index = advertisingSetIndex(command.advertisingHandle) else { return .unknownAdvertisingIdentifier }
         let set = advertisingSets[index]
@@ -212,6 +225,7 @@ extension Controller {
             if set.runsLegacyPDUs { advertiser?.update(scanResponseData: data) }
             return .success
         }
+        if Controller.isScannableExtended(set) { return setScannableSetScanResponse(command, at: index) }
         let discards = data.isEmpty && (command.operation == .complete || command.operation == .firstFragment)
         return discards ? .success : .invalidHCICommandParameters
     }
@@ -243,9 +257,15 @@ extension Controller {
         var addresses: [BluetoothAddress] = []
         for index in indices {
             let set = advertisingSets[index]
-            if set.dataIsPartial { return .commandDisallowed }
+            if set.dataIsPartial || set.scanResponseIsPartial { return .commandDisallowed }
+            // A scannable extended set needs scan response data to answer with (§7.8.56).
+            if Controller.isScannableExtended(set), set.scanResponseData.isEmpty { return .commandDisallowed }
             guard let address = set.ownAddress(publicAddress: configuration.publicAddress) else { return .invalidHCICommandParameters }
             if set.usesLegacyPDUs, let refusal = legacySetStartStatus(at: index) { return refusal }
+            // A connectable set needs room for the connection it may make.
+            if Controller.isConnectableExtended(set), connections.count >= configuration.maximumConnections {
+                return .connectionLimitExceeded
+            }
             addresses.append(address)
         }
         // One legacy advertiser: two legacy-PDU sets cannot run at once.
@@ -285,7 +305,8 @@ extension Controller {
             }
             let set = advertisingSets[index]
             let result = active.timer(
-                at: now, data: set.data, dataID: set.dataID, radioFreeUntil: higherPriorityStart(than: .advertising), random: &random)
+                at: now, data: set.data, dataID: set.dataID, scanResponse: set.scanResponseData,
+                radioFreeUntil: higherPriorityStart(than: .advertising), random: &random)
             for transmission in result.transmissions { outputs.append(.transmit(transmission)) }
             if let ending = result.ending {
                 advertisingSets[index].advertiser = nil

@@ -42,24 +42,47 @@ extension Controller {
         return .success
     }
 
-    /// LE Extended Create Connection (§7.8.66) on LE 1M: initiating as LE Create Connection
-    /// does, towards legacy connectable advertising (connectable extended advertising is not
-    /// modelled). LE Coded is refused as unsupported; without LE 1M nothing can be scanned.
+    /// LE Extended Create Connection (§7.8.66): initiating on the primary channels of LE 1M,
+    /// LE Coded or both in turn (each with its scan interval and window), towards legacy
+    /// connectable advertising (on LE 1M) and connectable extended advertising, whose
+    /// AUX_ADV_IND is answered on its secondary PHY (LE 1M, 2M or Coded) with the connection
+    /// parameters given for that PHY. LE Coded needs the LE Coded PHY feature (Unsupported
+    /// Feature or Parameter Value); without LE 1M or LE Coded nothing can be scanned (Invalid
+    /// HCI Command Parameters), and each PHY's parameters are checked as LE Create
+    /// Connection's are.
     mutating func extendedCreateConnection(_ command: HCI.LEExtendedCreateConnection, into outputs: inout [ControllerOutput]) {
         let opcode = HCI.LEExtendedCreateConnection.opcode
-        if command.leCoded != nil {
+        if command.leCoded != nil, !reportedLEFeatures.contains(.leCodedPHY) {
             respond(opcode, status: .unsupportedFeatureOrParameterValue, into: &outputs)
             return
         }
-        guard let parameters = command.le1M else {
+        let scanned = [(RadioPHY.le1M, command.le1M), (RadioPHY.leCoded(.s8), command.leCoded)]
+            .compactMap { phy, parameters in parameters.map { (phy, $0) } }
+        guard let first = scanned.first?.1 else {
             respond(opcode, status: .invalidHCICommandParameters, into: &outputs)
             return
         }
+        var byPHY: [HCI.PHY: HCI.LEConnectionParameters] = [:]
+        for (phy, parameters) in [(HCI.PHY.le1M, command.le1M), (.le2M, command.le2M), (.leCoded, command.leCoded)] {
+            guard let parameters else { continue }
+            let scans = phy != .le2M
+            guard Controller.areValidInitiatingParameters(
+                scanInterval: scans ? parameters.scanInterval : 0x0004, scanWindow: scans ? parameters.scanWindow : 0x0004,
+                parameters.connectionParameters)
+            else {
+                respond(opcode, status: .invalidHCICommandParameters, into: &outputs)
+                return
+            }
+            byPHY[phy] = parameters.connectionParameters
+        }
         let legacy = HCI.LECreateConnection(
-            leScanInterval: parameters.scanInterval, leScanWindow: parameters.scanWindow,
+            leScanInterval: first.scanInterval, leScanWindow: first.scanWindow,
             initiatorFilterPolicy: command.initiatorFilterPolicy, peerAddressType: command.peerAddressType,
             peerAddress: command.peerAddress, ownAddressType: command.ownAddressType,
-            connectionParameters: parameters.connectionParameters)
-        createConnection(legacy, answering: opcode, into: &outputs)
+            connectionParameters: (command.le1M ?? first).connectionParameters)
+        // LE 1M alone keeps the schedule of LE Create Connection.
+        let legs = command.leCoded == nil ? []
+            : scanned.map { ScanSchedule.Leg(phy: $0.0, interval: $0.1.scanInterval, window: $0.1.scanWindow) }
+        createConnection(legacy, answering: opcode, legs: legs, parametersByPHY: byPHY, into: &outputs)
     }
 }

@@ -126,8 +126,10 @@ extension Controller {
     /// sets, extended scans and connections (Vol 6, Part B, §4.6.12), which move to it by the
     /// PHY update procedure.
     var reportedLEFeatures: HCI.LEFeatures {
-        configuration.claimsExtendedAdvertising
+        var features = configuration.claimsExtendedAdvertising
             ? Controller.leFeatures.union([.leExtendedAdvertising, .leCodedPHY]) : Controller.leFeatures
+        if configuration.claimsChannelSelectionAlgorithm2 { features.insert(.channelSelectionAlgorithm2) }
+        return features
     }
 
     /// Whether this controller, with its configuration, implements the command with `opcode`.

@@ -44,7 +44,8 @@ extension Controller {
         guard let parameters = Controller.legacyParameters(set.parameters) else { return }
         advertiser = LegacyAdvertiser(
             parameters: parameters, ownAddress: ownAddress, advertisingData: set.data, scanResponseData: set.scanResponseData,
-            txPowerDBm: configuration.txPowerDBm, now: now)
+            txPowerDBm: configuration.txPowerDBm, now: now,
+                supportsChannelSelection2: configuration.claimsChannelSelectionAlgorithm2)
         legacyAdvertisingSet = LegacyAdvertisingSetRun(
             handle: set.handle, endsAt: entry.duration == 0 ? nil : now + Microseconds(entry.duration) * 10_000,
             maximumEvents: entry.maxExtendedAdvertisingEvents == 0 ? nil : Int(entry.maxExtendedAdvertisingEvents))

@@ -24,6 +24,12 @@ extension Controller {
         let resolved = sender.map { resolveSender($0) } ?? ResolvedSender(filterAcceptList: filterAcceptList)
         if resolved.ignored { return }
         switch pdu.pduType {
+        case .connectInd where transmission.channel <= ExtendedScanner.highestSecondaryChannel:
+            // AUX_CONNECT_REQ, for a connectable extended set.
+            receiveAuxiliaryConnectRequest(pdu, reception, filterAcceptList: resolved.filterAcceptList, into: &outputs)
+        case .scanReq where transmission.channel <= ExtendedScanner.highestSecondaryChannel:
+            // AUX_SCAN_REQ, for a scannable extended set.
+            receiveAuxiliaryScanRequest(pdu, reception, filterAcceptList: resolved.filterAcceptList, into: &outputs)
         case .scanReq, .connectInd:
             guard var active = advertiser else { return }
             let refusedBefore = active.refusedConnectIndications
@@ -62,15 +68,26 @@ extension Controller {
                 apply(reported.map(ExtendedScanner.extendedForm), into: &outputs)
             }
         case .advExtInd:
-            // ADV_EXT_IND, AUX_ADV_IND and AUX_CHAIN_IND share the type; the extended scanner tells them apart.
+            // ADV_EXT_IND, AUX_ADV_IND and AUX_CHAIN_IND share the type; the initiator and the
+            // extended scanner tell them apart.
+            if var active = initiator {
+                let effects = active.receiveExtended(
+                    pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList,
+                    radioFreeUntil: higherPriorityStart(than: .initiating), existingLinks: linkSchedules, random: &random)
+                initiator = active
+                apply(effects, into: &outputs)
+            }
             guard var active = extendedScanner else { return }
             let malformedBefore = active.malformedPDUs
-            let effects = active.receiveExtended(pdu, reception, at: now)
+            let effects = active.receiveExtended(pdu, reception, at: now, radioFreeUntil: higherPriorityStart(than: .scanning))
             counters.malformedAirPDUs += active.malformedPDUs - malformedBefore
             extendedScanner = active
             apply(effects, into: &outputs)
         case .auxConnectRsp:
-            return
+            guard var active = initiator else { return }
+            let effects = active.receiveConnectResponse(pdu, reception)
+            initiator = effects.isEmpty ? active : nil
+            apply(effects, into: &outputs)
         }
     }
 }

@@ -188,33 +188,52 @@ public struct Controller: SimulatedController {
     }
 
     /// Creates the link layer of a new connection and tells the host (LE Connection Complete
-    /// or LE Enhanced Connection Complete, §7.7.65.1 and §7.7.65.10). The central's event is
-    /// sent when the CONNECT_IND has left the antenna.
+    /// or LE Enhanced Connection Complete, §7.7.65.1 and §7.7.65.10), then, if the host
+    /// unmasked it and the controller claims Channel Selection Algorithm #2 or the link uses
+    /// it, LE Channel Selection Algorithm (§7.7.65.20). The central's events are
+    /// sent when the CONNECT_IND has left the antenna. An advertising set that accepted the
+    /// connection ends with it: LE Advertising Set Terminated after the others (§7.7.65.18).
     private mutating func open(_ connection: NewConnection, into outputs: inout [ControllerOutput]) {
-        if connection.role == .peripheral { advertiser = nil }
+        if connection.role == .peripheral, connection.advertisingHandle == nil { advertiser = nil }
         let handle = freeHandle()
         var link = LinkLayerConnection(
             handle: handle, role: connection.role, request: connection.request,
             connectIndicationEnd: connection.connectIndicationEnd, localAddress: connection.localAddress,
-            peerAddress: connection.peerAddress, configuration: configuration, seed: random.next())
+            peerAddress: connection.peerAddress, configuration: configuration, seed: random.next(),
+            phy: connection.phy, channelSelectionAlgorithm2: connection.channelSelectionAlgorithm2,
+            transmitWindowDelay: connection.transmitWindowDelay)
         link.adoptDefaultPHY(defaultPHY)
         connections.append(ConnectionSlot(
-            link: link, role: connection.role, request: connection.request, peerAddress: connection.peerAddress))
+            link: link, role: connection.role, request: connection.request, peerAddress: connection.peerAddress,
+            transmitPHY: connection.phy.hciPHY, receivePHY: connection.phy.hciPHY))
         connections.sort { $0.link.handleValue < $1.link.handleValue }
         let accuracy = HCI.ClockAccuracy(rawValue: connection.request.sleepClockAccuracy) ?? .ppm500
         let addresses = connectionAddresses(local: connection.localAddress, peer: connection.peerAddress)
-        let event = connectionCompleteEvent(
+        var events = [connectionCompleteEvent(
             status: .success, handle: handle, role: connection.role, peer: connection.peerAddress,
             interval: connection.request.interval, latency: connection.request.latency,
             timeout: connection.request.timeout, clockAccuracy: connection.role == .central ? .ppm500 : accuracy,
-            addresses: addresses)
-        if connection.role == .central, connection.connectIndicationEnd > now {
-            pendingEvents.append((connection.connectIndicationEnd, event))
-        } else {
-            emit(event, into: &outputs)
+            addresses: addresses)]
+        // Only a controller with the CSA#2 feature, or a link that uses it, tells (§7.7.65.20).
+        if leEventMask.contains(.channelSelectionAlgorithm),
+           reportedLEFeatures.contains(.channelSelectionAlgorithm2) || connection.channelSelectionAlgorithm2 {
+            events.append(.leMeta(.channelSelectionAlgorithm(HCI.LEChannelSelectionAlgorithm(
+                connectionHandle: handle, channelSelectionAlgorithm: link.channelSelectionAlgorithm))))
         }
-        // A legacy-PDU set that made the connection ends with it (§7.7.65.18).
-        if connection.role == .peripheral { stopLegacySet(status: .success, connectionHandle: handle, into: &outputs) }
+        for event in events {
+            if connection.role == .central, connection.connectIndicationEnd > now {
+                pendingEvents.append((connection.connectIndicationEnd, event))
+            } else {
+                emit(event, into: &outputs)
+            }
+        }
+        guard connection.role == .peripheral else { return }
+        if let setHandle = connection.advertisingHandle {
+            endExtendedSet(setHandle, connectionHandle: handle, into: &outputs)
+        } else {
+            // A legacy-PDU set that made the connection ends with it (§7.7.65.18).
+            stopLegacySet(status: .success, connectionHandle: handle, into: &outputs)
+        }
     }
 
     /// The lowest connection handle not in use, from 0x0001.

@@ -22,10 +22,11 @@ enum LinkTiming {
     /// Pause between the end of one advertising PDU's slot and the next PDU in the event.
     static let channelSwitchGap: Microseconds = 150
 
-    /// The window in which an answer sent T_IFS after a packet that ended at `end` starts.
-    static func responseWindow(after end: Microseconds, channel: UInt8) -> ReceiverWindow {
+    /// The window in which an answer sent T_IFS after a packet that ended at `end` starts
+    /// (on a secondary channel, on the PHY of the packet answered).
+    static func responseWindow(after end: Microseconds, channel: UInt8, phy: RadioPHY = .le1M) -> ReceiverWindow {
         ReceiverWindow(
-            channel: channel, phy: .le1M, accessAddress: RadioTransmission.advertisingAccessAddress,
+            channel: channel, phy: phy, accessAddress: RadioTransmission.advertisingAccessAddress,
             opens: end + interFrameSpace - responseWindowMargin, closes: end + interFrameSpace + responseWindowMargin)
     }
 
@@ -62,6 +63,15 @@ struct NewConnection: Sendable {
     var localAddress: BluetoothAddress
     /// The peer's address in the CONNECT_IND.
     var peerAddress: BluetoothAddress
+    /// The PHY the connection starts on: LE 1M after CONNECT_IND, the secondary PHY of an
+    /// AUX_CONNECT_REQ (Vol 6, Part B, §4.5).
+    var phy: RadioPHY = .le1M
+    /// Whether the link hops with Channel Selection Algorithm #2 (§4.5.8.3).
+    var channelSelectionAlgorithm2 = false
+    /// From the end of the connect request to the transmit window (§4.5.3).
+    var transmitWindowDelay: Microseconds = LinkTiming.unit1250
+    /// The extended advertising set that accepted the connection (peripheral role), if one did.
+    var advertisingHandle: UInt8?
 }
 
 /// What an activity wants of the one receiver right now.

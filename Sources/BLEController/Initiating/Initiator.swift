@@ -2,7 +2,10 @@ import BLEWire
 
 /// The initiating state (Core 5.4, Vol 6, Part B, §4.4.4 and §4.5): listens like a scanner
 /// for a connectable advertisement from the peer (or from a device on the filter accept
-/// list) and answers it T_IFS later with CONNECT_IND.
+/// list) and answers it T_IFS later with CONNECT_IND. Started by LE Extended Create
+/// Connection, it also scans LE Coded's primary channels and follows a connectable
+/// ADV_EXT_IND to its AUX_ADV_IND, which it answers with AUX_CONNECT_REQ
+/// (Initiator+Extended.swift).
 struct Initiator: Sendable {
     /// The Create Connection; its peer may be re-aimed at a resolved private address.
     var command: HCI.LECreateConnection
@@ -11,27 +14,48 @@ struct Initiator: Sendable {
     /// Data channels the host allows (LE Set Host Channel Classification).
     let channelMap: UInt64
     private(set) var schedule: ScanSchedule
+    /// The connection parameters for each PHY a connection may start on (LE Extended Create
+    /// Connection's Initiating_PHYs, Vol 4, Part E, §7.8.66); `nil` for LE Create Connection.
+    let parametersByPHY: [HCI.PHY: HCI.LEConnectionParameters]?
+    /// Whether the controller has Channel Selection Algorithm #2: CONNECT_IND sets ChSel
+    /// when the advertising PDU did, and the link then hops with #2 (§2.3.3.1).
+    let supportsChannelSelection2: Bool
+    /// The extended advertising being followed, or the AUX_CONNECT_RSP awaited.
+    var following: AuxiliaryFollow?
 
-    /// Starts initiating at `now`.
+    /// Starts initiating at `now`, on LE 1M with the command's scan interval and window, or
+    /// on the primary PHYs of `legs` in turn.
     init(command: HCI.LECreateConnection, ownAddress: BluetoothAddress, channelMap: UInt64,
-         txPowerDBm: Double, now: Microseconds) {
+         txPowerDBm: Double, now: Microseconds, legs: [ScanSchedule.Leg] = [],
+         parametersByPHY: [HCI.PHY: HCI.LEConnectionParameters]? = nil, supportsChannelSelection2: Bool = false) {
         self.command = command
         self.ownAddress = ownAddress
         self.channelMap = channelMap
         self.txPowerDBm = txPowerDBm
-        schedule = ScanSchedule(interval: command.leScanInterval, window: command.leScanWindow, now: now)
+        schedule = legs.isEmpty
+            ? ScanSchedule(interval: command.leScanInterval, window: command.leScanWindow, now: now)
+            : ScanSchedule(legs: legs, now: now)
+        self.parametersByPHY = parametersByPHY
+        self.supportsChannelSelection2 = supportsChannelSelection2
     }
 
-    /// What the initiator wants of the receiver at `now`.
+    /// What the initiator wants of the receiver at `now`: the awaited auxiliary packet first.
     func claim(at now: Microseconds) -> RadioClaim {
-        schedule.listenWindow(at: now).map(RadioClaim.listen) ?? .none
+        if let following { return .busy(following.window) }
+        return schedule.listenWindow(at: now).map(RadioClaim.listen) ?? .none
     }
 
     /// When the initiator next needs the timer.
-    func nextDeadline(after now: Microseconds) -> Microseconds { schedule.nextDeadline(after: now) }
+    func nextDeadline(after now: Microseconds) -> Microseconds {
+        let next = schedule.nextDeadline(after: now)
+        return following.map { min($0.giveUpAt, next) } ?? next
+    }
 
-    /// The timer: move to the next interval.
-    mutating func timer(at now: Microseconds) { schedule.advance(to: now) }
+    /// The timer: give up on an auxiliary packet that did not come, move to the next interval.
+    mutating func timer(at now: Microseconds) {
+        if let pending = following, now >= pending.giveUpAt { following = nil }
+        schedule.advance(to: now)
+    }
 
     /// Whether `advertiser` is the device this initiator connects to.
     func isTarget(_ advertiser: BluetoothAddress, filterAcceptList: [FilterAcceptListEntry]) -> Bool {
@@ -63,12 +87,34 @@ struct Initiator: Sendable {
             advertiser = address
         default: return []
         }
-        guard isTarget(advertiser, filterAcceptList: filterAcceptList) else { return [] }
-        let parameters = command.connectionParameters
+        guard following == nil, isTarget(advertiser, filterAcceptList: filterAcceptList) else { return [] }
         let connectIndicationEnd = now + LinkTiming.interFrameSpace + LinkTiming.connectIndicationAirtime
+        let request = connectionRequest(
+            command.connectionParameters, firstWindow: connectIndicationEnd + LinkTiming.unit1250,
+            existingLinks: existingLinks, random: &random)
+        let channelSelection2 = supportsChannelSelection2 && pdu.channelSelection
+        let connectIndication = LL.AdvertisingPDU(payload: .connectInd(
+            initiatorAddress: ownAddress, advertiserAddress: advertiser, linkLayerData: request),
+            channelSelection: supportsChannelSelection2)
+        let sent = LinkTiming.advertisingTransmission(
+            connectIndication, channel: transmission.channel, start: now + LinkTiming.interFrameSpace,
+            txPowerDBm: txPowerDBm)
+        if let free = radioFreeUntil, sent.end > free { return [] }
+        let connection = NewConnection(
+            role: .central, request: request, connectIndicationEnd: sent.end,
+            localAddress: ownAddress, peerAddress: advertiser, channelSelectionAlgorithm2: channelSelection2)
+        return [.transmit(sent), .connected(connection)]
+    }
+
+    /// The LLData of a connect request with `parameters` whose transmit window would start at
+    /// `firstWindow` with no offset; the offset keeps the new link's anchors away from
+    /// `existingLinks` (``windowOffset(firstWindow:interval:existingLinks:)``).
+    func connectionRequest(
+        _ parameters: HCI.LEConnectionParameters, firstWindow: Microseconds, existingLinks: [LinkSchedule],
+        random: inout ControllerRandom
+    ) -> LL.ConnectionRequestData {
         let offset = Initiator.windowOffset(
-            firstWindow: connectIndicationEnd + LinkTiming.unit1250, interval: parameters.connectionIntervalMin,
-            existingLinks: existingLinks)
+            firstWindow: firstWindow, interval: parameters.connectionIntervalMin, existingLinks: existingLinks)
         var request = LL.ConnectionRequestData(
             accessAddress: Initiator.accessAddress(using: &random),
             crcInit: UInt32(truncatingIfNeeded: random.next()) & 0xFF_FFFF,
@@ -81,16 +127,7 @@ struct Initiator: Sendable {
             hopIncrement: UInt8.random(in: 5 ... 16, using: &random),
             sleepClockAccuracy: HCI.ClockAccuracy.ppm50.rawValue)
         request.windowOffset = offset
-        let connectIndication = LL.AdvertisingPDU(payload: .connectInd(
-            initiatorAddress: ownAddress, advertiserAddress: advertiser, linkLayerData: request))
-        let sent = LinkTiming.advertisingTransmission(
-            connectIndication, channel: transmission.channel, start: now + LinkTiming.interFrameSpace,
-            txPowerDBm: txPowerDBm)
-        if let free = radioFreeUntil, sent.end > free { return [] }
-        let connection = NewConnection(
-            role: .central, request: request, connectIndicationEnd: sent.end,
-            localAddress: ownAddress, peerAddress: advertiser)
-        return [.transmit(sent), .connected(connection)]
+        return request
     }
 
     /// The transmit window offset, in 1.25 ms units, that puts a new link's anchors farthest

@@ -223,7 +223,8 @@ extension Controller {
         if let active = advertiser, let address = replacement(for: active.ownAddress) {
             advertiser = LegacyAdvertiser(
                 parameters: active.parameters, ownAddress: address, advertisingData: advertisingData,
-                scanResponseData: scanResponseData, txPowerDBm: configuration.txPowerDBm, now: now)
+                scanResponseData: scanResponseData, txPowerDBm: configuration.txPowerDBm, now: now,
+                supportsChannelSelection2: configuration.claimsChannelSelectionAlgorithm2)
         }
         if let active = scanner, let address = replacement(for: active.ownAddress) {
             scanner = LegacyScanner(

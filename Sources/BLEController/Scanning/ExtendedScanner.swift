@@ -4,11 +4,12 @@ import BLEWire
 /// and §4.4.3.6; ``ScanSchedule``): legacy PDUs
 /// are handled as by ``LegacyScanner`` (SCAN_REQ included when active) and reported as LE
 /// Extended Advertising Reports with the legacy bit; an ADV_EXT_IND heard in the scan window
-/// is followed through its AuxPtr to the AUX_ADV_IND and the AUX_CHAIN_INDs after it, and
-/// their data reaches the host in reports of at most 229 octets, each marked "incomplete,
-/// more to come" until the last, "complete" (Vol 4, Part E, §7.7.65.13). A chain whose next
-/// packet does not arrive ends with an empty report marked "incomplete, truncated". Each
-/// report names the PHY the ADV_EXT_IND came on and the one its AuxPtr named.
+/// (non-connectable or connectable, which the reports say) is followed through its AuxPtr
+/// to the AUX_ADV_IND and the AUX_CHAIN_INDs after it, and their data reaches the host in
+/// reports of at most 229 octets, each marked "incomplete, more to come" until the last,
+/// "complete" (Vol 4, Part E, §7.7.65.13). A chain whose next packet does not arrive ends
+/// with an empty report marked "incomplete, truncated". Each report names the PHY the
+/// ADV_EXT_IND came on and the one its AuxPtr named.
 struct ExtendedScanner: Sendable {
     /// A chain being followed: the next auxiliary packet is awaited in `window` until `giveUpAt`.
     struct Chain: Sendable {
@@ -20,6 +21,12 @@ struct ExtendedScanner: Sendable {
         var window: ReceiverWindow
         var giveUpAt: Microseconds
         var txPower: Int8?
+        /// Whether the advertising is connectable (AdvMode), which the reports say.
+        var connectable = false
+        /// Whether the advertising is scannable (AdvMode), which the reports say.
+        var scannable = false
+        /// Whether this chain is a scan response (AUX_SCAN_RSP and its AUX_CHAIN_INDs).
+        var scanResponse = false
         var reportedAny = false
         /// Data octets reported so far: a chain longer than any set can hold is cut.
         var receivedOctets = 0
@@ -30,6 +37,7 @@ struct ExtendedScanner: Sendable {
         var address: BluetoothAddress
         var setID: UInt8
         var dataID: UInt16
+        var scanResponse = false
     }
 
     private(set) var legacy: LegacyScanner
@@ -83,6 +91,12 @@ struct ExtendedScanner: Sendable {
         return [report(pending, data: [], status: .incompleteTruncated, rssi: LEReport.notAvailable)]
     }
 
+    /// Whether duplicate filtering already reported `key` whole.
+    func reportedScanResponse(_ key: DuplicateKey) -> Bool { reported.contains(key) }
+
+    /// Waits for `pending`'s next packet (a scan response, ExtendedScanner+ScanRequest.swift).
+    mutating func startFollowing(_ pending: Chain) { chain = pending }
+
     /// Stops waiting for a scan response (a higher-priority activity took the radio).
     mutating func abandonRequest() { legacy.abandonRequest() }
 
@@ -98,7 +112,9 @@ struct ExtendedScanner: Sendable {
 
     /// A PDU of type 0b0111: an ADV_EXT_IND on a primary channel in the scan window, or the
     /// auxiliary packet a chain waits for.
-    mutating func receiveExtended(_ pdu: LL.AdvertisingPDU, _ reception: RadioReception, at now: Microseconds) -> [LinkEffect] {
+    mutating func receiveExtended(
+        _ pdu: LL.AdvertisingPDU, _ reception: RadioReception, at now: Microseconds, radioFreeUntil: Microseconds? = nil
+    ) -> [LinkEffect] {
         guard case let .extended(_, bytes) = pdu.payload else { return [] }
         let header = pdu.reservedBits
         guard let payload = try? LL.ExtendedAdvertisingPayload(
@@ -116,17 +132,21 @@ struct ExtendedScanner: Sendable {
                   transmission.start <= window.closes ?? transmission.start,
                   payload.dataInfo == pending.dataInfo
             else { return [] }
+            // A scannable set's AUX_ADV_IND (no data, no chain): an active scan asks for its scan response.
+            let asksForScanResponse = pending.scannable && !pending.scanResponse && payload.advertiserAddress != nil
+                && payload.auxiliaryPointer == nil && legacy.parameters.leScanType == .active
             if pending.advertiser == nil { pending.advertiser = payload.advertiserAddress }
             if pending.txPower == nil { pending.txPower = payload.txPower }
-            return follow(payload, chain: pending, reception: reception)
+            let effects = follow(payload, chain: pending, reception: reception)
+            guard asksForScanResponse else { return effects }
+            return effects + requestScanResponse(pending, reception: reception, at: now, radioFreeUntil: radioFreeUntil)
         }
-        // Only non-connectable, non-scannable advertising is followed; other modes are not modelled.
-        guard legacy.request == nil, legacy.schedule.heard(transmission), payload.mode == .nonConnectableNonScannable
-        else { return [] }
+        guard legacy.request == nil, legacy.schedule.heard(transmission) else { return [] }
         let pending = Chain(
             advertiser: payload.advertiserAddress, dataInfo: payload.dataInfo, primaryPHY: transmission.phy.hciPHY,
             secondaryPHY: .le1M,
-            window: transmission.window(), giveUpAt: now, txPower: payload.txPower)
+            window: transmission.window(), giveUpAt: now, txPower: payload.txPower, connectable: payload.mode == .connectable,
+            scannable: payload.mode == .scannable)
         return follow(payload, chain: pending, reception: reception)
     }
 
@@ -137,7 +157,7 @@ struct ExtendedScanner: Sendable {
         if !isPrimary, !pending.reportedAny, let address = pending.advertiser, let adi = pending.dataInfo, legacy.filterDuplicates {
             // Duplicate filtering (§7.8.65): the same set's same data from the same advertiser is
             // reported once it has arrived complete (a truncated copy does not count).
-            guard !reported.contains(DuplicateKey(address: address, setID: adi.setID, dataID: adi.dataID)) else {
+            guard !reported.contains(DuplicateKey(address: address, setID: adi.setID, dataID: adi.dataID, scanResponse: pending.scanResponse)) else {
                 chain = nil
                 return []
             }
@@ -172,7 +192,7 @@ struct ExtendedScanner: Sendable {
         }
         chain = nil
         if legacy.filterDuplicates, let address = pending.advertiser, let adi = pending.dataInfo {
-            reported.insert(DuplicateKey(address: address, setID: adi.setID, dataID: adi.dataID))
+            reported.insert(DuplicateKey(address: address, setID: adi.setID, dataID: adi.dataID, scanResponse: pending.scanResponse))
         }
         let pieces = Self.fragments(payload.data)
         for (index, fragment) in pieces.enumerated() {
@@ -199,7 +219,8 @@ struct ExtendedScanner: Sendable {
     private func report(_ chain: Chain, data: ArraySlice<UInt8>, status: LEReport.EventType.DataStatus, rssi: Int8) -> LinkEffect {
         let address = chain.advertiser ?? BluetoothAddress(0)
         let entry = LEReport.Report(
-            eventType: LEReport.EventType(dataStatus: status),
+            eventType: LEReport.EventType(
+                connectable: chain.connectable, scannable: chain.scannable, scanResponse: chain.scanResponse, dataStatus: status),
             addressType: chain.advertiser == nil ? .anonymous : (address.kind == .public ? .public : .random),
             address: address, primaryPHY: chain.primaryPHY, secondaryPHY: chain.secondaryPHY,
             advertisingSID: chain.dataInfo?.setID ?? LEReport.noAdvertisingSID, txPower: chain.txPower ?? LEReport.notAvailable,

@@ -13,6 +13,13 @@ extension GAPCore {
             throw .alreadyConnecting(request.peer)
         }
         if request.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
+        if let phys = request.initiatingPHYs {
+            guard supportsExtendedConnection else { throw .extendedConnectionUnsupported }
+            guard phys.rawValue & ~0b111 == 0, !phys.intersection([.le1M, .leCoded]).isEmpty else {
+                throw .unsupportedInitiatingPHYs(phys.rawValue)
+            }
+            if phys.contains(.leCoded), !supportsCodedPHY { throw .codedPHYUnsupported }
+        }
         guard pending == nil else {
             queued.append(request)
             return []
@@ -46,9 +53,18 @@ extension GAPCore {
         return [submit(HCI.LECreateConnectionCancel(), for: .createConnectionCancel)]
     }
 
-    /// Sends LE Create Connection for `request` and makes it the pending attempt.
+    /// Sends LE Create Connection for `request`, or LE Extended Create Connection when it
+    /// names initiating PHYs, and makes it the pending attempt.
     mutating func begin(_ request: GAPConnectRequest, at now: HostTime) -> [GAPOutput] {
         pending = PendingConnection(request: request, deadline: now &+ request.timeout, cancelReason: nil)
+        if let phys = request.initiatingPHYs {
+            let each = HCI.LEExtendedCreateConnection.PHYParameters(
+                scanInterval: request.scanInterval, scanWindow: request.scanWindow, connectionParameters: request.parameters)
+            return [submit(HCI.LEExtendedCreateConnection(
+                ownAddressType: ownAddressType(random: request.useRandomAddress), peerAddressType: request.peerAddressType,
+                peerAddress: request.peer, le1M: phys.contains(.le1M) ? each : nil, le2M: phys.contains(.le2M) ? each : nil,
+                leCoded: phys.contains(.leCoded) ? each : nil), for: .createConnection(request.peer))]
+        }
         return [submit(HCI.LECreateConnection(
             leScanInterval: request.scanInterval, leScanWindow: request.scanWindow, peerAddressType: request.peerAddressType,
             peerAddress: request.peer, ownAddressType: ownAddressType(random: request.useRandomAddress),
@@ -117,6 +133,14 @@ extension GAPCore {
         if tx.union(rx).contains(.leCoded), !supportsCodedPHY { throw .codedPHYUnsupported }
         let command = HCI.LESetPHY(connectionHandle: handle, txPHYs: tx, rxPHYs: rx, phyOptions: codedOptions)
         return [submit(command, for: .procedure(.phyUpdate(handle: handle)))]
+    }
+
+    /// Reads the PHYs the connection is on (Vol 4, Part E, §7.8.47); the answer comes as
+    /// ``GAPEvent/phyRead(handle:tx:rx:)`` and is kept in the link's ``GAPConnection/txPHY``
+    /// and ``GAPConnection/rxPHY``.
+    public mutating func readPHY(_ handle: UInt16, at now: HostTime) throws(GAPError) -> [GAPOutput] {
+        guard links[handle] != nil else { throw .unknownConnection(handle: handle) }
+        return [submit(HCI.LEReadPHY(connectionHandle: handle), for: .procedure(.readPHY(handle: handle)))]
     }
 
     /// Reads the connection's RSSI (Vol 4, Part E, §7.5.4); the value comes as

@@ -22,6 +22,7 @@ extension GAPCore {
                 $0.contains(.leSetExtendedScanParameters) && $0.contains(.leSetExtendedScanEnable)
             } ?? false
             supportsCodedPHY = info.leFeatures.contains(.leCodedPHY)
+            supportsExtendedConnection = info.supportedCommands?.contains(.leExtendedCreateConnection) ?? false
             supportsAdvertisingPHYOptions = info.supportedCommands?.contains(.leSetExtendedAdvertisingParametersV2) ?? false
             // A reset leaves the controller neither advertising nor scanning, with no
             // random address.
@@ -136,6 +137,11 @@ extension GAPCore {
                 case let .readRSSI(handle):
                     let answer = try complete.returnParameters(for: HCI.ReadRSSI.self)
                     return [.event(.rssi(handle: handle, answer.rssi))]
+                case let .readPHY(handle):
+                    let answer = try complete.returnParameters(for: HCI.LEReadPHY.self)
+                    links[handle]?.txPHY = answer.txPHY
+                    links[handle]?.rxPHY = answer.rxPHY
+                    return [.event(.phyRead(handle: handle, tx: answer.txPHY, rx: answer.rxPHY))]
                 case .readSimulatedLocation:
                     return [.event(.simulatedLocation(try complete.returnParameters(for: HCI.ReadSimulatedLocation.self)))]
                 default:
@@ -273,7 +279,11 @@ extension GAPCore {
             restartAdvertisingAfter = nil
             if advertising == .off, advertisingParameters != nil {
                 advertising = .starting
-                outputs.append(submit(HCI.LESetAdvertisingEnable(advertisingEnable: true), for: .advertisingEnable(true)))
+                // An extended set is enabled again with the extended command (the families do not mix, §3.1.1).
+                outputs.append(advertisingExtended
+                    ? submit(HCI.LESetExtendedAdvertisingEnable(enable: true, sets: [.init(advertisingHandle: Self.extendedSet)]),
+                             for: .advertisingEnable(true))
+                    : submit(HCI.LESetAdvertisingEnable(advertisingEnable: true), for: .advertisingEnable(true)))
             }
         }
         return outputs

@@ -3,15 +3,26 @@ import BLEWire
 extension GAPCore {
     /// The advertising handle GAP's one extended set uses.
     static let extendedSet: UInt8 = 0
+    /// The most data of a connectable extended set: what its one AUX_ADV_IND holds beside
+    /// AdvA and ADI (255 − 10 octets; Core 5.4, Vol 6, Part B, §2.3.4), since a connectable
+    /// AUX_ADV_IND points to no chain. A controller refuses more with Packet Too Long.
+    static let connectableExtendedDataLength = 245
 
-    /// Starts `parameters` as extended set 0 (Core 5.4, Vol 4, Part E, §7.8.53–7.8.56): its
+    /// Starts `parameters` as extended set 0 (Core 5.4, Vol 4, Part E, §7.8.53–7.8.56),
+    /// non-connectable or connectable (non-scannable, undirected; a connection made from it
+    /// ends it, as it ends legacy advertising): its
     /// parameters, its random address when it uses one, its data in fragments of at most 251
     /// octets, then the enable. ``GAPEvent/advertisingStarted`` follows, as for legacy PDUs.
     mutating func startExtendedAdvertising(_ parameters: GAPAdvertisingParameters,
                                            _ extended: GAPExtendedAdvertising) throws(GAPError) -> [GAPOutput] {
         guard supportsExtendedAdvertising else { throw .extendedAdvertisingUnsupported }
-        guard parameters.kind == .nonConnectable else {
-            throw .unsupportedExtendedSet("it must be non-connectable (the controller models connectable and scannable extended sets not yet)")
+        guard parameters.kind == .nonConnectable || parameters.kind == .connectable else {
+            throw .unsupportedExtendedSet("it must be non-connectable or connectable undirected (scannable and directed extended sets are not made here)")
+        }
+        let connectable = parameters.kind == .connectable
+        if connectable, parameters.data.encodedLength > Self.connectableExtendedDataLength {
+            throw .unsupportedExtendedSet("a connectable set carries its data in its one AUX_ADV_IND: at most "
+                                          + "\(Self.connectableExtendedDataLength) octets, not \(parameters.data.encodedLength)")
         }
         guard parameters.scanResponse.structures.isEmpty else {
             throw .unsupportedExtendedSet("a non-scannable set has no scan response")
@@ -40,7 +51,7 @@ extension GAPCore {
         restartAdvertisingAfter = nil
         var outputs = resync
         let setParameters = HCI.LESetExtendedAdvertisingParameters(
-            advertisingHandle: Self.extendedSet, advertisingEventProperties: [],
+            advertisingHandle: Self.extendedSet, advertisingEventProperties: connectable ? [.connectable] : [],
             primaryAdvertisingIntervalMin: UInt32(parameters.intervalMin), primaryAdvertisingIntervalMax: UInt32(parameters.intervalMax),
             primaryAdvertisingChannelMap: parameters.channelMap, ownAddressType: ownAddressType(random: parameters.useRandomAddress),
             primaryAdvertisingPHY: extended.primaryPHY, secondaryAdvertisingPHY: extended.secondaryPHY, advertisingSID: extended.sid)

@@ -69,6 +69,9 @@ public struct GAPCore: Sendable {
     var reassembly = GAPExtendedReassembly()
     /// Whether the controller claims the extended scanning commands (learnt at start-up).
     public internal(set) var supportsExtendedScanning = false
+    /// Whether the controller claims LE Extended Create Connection (learnt at start-up), so
+    /// that a connection may ask for its initiating PHYs.
+    public internal(set) var supportsExtendedConnection = false
     /// Whether the controller reports the LE Coded PHY feature (learnt at start-up), so
     /// that extended sets and scans may use it.
     public internal(set) var supportsCodedPHY = false

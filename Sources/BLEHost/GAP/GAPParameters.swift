@@ -172,16 +172,26 @@ public struct GAPConnectRequest: Hashable, Sendable {
     public var timeout: HostTime
     /// Whether the own address is the random static address.
     public var useRandomAddress: Bool
+    /// The PHYs the connection may start on (Initiating_PHYs of LE Extended Create
+    /// Connection, Core 5.4, Vol 4, Part E, §7.8.66), or `nil` for LE Create Connection (LE 1M
+    /// from legacy advertising). LE 1M and LE Coded are scanned on their primary channels; LE
+    /// 2M, never a primary PHY, is taken when a connectable extended set's AUX_ADV_IND comes
+    /// on it (a connection starts on the PHY of the AUX_CONNECT_REQ, Vol 6, Part B, §4.5).
+    /// Each PHY gets ``parameters``, ``scanInterval`` and ``scanWindow``. Needs a controller
+    /// that claims the command (``GAPError/extendedConnectionUnsupported``), and the LE
+    /// Coded PHY feature for LE Coded (``GAPError/codedPHYUnsupported``).
+    public var initiatingPHYs: HCI.LEPHYs?
 
     /// A request with every value given; the defaults ask for a 30 ms interval and a 5 s
-    /// timeout.
+    /// timeout, with LE Create Connection.
     public init(
         peer: BluetoothAddress, peerAddressType: HCI.AddressType = .public,
         parameters: HCI.LEConnectionParameters = HCI.LEConnectionParameters(
             connectionIntervalMin: 24, connectionIntervalMax: 24, maxLatency: 0, supervisionTimeout: 200),
         scanInterval: UInt16 = 0x0010, scanWindow: UInt16 = 0x0010, timeout: HostTime = 5_000_000,
-        useRandomAddress: Bool = false
+        useRandomAddress: Bool = false, initiatingPHYs: HCI.LEPHYs? = nil
     ) {
+        self.initiatingPHYs = initiatingPHYs
         self.peer = peer
         self.peerAddressType = peerAddressType
         self.parameters = parameters

@@ -29,6 +29,8 @@ public enum GAPProcedure: Hashable, Sendable {
     case phyUpdate(handle: UInt16)
     /// Reading the RSSI of a connection (Vol 4, Part E, §7.5.4).
     case readRSSI(handle: UInt16)
+    /// Reading the PHYs a connection is on (Vol 4, Part E, §7.8.47).
+    case readPHY(handle: UInt16)
     /// The feature exchange with the peer (Vol 6, Part B, §5.1.4), started by HCI LE Read
     /// Remote Features (Vol 4, Part E, §7.8.21).
     case readRemoteFeatures(handle: UInt16)
@@ -75,6 +77,12 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An extended scan was asked of a controller that does not claim LE Set Extended Scan
     /// Parameters and Enable in its Supported Commands (Core 5.4, Vol 4, Part E, §6.27).
     case extendedScanningUnsupported
+    /// A connection on chosen PHYs was asked of a controller that does not claim LE Extended
+    /// Create Connection in its Supported Commands (Core 5.4, Vol 4, Part E, §6.27).
+    case extendedConnectionUnsupported
+    /// A connection's initiating PHYs include neither LE 1M nor LE Coded, the only PHYs
+    /// scanned for advertising, or a PHY beyond those three (Vol 4, Part E, §7.8.66).
+    case unsupportedInitiatingPHYs(UInt8)
     /// The random address may not change while advertising, scanning or initiating
     /// (Vol 4, Part E, §7.8.4).
     case randomAddressChangeWhileBusy
@@ -129,6 +137,10 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
             return "this extended advertising set cannot be made: \(reason)"
         case .extendedScanningUnsupported:
             return "the controller does not support extended scanning (LE Set Extended Scan Parameters and Enable are not in its Supported Commands)"
+        case .extendedConnectionUnsupported:
+            return "the controller does not support connecting on a chosen PHY (LE Extended Create Connection is not in its Supported Commands)"
+        case let .unsupportedInitiatingPHYs(bits):
+            return "a connection is initiated on LE 1M, LE Coded or both (with LE 2M beside them), not on Initiating_PHYs 0x\(String(bits, radix: 16))"
         case .codedPHYUnsupported:
             return "the controller does not support the LE Coded PHY (bit 11 of its LE Supported Features is clear)"
         case let .unsupportedScanPHYs(bits):
@@ -187,6 +199,9 @@ public enum GAPEvent: Hashable, Sendable {
     case phyUpdated(handle: UInt16, tx: HCI.PHY, rx: HCI.PHY)
     /// The RSSI of a connection, in dBm (127: not available).
     case rssi(handle: UInt16, Int8)
+    /// The PHYs a connection is on, as LE Read PHY answered (Vol 4, Part E, §7.8.47): a
+    /// connection made over extended advertising starts on the PHY of its AUX_CONNECT_REQ.
+    case phyRead(handle: UInt16, tx: HCI.PHY, rx: HCI.PHY)
     /// Where the device is in its simulated world (``HCI/ReadSimulatedLocation``).
     case simulatedLocation(HCI.ReadSimulatedLocation.ReturnParameters)
     /// The peer's LE feature bits (Vol 6, Part B, §4.6), from LE Read Remote Features

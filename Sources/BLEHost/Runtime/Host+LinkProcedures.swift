@@ -75,6 +75,21 @@ extension Host {
         return (txPHY, rxPHY)
     }
 
+    /// Reads the PHYs the connection is on, transmit and receive (Vol 4, Part E, §7.8.47):
+    /// LE 1M after LE Create Connection, the PHY of the AUX_CONNECT_REQ for a connection made
+    /// over extended advertising (Vol 6, Part B, §4.5), whatever a PHY update made since.
+    public func readPHY(_ handle: UInt16) async throws -> (tx: HCI.PHY, rx: HCI.PHY) {
+        let event = try await perform({ gap, now throws(GAPError) in try gap.readPHY(handle, at: now) }) { event in
+            switch event {
+            case .phyRead(handle, _, _): return .success(event)
+            case let .procedureFailed(.readPHY(handle: failed), error) where failed == handle: return .failure(error)
+            default: return nil
+            }
+        }
+        guard case let .phyRead(_, tx, rx) = event else { throw HostError.gap(.unknownConnection(handle: handle)) }
+        return (tx, rx)
+    }
+
     /// Reads the connection's RSSI in dBm (Vol 4, Part E, §7.5.4).
     public func readRSSI(_ handle: UInt16) async throws -> Int8 {
         let event = try await perform({ gap, now throws(GAPError) in try gap.readRSSI(handle, at: now) }) { event in

@@ -35,9 +35,12 @@ struct TestAir {
 
     /// Adds a controller with public address `address` and returns its index.
     @discardableResult
-    mutating func add(address: UInt64, seed: UInt64, claimsExtendedAdvertising: Bool = false) -> Int {
+    mutating func add(
+        address: UInt64, seed: UInt64, claimsExtendedAdvertising: Bool = false, claimsChannelSelectionAlgorithm2: Bool = false
+    ) -> Int {
         let configuration = ControllerConfiguration(
-            publicAddress: BluetoothAddress(address), seed: seed, claimsExtendedAdvertising: claimsExtendedAdvertising)
+            publicAddress: BluetoothAddress(address), seed: seed, claimsExtendedAdvertising: claimsExtendedAdvertising,
+            claimsChannelSelectionAlgorithm2: claimsChannelSelectionAlgorithm2)
         devices.append(Device(controller: Controller(configuration: configuration)))
         enableLEMetaEvents(devices.count - 1)
         return devices.count - 1

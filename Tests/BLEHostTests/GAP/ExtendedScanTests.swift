@@ -170,7 +170,8 @@ struct ExtendedScanTests {
         }
         _ = gap.handle(.ready(ControllerInfo(supportedCommands: HCI.SupportedCommands([
             .leSetExtendedAdvertisingParameters, .leSetExtendedAdvertisingData, .leSetExtendedAdvertisingEnable]))), at: 0)
-        for parameters in [GAPAdvertisingParameters(kind: .connectable, extended: .init()),
+        for parameters in [GAPAdvertisingParameters(kind: .scannable, extended: .init()),
+                           GAPAdvertisingParameters(kind: .connectable, data: Self.longStructures, extended: .init()),
                            GAPAdvertisingParameters(kind: .nonConnectable, scanResponse: Self.longStructures, extended: .init()),
                            GAPAdvertisingParameters(kind: .nonConnectable, extended: .init(sid: 16)),
                            GAPAdvertisingParameters(kind: .nonConnectable, extended: .init(secondaryPHY: .leCoded))] {
