@@ -80,7 +80,7 @@ struct PostgresStoreTests {
     }
 
     @Test("A write while the server is down fails with cannotConnect, and a write after it is back succeeds",
-          .enabled(if: PostgresTesting.isConfigured && PostgresTesting.controlScript != nil), .timeLimit(.minutes(2)))
+          .enabled(if: PostgresTesting.isConfigured && PostgresTesting.controlScript != nil), .timeLimit(.minutes(5)))
     func reconnectsAfterTheServerComesBack() async throws {
         // A cluster of its own, so that stopping it does not disturb the tests running beside this one.
         let environment = ["SWIFTBLE_PG_DIR": NSTemporaryDirectory() + "swiftble-pg-fault-\(UInt32.random(in: 0...UInt32.max))",
