@@ -2,11 +2,15 @@ import BLEScenarios
 import BLEWorld
 import Glibc
 
-/// How fast the world runs a city (issue 31): a scenario file, typically one written by
-/// scripts/make-city-scenario.py, loaded and run for a number of simulated seconds, with
-/// its figures as one JSON object: load time, simulated seconds per wall second, receptions
-/// (packets a receiver got, ``World/onReception``) per simulated and per wall second, and
-/// peak memory (getrusage's maxrss). docs/world-benchmarks.md has the table and the commands.
+/// How fast the world runs a city and how much memory it keeps (issue 31): a scenario file,
+/// typically one written by scripts/make-city-scenario.py, loaded and run for a number of
+/// simulated seconds, with its figures as one JSON object: load time, simulated seconds per
+/// wall second, receptions (packets a receiver got, ``World/onReception``) per simulated and
+/// per wall second, peak memory (getrusage's maxrss) and the resident memory after loading,
+/// after each simulated minute. The runner streams its timeline
+/// (``ScenarioRecording/streaming(events:receptions:)``): the benchmark only counts the
+/// events, so the run keeps none of them. docs/world-benchmarks.md has the tables and
+/// the commands.
 ///
 /// Usage: `CitySpeed FILE.yaml [SECONDS]` (60 simulated seconds by default).
 @main
@@ -23,11 +27,30 @@ enum CitySpeed {
         return Double(usage.ru_maxrss) / 1024
     }
 
+    /// The resident set of this process now, in MiB (the second field of /proc/self/statm,
+    /// in pages), or -1 where that file cannot be read.
+    static func residentMemoryMiB() -> Double {
+        let descriptor = open("/proc/self/statm", O_RDONLY)
+        guard descriptor >= 0 else { return -1 }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return -1 }
+        let fields = String(decoding: buffer[..<count], as: UTF8.self).split(separator: " ")
+        guard fields.count >= 2, let pages = Int(fields[1]) else { return -1 }
+        return Double(pages * sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+    }
+
     /// Writes `message` and a newline to standard error and exits with `status`.
     static func fail(_ message: String, status: Int32) -> Never {
         let line = Array((message + "\n").utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         exit(status)
+    }
+
+    /// A number rounded to one decimal, for the JSON.
+    static func tenth(_ value: Double) -> String {
+        String(Double((value * 10).rounded()) / 10)
     }
 
     static func main() {
@@ -41,23 +64,36 @@ enum CitySpeed {
         }
         let loadStart = ContinuousClock.now
         let runner: ScenarioRunner
+        var timelineEvents = 0
         do {
-            runner = try ScenarioRunner(scenario: ScenarioLoader.load(path: arguments[1]))
+            runner = try ScenarioRunner(scenario: ScenarioLoader.load(path: arguments[1]),
+                                        recording: .streaming(events: { _ in timelineEvents += 1 }))
         } catch {
             fail("CitySpeed: \(error)", status: 65)
         }
         let loadSeconds = seconds(since: loadStart)
         let loadedMiB = peakMemoryMiB()
+        let residentAfterLoad = residentMemoryMiB()
         var receptions = 0
         runner.world.onReception = { _ in receptions += 1 }
         let runStart = ContinuousClock.now
-        let timeline = runner.run(until: simulated)
+        // The world runs a simulated minute at a time so that its resident memory can be
+        // sampled between minutes.
+        var residentByMinute: [Double] = []
+        var reached = 0.0
+        while reached < simulated {
+            reached = Swift.min(simulated, reached + 60)
+            runner.world.run(until: .init((reached * 1_000_000).rounded()))
+            residentByMinute.append(residentMemoryMiB())
+        }
         let wall = seconds(since: runStart)
         let statistics = runner.world.statistics
         print("{\"devices\": \(runner.world.devices.count), \"loadSeconds\": \(loadSeconds), \"simulatedSeconds\": \(simulated), "
             + "\"wallSeconds\": \(wall), \"simulatedSecondsPerWallSecond\": \(simulated / wall), "
             + "\"transmissions\": \(statistics.transmissions), \"receptions\": \(receptions), "
             + "\"receptionsPerSimulatedSecond\": \(Double(receptions) / simulated), \"receptionsPerWallSecond\": \(Double(receptions) / wall), "
-            + "\"timelineEvents\": \(timeline.events.count), \"peakMemoryMiBAfterLoad\": \(loadedMiB), \"peakMemoryMiB\": \(peakMemoryMiB())}")
+            + "\"timelineEvents\": \(timelineEvents), \"peakMemoryMiBAfterLoad\": \(loadedMiB), \"peakMemoryMiB\": \(peakMemoryMiB()), "
+            + "\"residentMiBAfterLoad\": \(tenth(residentAfterLoad)), "
+            + "\"residentMiBByMinute\": [\(residentByMinute.map(tenth).joined(separator: ", "))]}")
     }
 }

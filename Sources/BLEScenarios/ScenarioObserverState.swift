@@ -19,6 +19,7 @@ struct ScenarioObserverState {
     var monitor: BeaconMonitor
     var ranger: BeaconRanger<IBeaconIdentity>
     var heard: Set<IBeaconIdentity> = []
+    /// The last sighting of each beacon, for ranging's reports (kept only when ranging).
     var latest: [IBeaconIdentity: BeaconSighting] = [:]
     var reportedProximity: [IBeaconIdentity: BeaconProximity] = [:]
     var passes: [IBeaconIdentity: Pass] = [:]
@@ -68,8 +69,12 @@ struct ScenarioObserverState {
         for event in monitor.detected(identity, at: time) {
             if case let .didEnter(region, _) = event { events.append(.entered(region: region.identifier)) }
         }
-        if configuration.ranges { ranger.add(frame, rssi: sighting.rssi, at: time) }
-        latest[identity] = sighting
+        if configuration.ranges {
+            ranger.add(frame, rssi: sighting.rssi, at: time)
+            // Only ranging's reports use it: an observer that does not range keeps no
+            // sighting per beacon it ever heard (a walker in a city hears thousands).
+            latest[identity] = sighting
+        }
         if var pass = passes[identity] {
             if sighting.rssi > pass.strongest.rssi { pass.strongest = sighting }
             pass.lastHeard = time

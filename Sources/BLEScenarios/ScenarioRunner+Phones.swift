@@ -67,11 +67,11 @@ extension ScenarioRunner {
         }
     }
 
-    /// Appends observer events, and hands region entries and exits to the apps of the
+    /// Keeps (or streams) observer events, and hands region entries and exits to the apps of the
     /// observing phone that follow the region.
     func record(_ new: [ScenarioTimelineEvent]) {
         for event in new {
-            events.append(event)
+            keep(event)
             guard phones[event.device] != nil else { continue }
             let call: String
             switch event.kind {
@@ -111,7 +111,7 @@ extension ScenarioRunner {
             outputs = try phone.handle(action, at: now)
         } catch {
             outputs = []
-            events.append(ScenarioTimelineEvent(time: now, device: name, kind: .action("refuses: \(error)")))
+            keep(ScenarioTimelineEvent(time: now, device: name, kind: .action("refuses: \(error)")))
         }
         phones[name] = phone
         if phone.bluetoothOn != wasOn { bluetoothSwitched(on: phone.bluetoothOn, observer: name, at: now) }
@@ -159,7 +159,7 @@ extension ScenarioRunner {
             case let .network(app, exchange): kind = .app(app: app, exchange)
             case let .crashed(app, reason): kind = .app(app: app, "crashed: \(reason)")
             }
-            events.append(ScenarioTimelineEvent(time: now, device: name, kind: kind))
+            keep(ScenarioTimelineEvent(time: now, device: name, kind: kind))
         }
         guard let deadline = phones[name]?.nextDeadline, deadline > now, phoneWakeups.insert(deadline).inserted else { return }
         world.schedule(at: deadline) { [weak self] world in

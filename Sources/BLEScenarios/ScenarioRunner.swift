@@ -12,7 +12,9 @@ import BLEWorld
 /// BLEBeacons' ``BeaconMonitor`` and ``BeaconRanger`` with the world's time, ticks them
 /// once a simulated second, as Core Location does, and records enter, exit, first-heard,
 /// proximity-change and passed events. Everything runs on the world's virtual clock on one
-/// thread, so the same scenario and seed give the same timeline on every run.
+/// thread, so the same scenario and seed give the same timeline on every run. With
+/// ``ScenarioRecording/streaming(events:receptions:)`` it keeps none of it and hands each
+/// event out as it is recorded, so that what a long run holds grows with its world only.
 public final class ScenarioRunner {
     /// The scenario as run (seed included).
     public let scenario: Scenario
@@ -40,15 +42,29 @@ public final class ScenarioRunner {
     /// The regions each phone is inside now, from its monitoring's entries and exits.
     var phoneInside: [String: Set<String>] = [:]
     private var receptions: [BeaconReception] = []
+    /// Where events go as they are recorded when the runner streams (`nil`: kept).
+    private let streamedEvent: ((ScenarioTimelineEvent) -> Void)?
+    /// Where receptions go when the runner streams (`nil`: kept, or none built if streaming).
+    private let streamedReception: ((BeaconReception) -> Void)?
 
     /// Builds `scenario` into a new world.
     /// - Parameters:
     ///   - scenario: what to run, with its seed.
     ///   - capturesHCI: whether the world keeps every device's HCI traffic for btsnoop
     ///     files (``World/snoop(of:)``); off by default so long runs stay small.
+    ///   - recording: whether events and receptions are kept for ``timeline`` (the default)
+    ///     or handed out as they are recorded and forgotten.
     /// - Throws: ``ScenarioError`` when the scenario cannot be built.
-    public init(scenario: Scenario, capturesHCI: Bool = false) throws(ScenarioError) {
+    public init(scenario: Scenario, capturesHCI: Bool = false, recording: ScenarioRecording = .timeline) throws(ScenarioError) {
         self.scenario = scenario
+        switch recording {
+        case .timeline:
+            streamedEvent = nil
+            streamedReception = nil
+        case let .streaming(events, receptions):
+            streamedEvent = events
+            streamedReception = receptions
+        }
         world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
                                                         capturesHCI: capturesHCI, geographicOrigin: scenario.origin))
         built = try scenario.build(into: world)
@@ -61,8 +77,12 @@ public final class ScenarioRunner {
             observers.append(state)
         }
         for timed in scenario.actions {
-            if let (device, words) = Self.describe(timed.action) {
-                events.append(ScenarioTimelineEvent(time: world.now + timed.time, device: device, kind: .action(words)))
+            guard let (device, words) = Self.describe(timed.action) else { continue }
+            let event = ScenarioTimelineEvent(time: world.now + timed.time, device: device, kind: .action(words))
+            if let streamedEvent {
+                world.schedule(at: event.time) { _ in streamedEvent(event) }
+            } else {
+                events.append(event)
             }
         }
         try installPhones()
@@ -75,6 +95,19 @@ public final class ScenarioRunner {
         scenario.devices.contains { $0.observing != nil }
     }
 
+    /// How many events and receptions the runner holds for its timeline: all of them when it
+    /// keeps a timeline, none when it streams (what tests check a long streaming run by).
+    public var heldRecords: Int { events.count + receptions.count }
+
+    /// Keeps `event` for the timeline, or hands it out when the runner streams.
+    func keep(_ event: ScenarioTimelineEvent) {
+        if let streamedEvent {
+            streamedEvent(event)
+        } else {
+            events.append(event)
+        }
+    }
+
     /// Runs the world until `seconds` of simulated time and returns the timeline so far.
     public func run(until seconds: Double) -> ScenarioTimeline {
         world.run(until: Microseconds((seconds * 1_000_000).rounded()))
@@ -83,7 +116,8 @@ public final class ScenarioRunner {
 
     /// Everything recorded up to the world's time, events in time order (ties in the order
     /// they happened). The scenario's scripted actions are known from the start; those still
-    /// ahead are left out, as is anything stamped later than now.
+    /// ahead are left out, as is anything stamped later than now. A runner that streams has
+    /// no events or receptions here (they went to its handlers).
     public var timeline: ScenarioTimeline {
         let now = world.now
         let ordered = events.enumerated().filter { $0.element.time <= now }.sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -115,8 +149,11 @@ public final class ScenarioRunner {
             let sighting = BeaconSighting(beacon: name, identity: frame.identity, rssi: Int(rssi),
                                           distance: senderPosition.map { Vector3.distance($0, observerPosition) },
                                           observerPosition: observerPosition, heardAt: now)
-            receptions.append(BeaconReception(time: now, observer: observers[index].name, beacon: name, identity: frame.identity,
-                                              rssi: Int(rssi), observerPosition: observerPosition, beaconPosition: senderPosition))
+            if streamedEvent == nil || streamedReception != nil {
+                let reception = BeaconReception(time: now, observer: observers[index].name, beacon: name, identity: frame.identity,
+                                                rssi: Int(rssi), observerPosition: observerPosition, beaconPosition: senderPosition)
+                if let streamedReception { streamedReception(reception) } else { receptions.append(reception) }
+            }
             record(observers[index].receive(frame, sighting: sighting, at: now).map {
                 ScenarioTimelineEvent(time: now, device: observers[index].name, kind: $0)
             })
