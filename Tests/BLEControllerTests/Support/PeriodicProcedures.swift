@@ -1,0 +1,47 @@
+import BLEController
+import BLEWire
+
+/// Host procedures for periodic advertising, and what the tests read back.
+extension TestAir {
+    /// LE Set Periodic Advertising Parameters with one interval (1.25 ms units); returns the status.
+    @discardableResult
+    mutating func setPeriodicParameters(_ index: Int, handle: UInt8, interval: UInt16, properties: UInt16 = 0) -> UInt8? {
+        command(index, HCI.LESetPeriodicAdvertisingParameters(
+            advertisingHandle: handle, periodicAdvertisingIntervalMin: interval, periodicAdvertisingIntervalMax: interval,
+            periodicAdvertisingProperties: properties)).first?.commandResult?.status
+    }
+
+    /// Sets a set's periodic data in fragments of at most 252 octets; returns each command's status.
+    @discardableResult
+    mutating func setPeriodicData(_ index: Int, handle: UInt8, _ data: [UInt8]) -> [UInt8?] {
+        let size = HCI.maximumPeriodicAdvertisingDataFragmentLength
+        let starts = Array(stride(from: 0, to: max(data.count, 1), by: size))
+        return starts.enumerated().map { number, start in
+            let operation: HCI.AdvertisingDataOperation = starts.count == 1 ? .complete
+                : number == 0 ? .firstFragment : number == starts.count - 1 ? .lastFragment : .intermediateFragment
+            return command(index, HCI.LESetPeriodicAdvertisingData(
+                advertisingHandle: handle, operation: operation, advertisingData: data[start ..< min(start + size, data.count)]))
+                .first?.commandResult?.status
+        }
+    }
+
+    /// LE Set Periodic Advertising Enable; returns the status.
+    @discardableResult
+    mutating func enablePeriodic(_ index: Int, handle: UInt8, _ enable: Bool = true, includeADI: Bool = false) -> UInt8? {
+        command(index, HCI.LESetPeriodicAdvertisingEnable(enable: enable, includeADI: includeADI, advertisingHandle: handle))
+            .first?.commandResult?.status
+    }
+
+    /// The PDUs device `index` sent on a periodic train (an access address other than the
+    /// advertising channels'), decoded.
+    func periodicPDUs(from index: Int) -> [(transmission: RadioTransmission, payload: LL.ExtendedAdvertisingPayload)] {
+        log.filter { $0.device == index && $0.transmission.accessAddress != RadioTransmission.advertisingAccessAddress }
+            .compactMap { sent in
+                guard let pdu = try? LL.AdvertisingPDU(decoding: sent.transmission.pdu),
+                      case let .extended(_, bytes) = pdu.payload,
+                      let payload = try? LL.ExtendedAdvertisingPayload(decoding: bytes, txKind: .public, rxKind: .public)
+                else { return nil }
+                return (sent.transmission, payload)
+            }
+    }
+}
