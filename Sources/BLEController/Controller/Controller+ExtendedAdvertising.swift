@@ -30,7 +30,9 @@ extension Controller {
              HCI.LESetExtendedAdvertisingEnable.opcode, HCI.LERemoveAdvertisingSet.opcode, HCI.LEClearAdvertisingSets.opcode,
              HCI.LESetExtendedScanParameters.opcode, HCI.LESetExtendedScanEnable.opcode,
              HCI.LEExtendedCreateConnection.opcode, HCI.LESetPeriodicAdvertisingParameters.opcode,
-             HCI.LESetPeriodicAdvertisingData.opcode, HCI.LESetPeriodicAdvertisingEnable.opcode:
+             HCI.LESetPeriodicAdvertisingData.opcode, HCI.LESetPeriodicAdvertisingEnable.opcode,
+             HCI.LEPeriodicAdvertisingCreateSync.opcode, HCI.LEPeriodicAdvertisingCreateSyncCancel.opcode,
+             HCI.LEPeriodicAdvertisingTerminateSync.opcode:
             return .extended
         default:
             return nil
@@ -101,7 +103,7 @@ extension Controller {
             extendedCreateConnection(command, into: &outputs)
             return nil
         default:
-            return handlePeriodicAdvertisingCommand(command)
+            return handlePeriodicAdvertisingCommand(command) ?? handlePeriodicSyncCommand(command, into: &outputs)
         }
     }
 
@@ -295,6 +297,7 @@ extension Controller {
     mutating func extendedAdvertisingTimer(into outputs: inout [ControllerOutput]) {
         legacySetTimer(into: &outputs)
         periodicAdvertisingTimer(into: &outputs)
+        periodicSyncTimer(into: &outputs)
         for index in advertisingSets.indices {
             guard var active = advertisingSets[index].advertiser, active.nextDeadline <= now else { continue }
             // The sets take the radio in turn: one whose event is due waits for another's to end.
@@ -342,6 +345,7 @@ extension Controller {
     var extendedAdvertisingDeadline: Microseconds? {
         var earliest = Self.earlier(extendedScanner?.nextDeadline(after: now), legacyAdvertisingSet?.endsAt)
         earliest = Self.earlier(earliest, periodicAdvertisingDeadline)
+        earliest = Self.earlier(earliest, periodicSyncDeadline)
         for set in advertisingSets {
             earliest = Self.earlier(earliest, set.advertiser?.nextDeadline)
         }

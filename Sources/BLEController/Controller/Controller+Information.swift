@@ -115,6 +115,9 @@ extension Controller {
         (HCI.LESetPeriodicAdvertisingParameters.opcode, .leSetPeriodicAdvertisingParameters),
         (HCI.LESetPeriodicAdvertisingData.opcode, .leSetPeriodicAdvertisingData),
         (HCI.LESetPeriodicAdvertisingEnable.opcode, .leSetPeriodicAdvertisingEnable),
+        (HCI.LEPeriodicAdvertisingCreateSync.opcode, .lePeriodicAdvertisingCreateSync),
+        (HCI.LEPeriodicAdvertisingCreateSyncCancel.opcode, .lePeriodicAdvertisingCreateSyncCancel),
+        (HCI.LEPeriodicAdvertisingTerminateSync.opcode, .lePeriodicAdvertisingTerminateSync),
     ]
 
     /// The Supported Commands field this controller reports with its configuration.

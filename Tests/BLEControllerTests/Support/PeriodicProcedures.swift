@@ -45,3 +45,44 @@ extension TestAir {
             }
     }
 }
+
+extension TestAir {
+    /// Extended scanning with the periodic events unmasked, then LE Periodic Advertising
+    /// Create Sync for set `sid` of device `advertiser`; returns Create Sync's status.
+    @discardableResult
+    mutating func startSync(
+        _ index: Int, to advertiser: Int, sid: UInt8, skip: UInt16 = 0, syncTimeout: UInt16 = 100,
+        options: HCI.LEPeriodicAdvertisingCreateSync.Options = []
+    ) -> UInt8? {
+        startExtendedScanning(index)
+        command(index, HCI.LESetEventMask(leEventMask: HCI.LEEventMask.defaultAfterReset.union(
+            [.extendedAdvertisingReport, .periodicAdvertisingSyncEstablished, .periodicAdvertisingReport, .periodicAdvertisingSyncLost])))
+        return command(index, HCI.LEPeriodicAdvertisingCreateSync(
+            options: options, advertisingSID: sid, advertiserAddressType: .public, advertiserAddress: address(advertiser),
+            skip: skip, syncTimeout: syncTimeout)).first?.commandResult?.status
+    }
+
+    /// The Sync Established events device `index`'s host received.
+    func syncEstablished(_ index: Int) -> [HCI.LEPeriodicAdvertisingSyncEstablished] {
+        devices[index].events.compactMap {
+            if case let .leMeta(.periodicAdvertisingSyncEstablished(event)) = $0.event { return event }
+            return nil
+        }
+    }
+
+    /// The Periodic Advertising Reports device `index`'s host received, with their times.
+    func periodicReports(_ index: Int) -> [(at: Microseconds, report: HCI.LEPeriodicAdvertisingReport)] {
+        devices[index].events.compactMap {
+            if case let .leMeta(.periodicAdvertisingReport(event)) = $0.event { return ($0.at, event) }
+            return nil
+        }
+    }
+
+    /// The times device `index`'s host was told of a lost sync.
+    func syncLost(_ index: Int) -> [Microseconds] {
+        devices[index].events.compactMap {
+            if case .leMeta(.periodicAdvertisingSyncLost) = $0.event { return $0.at }
+            return nil
+        }
+    }
+}
