@@ -41,6 +41,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "With --extended: the set's Advertising SID (0 to 15).")
     var sid: UInt8 = 0
 
+    @Option(help: "With --extended: also send a periodic train every this many milliseconds (7.5 to 4800), carrying the set's data or --periodic-data.")
+    var periodic: Double?
+
+    @Option(name: .customLong("periodic-data"), help: "With --periodic: the train's data as hex (up to 1650 octets) instead of the set's.")
+    var periodicData: String?
+
     @Option(help: "How long to advertise, in seconds (default: until interrupted).")
     var seconds: Double?
 

@@ -10,10 +10,20 @@ extension AdvertiseCommand {
     /// Checks the options of `--extended`: they need it, and their ranges.
     func validateExtended() throws {
         guard extended else {
-            if dataSize != nil || phy != "1m" || sid != 0 || codedS != nil {
-                throw ValidationError("--data-size, --phy, --coded-s and --sid describe an extended set: add --extended.")
+            if dataSize != nil || phy != "1m" || sid != 0 || codedS != nil || periodic != nil {
+                throw ValidationError("--data-size, --phy, --coded-s, --sid and --periodic describe an extended set: add --extended.")
             }
+            if periodicData != nil { throw ValidationError("--periodic-data is the data of a periodic train: add --extended --periodic MS.") }
             return
+        }
+        if let periodic, !(periodic.isFinite && (7.5 ... 4800).contains(periodic)) {
+            throw ValidationError("--periodic \(periodic.formatted(decimals: 3)) ms is outside 7.5 ms to 4800 ms, the periodic intervals the controller takes.")
+        }
+        if let periodicData {
+            guard periodic != nil else { throw ValidationError("--periodic-data is the data of a periodic train: add --periodic MS.") }
+            guard let bytes = bytes(fromHex: periodicData), bytes.count <= AdvertisingData.extendedMaximumLength else {
+                throw ValidationError("--periodic-data must be hex octets, at most \(AdvertisingData.extendedMaximumLength) of them.")
+            }
         }
         guard ["1m", "2m", "coded"].contains(phy.lowercased()) else {
             throw ValidationError("--phy \(phy) is not 1m, 2m or coded.")
@@ -48,8 +58,14 @@ extension AdvertiseCommand {
             throw CommandFailure("The data takes \(data.encodedLength) octets, more than the \(AdvertisingData.extendedMaximumLength) an extended set holds.")
         }
         let units = UInt16((interval / 0.625).rounded())
+        var set = extendedSet
+        if let periodic {
+            // Units of 1.25 ms (Core 5.4, Vol 4, Part E, §7.8.61); the set's own data unless --periodic-data.
+            set.periodic = GAPPeriodicAdvertising(
+                interval: UInt16((periodic / 1.25).rounded()), data: periodicData.flatMap { bytes(fromHex: $0) } ?? data.encoded())
+        }
         return GAPAdvertisingParameters(kind: .nonConnectable, intervalMin: units, intervalMax: units, data: data,
-                                        extended: extendedSet)
+                                        extended: set)
     }
 
     /// The PHYs `--phy` names, with the SID: LE Coded for every packet, or the ADV_EXT_INDs

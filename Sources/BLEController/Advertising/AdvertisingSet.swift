@@ -28,6 +28,19 @@ struct AdvertisingSet: Sendable {
     var advertiser: ExtendedAdvertiser?
     /// Whether the set uses legacy PDUs and holds the controller's legacy advertiser.
     var runsLegacyPDUs = false
+    /// LE Set Periodic Advertising Parameters (§7.8.61), once the host gave them.
+    var periodicParameters: HCI.LESetPeriodicAdvertisingParameters?
+    /// The periodic data, complete or as far as its fragments have come (§7.8.62).
+    var periodicData: [UInt8] = []
+    /// Whether the periodic data's first fragment arrived and the last has not.
+    var periodicDataIsPartial = false
+    /// The DID the periodic train's ADI carries, changed with the periodic data.
+    var periodicDataID: UInt16 = 0
+    /// LE Set Periodic Advertising Enable (§7.8.63): whether the host enabled the train, and
+    /// with the ADI (bit 1). The train goes on the air once extended advertising is enabled too.
+    var periodicEnable: (enabled: Bool, includesDataInfo: Bool) = (false, false)
+    /// The periodic train, while it is on the air.
+    var periodicAdvertiser: PeriodicAdvertiser?
 
     /// Whether the set uses legacy advertising PDUs (property bit 4).
     var usesLegacyPDUs: Bool { parameters.advertisingEventProperties.contains(.legacy) }

@@ -111,7 +111,7 @@ struct ExtendedAdvertiser: Sendable {
     /// and says when the set is over.
     mutating func timer(
         at now: Microseconds, data: [UInt8], dataID: UInt16, scanResponse: [UInt8] = [], radioFreeUntil: Microseconds?,
-        random: inout ControllerRandom
+        periodic: PeriodicAdvertiser? = nil, random: inout ControllerRandom
     ) -> (transmissions: [RadioTransmission], ending: Ending?) {
         if let busy = busyUntil {
             guard now >= busy else { return ([], nil) }
@@ -126,9 +126,11 @@ struct ExtendedAdvertiser: Sendable {
         // A connectable set's data fits its AUX_ADV_IND (checked by the commands): no chain.
         // A scannable set's AUX_ADV_IND carries none (its data is the scan response).
         let lengths = isScannable ? [0] : isConnectable ? [data.count]
-            : ExtendedAdvertisingTiming.fragmentLengths(dataLength: data.count, includesTxPower: advertisedTxPower != nil)
+            : ExtendedAdvertisingTiming.fragmentLengths(
+                dataLength: data.count, includesTxPower: advertisedTxPower != nil, includesSyncInfo: periodic != nil)
         let auxiliaryChannels = lengths.map { _ in UInt8.random(in: 0 ... 36, using: &random) }
-        let packets = event(at: now, data: data, dataID: dataID, lengths: lengths, auxiliaryChannels: auxiliaryChannels)
+        let packets = event(
+            at: now, data: data, dataID: dataID, lengths: lengths, auxiliaryChannels: auxiliaryChannels, periodic: periodic)
         guard let last = packets.last else { return ([], nil) }
         // A connectable set keeps the radio for the exchange its AUX_ADV_IND may start.
         let end = isConnectable ? last.end + connectExchangeDuration
@@ -142,9 +144,11 @@ struct ExtendedAdvertiser: Sendable {
     }
 
     /// The packets of one event starting at `start`: ADV_EXT_IND on each primary channel,
-    /// T_MAFS-rounded AuxPtr offsets to the AUX_ADV_IND, and the chain.
+    /// T_MAFS-rounded AuxPtr offsets to the AUX_ADV_IND, and the chain. With a periodic
+    /// train, the AUX_ADV_IND carries its SyncInfo (§2.3.4.6).
     func event(
-        at start: Microseconds, data: [UInt8], dataID: UInt16, lengths: [Int], auxiliaryChannels: [UInt8]
+        at start: Microseconds, data: [UInt8], dataID: UInt16, lengths: [Int], auxiliaryChannels: [UInt8],
+        periodic: PeriodicAdvertiser? = nil
     ) -> [RadioTransmission] {
         typealias Payload = LL.ExtendedAdvertisingPayload
         let mode: Payload.AdvertisingMode = isConnectable ? .connectable : isScannable ? .scannable : .nonConnectableNonScannable
@@ -159,6 +163,8 @@ struct ExtendedAdvertiser: Sendable {
                 mode: mode, advertiserAddress: index == 0 ? ownAddress : nil, targetAddress: index == 0 ? targetAddress : nil,
                 dataInfo: adi, auxiliaryPointer: placeholder,
                 txPower: index == 0 ? advertisedTxPower : nil, data: data[offset ..< offset + length]))
+            // A placeholder of SyncInfo's size; the real one needs the packet's start.
+            if index == 0, periodic != nil { auxiliary[0].syncInfo = ArraySlice(repeating: 0, count: LL.SyncInfo.length) }
             offset += length
         }
         // The primary PDUs, a whole number of offset units apart so that every pointer is exact.
@@ -185,6 +191,9 @@ struct ExtendedAdvertiser: Sendable {
                 payload.auxiliaryPointer = ExtendedAdvertisingTiming.pointer(
                     channel: auxiliaryChannels[index + 1], offset: auxiliaryStarts[index + 1] - auxiliaryStarts[index],
                     phy: secondaryPHY)
+            }
+            if index == 0, let periodic {
+                payload.syncInfo = periodic.syncInfo(forPacketAt: auxiliaryStarts[0]).map { $0.encoded()[...] }
             }
             packets.append(transmission(payload, channel: auxiliaryChannels[index], phy: secondaryPHY, start: auxiliaryStarts[index]))
         }

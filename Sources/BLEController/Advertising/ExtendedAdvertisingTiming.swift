@@ -41,10 +41,11 @@ public enum ExtendedAdvertisingTiming {
     /// AUX_ADV_IND first (AdvA, ADI and the optional TxPower in its header), then
     /// AUX_CHAIN_INDs (ADI only); each PDU but the last also carries a 3-octet AuxPtr, and
     /// each holds as much as fits in 255 octets of payload. An empty `dataLength` gives one
-    /// AUX_ADV_IND without data.
-    public static func fragmentLengths(dataLength: Int, includesTxPower: Bool) -> [Int] {
-        // Extended Header Length octet, flags, ADI (+ AdvA, + TxPower on the AUX_ADV_IND).
-        let firstHeader = 1 + 1 + 6 + 2 + (includesTxPower ? 1 : 0)
+    /// AUX_ADV_IND without data. A set with a periodic train has SyncInfo (18 octets) in
+    /// its AUX_ADV_IND's header too.
+    public static func fragmentLengths(dataLength: Int, includesTxPower: Bool, includesSyncInfo: Bool = false) -> [Int] {
+        // Extended Header Length octet, flags, ADI (+ AdvA, + TxPower, + SyncInfo on the AUX_ADV_IND).
+        let firstHeader = 1 + 1 + 6 + 2 + (includesTxPower ? 1 : 0) + (includesSyncInfo ? LL.SyncInfo.length : 0)
         let chainHeader = 1 + 1 + 2
         var lengths: [Int] = []
         var remaining = dataLength

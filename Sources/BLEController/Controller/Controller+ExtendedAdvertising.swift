@@ -29,7 +29,10 @@ extension Controller {
              HCI.LESetExtendedAdvertisingParametersV2.opcode, HCI.LESetExtendedAdvertisingData.opcode, HCI.LESetExtendedScanResponseData.opcode,
              HCI.LESetExtendedAdvertisingEnable.opcode, HCI.LERemoveAdvertisingSet.opcode, HCI.LEClearAdvertisingSets.opcode,
              HCI.LESetExtendedScanParameters.opcode, HCI.LESetExtendedScanEnable.opcode,
-             HCI.LEExtendedCreateConnection.opcode:
+             HCI.LEExtendedCreateConnection.opcode, HCI.LESetPeriodicAdvertisingParameters.opcode,
+             HCI.LESetPeriodicAdvertisingData.opcode, HCI.LESetPeriodicAdvertisingEnable.opcode,
+             HCI.LEPeriodicAdvertisingCreateSync.opcode, HCI.LEPeriodicAdvertisingCreateSyncCancel.opcode,
+             HCI.LEPeriodicAdvertisingTerminateSync.opcode:
             return .extended
         default:
             return nil
@@ -79,11 +82,16 @@ extension Controller {
             return [setExtendedAdvertisingEnable(command, into: &outputs).rawValue]
         case let command as HCI.LERemoveAdvertisingSet:
             guard let index = advertisingSetIndex(command.advertisingHandle) else { return [HCI.StatusCode.unknownAdvertisingIdentifier.rawValue] }
-            if advertisingSets[index].isEnabled { return [HCI.StatusCode.commandDisallowed.rawValue] }
+            // A set sending extended or periodic advertising stays (§7.8.59).
+            if advertisingSets[index].isEnabled || advertisingSets[index].periodicEnable.enabled {
+                return [HCI.StatusCode.commandDisallowed.rawValue]
+            }
             advertisingSets.remove(at: index)
             return [HCI.StatusCode.success.rawValue]
         case is HCI.LEClearAdvertisingSets:
-            if advertisingSets.contains(where: \.isEnabled) { return [HCI.StatusCode.commandDisallowed.rawValue] }
+            if advertisingSets.contains(where: { $0.isEnabled || $0.periodicEnable.enabled }) {
+                return [HCI.StatusCode.commandDisallowed.rawValue]
+            }
             advertisingSets.removeAll()
             return [HCI.StatusCode.success.rawValue]
         case let command as HCI.LESetExtendedScanParameters:
@@ -95,7 +103,7 @@ extension Controller {
             extendedCreateConnection(command, into: &outputs)
             return nil
         default:
-            return nil
+            return handlePeriodicAdvertisingCommand(command) ?? handlePeriodicSyncCommand(command, into: &outputs)
         }
     }
 
@@ -280,6 +288,7 @@ extension Controller {
                 codings: (advertisingSets[index].primaryCoding, advertisingSets[index].secondaryCoding), ownAddress: address,
                 duration: entry.duration, maximumEvents: entry.maxExtendedAdvertisingEvents,
                 txPowerDBm: configuration.txPowerDBm, now: now)
+            startPeriodicTrainIfReady(at: index)
         }
         return .success
     }
@@ -287,6 +296,8 @@ extension Controller {
     /// The timers of the advertising sets and the extended scanner.
     mutating func extendedAdvertisingTimer(into outputs: inout [ControllerOutput]) {
         legacySetTimer(into: &outputs)
+        periodicAdvertisingTimer(into: &outputs)
+        periodicSyncTimer(into: &outputs)
         for index in advertisingSets.indices {
             guard var active = advertisingSets[index].advertiser, active.nextDeadline <= now else { continue }
             // The sets take the radio in turn: one whose event is due waits for another's to end.
@@ -306,7 +317,7 @@ extension Controller {
             let set = advertisingSets[index]
             let result = active.timer(
                 at: now, data: set.data, dataID: set.dataID, scanResponse: set.scanResponseData,
-                radioFreeUntil: higherPriorityStart(than: .advertising), random: &random)
+                radioFreeUntil: higherPriorityStart(than: .advertising), periodic: set.periodicAdvertiser, random: &random)
             for transmission in result.transmissions { outputs.append(.transmit(transmission)) }
             if let ending = result.ending {
                 advertisingSets[index].advertiser = nil
@@ -333,6 +344,8 @@ extension Controller {
     /// The earliest deadline of the advertising sets and the extended scanner.
     var extendedAdvertisingDeadline: Microseconds? {
         var earliest = Self.earlier(extendedScanner?.nextDeadline(after: now), legacyAdvertisingSet?.endsAt)
+        earliest = Self.earlier(earliest, periodicAdvertisingDeadline)
+        earliest = Self.earlier(earliest, periodicSyncDeadline)
         for set in advertisingSets {
             earliest = Self.earlier(earliest, set.advertiser?.nextDeadline)
         }

@@ -112,6 +112,12 @@ extension Controller {
     /// The commands claimed only with ``ControllerConfiguration/claimsExtendedAdvertising``.
     static let extendedFeatureCommands: [(opcode: HCI.Opcode, entry: HCI.SupportedCommands.Entry)] = [
         (HCI.LEExtendedCreateConnection.opcode, .leExtendedCreateConnection),
+        (HCI.LESetPeriodicAdvertisingParameters.opcode, .leSetPeriodicAdvertisingParameters),
+        (HCI.LESetPeriodicAdvertisingData.opcode, .leSetPeriodicAdvertisingData),
+        (HCI.LESetPeriodicAdvertisingEnable.opcode, .leSetPeriodicAdvertisingEnable),
+        (HCI.LEPeriodicAdvertisingCreateSync.opcode, .lePeriodicAdvertisingCreateSync),
+        (HCI.LEPeriodicAdvertisingCreateSyncCancel.opcode, .lePeriodicAdvertisingCreateSyncCancel),
+        (HCI.LEPeriodicAdvertisingTerminateSync.opcode, .lePeriodicAdvertisingTerminateSync),
     ]
 
     /// The Supported Commands field this controller reports with its configuration.
@@ -124,10 +130,10 @@ extension Controller {
     /// The LE features this controller reports with its configuration: a controller that
     /// claims extended advertising also has the LE Coded PHY (bit 11) for its advertising
     /// sets, extended scans and connections (Vol 6, Part B, §4.6.12), which move to it by the
-    /// PHY update procedure.
+    /// PHY update procedure, and LE Periodic Advertising (bit 13) for its sets' trains.
     var reportedLEFeatures: HCI.LEFeatures {
         var features = configuration.claimsExtendedAdvertising
-            ? Controller.leFeatures.union([.leExtendedAdvertising, .leCodedPHY]) : Controller.leFeatures
+            ? Controller.leFeatures.union([.leExtendedAdvertising, .leCodedPHY, .lePeriodicAdvertising]) : Controller.leFeatures
         if configuration.claimsChannelSelectionAlgorithm2 { features.insert(.channelSelectionAlgorithm2) }
         return features
     }

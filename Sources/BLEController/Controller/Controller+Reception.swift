@@ -8,6 +8,7 @@ extension Controller {
     mutating func handleReception(_ reception: RadioReception, into outputs: inout [ControllerOutput]) {
         let transmission = reception.transmission
         guard transmission.accessAddress == RadioTransmission.advertisingAccessAddress else {
+            if receivePeriodic(reception, into: &outputs) { return }
             // Only the link whose event holds the radio listens; anything else is a leftover.
             guard let index = connections.firstIndex(where: { $0.request.accessAddress == transmission.accessAddress }),
                   connections[index].link.handleValue == radioOwner
@@ -83,6 +84,7 @@ extension Controller {
             counters.malformedAirPDUs += active.malformedPDUs - malformedBefore
             extendedScanner = active
             apply(effects, into: &outputs)
+            if pendingPeriodicSync != nil { discoverPeriodicTrain(pdu, reception) }
         case .auxConnectRsp:
             guard var active = initiator else { return }
             let effects = active.receiveConnectResponse(pdu, reception)

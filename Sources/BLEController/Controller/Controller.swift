@@ -77,6 +77,10 @@ public struct Controller: SimulatedController {
     /// The advertising sets, in ascending handle order (Controller+ExtendedAdvertising.swift).
     var advertisingSets: [AdvertisingSet] = []
     var extendedScanner: ExtendedScanner?
+    /// LE Periodic Advertising Create Sync waiting for its train (Controller+PeriodicSync.swift).
+    var pendingPeriodicSync: HCI.LEPeriodicAdvertisingCreateSync?
+    /// The periodic trains followed.
+    var periodicSyncs: [PeriodicSync] = []
     var extendedScanParameters = Controller.defaultScanParameters
     /// The primary PHYs the extended scan takes in turn, with their intervals and windows;
     /// `nil` scans LE 1M with ``extendedScanParameters``.
@@ -279,6 +283,13 @@ public struct Controller: SimulatedController {
             guard desired != currentWindow else { return }
             currentWindow = desired
             outputs.append(desired.map(ControllerOutput.listen) ?? .stopListening)
+            return
+        }
+        // A periodic sync's packet that is due takes the receiver from advertising and scanning.
+        if let window = periodicSyncWindow {
+            guard window != currentWindow else { return }
+            currentWindow = window
+            outputs.append(.listen(window))
             return
         }
         // The legacy advertiser (a legacy-PDU set's, maybe) and the extended sets take turns;

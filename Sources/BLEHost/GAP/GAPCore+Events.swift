@@ -24,6 +24,11 @@ extension GAPCore {
             supportsCodedPHY = info.leFeatures.contains(.leCodedPHY)
             supportsExtendedConnection = info.supportedCommands?.contains(.leExtendedCreateConnection) ?? false
             supportsAdvertisingPHYOptions = info.supportedCommands?.contains(.leSetExtendedAdvertisingParametersV2) ?? false
+            supportsPeriodicAdvertising = info.supportedCommands.map {
+                $0.contains(.leSetPeriodicAdvertisingParameters) && $0.contains(.leSetPeriodicAdvertisingData)
+                    && $0.contains(.leSetPeriodicAdvertisingEnable)
+            } ?? false
+            advertisingPeriodic = false
             // A reset leaves the controller neither advertising nor scanning, with no
             // random address.
             advertising = .off

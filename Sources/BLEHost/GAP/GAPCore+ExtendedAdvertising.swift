@@ -38,6 +38,18 @@ extension GAPCore {
         if options != .noPreference, !supportsAdvertisingPHYOptions {
             throw .unsupportedExtendedSet("choosing the LE Coded coding needs LE Set Extended Advertising Parameters [v2], which the controller does not claim")
         }
+        if let periodic = extended.periodic {
+            guard supportsPeriodicAdvertising else {
+                throw .unsupportedExtendedSet("a periodic train needs LE Set Periodic Advertising Parameters, Data and Enable, which the controller does not claim")
+            }
+            guard !connectable else { throw .unsupportedExtendedSet("only a non-connectable set carries a periodic train") }
+            guard periodic.interval >= 0x0006 else {
+                throw .unsupportedExtendedSet("the periodic interval must be at least 7.5 ms (0x0006 units of 1.25 ms)")
+            }
+            guard periodic.data.count <= AdvertisingData.extendedMaximumLength else {
+                throw .advertisingDataTooLong(octets: periodic.data.count, maximum: AdvertisingData.extendedMaximumLength)
+            }
+        }
         if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
         do throws(WireError) {
             try parameters.data.validateExtended()
@@ -69,6 +81,19 @@ extension GAPCore {
         for (operation, fragment) in Self.fragments(parameters.data) {
             outputs.append(submit(HCI.LESetExtendedAdvertisingData(advertisingHandle: Self.extendedSet, operation: operation,
                                                                    advertisingData: fragment), for: .advertisingSetup))
+        }
+        advertisingPeriodic = extended.periodic != nil
+        if let periodic = extended.periodic {
+            // The train's parameters, data and enable; it goes on the air with the set (§7.8.63).
+            outputs.append(submit(HCI.LESetPeriodicAdvertisingParameters(
+                advertisingHandle: Self.extendedSet, periodicAdvertisingIntervalMin: periodic.interval,
+                periodicAdvertisingIntervalMax: periodic.interval), for: .advertisingSetup))
+            for (operation, fragment) in periodic.fragments {
+                outputs.append(submit(HCI.LESetPeriodicAdvertisingData(
+                    advertisingHandle: Self.extendedSet, operation: operation, advertisingData: fragment), for: .advertisingSetup))
+            }
+            outputs.append(submit(HCI.LESetPeriodicAdvertisingEnable(enable: true, advertisingHandle: Self.extendedSet),
+                                  for: .advertisingSetup))
         }
         outputs.append(submit(HCI.LESetExtendedAdvertisingEnable(enable: true, sets: [.init(advertisingHandle: Self.extendedSet)]),
                               for: .advertisingEnable(true)))

@@ -78,6 +78,11 @@ public struct GAPCore: Sendable {
     /// Whether the controller claims LE Set Extended Advertising Parameters [v2] (learnt at
     /// start-up), which carries the coding of LE Coded.
     public internal(set) var supportsAdvertisingPHYOptions = false
+    /// Whether the controller claims LE Set Periodic Advertising Parameters, Data and Enable
+    /// (learnt at start-up), which an extended set's periodic train needs.
+    public internal(set) var supportsPeriodicAdvertising = false
+    /// Whether the advertising running (or last started) has a periodic train to stop with it.
+    var advertisingPeriodic = false
     /// Whether the controller may be scanning although GAP counts scanning off.
     var scanningInDoubt = false
     var scanFilter = GAPAdvertisementFilter(allowDuplicates: false, serviceUUIDs: [])
@@ -180,7 +185,12 @@ public struct GAPCore: Sendable {
             throw .advertisingNotEnabled
         }
         advertising = .stopping
-        return [advertisingDisable(for: .advertisingEnable(false))]
+        // The train outlives its set's advertising in the controller (§7.8.63): stop it first.
+        let periodic = advertisingPeriodic
+            ? [submit(HCI.LESetPeriodicAdvertisingEnable(enable: false, advertisingHandle: GAPCore.extendedSet), for: .advertisingSetup)]
+            : []
+        advertisingPeriodic = false
+        return periodic + [advertisingDisable(for: .advertisingEnable(false))]
     }
 
     /// The command that disables the advertising running (or last started), legacy or

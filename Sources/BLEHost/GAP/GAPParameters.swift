@@ -92,14 +92,19 @@ public struct GAPExtendedAdvertising: Hashable, Sendable {
     /// required), or ``HCI/AdvertisingPHYOptions/noPreference`` to leave it to the controller.
     /// Anything else needs a controller that claims the [v2] command.
     public var codedPHYOptions: HCI.AdvertisingPHYOptions
+    /// The periodic train the set carries too, or `nil`; only a non-connectable set carries
+    /// one, and only on a controller that claims the periodic advertising commands.
+    public var periodic: GAPPeriodicAdvertising?
 
-    /// A set on `primaryPHY` and `secondaryPHY` with SID `sid`, and on LE Coded the coding `codedPHYOptions` asks for.
+    /// A set on `primaryPHY` and `secondaryPHY` with SID `sid`, on LE Coded the coding
+    /// `codedPHYOptions` asks for, and the periodic train `periodic`, if any.
     public init(primaryPHY: HCI.PHY = .le1M, secondaryPHY: HCI.PHY = .le1M, sid: UInt8 = 0,
-                codedPHYOptions: HCI.AdvertisingPHYOptions = .noPreference) {
+                codedPHYOptions: HCI.AdvertisingPHYOptions = .noPreference, periodic: GAPPeriodicAdvertising? = nil) {
         self.primaryPHY = primaryPHY
         self.secondaryPHY = secondaryPHY
         self.sid = sid
         self.codedPHYOptions = codedPHYOptions
+        self.periodic = periodic
     }
 
     /// A set wholly on LE Coded, primary and secondary, with SID `sid` and the coding

@@ -151,12 +151,24 @@ extension HCI.Opcode {
     public static let leRemoveAdvertisingSet = HCI.Opcode(ogf: 0x08, ocf: 0x003C)
     /// HCI_LE_Clear_Advertising_Sets (Core 5.4, Vol 4, Part E, §7.8).
     public static let leClearAdvertisingSets = HCI.Opcode(ogf: 0x08, ocf: 0x003D)
+    /// HCI_LE_Set_Periodic_Advertising_Parameters [v1] (Core 5.4, Vol 4, Part E, §7.8.61).
+    public static let leSetPeriodicAdvertisingParameters = HCI.Opcode(ogf: 0x08, ocf: 0x003E)
+    /// HCI_LE_Set_Periodic_Advertising_Data (Core 5.4, Vol 4, Part E, §7.8.62).
+    public static let leSetPeriodicAdvertisingData = HCI.Opcode(ogf: 0x08, ocf: 0x003F)
+    /// HCI_LE_Set_Periodic_Advertising_Enable (Core 5.4, Vol 4, Part E, §7.8.63).
+    public static let leSetPeriodicAdvertisingEnable = HCI.Opcode(ogf: 0x08, ocf: 0x0040)
     /// HCI_LE_Set_Extended_Scan_Parameters (Core 5.4, Vol 4, Part E, §7.8).
     public static let leSetExtendedScanParameters = HCI.Opcode(ogf: 0x08, ocf: 0x0041)
     /// HCI_LE_Set_Extended_Scan_Enable (Core 5.4, Vol 4, Part E, §7.8).
     public static let leSetExtendedScanEnable = HCI.Opcode(ogf: 0x08, ocf: 0x0042)
     /// HCI_LE_Extended_Create_Connection (Core 5.4, Vol 4, Part E, §7.8).
     public static let leExtendedCreateConnection = HCI.Opcode(ogf: 0x08, ocf: 0x0043)
+    /// HCI_LE_Periodic_Advertising_Create_Sync (Core 5.4, Vol 4, Part E, §7.8.67).
+    public static let lePeriodicAdvertisingCreateSync = HCI.Opcode(ogf: 0x08, ocf: 0x0044)
+    /// HCI_LE_Periodic_Advertising_Create_Sync_Cancel (Core 5.4, Vol 4, Part E, §7.8.68).
+    public static let lePeriodicAdvertisingCreateSyncCancel = HCI.Opcode(ogf: 0x08, ocf: 0x0045)
+    /// HCI_LE_Periodic_Advertising_Terminate_Sync (Core 5.4, Vol 4, Part E, §7.8.69).
+    public static let lePeriodicAdvertisingTerminateSync = HCI.Opcode(ogf: 0x08, ocf: 0x0046)
     /// HCI_LE_Read_Transmit_Power (Core 5.4, Vol 4, Part E, §7.8).
     public static let leReadTransmitPower = HCI.Opcode(ogf: 0x08, ocf: 0x004B)
     /// HCI_LE_Set_Privacy_Mode (Core 5.4, Vol 4, Part E, §7.8).
@@ -248,6 +260,12 @@ extension HCI.Opcode {
         .leSetExtendedScanParameters: "LE Set Extended Scan Parameters",
         .leSetExtendedScanEnable: "LE Set Extended Scan Enable",
         .leExtendedCreateConnection: "LE Extended Create Connection",
+        .leSetPeriodicAdvertisingParameters: "LE Set Periodic Advertising Parameters",
+        .leSetPeriodicAdvertisingData: "LE Set Periodic Advertising Data",
+        .leSetPeriodicAdvertisingEnable: "LE Set Periodic Advertising Enable",
+        .lePeriodicAdvertisingCreateSync: "LE Periodic Advertising Create Sync",
+        .lePeriodicAdvertisingCreateSyncCancel: "LE Periodic Advertising Create Sync Cancel",
+        .lePeriodicAdvertisingTerminateSync: "LE Periodic Advertising Terminate Sync",
         .leReadTransmitPower: "LE Read Transmit Power",
         .leSetPrivacyMode: "LE Set Privacy Mode",
         .leReadBufferSizeV2: "LE Read Buffer Size [v2]",

@@ -78,7 +78,8 @@ extension HCI {
         /// octets for the rest.
         public var encodedCountEstimate: Int {
             switch self {
-            case .leMeta(.advertisingReport), .leMeta(.extendedAdvertisingReport), .leMeta(.directedAdvertisingReport):
+            case .leMeta(.advertisingReport), .leMeta(.extendedAdvertisingReport), .leMeta(.directedAdvertisingReport),
+                 .leMeta(.periodicAdvertisingReport):
                 return 2 + EventPacket.maximumParameterLength
             case let .unknown(packet):
                 return 2 + packet.parameters.count

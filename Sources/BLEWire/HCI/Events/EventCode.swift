@@ -77,6 +77,12 @@ extension HCI {
         public static let phyUpdateComplete = LESubeventCode(rawValue: 0x0C)
         /// LE Extended Advertising Report (§7.7.65.13).
         public static let extendedAdvertisingReport = LESubeventCode(rawValue: 0x0D)
+        /// LE Periodic Advertising Sync Established [v1] (§7.7.65.14).
+        public static let periodicAdvertisingSyncEstablished = LESubeventCode(rawValue: 0x0E)
+        /// LE Periodic Advertising Report [v1] (§7.7.65.15).
+        public static let periodicAdvertisingReport = LESubeventCode(rawValue: 0x0F)
+        /// LE Periodic Advertising Sync Lost (§7.7.65.16).
+        public static let periodicAdvertisingSyncLost = LESubeventCode(rawValue: 0x10)
         /// LE Scan Timeout (§7.7.65.17).
         public static let scanTimeout = LESubeventCode(rawValue: 0x11)
         /// LE Advertising Set Terminated (§7.7.65.18).

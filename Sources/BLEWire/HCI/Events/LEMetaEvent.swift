@@ -32,6 +32,12 @@ extension HCI {
         case phyUpdateComplete(LEPHYUpdateComplete)
         /// LE Extended Advertising Report (0x0D).
         case extendedAdvertisingReport(LEExtendedAdvertisingReport)
+        /// LE Periodic Advertising Sync Established [v1] (0x0E).
+        case periodicAdvertisingSyncEstablished(LEPeriodicAdvertisingSyncEstablished)
+        /// LE Periodic Advertising Report [v1] (0x0F).
+        case periodicAdvertisingReport(LEPeriodicAdvertisingReport)
+        /// LE Periodic Advertising Sync Lost (0x10).
+        case periodicAdvertisingSyncLost(LEPeriodicAdvertisingSyncLost)
         /// LE Scan Timeout (0x11).
         case scanTimeout(LEScanTimeout)
         /// LE Advertising Set Terminated (0x12).
@@ -62,6 +68,9 @@ extension HCI {
             case 0x0B: return .directedAdvertisingReport(try .init(decoding: parameters))
             case 0x0C: return .phyUpdateComplete(try .init(decoding: parameters))
             case 0x0D: return .extendedAdvertisingReport(try .init(decoding: parameters))
+            case 0x0E: return .periodicAdvertisingSyncEstablished(try .init(decoding: parameters))
+            case 0x0F: return .periodicAdvertisingReport(try .init(decoding: parameters))
+            case 0x10: return .periodicAdvertisingSyncLost(try .init(decoding: parameters))
             case 0x11: return .scanTimeout(try .init(decoding: parameters))
             case 0x12: return .advertisingSetTerminated(try .init(decoding: parameters))
             case 0x13: return .scanRequestReceived(try .init(decoding: parameters))
@@ -87,6 +96,9 @@ extension HCI {
             case .directedAdvertisingReport: return LEDirectedAdvertisingReport.subeventCode
             case .phyUpdateComplete: return LEPHYUpdateComplete.subeventCode
             case .extendedAdvertisingReport: return LEExtendedAdvertisingReport.subeventCode
+            case .periodicAdvertisingSyncEstablished: return LEPeriodicAdvertisingSyncEstablished.subeventCode
+            case .periodicAdvertisingReport: return LEPeriodicAdvertisingReport.subeventCode
+            case .periodicAdvertisingSyncLost: return LEPeriodicAdvertisingSyncLost.subeventCode
             case .scanTimeout: return LEScanTimeout.subeventCode
             case .advertisingSetTerminated: return LEAdvertisingSetTerminated.subeventCode
             case .scanRequestReceived: return LEScanRequestReceived.subeventCode
@@ -121,6 +133,9 @@ extension HCI {
             case let .directedAdvertisingReport(event): event.encode(to: &writer)
             case let .phyUpdateComplete(event): event.encode(to: &writer)
             case let .extendedAdvertisingReport(event): event.encode(to: &writer)
+            case let .periodicAdvertisingSyncEstablished(event): event.encode(to: &writer)
+            case let .periodicAdvertisingReport(event): event.encode(to: &writer)
+            case let .periodicAdvertisingSyncLost(event): event.encode(to: &writer)
             case let .scanTimeout(event): event.encode(to: &writer)
             case let .advertisingSetTerminated(event): event.encode(to: &writer)
             case let .scanRequestReceived(event): event.encode(to: &writer)

@@ -165,6 +165,16 @@ enum CommandGenerators {
                 initiatorFilterPolicy: g.pick(), ownAddressType: g.pick(), peerAddressType: peer.0, peerAddress: peer.1,
                 le1M: g.optional { $0.initiatingPHY() }, le2M: g.optional { $0.initiatingPHY() },
                 leCoded: g.optional { $0.initiatingPHY() }),
+            HCI.LESetPeriodicAdvertisingParameters(
+                advertisingHandle: g.u8(), periodicAdvertisingIntervalMin: g.u16(),
+                periodicAdvertisingIntervalMax: g.u16(), periodicAdvertisingProperties: g.u16()),
+            HCI.LESetPeriodicAdvertisingData(advertisingHandle: g.u8(), operation: g.pick(), advertisingData: g.slice(upTo: 252)),
+            HCI.LESetPeriodicAdvertisingEnable(enable: g.bool(), includeADI: g.bool(), advertisingHandle: g.u8()),
+            HCI.LEPeriodicAdvertisingCreateSync(
+                options: .init(rawValue: g.u8()), advertisingSID: g.u8(), advertiserAddressType: peer.0,
+                advertiserAddress: peer.1, skip: g.u16(), syncTimeout: g.u16(), syncCTEType: g.u8()),
+            HCI.LEPeriodicAdvertisingCreateSyncCancel(),
+            HCI.LEPeriodicAdvertisingTerminateSync(syncHandle: g.handle()),
             HCI.LEReadTransmitPower(),
             HCI.LESetPrivacyMode(peerIdentityAddress: g.typedAddress(), privacyMode: g.pick()),
             HCI.LEReadBufferSizeV2(),

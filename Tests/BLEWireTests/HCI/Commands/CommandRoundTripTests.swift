@@ -75,7 +75,7 @@ struct CommandRoundTripTests {
         var generator = SeededGenerator(seed: 1)
         let generated = CommandGenerators.commands(using: &generator).map { type(of: $0).opcode }
         let table = HCI.commandTypes.map { $0.opcode }
-        #expect(table.count == 84)
+        #expect(table.count == 90)
         #expect(Set(table).count == table.count, "opcodes are unique")
         #expect(Set(generated) == Set(table))
         for opcode in table {

@@ -14,14 +14,14 @@ struct EventDecodingBehaviourTests {
 
     @Test("An LE subevent we do not model is kept as unknownLEMeta with its parameters")
     func unknownSubevent() throws {
-        // 0x0E LE Periodic Advertising Sync Established, parameters shortened: not modelled here.
-        let wire: [UInt8] = [0x3E, 0x04, 0x0E, 0xAA, 0xBB, 0xCC]
+        // 0x15 LE Connectionless IQ Report, parameters shortened: not modelled here.
+        let wire: [UInt8] = [0x3E, 0x04, 0x15, 0xAA, 0xBB, 0xCC]
         let event = try HCI.Event(decoding: wire)
-        #expect(event == .unknownLEMeta(subevent: HCI.LESubeventCode(rawValue: 0x0E), parameters: [0xAA, 0xBB, 0xCC]))
+        #expect(event == .unknownLEMeta(subevent: HCI.LESubeventCode(rawValue: 0x15), parameters: [0xAA, 0xBB, 0xCC]))
         #expect(event.eventCode == .leMeta)
         #expect(event.encoded() == wire)
-        #expect(throws: WireError(field: "HCI.LEMetaEvent.subeventCode", reason: .unknownCode(0x0E))) {
-            try HCI.LEMetaEvent(decoding: [0x0E, 0xAA])
+        #expect(throws: WireError(field: "HCI.LEMetaEvent.subeventCode", reason: .unknownCode(0x15))) {
+            try HCI.LEMetaEvent(decoding: [0x15, 0xAA])
         }
     }
 

@@ -226,3 +226,19 @@ extension HCI.LEChannelSelectionAlgorithm {
         Self(connectionHandle: g.connectionHandle(), channelSelectionAlgorithm: g.pick(Algorithm.self))
     }
 }
+
+extension HCI.LEPeriodicAdvertisingSyncEstablished {
+    static func random(_ g: inout SeededGenerator) -> Self {
+        let type = g.pick(HCI.AddressType.self)
+        return Self(status: g.status(), syncHandle: g.uint16(), advertisingSID: g.uint8(), advertiserAddressType: type,
+                    advertiserAddress: g.address(kind: type.addressKind), advertiserPHY: g.pick(),
+                    periodicAdvertisingInterval: g.uint16(), advertiserClockAccuracy: g.pick())
+    }
+}
+
+extension HCI.LEPeriodicAdvertisingReport {
+    static func random(_ g: inout SeededGenerator) -> Self {
+        Self(syncHandle: g.uint16(), txPower: g.int8(), rssi: g.int8(), cteType: g.uint8(), dataStatus: g.pick(),
+             data: g.slice(in: 0 ... HCI.LEPeriodicAdvertisingReport.maximumDataLength))
+    }
+}

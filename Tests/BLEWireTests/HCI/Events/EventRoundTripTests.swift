@@ -122,6 +122,22 @@ struct LEMetaRoundTripTests {
             seed: 0x3E0D, HCI.LEExtendedAdvertisingReport.random, wrap: HCI.LEMetaEvent.extendedAdvertisingReport)
     }
 
+    @Test("LE Periodic Advertising Sync Established") func periodicAdvertisingSyncEstablished() throws {
+        try EventChecks.roundTrip(
+            seed: 0x3E0E, HCI.LEPeriodicAdvertisingSyncEstablished.random, wrap: HCI.LEMetaEvent.periodicAdvertisingSyncEstablished)
+    }
+
+    @Test("LE Periodic Advertising Report") func periodicAdvertisingReport() throws {
+        try EventChecks.roundTrip(
+            seed: 0x3E0F, HCI.LEPeriodicAdvertisingReport.random, wrap: HCI.LEMetaEvent.periodicAdvertisingReport)
+    }
+
+    @Test("LE Periodic Advertising Sync Lost") func periodicAdvertisingSyncLost() throws {
+        try EventChecks.roundTrip(
+            seed: 0x3E10, { HCI.LEPeriodicAdvertisingSyncLost(syncHandle: $0.uint16()) },
+            wrap: HCI.LEMetaEvent.periodicAdvertisingSyncLost)
+    }
+
     @Test("LE Scan Timeout (no parameters)") func scanTimeout() throws {
         try EventChecks.roundTrip(seed: 0x3E11, { _ in HCI.LEScanTimeout() }, wrap: HCI.LEMetaEvent.scanTimeout)
     }

@@ -250,12 +250,24 @@ extension HCI.SupportedCommands {
         public static let leRemoveAdvertisingSet = Entry(octet: 37, bit: 0)
         /// LE Clear Advertising Sets: octet 37, bit 1.
         public static let leClearAdvertisingSets = Entry(octet: 37, bit: 1)
+        /// LE Set Periodic Advertising Parameters: octet 37, bit 2.
+        public static let leSetPeriodicAdvertisingParameters = Entry(octet: 37, bit: 2)
+        /// LE Set Periodic Advertising Data: octet 37, bit 3.
+        public static let leSetPeriodicAdvertisingData = Entry(octet: 37, bit: 3)
+        /// LE Set Periodic Advertising Enable: octet 37, bit 4.
+        public static let leSetPeriodicAdvertisingEnable = Entry(octet: 37, bit: 4)
         /// LE Set Extended Scan Parameters: octet 37, bit 5.
         public static let leSetExtendedScanParameters = Entry(octet: 37, bit: 5)
         /// LE Set Extended Scan Enable: octet 37, bit 6.
         public static let leSetExtendedScanEnable = Entry(octet: 37, bit: 6)
         /// LE Extended Create Connection: octet 37, bit 7.
         public static let leExtendedCreateConnection = Entry(octet: 37, bit: 7)
+        /// LE Periodic Advertising Create Sync: octet 38, bit 0.
+        public static let lePeriodicAdvertisingCreateSync = Entry(octet: 38, bit: 0)
+        /// LE Periodic Advertising Create Sync Cancel: octet 38, bit 1.
+        public static let lePeriodicAdvertisingCreateSyncCancel = Entry(octet: 38, bit: 1)
+        /// LE Periodic Advertising Terminate Sync: octet 38, bit 2.
+        public static let lePeriodicAdvertisingTerminateSync = Entry(octet: 38, bit: 2)
         /// LE Read Transmit Power: octet 38, bit 7.
         public static let leReadTransmitPower = Entry(octet: 38, bit: 7)
         /// LE Set Privacy Mode: octet 39, bit 2.
@@ -345,6 +357,12 @@ extension HCI.SupportedCommands {
             .leSetExtendedScanParameters: .leSetExtendedScanParameters,
             .leSetExtendedScanEnable: .leSetExtendedScanEnable,
             .leExtendedCreateConnection: .leExtendedCreateConnection,
+            .leSetPeriodicAdvertisingParameters: .leSetPeriodicAdvertisingParameters,
+            .leSetPeriodicAdvertisingData: .leSetPeriodicAdvertisingData,
+            .leSetPeriodicAdvertisingEnable: .leSetPeriodicAdvertisingEnable,
+            .lePeriodicAdvertisingCreateSync: .lePeriodicAdvertisingCreateSync,
+            .lePeriodicAdvertisingCreateSyncCancel: .lePeriodicAdvertisingCreateSyncCancel,
+            .lePeriodicAdvertisingTerminateSync: .lePeriodicAdvertisingTerminateSync,
             .leReadTransmitPower: .leReadTransmitPower,
             .leSetPrivacyMode: .leSetPrivacyMode,
             .leReadBufferSizeV2: .leReadBufferSizeV2,
