@@ -92,21 +92,9 @@ struct ActionSection: Decodable {
         case "app":
             let app = try fields.required(verb, AppActionSection.self, expected: "{device, app, do}")
             action = .app(app.device, app: app.app, app.action)
-        case "bluetooth":
+        case "bluetooth", "screen", "network", "airplaneMode", "controlCenterBluetooth":
             let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
-            action = .bluetooth(switched.device, on: switched.on)
-        case "screen":
-            let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
-            action = .screen(switched.device, on: switched.on)
-        case "network":
-            let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
-            action = .network(switched.device, on: switched.on)
-        case "airplaneMode":
-            let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
-            action = .airplaneMode(switched.device, on: switched.on)
-        case "controlCenterBluetooth":
-            let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
-            action = .controlCenterBluetooth(switched.device, on: switched.on)
+            action = Self.phoneSwitch(verb, switched.device, on: switched.on)
         case "notification":
             let section = try fields.required(verb, NotificationSection.self, expected: "{device, do, id, category, app, title}")
             action = .notification(section.device, section.notification)
@@ -123,6 +111,20 @@ struct ActionSection: Decodable {
             }
         }
         self.action = ScenarioTimedAction(atSeconds: at, action: action)
+    }
+}
+
+extension ActionSection {
+    /// The phone switch `verb` names (`bluetooth`, `screen`, `network`, `airplaneMode`,
+    /// `controlCenterBluetooth`), for the phone `device`.
+    static func phoneSwitch(_ verb: String, _ device: String, on: Bool) -> ScenarioAction {
+        switch verb {
+        case "bluetooth": .bluetooth(device, on: on)
+        case "screen": .screen(device, on: on)
+        case "network": .network(device, on: on)
+        case "airplaneMode": .airplaneMode(device, on: on)
+        default: .controlCenterBluetooth(device, on: on)
+        }
     }
 }
 
