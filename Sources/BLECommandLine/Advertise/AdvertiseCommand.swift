@@ -26,7 +26,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "The advertising interval in milliseconds (20 to 10240).")
     var interval: Double = 100
 
-    @Flag(help: "Advertise with an extended advertising set (Bluetooth 5): non-connectable, the data up to 1,650 octets, the name never shortened.")
+    @Flag(help: "Advertise with an extended advertising set (Bluetooth 5): non-connectable unless --connectable, the data up to 1,650 octets, the name never shortened.")
     var extended = false
 
     @Flag(help: "With --extended: a connectable set (its data in one AUX_ADV_IND, at most 245 octets); a connection made from it ends it, and it starts again once the connection is down.")
