@@ -86,6 +86,23 @@ struct PeriodicSyncHostTests {
         try await waitUntil(within: patience) { await !scanner.gap.isScanning }
     }
 
+    @Test("Dropping the stream before the train is found sends Create Sync Cancel and stops the host's scan")
+    func cancelledBeforeEstablishment() async throws {
+        let pair = try await ExtendedHostPair.start()
+        defer { pair.close() }
+        let scanner = pair.scanner
+        // Nobody advertises set 12: the request stays pending until the stream goes.
+        _ = try await scanner.synchronize(to: pair.running.addresses[0], sid: 12)
+        try await waitUntil(within: 5) {
+            let (pending, scanning) = await (scanner.gap.isSynchronizing, scanner.gap.isScanning)
+            return !pending && !scanning
+        }
+        // The controller took the cancel: a new request is accepted and pending again.
+        let again = try await scanner.synchronize(to: pair.running.addresses[0], sid: 12)
+        #expect(await scanner.gap.isSynchronizing)
+        _ = again
+    }
+
     @Test("A controller that does not claim periodic advertising is refused by name before anything is sent")
     func unsupportedController() async throws {
         var scenario = Scenario(name: "empty").addingExternalDevices(1)
