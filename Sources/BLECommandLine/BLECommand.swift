@@ -45,7 +45,7 @@ struct BLECommand: AsyncParsableCommand {
     }
 
     private static let subcommands: [any ParsableCommand.Type] = [
-        ScanCommand.self, AdvertiseCommand.self, L2CAPCommand.self, GATTCommand.self, ServeCommand.self, BeaconCommand.self, SimCommand.self,
+        ScanCommand.self, AdvertiseCommand.self, PeriodicCommand.self, L2CAPCommand.self, GATTCommand.self, ServeCommand.self, BeaconCommand.self, SimCommand.self,
         BenchCommand.self, BondsCommand.self, PairCommand.self, ChatCommand.self, ANCSCommand.self, AMSCommand.self, SnoopCommand.self,
         VHCICommand.self, GatewayCommand.self, PresenceCommand.self, BackendCommand.self, DashboardCommand.self,
     ]

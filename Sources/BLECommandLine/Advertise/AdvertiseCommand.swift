@@ -26,8 +26,11 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "The advertising interval in milliseconds (20 to 10240).")
     var interval: Double = 100
 
-    @Flag(help: "Advertise with an extended advertising set (Bluetooth 5): non-connectable, the data up to 1,650 octets, the name never shortened.")
+    @Flag(help: "Advertise with an extended advertising set (Bluetooth 5): non-connectable unless --connectable, the data up to 1,650 octets, the name never shortened.")
     var extended = false
+
+    @Flag(help: "With --extended: a connectable set (its data in one AUX_ADV_IND, at most 245 octets); a connection made from it ends it, and it starts again once the connection is down.")
+    var connectable = false
 
     @Option(name: .customLong("data-size"), help: "With --extended: fill the advertising data to this many octets (up to 1650) with test manufacturer data (company 0xFFFF).")
     var dataSize: Int?

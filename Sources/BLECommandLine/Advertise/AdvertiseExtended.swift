@@ -9,6 +9,14 @@ extension AdvertiseCommand {
 
     /// Checks the options of `--extended`: they need it, and their ranges.
     func validateExtended() throws {
+        if connectable {
+            guard extended else { throw ValidationError("--connectable makes an extended set connectable: add --extended (legacy advertising is connectable unless --nonconnectable).") }
+            guard !nonconnectable else { throw ValidationError("--connectable and --nonconnectable contradict each other: choose one.") }
+            guard periodic == nil else { throw ValidationError("--periodic needs a non-connectable set: only one carries a periodic train; drop --connectable.") }
+            if let dataSize, dataSize > GAPCore.connectableExtendedDataLength {
+                throw ValidationError("--data-size \(dataSize) is above \(GAPCore.connectableExtendedDataLength) octets, what a connectable set's one AUX_ADV_IND holds.")
+            }
+        }
         guard extended else {
             if dataSize != nil || phy != "1m" || sid != 0 || codedS != nil || periodic != nil {
                 throw ValidationError("--data-size, --phy, --coded-s, --sid and --periodic describe an extended set: add --extended.")
@@ -39,7 +47,8 @@ extension AdvertiseCommand {
     }
 
     /// The extended set the options describe: the name whole, the services, the manufacturer
-    /// data, then test manufacturer data up to `--data-size` octets; non-connectable.
+    /// data, then test manufacturer data up to `--data-size` octets; non-connectable unless
+    /// `--connectable` (Core 5.4, Vol 6, Part B, §4.4.2.8: the data in one AUX_ADV_IND).
     func extendedParameters() throws -> GAPAdvertisingParameters {
         var structures: [AdvertisingData.Structure] = []
         if let name { structures.append(.completeLocalName(name)) }
@@ -64,8 +73,8 @@ extension AdvertiseCommand {
             set.periodic = GAPPeriodicAdvertising(
                 interval: UInt16((periodic / 1.25).rounded()), data: periodicData.flatMap { bytes(fromHex: $0) } ?? data.encoded())
         }
-        return GAPAdvertisingParameters(kind: .nonConnectable, intervalMin: units, intervalMax: units, data: data,
-                                        extended: set)
+        return GAPAdvertisingParameters(kind: connectable ? .connectable : .nonConnectable, intervalMin: units, intervalMax: units,
+                                        data: data, restartAfterDisconnection: connectable, extended: set)
     }
 
     /// The PHYs `--phy` names, with the SID: LE Coded for every packet, or the ADV_EXT_INDs

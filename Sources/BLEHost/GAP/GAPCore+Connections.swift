@@ -44,13 +44,15 @@ extension GAPCore {
         return [submit(HCI.LECreateConnectionCancel(), for: .createConnectionCancel)]
     }
 
-    /// The pending attempt's timeout passed: cancel it in the controller.
+    /// The pending attempt's timeout passed: cancel it in the controller (and the pending
+    /// periodic sync's, GAPCore+PeriodicSync.swift).
     public mutating func timerFired(at now: HostTime) -> [GAPOutput] {
-        guard var attempt = pending, let deadline = attempt.deadline, deadline <= now else { return [] }
+        let sync = periodicSyncTimerFired(at: now)
+        guard var attempt = pending, let deadline = attempt.deadline, deadline <= now else { return sync }
         attempt.deadline = nil
         attempt.cancelReason = .timeout
         pending = attempt
-        return [submit(HCI.LECreateConnectionCancel(), for: .createConnectionCancel)]
+        return sync + [submit(HCI.LECreateConnectionCancel(), for: .createConnectionCancel)]
     }
 
     /// Sends LE Create Connection for `request`, or LE Extended Create Connection when it

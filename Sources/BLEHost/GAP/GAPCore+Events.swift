@@ -28,6 +28,13 @@ extension GAPCore {
                 $0.contains(.leSetPeriodicAdvertisingParameters) && $0.contains(.leSetPeriodicAdvertisingData)
                     && $0.contains(.leSetPeriodicAdvertisingEnable)
             } ?? false
+            supportsPeriodicSync = info.leFeatures.contains(.lePeriodicAdvertising) && info.supportedCommands.map {
+                $0.contains(.lePeriodicAdvertisingCreateSync) && $0.contains(.lePeriodicAdvertisingCreateSyncCancel)
+                    && $0.contains(.lePeriodicAdvertisingTerminateSync)
+            } ?? false
+            pendingSync = nil
+            periodicSyncs = [:]
+            scanningForSync = false
             advertisingPeriodic = false
             // A reset leaves the controller neither advertising nor scanning, with no
             // random address.
@@ -134,6 +141,8 @@ extension GAPCore {
             return []
         case .enableEncryption, .longTermKeyReply, .encryptionKeySize:
             return answeredEncryption(purpose, failure: failure, result: result)
+        case .createSync, .createSyncCancel, .terminateSync:
+            return answeredPeriodicSync(purpose, failure: failure)
         case let .procedure(procedure):
             if let failure { return [.event(.procedureFailed(procedure, failure))] }
             guard case let .success(.commandComplete(complete)) = result else { return [] }
@@ -185,6 +194,8 @@ extension GAPCore {
                 }
             }
             return outputs
+        case let .leMeta(sync) where sync.isPeriodicSyncEvent:
+            return periodicSyncEvent(sync)
         case let .leMeta(.connectionComplete(done)):
             return connectionComplete(
                 status: done.status, handle: done.connectionHandle, role: done.role, peer: done.peerAddress,

@@ -6,7 +6,7 @@ extension GAPCore {
     /// The most data of a connectable extended set: what its one AUX_ADV_IND holds beside
     /// AdvA and ADI (255 − 10 octets; Core 5.4, Vol 6, Part B, §2.3.4), since a connectable
     /// AUX_ADV_IND points to no chain. A controller refuses more with Packet Too Long.
-    static let connectableExtendedDataLength = 245
+    public static let connectableExtendedDataLength = 245
 
     /// Starts `parameters` as extended set 0 (Core 5.4, Vol 4, Part E, §7.8.53–7.8.56),
     /// non-connectable or connectable (non-scannable, undirected; a connection made from it

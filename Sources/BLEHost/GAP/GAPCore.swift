@@ -28,6 +28,12 @@ public struct GAPCore: Sendable {
         case longTermKeyReply(handle: UInt16)
         /// Read Encryption Key Size after encryption with a key of `level`.
         case encryptionKeySize(handle: UInt16, level: LinkSecurityLevel, refreshed: Bool)
+        /// LE Periodic Advertising Create Sync.
+        case createSync
+        /// LE Periodic Advertising Create Sync Cancel.
+        case createSyncCancel
+        /// LE Periodic Advertising Terminate Sync.
+        case terminateSync(handle: UInt16)
     }
 
     /// Where advertising or scanning is.
@@ -81,6 +87,16 @@ public struct GAPCore: Sendable {
     /// Whether the controller claims LE Set Periodic Advertising Parameters, Data and Enable
     /// (learnt at start-up), which an extended set's periodic train needs.
     public internal(set) var supportsPeriodicAdvertising = false
+    /// Whether the controller reports the LE Periodic Advertising feature (LE features bit 13)
+    /// and claims Create Sync, Create Sync Cancel and Terminate Sync (learnt at start-up).
+    public internal(set) var supportsPeriodicSync = false
+    /// The Create Sync sent and not yet ended (GAPCore+PeriodicSync.swift).
+    var pendingSync: GAPPendingPeriodicSync?
+    /// The syncs established, by handle, with their reports' fragments.
+    var periodicSyncs: [UInt16: GAPPeriodicReassembly] = [:]
+    /// Whether the extended scan running was started by GAP for the pending sync, so that
+    /// it is stopped when the request ends.
+    var scanningForSync = false
     /// Whether the advertising running (or last started) has a periodic train to stop with it.
     var advertisingPeriodic = false
     /// Whether the controller may be scanning although GAP counts scanning off.
@@ -116,8 +132,11 @@ public struct GAPCore: Sendable {
     /// The connection with `handle`, if it is up.
     public func connection(_ handle: UInt16) -> GAPConnection? { links[handle] }
 
-    /// When ``timerFired(at:)`` must be called next: the pending connection's timeout.
-    public var nextDeadline: HostTime? { pending?.deadline }
+    /// When ``timerFired(at:)`` must be called next: the pending connection's timeout, or
+    /// the pending periodic sync's time to find its train.
+    public var nextDeadline: HostTime? {
+        [pending?.deadline, pendingSync?.deadline].compactMap { $0 }.min()
+    }
 
     // MARK: Own address
 

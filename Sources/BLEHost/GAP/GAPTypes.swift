@@ -37,6 +37,8 @@ public enum GAPProcedure: Hashable, Sendable {
     /// Asking a simulated controller where its device is (SwiftBLE's vendor command,
     /// ``HCI/ReadSimulatedLocation``).
     case readSimulatedLocation
+    /// Ending a periodic sync (Vol 4, Part E, §7.8.69).
+    case terminatePeriodicSync(handle: UInt16)
 }
 
 /// Why GAP refused a request or a procedure failed; the controller's status codes are kept
@@ -110,6 +112,24 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
     case cancelled
     /// Encryption is already being started on this link; wait for its outcome.
     case encryptionInProgress(handle: UInt16)
+    /// The controller does not report the LE Periodic Advertising feature (LE features bit
+    /// 13) or does not claim LE Periodic Advertising Create Sync, Create Sync Cancel and
+    /// Terminate Sync (Vol 4, Part E, §7.8.67–§7.8.69).
+    case periodicSyncUnsupported
+    /// The periodic sync request cannot be sent as it is; the text says why.
+    case invalidPeriodicSync(String)
+    /// A periodic sync is already being established: the controller takes one at a time
+    /// (Command Disallowed otherwise, §7.8.67).
+    case periodicSyncPending
+    /// No periodic sync is being established.
+    case periodicSyncNotPending
+    /// No established periodic sync has this handle.
+    case unknownPeriodicSync(handle: UInt16)
+    /// The extended scan did not hear the set's AUX_ADV_IND with SyncInfo in the time given.
+    case periodicTrainNotFound
+    /// The controller received nothing of the train for the sync timeout and ended the sync
+    /// (LE Periodic Advertising Sync Lost, §7.7.65.16).
+    case periodicSyncLost(handle: UInt16)
     /// The controller refused or ended the procedure with this status.
     case controller(HCI.StatusCode)
     /// The HCI driver could not get the command answered.
@@ -160,6 +180,17 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
         case .cancelled: return "the connection attempt was cancelled"
         case let .encryptionInProgress(handle):
             return "encryption of connection 0x\(String(handle, radix: 16)) is already being started"
+        case .periodicSyncUnsupported:
+            return "the controller does not support periodic advertising synchronisation (the LE Periodic Advertising feature, "
+                + "LE features bit 13, and LE Periodic Advertising Create Sync, Create Sync Cancel and Terminate Sync)"
+        case let .invalidPeriodicSync(why): return "cannot synchronise: \(why)"
+        case .periodicSyncPending: return "a periodic advertising sync is already being established; the controller takes one at a time"
+        case .periodicSyncNotPending: return "no periodic advertising sync is being established"
+        case let .unknownPeriodicSync(handle): return "no periodic advertising sync has handle 0x\(String(handle, radix: 16))"
+        case .periodicTrainNotFound:
+            return "the periodic train was not found: no AUX_ADV_IND with SyncInfo from that address and SID was heard in time"
+        case let .periodicSyncLost(handle):
+            return "periodic advertising sync 0x\(String(handle, radix: 16)) was lost: nothing of the train arrived for the sync timeout"
         case let .controller(status): return "the controller answered \(status)"
         case let .driver(error): return "\(error)"
         case let .malformedAnswer(error): return "the controller's answer is malformed: \(error)"
@@ -209,6 +240,18 @@ public enum GAPEvent: Hashable, Sendable {
     case remoteFeatures(handle: UInt16, UInt64)
     /// A procedure failed.
     case procedureFailed(GAPProcedure, GAPError)
+    /// The controller follows a periodic train (LE Periodic Advertising Sync Established, Vol 4,
+    /// Part E, §7.7.65.14).
+    case periodicSyncEstablished(GAPPeriodicSync)
+    /// A periodic sync request ended without a sync: the controller's refusal or status,
+    /// ``GAPError/periodicTrainNotFound``, or ``GAPError/cancelled``.
+    case periodicSyncFailed(advertiser: BluetoothAddress, sid: UInt8, GAPError)
+    /// One periodic event's data, whole (§7.7.65.15).
+    case periodicReport(GAPPeriodicReport)
+    /// The controller lost the sync (§7.7.65.16).
+    case periodicSyncLost(handle: UInt16)
+    /// The sync ended as asked (§7.8.69).
+    case periodicSyncTerminated(handle: UInt16)
     /// The peripheral's controller asks for the LTK the central named; answer with
     /// ``GAPCore/replyLongTermKey(_:key:at:)`` (Core 5.4, Vol 4, Part E, §7.7.65.5).
     case longTermKeyRequested(LongTermKeyRequest)

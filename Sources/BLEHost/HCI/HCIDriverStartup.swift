@@ -81,6 +81,9 @@ struct HCIStartup: Sendable {
                                 .advertisingSetTerminated, .scanRequestReceived])
         }
         if features.contains(.channelSelectionAlgorithm2) { possible.insert(.channelSelectionAlgorithm) }
+        if features.contains(.lePeriodicAdvertising) {
+            possible.formUnion([.periodicAdvertisingSyncEstablished, .periodicAdvertisingReport, .periodicAdvertisingSyncLost])
+        }
         return configuration.leEventMask.intersection(possible)
     }
 

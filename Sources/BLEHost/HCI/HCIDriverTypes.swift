@@ -42,13 +42,14 @@ public struct HCIDriverConfiguration: Hashable, Sendable {
     /// The LE subevents SwiftBLE's host handles: connections, advertising reports (legacy
     /// and extended), connection updates, remote features, LTK requests, parameter
     /// requests, data length and PHY changes, advertising set termination, scan timeout,
-    /// channel selection and the P-256 key events.
+    /// channel selection, periodic sync establishment, reports and loss, and the P-256 key events.
     public static let defaultLEEventMask: HCI.LEEventMask = [
         .connectionComplete, .advertisingReport, .connectionUpdateComplete, .readRemoteFeaturesComplete,
         .longTermKeyRequest, .remoteConnectionParameterRequest, .dataLengthChange,
         .readLocalP256PublicKeyComplete, .generateDHKeyComplete, .enhancedConnectionComplete,
         .directedAdvertisingReport, .phyUpdateComplete, .extendedAdvertisingReport, .scanTimeout,
         .advertisingSetTerminated, .scanRequestReceived, .channelSelectionAlgorithm,
+        .periodicAdvertisingSyncEstablished, .periodicAdvertisingReport, .periodicAdvertisingSyncLost,
     ]
 
     /// A configuration with every value given; the defaults suit a typical host.

@@ -72,6 +72,7 @@ extension Host {
         for waiter in waiting { waiter.continuation.resume(throwing: error) }
         scanOutput?.finish()
         scanOutput = nil
+        failPeriodicSessions(error)
         failChannelWaiters(error)
         failATTWaiters(error)
         failPairingWaiters(error)
@@ -170,6 +171,8 @@ extension Host {
     }
 
     private func deliver(_ event: GAPEvent) {
+        // Periodic reports go to their sync's stream only, as advertisements go to the scan's.
+        if deliverPeriodic(event) { return }
         switch event {
         case let .disconnected(handle, reason):
             lastDisconnectionReasons[handle] = reason

@@ -48,6 +48,9 @@ public actor Host {
     var startWaiter: CheckedContinuation<ControllerInfo, any Error>?
     var waiters: [Waiter] = []
     var scanOutput: AsyncStream<GAPAdvertisement>.Continuation?
+    /// The streams of ``synchronize(_:)``, by number (Host+PeriodicSync.swift).
+    var periodicSessions: [Int: HostPeriodicSession] = [:]
+    var nextPeriodicSession = 0
     /// What the host does with a peripheral's connection parameter update request.
     let parameterUpdatePolicy: ConnectionParameterUpdatePolicy
     /// What the host's log lines call it (`host=…`), so the lines of several hosts in one

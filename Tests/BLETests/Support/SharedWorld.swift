@@ -32,20 +32,25 @@ struct SharedWorld {
     /// `count` devices in an empty world; `ideal` timing and a higher `speed` make
     /// connections quick.
     /// `observe` sees every packet to an external device's host, in the world, before the host.
-    static func make(devices count: Int, speed: Double = 20, ideal: Bool = true,
+    static func make(devices count: Int, speed: Double = 20, ideal: Bool = true, extended: Bool = false,
                      bonds: (Int) -> BondStorage = { _ in .memory },
                      observe: (@Sendable (DeviceID, H4.Packet, World) -> Void)? = nil) async throws -> SharedWorld {
         var scenario = Scenario(name: "empty").addingExternalDevices(count)
         if ideal { scenario.timing = .ideal }
-        return try await make(scenario, speed: speed, bonds: bonds, observe: observe)
+        return try await make(scenario, speed: speed, extended: extended, bonds: bonds, observe: observe)
     }
 
     /// One device per `host: external` device of `scenario`, e.g. the neighbourhood's
     /// "local" — what `--hci sim` builds, with a host patient enough for a loaded machine.
-    static func make(_ scenario: Scenario, speed: Double = 1, bonds: (Int) -> BondStorage = { _ in .memory },
+    static func make(_ scenario: Scenario, speed: Double = 1, extended: Bool = false, bonds: (Int) -> BondStorage = { _ in .memory },
                      observe: (@Sendable (DeviceID, H4.Packet, World) -> Void)? = nil) async throws -> SharedWorld {
         let world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio))
-        let built = try scenario.build(into: world)
+        // `extended`: the controllers claim extended and periodic advertising, as `--hci sim`'s do.
+        let built = try scenario.build(into: world) { configuration in
+            var configuration = configuration
+            configuration.claimsExtendedAdvertising = extended
+            return Controller(configuration: configuration)
+        }
         var outputs: [DeviceID: AsyncThrowingStream<H4.Packet, any Error>.Continuation] = [:]
         var streams: [(DeviceID, AsyncThrowingStream<H4.Packet, any Error>)] = []
         var addresses: [BluetoothAddress] = []

@@ -150,5 +150,29 @@ struct AdvertiseCommandLineTests {
 
         let big = try runProcess(executable, ["advertise", "--extended", "--data-size", "1651"])
         #expect(big.status != 0 && big.stderr.contains("1650"), "\(big.stderr)")
+        let linkable = try runProcess(executable, ["advertise", "--extended", "--connectable", "--data-size", "246"])
+        #expect(linkable.status == 64 && linkable.stderr.contains("above 245 octets"), "\(linkable.stderr)")
+        let legacy = try runProcess(executable, ["advertise", "--connectable"])
+        #expect(legacy.status == 64 && legacy.stderr.contains("add --extended"), "\(legacy.stderr)")
+        let train = try runProcess(executable, ["advertise", "--extended", "--connectable", "--periodic", "100"])
+        #expect(train.status == 64 && train.stderr.contains("non-connectable"), "\(train.stderr)")
+    }
+
+    @Test("--extended --connectable over ble sim serve --extended: a 245-octet connectable set takes ble gatt dump --phy 1m's connection, and advertises again after it")
+    func extendedConnectable() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let served = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--extended"])
+        defer { served.stop() }
+        let advertiser = try LineProcess(executable, [
+            "advertise", "--extended", "--connectable", "--data-size", "245", "--name", "Linkable",
+            "--hci", "tcp:127.0.0.1:\(served.ports[0])", "--seconds", "60"])
+        defer { advertiser.stop() }
+        #expect(advertiser.waitForLine(containing: "Advertising", timeoutSeconds: 30) != nil, "\(advertiser.output)")
+        let hci = "tcp:127.0.0.1:\(served.ports[1])"
+        for _ in 0 ..< 2 {
+            let dump = try runProcess(executable, ["gatt", "dump", served.devices[0].address, "--phy", "1m", "--json", "--hci", hci])
+            #expect(dump.status == 0, "\(dump.stderr)")
+            #expect(dump.stdout.lowercased().contains("1800"), "\(dump.stdout)")
+        }
     }
 }

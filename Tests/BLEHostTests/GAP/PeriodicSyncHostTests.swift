@@ -1,0 +1,118 @@
+@testable import BLEHost
+import BLEWire
+import BLEWorld
+import SimulatedTesting
+import Testing
+
+/// Our host synchronising to another host's periodic train over a world's controllers (Core
+/// 5.4, Vol 3, Part C, §9.5.2): the train found through the extended scan, its data whole,
+/// the sync ended when the consumer stops, lost when the train stops, refused by name.
+@Suite("Periodic sync between hosts", .simulated, .serialized, .timeLimit(.minutes(10)))
+struct PeriodicSyncHostTests {
+    /// 300 octets of AD structures that are not all alike: two reports of the controller's.
+    static let trainData: [UInt8] = AdvertisingData(structures: [
+        AdvertisingData.Structure(type: .manufacturerSpecificData, data: (0 ..< 200).map { UInt8(truncatingIfNeeded: $0 &* 13) }),
+        AdvertisingData.Structure(type: .manufacturerSpecificData, data: (0 ..< 96).map { UInt8(truncatingIfNeeded: $0 &* 5 &+ 1) }),
+    ]).encoded()
+
+    /// The advertiser's extended set 3 with a train every 100 ms carrying ``trainData``.
+    private func advertise(_ host: Host) async throws {
+        #expect(Self.trainData.count == 300)
+        try await host.startAdvertising(GAPAdvertisingParameters(
+            kind: .nonConnectable, data: AdvertisingData(structures: []),
+            extended: GAPExtendedAdvertising(sid: 3, periodic: GAPPeriodicAdvertising(interval: 80, data: Self.trainData))))
+    }
+
+    @Test("The sync is established through a scan the host starts and stops; each event's 300 octets arrive whole; leaving the loop terminates the sync")
+    func synchronizes() async throws {
+        let pair = try await ExtendedHostPair.start()
+        defer { pair.close() }
+        let (running, advertiser, scanner) = (pair.running, pair.advertiser, pair.scanner)
+        try await advertise(advertiser)
+        // The stream is a temporary: once the helper's loop breaks, nothing holds it.
+        let (established, reports) = try await Self.first(3, of: scanner.synchronize(to: running.addresses[0], sid: 3))
+        let sync = try #require(established)
+        #expect(sync.advertiser == running.addresses[0] && sync.sid == 3 && sync.interval == 80 && sync.phy == .le1M)
+        #expect(reports.count == 3)
+        #expect(reports.allSatisfy { $0.data == Self.trainData && !$0.truncated && $0.syncHandle == sync.handle && $0.rssi != nil })
+        // The scan the host started for the sync is off, and the sync ends in the controller.
+        try await waitUntil(within: patience) { await scanner.gap.periodicSyncHandles.isEmpty }
+        #expect(await !scanner.gap.isScanning)
+        try await advertiser.stopAdvertising()
+    }
+
+    /// The sync and the first `count` reports of `stream`, leaving the loop after them.
+    private static func first(
+        _ count: Int, of stream: AsyncThrowingStream<HostPeriodicSyncEvent, any Error>
+    ) async throws -> (GAPPeriodicSync?, [GAPPeriodicReport]) {
+        var reports: [GAPPeriodicReport] = []
+        var established: GAPPeriodicSync?
+        for try await event in stream {
+            switch event {
+            case let .established(sync): established = sync
+            case let .report(report): reports.append(report)
+            }
+            if reports.count == count { break }
+        }
+        return (established, reports)
+    }
+
+    @Test("A train that stops ends the stream with Sync Lost; a train never heard ends it with not found, and the host's scan stops")
+    func lostAndNotFound() async throws {
+        let pair = try await ExtendedHostPair.start()
+        defer { pair.close() }
+        let (running, advertiser, scanner) = (pair.running, pair.advertiser, pair.scanner)
+        try await advertise(advertiser)
+        let stream = try await scanner.synchronize(to: running.addresses[0], sid: 3, timeout: 500_000)
+        var iterator = stream.makeAsyncIterator()
+        guard case .established? = try await iterator.next() else { Issue.record("no sync"); return }
+        try await advertiser.stopAdvertising()
+        do {
+            while try await iterator.next() != nil {}
+            Issue.record("the stream ended without an error")
+        } catch let HostError.gap(.periodicSyncLost(handle)) {
+            #expect(await scanner.gap.periodicSyncHandles.contains(handle) == false)
+        } catch {
+            Issue.record("ended with \(error)")
+        }
+
+        let missing = try await scanner.synchronize(to: running.addresses[0], sid: 3, findTimeout: 1_000_000)
+        do {
+            for try await _ in missing {}
+            Issue.record("the stream ended without an error")
+        } catch let HostError.gap(error) {
+            #expect(error == .periodicTrainNotFound)
+        }
+        try await waitUntil(within: patience) { await !scanner.gap.isScanning }
+    }
+
+    @Test("Dropping the stream before the train is found sends Create Sync Cancel and stops the host's scan")
+    func cancelledBeforeEstablishment() async throws {
+        let pair = try await ExtendedHostPair.start()
+        defer { pair.close() }
+        let scanner = pair.scanner
+        // Nobody advertises set 12: the request stays pending until the stream goes.
+        _ = try await scanner.synchronize(to: pair.running.addresses[0], sid: 12)
+        try await waitUntil(within: 5) {
+            let (pending, scanning) = await (scanner.gap.isSynchronizing, scanner.gap.isScanning)
+            return !pending && !scanning
+        }
+        // The controller took the cancel: a new request is accepted and pending again.
+        let again = try await scanner.synchronize(to: pair.running.addresses[0], sid: 12)
+        #expect(await scanner.gap.isSynchronizing)
+        _ = again
+    }
+
+    @Test("A controller that does not claim periodic advertising is refused by name before anything is sent")
+    func unsupportedController() async throws {
+        var scenario = Scenario(name: "empty").addingExternalDevices(1)
+        scenario.timing = .ideal
+        let running = try RunningWorld(scenario, speed: 20, capturesHCI: false)
+        let host = Host(transport: running.transports[0], configuration: .patient)
+        _ = try await host.start()
+        await #expect(throws: HostError.gap(.periodicSyncUnsupported)) {
+            _ = try await host.synchronize(to: BluetoothAddress(0xC0FF_EE00_0001), sid: 1)
+        }
+        await host.close()
+    }
+}
