@@ -9,6 +9,8 @@ extension BundledScenarios {
         "bus-route": busRoute,
         "crowd": crowd,
         "car": car,
+        "car-pocket": carPocket,
+        "car-pocket-20": carPocket20,
         "heart-rate-restore": heartRateRestore,
         "heart-rate-force-quit": heartRateForceQuit,
         "call-notification-light": callNotificationLight,

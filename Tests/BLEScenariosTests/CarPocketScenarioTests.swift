@@ -1,0 +1,114 @@
+import BLEController
+import BLEPhone
+import BLEScenarios
+import BLEWorld
+import Testing
+
+/// Scenarios/car-pocket.yaml (50 km/h) and car-pocket-20.yaml (20 km/h): the car of car.yaml
+/// with its phone in the driver's pocket, an app monitoring both posts' regions off screen,
+/// and the phone scanning as iOS does with no app on screen (rule 8's background duty).
+@Suite("The car's phone in a pocket")
+struct CarPocketScenarioTests {
+    /// One pass of the car, as the world saw it and as the phone's app was told.
+    struct Pass {
+        /// The posts whose packets the phone's radio received (the world's receptions).
+        var heard: [String: Int] = [:]
+        /// The regions the app was told it entered (`didEnterRegion` delivered to Posts).
+        var told: Set<String> = []
+        /// When the phone's radio received anything after the screen was locked (µs).
+        var receivedAfterLock: [Microseconds] = []
+    }
+
+    /// The posts and the regions the app follows for them.
+    static let regions = ["post 100 ms": "100 ms post", "post 1000 ms": "1000 ms post"]
+
+    /// Runs `name` with `seed` to its duration; `continuous` gives the phone the dashboard
+    /// phone's continuous scan instead (its own `scan:`, so it no longer scans as iOS does).
+    static func pass(_ name: String, seed: UInt64, continuous: Bool = false) throws -> Pass {
+        var scenario = try BundledScenarios.scenario(named: name)
+        scenario.seed = seed
+        if continuous, let index = scenario.devices.firstIndex(where: { $0.name == "phone" }) {
+            scenario.devices[index].scanning = ScenarioScanning(intervalMilliseconds: 100, windowMilliseconds: 100, active: false)
+            scenario.devices[index].host = .scripted
+        }
+        let runner = try ScenarioRunner(scenario: scenario)
+        let phone = try #require(runner.built.id(of: "phone"))
+        var pass = Pass()
+        runner.world.onReception = { [built = runner.built] reception in
+            guard reception.receiver == phone, let sender = built.name(of: reception.sender) else { return }
+            pass.heard[sender, default: 0] += 1
+            if reception.time > 1_100_000 { pass.receivedAfterLock.append(reception.time) }
+        }
+        let timeline = runner.run(until: scenario.durationSeconds ?? 60)
+        for event in timeline.events(of: "phone") {
+            guard case let .app("Posts", words) = event.kind, words.hasPrefix("← ") else { continue }
+            for region in regions.values where words.contains("didEnterRegion \"\(region)\"") { pass.told.insert(region) }
+        }
+        return pass
+    }
+
+    /// The shortest arc of a `period`-long circle that holds every one of `times` (µs) taken
+    /// modulo the period: how much of each scan interval the radio was heard to listen in.
+    static func arc(of times: [Microseconds], period: Microseconds) -> Microseconds {
+        let phases = Set(times.map { (($0 % period) + period) % period }).sorted()
+        guard let first = phases.first, let last = phases.last else { return 0 }
+        var widestGap = first + period - last
+        for (a, b) in zip(phases, phases.dropFirst()) { widestGap = max(widestGap, b - a) }
+        return period - widestGap
+    }
+
+    @Test("In the pocket the radio receives only inside 30 ms windows 300 ms apart: the background duty, not the dashboard's continuous scan")
+    func backgroundDuty() throws {
+        let policy = PhonePolicy()
+        for seed in UInt64(1) ... 3 {
+            let pocket = try Self.pass("car-pocket-20", seed: seed)
+            let dashboard = try Self.pass("car-pocket-20", seed: seed, continuous: true)
+            // A packet is received when the radio locks on within the window; it ends under a
+            // millisecond later (an iBeacon PDU is 376 µs on LE 1M).
+            #expect(pocket.receivedAfterLock.count >= 2, "seed \(seed): \(pocket.receivedAfterLock.count) receptions")
+            #expect(Self.arc(of: pocket.receivedAfterLock, period: policy.backgroundScanInterval) <= policy.backgroundScanWindow + 1_000,
+                    "seed \(seed): heard across \(Self.arc(of: pocket.receivedAfterLock, period: policy.backgroundScanInterval)) µs of 300 ms")
+            #expect(Self.arc(of: dashboard.receivedAfterLock, period: policy.backgroundScanInterval) > 200_000)
+            #expect(pocket.receivedAfterLock.count * 4 < dashboard.receivedAfterLock.count,
+                    "seed \(seed): pocket \(pocket.receivedAfterLock.count), continuous \(dashboard.receivedAfterLock.count)")
+        }
+    }
+
+    @Test("Over seeds 1-10 the app is told of exactly the posts the phone's radio heard; at 50 km/h the 1,000 ms post is mostly missed, at 20 km/h less often")
+    func whichPostsAtWhichSpeed() throws {
+        var told: [String: [String: Int]] = [:]
+        var dashboardHeard: [String: [String: Int]] = [:]
+        let seeds = UInt64(1) ... 10
+        for name in ["car-pocket-20", "car-pocket"] {
+            for seed in seeds {
+                let pocket = try Self.pass(name, seed: seed)
+                let dashboard = try Self.pass(name, seed: seed, continuous: true)
+                // The app hears of a post exactly when the phone's radio received one of its packets.
+                let heardRegions = Set(pocket.heard.keys.compactMap { Self.regions[$0] })
+                #expect(pocket.told == heardRegions, "\(name) seed \(seed): told \(pocket.told), radio heard \(pocket.heard)")
+                for region in pocket.told { told[name, default: [:]][region, default: 0] += 1 }
+                for (post, count) in dashboard.heard where count > 0 {
+                    if let region = Self.regions[post] { dashboardHeard[name, default: [:]][region, default: 0] += 1 }
+                }
+            }
+        }
+        for name in ["car-pocket-20", "car-pocket"] {
+            print("\(name): pocket app told of 100 ms post on \(told[name]?["100 ms post"] ?? 0) of \(seeds.count) passes, "
+                  + "1000 ms post on \(told[name]?["1000 ms post"] ?? 0); continuous scan heard them on "
+                  + "\(dashboardHeard[name]?["100 ms post"] ?? 0) and \(dashboardHeard[name]?["1000 ms post"] ?? 0)")
+        }
+        let slow20 = told["car-pocket-20"]?["1000 ms post"] ?? 0
+        let slow50 = told["car-pocket"]?["1000 ms post"] ?? 0
+        let fast20 = told["car-pocket-20"]?["100 ms post"] ?? 0
+        let fast50 = told["car-pocket"]?["100 ms post"] ?? 0
+        // A continuous scan hears both posts on (nearly) every pass at either speed.
+        #expect((dashboardHeard["car-pocket"]?["1000 ms post"] ?? 0) >= 8)
+        #expect((dashboardHeard["car-pocket-20"]?["1000 ms post"] ?? 0) >= 9)
+        // The background duty listens about a tenth of the time: a 1 s post gives one or two
+        // chances at 50 km/h, three or four at 20 km/h; the 100 ms post ten times as many.
+        #expect(slow50 <= 5, "1000 ms post told at 50 km/h on \(slow50) of 10")
+        #expect(slow20 >= slow50, "1000 ms post: \(slow20) at 20 km/h, \(slow50) at 50 km/h")
+        #expect(fast20 >= 9, "100 ms post told at 20 km/h on \(fast20) of 10")
+        #expect(fast50 >= fast20 - 3 && fast50 >= 5, "100 ms post told at 50 km/h on \(fast50) of 10")
+    }
+}
