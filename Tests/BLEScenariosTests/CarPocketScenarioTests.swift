@@ -23,10 +23,13 @@ struct CarPocketScenarioTests {
     static let regions = ["post 100 ms": "100 ms post", "post 1000 ms": "1000 ms post"]
 
     /// Runs `name` with `seed` to its duration; `continuous` gives the phone the dashboard
-    /// phone's continuous scan instead (its own `scan:`, so it no longer scans as iOS does).
-    static func pass(_ name: String, seed: UInt64, continuous: Bool = false) throws -> Pass {
+    /// phone's continuous scan instead (its own `scan:`, so it no longer scans as iOS does);
+    /// `change` changes the scenario first.
+    static func pass(_ name: String, seed: UInt64, continuous: Bool = false,
+                     change: (inout Scenario) -> Void = { _ in }) throws -> Pass {
         var scenario = try BundledScenarios.scenario(named: name)
         scenario.seed = seed
+        change(&scenario)
         if continuous, let index = scenario.devices.firstIndex(where: { $0.name == "phone" }) {
             scenario.devices[index].scanning = ScenarioScanning(intervalMilliseconds: 100, windowMilliseconds: 100, active: false)
             scenario.devices[index].host = .scripted
@@ -71,6 +74,35 @@ struct CarPocketScenarioTests {
             #expect(Self.arc(of: dashboard.receivedAfterLock, period: policy.backgroundScanInterval) > 200_000)
             #expect(pocket.receivedAfterLock.count * 4 < dashboard.receivedAfterLock.count,
                     "seed \(seed): pocket \(pocket.receivedAfterLock.count), continuous \(dashboard.receivedAfterLock.count)")
+        }
+    }
+
+    @Test("With the app left on screen the phone scans at the foreground duty and hears across the whole interval")
+    func foregroundDuty() throws {
+        let onScreen = try Self.pass("car-pocket-20", seed: 1) { scenario in
+            scenario.actions.removeAll { if case .screen = $0.action { true } else { false } }
+        }
+        let pocket = try Self.pass("car-pocket-20", seed: 1)
+        #expect(Self.arc(of: onScreen.receivedAfterLock, period: 300_000) > 200_000)
+        #expect(onScreen.receivedAfterLock.count > 4 * pocket.receivedAfterLock.count,
+                "on screen \(onScreen.receivedAfterLock.count), in the pocket \(pocket.receivedAfterLock.count)")
+        #expect(onScreen.told == ["100 ms post", "1000 ms post"])
+    }
+
+    @Test("On iOS 7's profile the pocket phone listens only in its first 25 s burst: nothing after it, so never the 1,000 ms post at 32 s")
+    func iOS7Bursts() throws {
+        let policy = try #require(PhonePolicy.profile(named: "iOS7"))
+        for seed in UInt64(1) ... 5 {
+            var scenario = try BundledScenarios.scenario(named: "car-pocket")
+            scenario.seed = seed
+            let index = try #require(scenario.devices.firstIndex { $0.name == "phone" })
+            scenario.devices[index].phone = ScenarioPhone(profile: "iOS7", policy: policy)
+            let runner = try ScenarioRunner(scenario: scenario)
+            let timeline = runner.run(until: 60)
+            let receptions = timeline.receptions(of: "phone")
+            #expect(receptions.allSatisfy { $0.time < policy.backgroundScanBurst }, "seed \(seed)")
+            #expect(!receptions.contains { $0.beacon == "post 1000 ms" })
+            #expect(!timeline.events(of: "phone", "enter").contains { $0.region == "1000 ms post" })
         }
     }
 
