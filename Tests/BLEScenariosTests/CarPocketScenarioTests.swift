@@ -25,17 +25,19 @@ struct CarPocketScenarioTests {
     /// Runs `name` with `seed` to its duration; `continuous` gives the phone the dashboard
     /// phone's continuous scan instead (its own `scan:`, so it no longer scans as iOS does);
     /// `change` changes the scenario first.
-    static func pass(_ name: String, seed: UInt64, continuous: Bool = false,
+    /// `phone`, `app` and `regions` name the phone, its app and the regions of its beacons.
+    static func pass(_ name: String, seed: UInt64, continuous: Bool = false, phone phoneName: String = "phone",
+                     app: String = "Posts", regions: [String: String] = CarPocketScenarioTests.regions,
                      change: (inout Scenario) -> Void = { _ in }) throws -> Pass {
         var scenario = try BundledScenarios.scenario(named: name)
         scenario.seed = seed
         change(&scenario)
-        if continuous, let index = scenario.devices.firstIndex(where: { $0.name == "phone" }) {
+        if continuous, let index = scenario.devices.firstIndex(where: { $0.name == phoneName }) {
             scenario.devices[index].scanning = ScenarioScanning(intervalMilliseconds: 100, windowMilliseconds: 100, active: false)
             scenario.devices[index].host = .scripted
         }
         let runner = try ScenarioRunner(scenario: scenario)
-        let phone = try #require(runner.built.id(of: "phone"))
+        let phone = try #require(runner.built.id(of: phoneName))
         var pass = Pass()
         runner.world.onReception = { [built = runner.built] reception in
             guard reception.receiver == phone, let sender = built.name(of: reception.sender) else { return }
@@ -43,8 +45,8 @@ struct CarPocketScenarioTests {
             if reception.time > 1_100_000 { pass.receivedAfterLock.append(reception.time) }
         }
         let timeline = runner.run(until: scenario.durationSeconds ?? 60)
-        for event in timeline.events(of: "phone") {
-            guard case let .app("Posts", words) = event.kind, words.hasPrefix("← ") else { continue }
+        for event in timeline.events(of: phoneName) {
+            guard case .app(app, let words) = event.kind, words.hasPrefix("← ") else { continue }
             for region in regions.values where words.contains("didEnterRegion \"\(region)\"") { pass.told.insert(region) }
         }
         return pass
@@ -150,5 +152,33 @@ struct CarPocketScenarioTests {
             #expect(pocketPackets * 4 < continuousPackets && pocketPackets * 20 > continuousPackets,
                     "\(name): \(pocketPackets) packets in the pocket, \(continuousPackets) with a continuous scan")
         }
+    }
+}
+
+/// Scenarios/bus-route-pocket.yaml: bus-route.yaml's rider with the phone in a pocket, its app
+/// monitoring the three stops, the phone scanning as iOS does with no app on screen.
+@Suite("The bus rider's phone in a pocket")
+struct BusRoutePocketScenarioTests {
+    static let stops = ["stop 1 beacon": "stop 1", "stop 2 beacon": "stop 2", "stop 3 beacon": "stop 3"]
+
+    @Test("Over seeds 1-20 the app is told of exactly the stops the phone's radio heard, fewer than a continuous scan hears")
+    func stopsInAPocket() throws {
+        var told = 0, heardContinuously = 0, pocketPackets = 0, continuousPackets = 0
+        for seed in UInt64(1) ... 20 {
+            let pocket = try CarPocketScenarioTests.pass("bus-route-pocket", seed: seed, phone: "rider", app: "Rides", regions: Self.stops)
+            let continuous = try CarPocketScenarioTests.pass("bus-route-pocket", seed: seed, continuous: true, phone: "rider",
+                                                              app: "Rides", regions: Self.stops)
+            let heardStops = Set(pocket.heard.keys.compactMap { Self.stops[$0] })
+            #expect(pocket.told == heardStops, "seed \(seed): told \(pocket.told), radio heard \(pocket.heard)")
+            told += pocket.told.count
+            heardContinuously += continuous.heard.keys.filter { Self.stops[$0] != nil }.count
+            pocketPackets += pocket.heard.filter { Self.stops[$0.key] != nil }.values.reduce(0, +)
+            continuousPackets += continuous.heard.filter { Self.stops[$0.key] != nil }.values.reduce(0, +)
+        }
+        print("bus-route-pocket: the app was told of \(told) of 60 stops passed; a continuous scan heard \(heardContinuously); "
+              + "stop packets received in the pocket \(pocketPackets), by the continuous scan \(continuousPackets)")
+        #expect(heardContinuously >= 57)
+        #expect(told < heardContinuously)
+        #expect(pocketPackets * 4 < continuousPackets && pocketPackets * 20 > continuousPackets)
     }
 }

@@ -8,6 +8,8 @@ enum DeliveryDigestFixture {
                                    receptionDigest: 0x2f52ae77292b9554, timelineDigest: 0xc2e67c3704bfc46b),
         "bus-route": DeliveryDigest(receptions: 389, transmissions: 3438, collisions: 0,
                                    receptionDigest: 0xf225d4099f0df8c9, timelineDigest: 0x1547e283083dfca3),
+        "bus-route-pocket": DeliveryDigest(receptions: 216, transmissions: 3438, collisions: 0,
+                                   receptionDigest: 0xd1c2a7b413a75fb, timelineDigest: 0xca796bdf617becdc),
         "bus-stop": DeliveryDigest(receptions: 186, transmissions: 2289, collisions: 0,
                                    receptionDigest: 0xc1a193d4a2ffc121, timelineDigest: 0x8bdb5211a2fdea4f),
         "bus-stop-pocket": DeliveryDigest(receptions: 72, transmissions: 573, collisions: 0,

@@ -11,6 +11,7 @@ extension BundledScenarios {
         "car": car,
         "car-pocket": carPocket,
         "car-pocket-20": carPocket20,
+        "bus-route-pocket": busRoutePocket,
         "heart-rate-restore": heartRateRestore,
         "heart-rate-force-quit": heartRateForceQuit,
         "call-notification-light": callNotificationLight,
