@@ -161,6 +161,7 @@ extension ScenarioRunner {
             }
             keep(ScenarioTimelineEvent(time: now, device: name, kind: kind))
         }
+        if outputs.contains(where: { if case .stateChanged = $0 { true } else { false } }) { reconsiderScan(of: name, at: now) }
         guard let deadline = phones[name]?.nextDeadline, deadline > now, phoneWakeups.insert(deadline).inserted else { return }
         world.schedule(at: deadline) { [weak self] world in
             guard let self, var phone = phones[name] else { return }

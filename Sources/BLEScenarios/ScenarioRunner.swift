@@ -41,6 +41,9 @@ public final class ScenarioRunner {
     var phoneWakeups: Set<Microseconds> = []
     /// The regions each phone is inside now, from its monitoring's entries and exits.
     var phoneInside: [String: Set<String>] = [:]
+    /// The phones that scan as their system does (``BLEWorld/ScenarioDevice/scansAsPhone``),
+    /// by device name, with the duty their scan runs at now.
+    var phoneScans: [String: PhoneScan] = [:]
     private var receptions: [BeaconReception] = []
     /// Where events go as they are recorded when the runner streams (`nil`: kept).
     private let streamedEvent: ((ScenarioTimelineEvent) -> Void)?
@@ -86,6 +89,7 @@ public final class ScenarioRunner {
             }
         }
         try installPhones()
+        startPhoneScans()
         built.onHostPacket = { [weak self] device, packet in self?.hostPacket(packet, from: device) }
         if !observers.isEmpty { scheduleTick(at: world.now + Self.tickInterval) }
     }
@@ -136,7 +140,8 @@ public final class ScenarioRunner {
     }
 
     private func hostPacket(_ packet: H4.Packet, from device: DeviceID) {
-        guard let index = observerIndex[device], hearsBeacons(observers[index].name), case let .event(eventPacket) = packet,
+        guard let index = observerIndex[device], hearsBeacons(observers[index].name),
+              phoneScanListens(observers[index].name, at: world.now), case let .event(eventPacket) = packet,
               case let .leMeta(.advertisingReport(report))? = try? HCI.Event(decoding: eventPacket) else { return }
         let now = world.now
         for entry in report.reports {

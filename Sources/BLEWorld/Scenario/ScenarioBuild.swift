@@ -118,6 +118,18 @@ public final class BuiltScenario {
 
     func install(_ scanner: ScriptedScanner, for device: DeviceID) { scanners[device] = scanner }
 
+    /// Gives `device` a scripted scanner carrying out `plan`, replacing any it had, and starts
+    /// it from HCI_Reset now: how a phone's scan (``ScenarioDevice/scansAsPhone``) changes
+    /// its duty, as iOS restarts its shared scan when the duty changes (iOS research §9,
+    /// rule 8). The controller's scan stops with the reset and runs again with the new
+    /// parameters once LE Set Scan Enable completes (Core 5.4, Vol 4, Part E, §7.8.11).
+    public func startScanner(_ plan: ScriptedScanner.Plan, for device: DeviceID) {
+        var scanner = ScriptedScanner(plan: plan)
+        let packets = scanner.start()
+        scanners[device] = scanner
+        send(packets, to: device)
+    }
+
     func receive(_ packet: H4.Packet, from device: DeviceID) {
         if !copiers.isEmpty { captureIfCopied(packet, by: device) }
         if !attackers.isEmpty, attackers[device] != nil {

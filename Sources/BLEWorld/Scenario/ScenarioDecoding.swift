@@ -198,11 +198,17 @@ struct DeviceSection: Decodable {
             }
         }
         observing = try fields.optional("observe", ObserveSection.self, expected: "{monitor, range, exitPeriod, filter}")?.observer
-        if observing != nil, scanning == nil {
-            throw fields.error("observe", "only a scanning device hears beacons; add scan: {interval, window}")
-        }
         apps = try fields.optional("apps", [AppSection].self, expected: "a list of apps {name, modes, restoresState, regions, program}")?
             .map(\.app) ?? []
+        // A phone (apps) without scan: scans as its system does (ScenarioDevice.scansAsPhone).
+        if observing != nil, scanning == nil {
+            if apps.isEmpty { throw fields.error("observe", "only a scanning device hears beacons; add scan: {interval, window}") }
+            if let host {
+                throw fields.error("observe", "a phone with host: \(host.rawValue) scans with that host, and a run plays no "
+                                   + "observe: on it yet (docs/phone.md, \"Not yet\"); leave out host: for a phone whose "
+                                   + "scan follows its iOS rules, or observe with a scripted device of its own")
+            }
+        }
         phone = try fields.optional("phone", PhoneSection.self, expected: "{profile, passcode, bluetoothStaysOnInAirplaneMode, "
                                     + "backgroundAdvertisingDropouts, readyToUpdateSubscribersSkipRate, scanFreezesAfterScreenLock}")?.phone
         if phone != nil, apps.isEmpty {

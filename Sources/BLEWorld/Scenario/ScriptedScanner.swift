@@ -108,3 +108,25 @@ extension ScenarioDevice {
                                     parameters: parameters)
     }
 }
+
+extension ScenarioDevice {
+    /// Whether the device scans as its phone's system does rather than as the file says: a
+    /// phone (`apps`) that observes beacons (`observe:`) with no `scan:` of its own. Its
+    /// scan's duty follows the phone's rules and its apps' states (iOS research §9, rule 8),
+    /// so the world installs no scanner for it; the scenario runner (BLEScenarios) starts
+    /// one with ``BuiltScenario/startScanner(_:for:)`` and changes it as the duty changes.
+    public var scansAsPhone: Bool { observing != nil && scanning == nil && !apps.isEmpty && host == .none }
+
+    /// The scripted scanner's plan for this device listening `window` every `interval`
+    /// (microseconds), actively or not: a phone's shared scan at one duty (LE Set Scan
+    /// Parameters, Core 5.4, Vol 4, Part E, §7.8.10; the units are 0.625 ms).
+    public func scanPlan(window: Int64, interval: Int64, active: Bool) -> ScriptedScanner.Plan {
+        let parameters = HCI.LESetScanParameters(
+            leScanType: active ? .active : .passive,
+            leScanInterval: ScenarioScanning.units(Double(interval) / 1_000),
+            leScanWindow: ScenarioScanning.units(Double(window) / 1_000),
+            ownAddressType: address.kind == .random ? .random : .public)
+        return ScriptedScanner.Plan(deviceName: name, randomAddress: address.kind == .random ? address : nil,
+                                    parameters: parameters)
+    }
+}

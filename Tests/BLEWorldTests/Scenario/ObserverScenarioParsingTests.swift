@@ -105,6 +105,7 @@ struct ObserverScenarioParsingTests {
             ("devices:\n  - {name: a, scan: {interval: 30, window: 60}}", "cannot be longer than the interval"),
             ("devices:\n  - {name: a, host: external, scan: {}}", "cannot also have scan"),
             ("devices:\n  - {name: a, observe: {monitor: [\(region)]}}", "only a scanning device hears beacons"),
+            ("devices:\n  - {name: a, host: external, observe: {monitor: [\(region)]}, apps: [{name: X}]}", "scans with that host"),
             ("devices:\n  - {name: a, scan: {}, observe: {monitor: []}}", "at least one region"),
             ("devices:\n  - {name: a, scan: {}, observe: {monitor: [\(region), \(region)]}}", "identifiers must be unique"),
             ("devices:\n  - {name: a, scan: {}, observe: {monitor: [{identifier: r, uuid: 180D}]}}", "128-bit"),
@@ -125,6 +126,18 @@ struct ObserverScenarioParsingTests {
             let found = error(yaml)
             #expect(found?.description.contains(expected) == true, "\(yaml): \(found?.description ?? "accepted")")
         }
+    }
+
+    @Test("A phone with observe: and no scan: scans as its phone does: no scanner of the file's, no host of its own")
+    func phoneScansAsItsSystem() throws {
+        let region = "{identifier: r, uuid: 8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51}"
+        let scenario = try ScenarioLoader.parse(yaml: "devices:\n  - {name: p, observe: {monitor: [\(region)]}, apps: [{name: X}]}\n"
+                                                + "  - {name: q, scan: {}, observe: {monitor: [\(region)]}, apps: [{name: X}]}")
+        #expect(scenario.devices[0].scansAsPhone)
+        #expect(scenario.devices[0].scanningPlan() == nil)
+        #expect(!scenario.devices[1].scansAsPhone, "a phone with scan: scans as its file says")
+        let plan = scenario.devices[0].scanPlan(window: 30_000, interval: 300_000, active: false)
+        #expect(plan.parameters.leScanWindow == 48 && plan.parameters.leScanInterval == 480 && plan.parameters.leScanType == .passive)
     }
 
     @Test("A scripted scanner sends reset, event mask, scan parameters and scan enable without duplicate filtering")
