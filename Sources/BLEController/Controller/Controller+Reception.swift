@@ -52,19 +52,18 @@ extension Controller {
                     radioFreeUntil = now
                 }
             }
-            if var active = scanner {
-                let free = [radioFreeUntil, higherPriorityStart(than: .scanning)].compactMap { $0 }.min()
-                let effects = active.receive(
-                    pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList, radioFreeUntil: free)
-                scanner = active
+            // Changed in place, not copied out and stored back (see handleTimer(into:)).
+            if scanner != nil {
+                let free = Self.earlier(radioFreeUntil, higherPriorityStart(than: .scanning))
+                let effects = scanner?.receive(
+                    pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList, radioFreeUntil: free) ?? []
                 apply(sender.map { Controller.reportingIdentity(effects, sender: $0, identity: resolved.identity) } ?? effects,
                       into: &outputs)
             }
-            if var active = extendedScanner {
-                let free = [radioFreeUntil, higherPriorityStart(than: .scanning)].compactMap { $0 }.min()
-                let effects = active.receiveLegacy(
-                    pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList, radioFreeUntil: free)
-                extendedScanner = active
+            if extendedScanner != nil {
+                let free = Self.earlier(radioFreeUntil, higherPriorityStart(than: .scanning))
+                let effects = extendedScanner?.receiveLegacy(
+                    pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList, radioFreeUntil: free) ?? []
                 let reported = sender.map { Controller.reportingIdentity(effects, sender: $0, identity: resolved.identity) } ?? effects
                 apply(reported.map(ExtendedScanner.extendedForm), into: &outputs)
             }

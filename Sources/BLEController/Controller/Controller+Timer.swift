@@ -11,17 +11,21 @@ extension Controller {
         var earliest = directCompletionsDue
         for item in pendingEvents { earliest = Self.earlier(earliest, item.due) }
         let radioOwner = radioOwner
-        earliest = Self.earlier(earliest, readingSlots { slots -> Microseconds? in
-            var soonest: Microseconds?
-            for index in slots.indices {
-                let slot = slots.inPlace(index)
-                let timing = LinkLayerConnection.timing(at: slot)
-                soonest = Self.earlier(soonest, timing.deadline)
-                // Every link's next event start, to grant or skip it then (the radio's holder is in its event).
-                if slot.pointee.link.handleValue != radioOwner { soonest = Self.earlier(soonest, timing.eventStart) }
-            }
-            return soonest
-        })
+        // The slots through the array itself, and only when there are links: a method of the
+        // controller (readingSlots) is handed a copy of the whole controller.
+        if !connections.isEmpty {
+            earliest = Self.earlier(earliest, connections.withUnsafeBufferPointer { slots -> Microseconds? in
+                var soonest: Microseconds?
+                for index in slots.indices {
+                    let slot = slots.inPlace(index)
+                    let timing = LinkLayerConnection.timing(at: slot)
+                    soonest = Self.earlier(soonest, timing.deadline)
+                    // Every link's next event start, to grant or skip it then (the radio's holder is in its event).
+                    if slot.pointee.link.handleValue != radioOwner { soonest = Self.earlier(soonest, timing.eventStart) }
+                }
+                return soonest
+            })
+        }
         // Optional chaining, not `if let`: a binding copies the whole role's state.
         earliest = Self.earlier(earliest, advertiser?.nextDeadline)
         earliest = Self.earlier(earliest, initiator?.nextDeadline(after: now))
@@ -44,9 +48,13 @@ extension Controller {
             directCompletionsDue = nil
             reportDirectCompletions(into: &outputs)
         }
-        let due = pendingEvents.filter { $0.due <= now }
-        pendingEvents.removeAll { $0.due <= now }
-        for item in due { emit(item.event, into: &outputs) }
+        // A local `now`: closures that read `self.now` are handed a copy of the whole controller.
+        let now = now
+        if !pendingEvents.isEmpty {
+            let due = pendingEvents.filter { $0.due <= now }
+            pendingEvents.removeAll { $0.due <= now }
+            for item in due { emit(item.event, into: &outputs) }
+        }
         var index = 0
         while index < connections.count {
             let handle = connections[index].link.handleValue
@@ -55,27 +63,27 @@ extension Controller {
             }
             if index < connections.count, connections[index].link.handleValue == handle { index += 1 }
         }
-        if var active = advertiser, active.nextDeadline <= now {
+        // The roles are changed in place (optional chaining), not copied out and stored
+        // back: while a copy and the stored value share their buffers (a scanner's reported
+        // addresses, an advertiser's PDUs), the first change to either copies them whole.
+        if let deadline = advertiser?.nextDeadline, deadline <= now {
             // An extended set's event under way keeps a legacy-PDU set's event for later.
             let setSending = advertisingSets.contains { $0.advertiser?.claim(at: now) ?? .none != .none }
             let radioFreeUntil = setSending ? now : higherPriorityStart(than: .advertising)
-            if let effects = active.timer(at: now, radioFreeUntil: radioFreeUntil, random: &random) {
-                advertiser = active
+            if let effects = advertiser?.timer(at: now, radioFreeUntil: radioFreeUntil, random: &random) {
                 apply(effects, into: &outputs)
-            } else {
+            } else if let active = advertiser {
                 legacyAdvertisingSet?.eventsAtEnd = active.eventCount
                 advertiser = nil
                 advertisingTimedOut(active, into: &outputs)
             }
         }
         extendedAdvertisingTimer(into: &outputs)
-        if var active = initiator, active.nextDeadline(after: now) <= now {
-            active.timer(at: now)
-            initiator = active
+        if let deadline = initiator?.nextDeadline(after: now), deadline <= now {
+            initiator?.timer(at: now)
         }
-        if var active = scanner, active.nextDeadline(after: now) <= now {
-            active.timer(at: now)
-            scanner = active
+        if let deadline = scanner?.nextDeadline(after: now), deadline <= now {
+            scanner?.timer(at: now)
         }
     }
 

@@ -166,17 +166,22 @@ public struct Controller: SimulatedController {
 
     /// When an activity more important than `activity` next needs the radio: now while a
     /// connection event is under way, else the next connection event's start.
-    func higherPriorityStart(than activity: Activity) -> Microseconds? {
+    /// Mutating, though it changes nothing, so that it reads the controller in place: a
+    /// non-mutating method is handed the controller by value, a copy of over a kilobyte,
+    /// and this runs for every packet a scanner hears and every advertising event.
+    mutating func higherPriorityStart(than activity: Activity) -> Microseconds? {
         if radioOwner != nil { return now }
-        var starts: [Microseconds] = connections.compactMap(\.link.nextEventStart)
+        // A running minimum, not an array of starts: this runs for every packet a scanner hears.
+        var earliest: Microseconds?
+        for connection in connections { earliest = Self.earlier(earliest, connection.link.nextEventStart) }
         if activity.rawValue > Activity.advertising.rawValue {
-            if let advertiser { starts.append(advertiser.nextEventStart ?? now) }
+            if advertiser != nil { earliest = Self.earlier(earliest, advertiser?.nextEventStart ?? now) }
             for set in advertisingSets {
                 guard let running = set.advertiser else { continue }
-                starts.append(running.claim(at: now) == .none ? running.nextEvent : now)
+                earliest = Self.earlier(earliest, running.claim(at: now) == .none ? running.nextEvent : now)
             }
         }
-        return starts.min()
+        return earliest
     }
 
     // MARK: - Effects
@@ -286,7 +291,8 @@ public struct Controller: SimulatedController {
             return
         }
         // A periodic sync's packet that is due takes the receiver from advertising and scanning.
-        if let window = periodicSyncWindow {
+        // Emptiness first: the getter, called, is handed a copy of the controller (see higherPriorityStart(than:)).
+        if !periodicSyncs.isEmpty, let window = periodicSyncWindow {
             guard window != currentWindow else { return }
             currentWindow = window
             outputs.append(.listen(window))
@@ -298,31 +304,33 @@ public struct Controller: SimulatedController {
         for set in advertisingSets where advertiserClaim == .none {
             advertiserClaim = set.advertiser?.claim(at: now) ?? .none
         }
-        let claims: [RadioClaim] = [
-            advertiserClaim,
-            initiator?.claim(at: now) ?? .none,
-            scanner?.claim(at: now) ?? extendedScanner?.claim(at: now) ?? .none,
-        ]
+        // Three claims in order of importance (advertising, initiating, scanning), held in
+        // locals rather than an array, which would be allocated after every input.
+        let initiatorClaim = initiator?.claim(at: now) ?? .none
+        let scannerClaim = scanner?.claim(at: now) ?? extendedScanner?.claim(at: now) ?? .none
         // An exchange under way (a claim that is `.busy`) keeps the radio over mere listening;
         // among equals the more important activity wins.
         var holder: Int?
-        for (index, claim) in claims.enumerated() {
-            if case let .busy(window) = claim {
-                desired = window
-                holder = index
-                break
-            }
+        if case let .busy(window) = advertiserClaim {
+            desired = window
+            holder = 0
+        } else if case let .busy(window) = initiatorClaim {
+            desired = window
+            holder = 1
+        } else if case let .busy(window) = scannerClaim {
+            desired = window
+            holder = 2
+        } else if case let .listen(window) = advertiserClaim {
+            desired = window
+            holder = 0
+        } else if case let .listen(window) = initiatorClaim {
+            desired = window
+            holder = 1
+        } else if case let .listen(window) = scannerClaim {
+            desired = window
+            holder = 2
         }
-        if holder == nil {
-            for (index, claim) in claims.enumerated() {
-                if case let .listen(window) = claim {
-                    desired = window
-                    holder = index
-                    break
-                }
-            }
-        }
-        if let holder, holder < 2, case .busy = claims[2] {
+        if let holder, holder < 2, case .busy = scannerClaim {
             // The advertiser took the radio during a scan request exchange.
             scanner?.abandonRequest()
             extendedScanner?.abandonRequest()

@@ -18,6 +18,8 @@ extension Controller {
     /// timeout.
     mutating func shareRadioBetweenConnections(into outputs: inout [ControllerOutput]) {
         releaseFinishedOwner()
+        // No link, nothing to share: the search below would cost a copy of the controller.
+        guard !connections.isEmpty else { return }
         var rounds = 0
         while rounds < 4 * connections.count + 4, let index = mostStarvedDueConnection() {
             rounds += 1
