@@ -35,12 +35,13 @@ struct ConnectionCycleTests {
     }
 
     /// Has glibc print its heap figures to standard error (`malloc_stats(3)`: "in use bytes"
-    /// under "Total (incl. mmap)"), after a line naming `moment`; the script reads them.
-    /// `malloc_stats` is looked up at run time: Swift's Glibc module does not import malloc.h.
-    static func printHeap(_ moment: String) {
+    /// under "Total (incl. mmap)"), after a line naming `moment` after `label`; the scripts
+    /// read them. `malloc_stats` is looked up at run time: Swift's Glibc module does not import
+    /// malloc.h.
+    static func printHeap(_ moment: String, label: String = "connection cycles") {
         #if canImport(Glibc)
         guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_stats") else { return }
-        FileHandle.standardError.write(Data("connection cycles: heap \(moment)\n".utf8))
+        FileHandle.standardError.write(Data("\(label): heap \(moment)\n".utf8))
         unsafeBitCast(symbol, to: (@convention(c) () -> Void).self)()
         #endif
     }
