@@ -97,14 +97,21 @@ public struct GATTServer: Sendable {
     /// The app's answer to an ``GATTAppRequest``: the value from the request's offset for a
     /// read (any `success` for a write), or the ATT error to send. Answers to unknown or
     /// cancelled requests, and to commands, are ignored.
-    public mutating func respond(to id: GATTAppRequest.ID, with result: Result<[UInt8], ATT.ErrorCode>) -> [GATTServerOutput] {
+    ///
+    /// - Parameter security: the link's security now. A read that waited for the app is
+    ///   checked again with it before its response is built, so a value the link may no
+    ///   longer read (its key changed while the app answered) gets the error its permissions
+    ///   call for instead of its octets (Core 5.4, Vol 3, Part C, §10.3; Part F, §4). `nil`
+    ///   checks with the security the request arrived with.
+    public mutating func respond(to id: GATTAppRequest.ID, with result: Result<[UInt8], ATT.ErrorCode>,
+                                 security: LinkSecurity? = nil) -> [GATTServerOutput] {
         guard let connection = pendingApp.removeValue(forKey: id), let parked = clients[connection]?.parked else { return [] }
         switch parked {
         case var .read(read):
             guard read.awaiting == id else { return [] }
             clients[connection]?.parked = nil
             read.answers[read.awaitingKey] = result
-            return runRead(read.request, connection: connection, security: read.security, answers: read.answers)
+            return runRead(read.request, connection: connection, security: security ?? read.security, answers: read.answers)
         case let .write(writeID, handle):
             guard writeID == id else { return [] }
             clients[connection]?.parked = nil
@@ -115,6 +122,11 @@ public struct GATTServer: Sendable {
         case let .execute(execute):
             return answerExecute(execute, id: id, result: result, connection: connection)
         }
+    }
+
+    /// The connection whose request waits for the app's answer `id`, if it still waits.
+    public func connection(awaiting id: GATTAppRequest.ID) -> UInt16? {
+        pendingApp[id]
     }
 
     /// Forgets a client whose connection ended: its queue, pending requests and ATT_MTU.

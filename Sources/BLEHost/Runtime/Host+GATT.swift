@@ -37,7 +37,9 @@ extension Host {
     /// the value read (from the request's offset) or an ATT error code; a write's success is
     /// `.success([])`. Answers to unknown or already answered requests are ignored.
     public func respond(to request: GATTAppRequest.ID, with result: Result<[UInt8], ATT.ErrorCode>) {
-        serve(gattServer.respond(to: request, with: result))
+        // The link's security now, not when the request came: its key may have changed since.
+        let security = gattServer.connection(awaiting: request).map(linkSecurity)
+        serve(gattServer.respond(to: request, with: result, security: security))
     }
 
     /// Sets a stored value of our server (e.g. a new battery level before notifying it).

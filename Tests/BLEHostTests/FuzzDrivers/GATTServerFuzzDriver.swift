@@ -185,7 +185,7 @@ struct GATTServerFuzzDriver {
             return
         }
         let request = appRequests.remove(at: choice % appRequests.count)
-        let outputs = server.respond(to: request.id, with: result)
+        let outputs = server.respond(to: request.id, with: result, security: security[request.connection] ?? .unencrypted)
         try checkSends(outputs, connection: request.connection)
         recordAppRequests(outputs)
         let sends = outputs.sent(to: request.connection)

@@ -30,6 +30,21 @@ struct GATTServerPermissionTests {
         #expect(server.answer("0A 2000", security: Self.justWorks) == hex("0B 100E"))
     }
 
+    @Test("A read waiting for the app is checked again with the link's security when the app answers (found by the gatt-server fuzz target)")
+    func securityChangedWhileTheAppAnswers() throws {
+        var server = try GATTFixture.server()
+        let short = LinkSecurity(level: .unauthenticated, keySize: 7, hasKey: true)
+        // Read Multiple of a dynamic value (0x1E) and the encrypted-only one (0x20), allowed as it arrives.
+        let asked = try #require(server.handle(hex("0E 1E00 2000"), from: 0x40, security: Self.justWorks).appReads.first)
+        #expect(server.respond(to: asked.id, with: .success([0xAA]), security: short) == [.send(connection: 0x40, pdu: hex("01 0E 2000 0C"))])
+        let again = try #require(server.handle(hex("0E 1E00 2000"), from: 0x40, security: Self.justWorks).appReads.first)
+        #expect(server.respond(to: again.id, with: .success([0xAA]), security: .unencrypted) == [.send(connection: 0x40, pdu: hex("01 0E 2000 05"))])
+        let kept = try #require(server.handle(hex("0E 1E00 2000"), from: 0x40, security: Self.justWorks).appReads.first)
+        #expect(server.connection(awaiting: kept.id) == 0x40)
+        #expect(server.respond(to: kept.id, with: .success([0xAA]), security: Self.justWorks) == [.send(connection: 0x40, pdu: hex("0F AA 100E"))])
+        #expect(server.connection(awaiting: kept.id) == nil)
+    }
+
     @Test("Authentication required over an unauthenticated key returns Insufficient Authentication (0x05)")
     func unauthenticatedKey() throws {
         var server = try GATTFixture.server()
