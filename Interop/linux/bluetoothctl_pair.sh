@@ -79,17 +79,32 @@ expect "Agent registered" 30 || finish 1
 send "scan on"
 expect "(NEW|CHG).*Device $address" 60 || echo "bluetoothctl_pair.sh: $address not seen while scanning; pairing anyway"
 send "scan off"
-send "pair $address"
+# bluetoothd answers Pair with org.bluez.Error.InProgress while it is still busy with the
+# device or the adapter (its discovery stopping, a connection of its own under way): wait
+# until discovery has stopped, and when the answer is InProgress all the same, wait for
+# bluetoothd to report the device settled (or 5 s) and ask again, at most 3 times.
+expect "Discovering: no" 15 || echo "bluetoothctl_pair.sh: discovery not reported stopped; pairing anyway"
 # bluetoothctl prints its agent's prompt again whenever other output interrupts it, so the
 # prompt can be seen many times for one question: answer each question once.
 answered=0
-while :; do
-    expect "Pairing successful|Failed to pair|Enter passkey|Confirm passkey" 90 || finish 1
-    if [[ "$matched" == *"Enter passkey"* ]]; then
-        [ "$answered" -eq 1 ] || { type_passkey || finish 1; answered=1; }
-    elif [[ "$matched" == *"Confirm passkey"* ]]; then
-        [ "$answered" -eq 1 ] || { send "yes"; answered=1; }
-    else
+for attempt in 1 2 3; do
+    send "pair $address"
+    while :; do
+        expect "Pairing successful|Failed to pair|Enter passkey|Confirm passkey" 90 || finish 1
+        if [[ "$matched" == *"Enter passkey"* ]]; then
+            [ "$answered" -eq 1 ] || { type_passkey || finish 1; answered=1; }
+        elif [[ "$matched" == *"Confirm passkey"* ]]; then
+            [ "$answered" -eq 1 ] || { send "yes"; answered=1; }
+        else
+            break
+        fi
+    done
+    [[ "$matched" == *"InProgress"* ]] || break
+    echo "bluetoothctl_pair.sh: bluetoothd is busy (attempt $attempt); asking again once it settles"
+    expect "Connected: no|Paired: yes|ServicesResolved: no" 5 || true
+    if [[ "$matched" == *"Paired: yes"* ]]; then
+        echo "bluetoothctl_pair.sh: Pairing successful (bluetoothd finished the pairing under way)"
+        matched="Pairing successful"
         break
     fi
 done
