@@ -18,7 +18,10 @@ struct ReadMachine: GATTProcedureMachine {
 /// Read Long Characteristic Value or Descriptor (§4.8.3, §4.12.2): a Read Request, then
 /// Read Blob Requests from the octets read so far while each part fills ATT_MTU − 1
 /// octets. A value of exactly k × (ATT_MTU − 1) octets ends with an empty part, or with
-/// Attribute Not Long when k is 1 (Part F, §3.4.4.5 lets a server answer so).
+/// Attribute Not Long when k is 1 (Part F, §3.4.4.5 lets a server answer so). No attribute
+/// value is longer than 512 octets (Part F, §3.2.9): the read ends at 512 without asking
+/// for more, and a server that sends more fails it with `invalidResponse`, so a hostile
+/// server cannot keep the client reading.
 struct ReadLongMachine: GATTProcedureMachine {
     var handle: ATT.Handle
     var value: [UInt8]
@@ -33,12 +36,22 @@ struct ReadLongMachine: GATTProcedureMachine {
     }
 
     func start(mtu: Int) -> GATTProcedureStep {
-        continuing ? blob() : .send(ATT.ReadRequest(attributeHandle: handle))
+        guard continuing else { return .send(ATT.ReadRequest(attributeHandle: handle)) }
+        if value.count > ReadLongMachine.longestValue {
+            return ReadLongMachine.tooLong
+        }
+        return value.count == ReadLongMachine.longestValue ? .finish(.success(.value(value))) : blob()
     }
 
+    /// The longest attribute value (Core 5.4, Vol 3, Part F, §3.2.9).
+    static let longestValue = 512
+
+    /// The failure of a server that sends more than ``longestValue`` octets.
+    static let tooLong = GATTProcedureStep.invalid(
+        "the value passed \(longestValue) octets, the longest an attribute may hold (Core 5.4, Vol 3, Part F, §3.2.9)")
+
     func blob() -> GATTProcedureStep {
-        guard value.count <= Int(UInt16.max) else { return .invalid("the value grew past 65 535 octets") }
-        return .send(ATT.ReadBlobRequest(attributeHandle: handle, valueOffset: UInt16(value.count)))
+        .send(ATT.ReadBlobRequest(attributeHandle: handle, valueOffset: UInt16(value.count)))
     }
 
     mutating func advance(_ response: ATT.PDU, mtu: Int) -> GATTProcedureStep {
@@ -55,7 +68,10 @@ struct ReadLongMachine: GATTProcedureMachine {
             return .unexpected(response)
         }
         value += part
-        return part.count < mtu - 1 ? .finish(.success(.value(value))) : blob()
+        if value.count > ReadLongMachine.longestValue {
+            return ReadLongMachine.tooLong
+        }
+        return part.count < mtu - 1 || value.count == ReadLongMachine.longestValue ? .finish(.success(.value(value))) : blob()
     }
 }
 

@@ -246,6 +246,10 @@ struct ATTClientFuzzDriver {
                     if let previous = inFlight { throw fail("request 0x\(String(opcode, radix: 16)) sent while 0x\(String(previous.pdu[0], radix: 16)) is outstanding") }
                     inFlight = (sent, now)
                 }
+                // Read Long asks for no octet past 512, the longest attribute value (Part F, §3.2.9).
+                if opcode == 0x0C, sent.count >= 5, Int(sent[3]) | Int(sent[4]) << 8 >= 512 {
+                    throw fail("a Read Blob Request at offset \(Int(sent[3]) | Int(sent[4]) << 8), past the 512 octets an attribute holds")
+                }
             case .response, .requestFailed:
                 throw fail("the client left the answer to its own request to the host: \(output)")
             default:

@@ -59,6 +59,32 @@ struct GATTClientReadWriteTests {
         #expect(harness.result(id) == .success(.value(whole)))
     }
 
+    @Test("Read Long ends at 512 octets, the longest attribute value, without asking for more (Part F, §3.2.9)")
+    func readLongEndsAt512() {
+        var harness = ClientHarness()
+        harness.exchangeMTU(129)
+        let whole = Self.value(512)
+        let id = harness.start(.readLong(0x0003))
+        harness.peer([0x0B] + whole[0 ..< 128])
+        for offset in stride(from: 128, to: 512, by: 128) { harness.peer([0x0D] + whole[offset ..< offset + 128]) }
+        #expect(harness.takeSent() == [pdu("0A 03 00"), pdu("0C 03 00 80 00"), pdu("0C 03 00 00 01"), pdu("0C 03 00 80 01")])
+        #expect(harness.result(id) == .success(.value(whole)))
+    }
+
+    @Test("Read Long fails with invalidResponse when the server sends past 512 octets, and asks for nothing more")
+    func readLongPast512() {
+        var harness = ClientHarness()
+        let whole = Self.value(528)
+        let id = harness.start(.readLong(0x0003))
+        harness.peer([0x0B] + whole[0 ..< 22])
+        for offset in stride(from: 22, to: 528, by: 22) { harness.peer([0x0D] + whole[offset ..< offset + 22]) }
+        #expect(harness.takeSent().count == 24)
+        guard case .failure(.invalidResponse)? = harness.result(id) else {
+            Issue.record("expected invalidResponse, got \(String(describing: harness.result(id)))")
+            return
+        }
+    }
+
     @Test("Read Multiple returns the values as the server concatenated them; fewer than two handles is refused unsent")
     func readMultiple() {
         var harness = ClientHarness()
