@@ -33,6 +33,7 @@ extension GAPCore {
                     && $0.contains(.lePeriodicAdvertisingTerminateSync)
             } ?? false
             pendingSync = nil
+            queuedSyncs = []
             periodicSyncs = [:]
             scanningForSync = false
             advertisingPeriodic = false
@@ -142,7 +143,7 @@ extension GAPCore {
         case .enableEncryption, .longTermKeyReply, .encryptionKeySize:
             return answeredEncryption(purpose, failure: failure, result: result)
         case .createSync, .createSyncCancel, .terminateSync:
-            return answeredPeriodicSync(purpose, failure: failure)
+            return answeredPeriodicSync(purpose, failure: failure, at: now)
         case let .procedure(procedure):
             if let failure { return [.event(.procedureFailed(procedure, failure))] }
             guard case let .success(.commandComplete(complete)) = result else { return [] }
@@ -195,7 +196,7 @@ extension GAPCore {
             }
             return outputs
         case let .leMeta(sync) where sync.isPeriodicSyncEvent:
-            return periodicSyncEvent(sync)
+            return periodicSyncEvent(sync, at: now)
         case let .leMeta(.connectionComplete(done)):
             return connectionComplete(
                 status: done.status, handle: done.connectionHandle, role: done.role, peer: done.peerAddress,

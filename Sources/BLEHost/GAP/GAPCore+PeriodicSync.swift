@@ -11,21 +11,39 @@ extension GAPCore {
 
     /// Starts synchronising to `request`'s train: LE Periodic Advertising Create Sync, and an
     /// extended scan when none runs, since the controller finds the train only in an
-    /// AUX_ADV_IND's SyncInfo heard while scanning (§9.5.2). GAP stops that scan once the
-    /// request ended (the sync established or not); a scan the app started is left alone.
+    /// AUX_ADV_IND's SyncInfo heard while scanning (§9.5.2). GAP stops that scan once no
+    /// request is left (each established or not); a scan the app started is left alone.
+    ///
+    /// The controller takes one Create Sync at a time (§7.8.67: Command Disallowed while one
+    /// is pending), so a request made while another is pending waits in GAP's queue, in
+    /// order, and is sent when the one before it ended; its `findTimeout` counts from now.
+    /// Several syncs may then be established at once, each with its own handle.
     ///
     /// ``GAPEvent/periodicSyncEstablished(_:)`` or ``GAPEvent/periodicSyncFailed(advertiser:sid:_:)``
     /// follows, then ``GAPEvent/periodicReport(_:)`` for each whole event's data and, when the
     /// train goes silent for the sync timeout, ``GAPEvent/periodicSyncLost(handle:)``.
     /// - Throws: ``GAPError/periodicSyncUnsupported`` for a controller without the feature or
     ///   the commands, ``GAPError/invalidPeriodicSync(_:)`` for parameters the controller
-    ///   would refuse or while a legacy scan runs, ``GAPError/periodicSyncPending`` while
-    ///   another request is pending (the controller takes one at a time).
+    ///   would refuse or while a legacy scan runs, ``GAPError/periodicSyncPending`` while a
+    ///   request for the same train is pending or queued.
     public mutating func synchronize(_ request: GAPPeriodicSyncRequest, at now: HostTime) throws(GAPError) -> [GAPOutput] {
         guard supportsPeriodicSync else { throw .periodicSyncUnsupported }
         guard supportsExtendedScanning else { throw .extendedScanningUnsupported }
         if let invalidity = request.invalidity { throw .invalidPeriodicSync(invalidity) }
-        guard pendingSync == nil else { throw .periodicSyncPending }
+        let attempt = GAPPendingPeriodicSync(request: request, deadline: now &+ request.findTimeout, cancelReason: nil)
+        if let pendingSync {
+            if ([pendingSync] + queuedSyncs).contains(where: { $0.request.isSameTrain(as: request) }) { throw .periodicSyncPending }
+            if (scanning == .on || scanning == .starting), !scanningExtended {
+                throw .invalidPeriodicSync("a legacy scan is running, and only an extended scan finds a periodic train; stop it first")
+            }
+            queuedSyncs.append(attempt)
+            return []
+        }
+        return try send(attempt, at: now)
+    }
+
+    /// Sends `attempt`'s Create Sync, with the extended scan it needs.
+    mutating func send(_ attempt: GAPPendingPeriodicSync, at now: HostTime) throws(GAPError) -> [GAPOutput] {
         var scan: [GAPOutput] = []
         switch scanning {
         case .off:
@@ -38,7 +56,8 @@ extension GAPCore {
         case .stopping:
             throw .invalidPeriodicSync("scanning is being stopped; try again once it stopped")
         }
-        pendingSync = GAPPendingPeriodicSync(request: request, deadline: now &+ request.findTimeout, cancelReason: nil)
+        pendingSync = attempt
+        let request = attempt.request
         let createSync = submit(HCI.LEPeriodicAdvertisingCreateSync(
             advertisingSID: request.sid, advertiserAddressType: request.advertiserAddressType,
             advertiserAddress: request.advertiser, skip: request.skip, syncTimeout: request.syncTimeout), for: .createSync)
@@ -66,21 +85,23 @@ extension GAPCore {
 
     /// The pending request's time to find the train passed: cancel it.
     mutating func periodicSyncTimerFired(at now: HostTime) -> [GAPOutput] {
-        guard var attempt = pendingSync, let deadline = attempt.deadline, deadline <= now else { return [] }
+        var outputs = expireQueuedSyncs(at: now)
+        guard var attempt = pendingSync, let deadline = attempt.deadline, deadline <= now else { return outputs }
         attempt.deadline = nil
         attempt.cancelReason = .periodicTrainNotFound
         pendingSync = attempt
-        return [submit(HCI.LEPeriodicAdvertisingCreateSyncCancel(), for: .createSyncCancel)]
+        outputs.append(submit(HCI.LEPeriodicAdvertisingCreateSyncCancel(), for: .createSyncCancel))
+        return outputs
     }
 
     /// The answers to the sync commands.
-    mutating func answeredPeriodicSync(_ purpose: Purpose, failure: GAPError?) -> [GAPOutput] {
+    mutating func answeredPeriodicSync(_ purpose: Purpose, failure: GAPError?, at now: HostTime) -> [GAPOutput] {
         switch purpose {
         case .createSync:
             // Refused in its Command Status: the request ends here.
             guard let failure, let attempt = pendingSync else { return [] }
             pendingSync = nil
-            return stopScanForSync() + [.event(.periodicSyncFailed(
+            return pendingSyncEnded(at: now) + [.event(.periodicSyncFailed(
                 advertiser: attempt.request.advertiser, sid: attempt.request.sid, attempt.cancelReason ?? failure))]
         case let .terminateSync(handle):
             if let failure { return [.event(.procedureFailed(.terminatePeriodicSync(handle: handle), failure))] }
@@ -92,7 +113,7 @@ extension GAPCore {
     }
 
     /// The sync events (§7.7.65.14–16).
-    mutating func periodicSyncEvent(_ event: HCI.LEMetaEvent) -> [GAPOutput] {
+    mutating func periodicSyncEvent(_ event: HCI.LEMetaEvent, at now: HostTime) -> [GAPOutput] {
         switch event {
         case let .periodicAdvertisingSyncEstablished(done):
             guard let attempt = pendingSync, attempt.request.sid == done.advertisingSID,
@@ -100,7 +121,7 @@ extension GAPCore {
             else { return [] }
             pendingSync = nil
             let request = attempt.request
-            var outputs = stopScanForSync()
+            var outputs = pendingSyncEnded(at: now)
             guard done.status == .success else {
                 let reason = attempt.cancelReason ?? .controller(done.status)
                 return outputs + [.event(.periodicSyncFailed(advertiser: request.advertiser, sid: request.sid, reason))]
@@ -129,8 +150,8 @@ extension GAPCore {
         }
     }
 
-    /// Stops the scan GAP started for the pending request, if it still runs.
-    private mutating func stopScanForSync() -> [GAPOutput] {
+    /// Stops the scan GAP started for the requests, if it still runs.
+    mutating func stopScanForSync() -> [GAPOutput] {
         guard scanningForSync else { return [] }
         scanningForSync = false
         guard scanning == .on || scanning == .starting else { return [] }

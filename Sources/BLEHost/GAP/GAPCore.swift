@@ -92,6 +92,8 @@ public struct GAPCore: Sendable {
     public internal(set) var supportsPeriodicSync = false
     /// The Create Sync sent and not yet ended (GAPCore+PeriodicSync.swift).
     var pendingSync: GAPPendingPeriodicSync?
+    /// The requests waiting for the pending one to end, oldest first (GAPCore+PeriodicSyncQueue.swift).
+    var queuedSyncs: [GAPPendingPeriodicSync] = []
     /// The syncs established, by handle, with their reports' fragments.
     var periodicSyncs: [UInt16: GAPPeriodicReassembly] = [:]
     /// Whether the extended scan running was started by GAP for the pending sync, so that
@@ -133,9 +135,9 @@ public struct GAPCore: Sendable {
     public func connection(_ handle: UInt16) -> GAPConnection? { links[handle] }
 
     /// When ``timerFired(at:)`` must be called next: the pending connection's timeout, or
-    /// the pending periodic sync's time to find its train.
+    /// a pending or queued periodic sync's time to find its train.
     public var nextDeadline: HostTime? {
-        [pending?.deadline, pendingSync?.deadline].compactMap { $0 }.min()
+        ([pending?.deadline, pendingSync?.deadline] + queuedSyncs.map(\.deadline)).compactMap { $0 }.min()
     }
 
     // MARK: Own address

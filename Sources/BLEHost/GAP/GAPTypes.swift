@@ -118,8 +118,8 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
     case periodicSyncUnsupported
     /// The periodic sync request cannot be sent as it is; the text says why.
     case invalidPeriodicSync(String)
-    /// A periodic sync is already being established: the controller takes one at a time
-    /// (Command Disallowed otherwise, §7.8.67).
+    /// A sync to the same train (advertiser and SID) is already pending or queued (the
+    /// controller refuses a second, §7.8.67).
     case periodicSyncPending
     /// No periodic sync is being established.
     case periodicSyncNotPending
@@ -184,7 +184,7 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the controller does not support periodic advertising synchronisation (the LE Periodic Advertising feature, "
                 + "LE features bit 13, and LE Periodic Advertising Create Sync, Create Sync Cancel and Terminate Sync)"
         case let .invalidPeriodicSync(why): return "cannot synchronise: \(why)"
-        case .periodicSyncPending: return "a periodic advertising sync is already being established; the controller takes one at a time"
+        case .periodicSyncPending: return "a sync to this advertiser's set is already being established"
         case .periodicSyncNotPending: return "no periodic advertising sync is being established"
         case let .unknownPeriodicSync(handle): return "no periodic advertising sync has handle 0x\(String(handle, radix: 16))"
         case .periodicTrainNotFound:

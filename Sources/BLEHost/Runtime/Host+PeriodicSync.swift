@@ -44,7 +44,9 @@ extension Host {
     ///   - findTimeout: how long to look for the train, in microseconds.
     /// - Throws: ``HostError/gap(_:)`` with ``GAPError/periodicSyncUnsupported`` when the
     ///   controller lacks the feature or the commands, ``GAPError/invalidPeriodicSync(_:)``,
-    ///   ``GAPError/periodicSyncPending``; nothing is sent then.
+    ///   ``GAPError/periodicSyncPending`` (a sync to the same set is already being
+    ///   established); nothing is sent then. Syncs to several trains may run at once: the
+    ///   controller takes one Create Sync at a time, so later requests wait their turn in GAP.
     public func synchronize(
         to address: BluetoothAddress, addressType: HCI.AddressType = .public, sid: UInt8, skip: UInt16 = 0,
         timeout: HostTime = 2_000_000, findTimeout: HostTime = 10_000_000
@@ -85,7 +87,7 @@ extension Host {
         if let handle = session.handle {
             outputs = try? gap.terminateSync(handle, at: now)
         } else {
-            outputs = try? gap.cancelSynchronizing(at: now)
+            outputs = try? gap.cancelSynchronizing(to: session.request.advertiser, sid: session.request.sid, at: now)
         }
         if let outputs { apply(outputs) }
     }

@@ -10,7 +10,7 @@ struct PeriodicSyncGAPTests {
     static let advertiser = BluetoothAddress(0xC0FF_EE00_0001)
 
     /// A core told at start-up about a controller with (or without) the feature bit and the sync commands.
-    private func core(feature: Bool = true, commands: Bool = true) -> GAPCore {
+    func core(feature: Bool = true, commands: Bool = true) -> GAPCore {
         var gap = GAPCore()
         var entries: [HCI.SupportedCommands.Entry] = [.leSetExtendedScanParameters, .leSetExtendedScanEnable]
         if commands {
@@ -22,16 +22,16 @@ struct PeriodicSyncGAPTests {
         return gap
     }
 
-    private static func commands(_ outputs: [GAPOutput]) -> [any HCICommand] {
+    static func commands(_ outputs: [GAPOutput]) -> [any HCICommand] {
         outputs.compactMap { if case let .submit(command, _) = $0 { command } else { nil } }
     }
 
-    private static func events(_ outputs: [GAPOutput]) -> [GAPEvent] {
+    static func events(_ outputs: [GAPOutput]) -> [GAPEvent] {
         outputs.compactMap { if case let .event(event) = $0 { event } else { nil } }
     }
 
     /// Answers every command in `outputs`: Command Status for Create Sync, Command Complete otherwise.
-    private func answer(_ outputs: [GAPOutput], on gap: inout GAPCore, status: HCI.StatusCode = .success) -> [GAPOutput] {
+    func answer(_ outputs: [GAPOutput], on gap: inout GAPCore, status: HCI.StatusCode = .success) -> [GAPOutput] {
         var produced: [GAPOutput] = []
         for case let .submit(command, token) in outputs {
             let opcode = type(of: command).opcode
@@ -43,13 +43,13 @@ struct PeriodicSyncGAPTests {
         return produced
     }
 
-    private static func established(_ status: HCI.StatusCode = .success, handle: UInt16 = 0x0001) -> HCIDriverOutput {
+    static func established(_ status: HCI.StatusCode = .success, handle: UInt16 = 0x0001, sid: UInt8 = 5) -> HCIDriverOutput {
         .event(.leMeta(.periodicAdvertisingSyncEstablished(HCI.LEPeriodicAdvertisingSyncEstablished(
-            status: status, syncHandle: handle, advertisingSID: 5, advertiserAddressType: .public, advertiserAddress: advertiser,
+            status: status, syncHandle: handle, advertisingSID: sid, advertiserAddressType: .public, advertiserAddress: advertiser,
             advertiserPHY: .le2M, periodicAdvertisingInterval: 0x50, advertiserClockAccuracy: .ppm50))))
     }
 
-    private static func report(_ data: ArraySlice<UInt8>, _ status: HCI.LEPeriodicAdvertisingReport.DataStatus,
+    static func report(_ data: ArraySlice<UInt8>, _ status: HCI.LEPeriodicAdvertisingReport.DataStatus,
                                handle: UInt16 = 0x0001) -> HCIDriverOutput {
         .event(.leMeta(.periodicAdvertisingReport(HCI.LEPeriodicAdvertisingReport(
             syncHandle: handle, txPower: -6, rssi: -48, dataStatus: status, data: data))))

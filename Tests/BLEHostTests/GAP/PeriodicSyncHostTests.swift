@@ -15,12 +15,13 @@ struct PeriodicSyncHostTests {
         AdvertisingData.Structure(type: .manufacturerSpecificData, data: (0 ..< 96).map { UInt8(truncatingIfNeeded: $0 &* 5 &+ 1) }),
     ]).encoded()
 
-    /// The advertiser's extended set 3 with a train every 100 ms carrying ``trainData``.
-    private func advertise(_ host: Host) async throws {
+    /// The advertiser's extended set 3 with a train every `interval` × 1.25 ms (100 ms by
+    /// default) carrying ``trainData``.
+    private func advertise(_ host: Host, interval: UInt16 = 80) async throws {
         #expect(Self.trainData.count == 300)
         try await host.startAdvertising(GAPAdvertisingParameters(
             kind: .nonConnectable, data: AdvertisingData(structures: []),
-            extended: GAPExtendedAdvertising(sid: 3, periodic: GAPPeriodicAdvertising(interval: 80, data: Self.trainData))))
+            extended: GAPExtendedAdvertising(sid: 3, periodic: GAPPeriodicAdvertising(interval: interval, data: Self.trainData))))
     }
 
     @Test("The sync is established through a scan the host starts and stops; each event's 300 octets arrive whole; leaving the loop terminates the sync")
@@ -39,6 +40,33 @@ struct PeriodicSyncHostTests {
         try await waitUntil(within: patience) { await scanner.gap.periodicSyncHandles.isEmpty }
         #expect(await !scanner.gap.isScanning)
         try await advertiser.stopAdvertising()
+    }
+
+    @Test("Syncs to two trains at once: the second request waits for the first Create Sync, then both report side by side")
+    func twoTrainsAtOnce() async throws {
+        let pair = try await ExtendedHostPair.start(advertisers: 2)
+        defer { pair.close() }
+        let (running, scanner) = (pair.running, pair.scanner)
+        // Different intervals, so that two trains started together do not collide event after event.
+        try await advertise(pair.advertisers[0], interval: 80)
+        try await advertise(pair.advertisers[1], interval: 97)
+        // The streams live only inside this closure, so that they end (and their syncs are
+        // terminated) once it returns.
+        let both = { () async throws -> ((GAPPeriodicSync?, [GAPPeriodicReport]), (GAPPeriodicSync?, [GAPPeriodicReport])) in
+            let first = try await scanner.synchronize(to: running.addresses[0], sid: 3)
+            let second = try await scanner.synchronize(to: running.addresses[1], sid: 3)
+            #expect(await scanner.gap.queuedSyncCount == 1)
+            async let one = Self.first(2, of: first)
+            async let two = Self.first(2, of: second)
+            return try await (one, two)
+        }
+        let (a, b) = try await both()
+        let (syncA, syncB) = (try #require(a.0), try #require(b.0))
+        #expect(syncA.advertiser == running.addresses[0] && syncB.advertiser == running.addresses[1] && syncA.handle != syncB.handle)
+        #expect(a.1.count == 2 && a.1.allSatisfy { $0.syncHandle == syncA.handle && $0.data == Self.trainData })
+        #expect(b.1.count == 2 && b.1.allSatisfy { $0.syncHandle == syncB.handle && $0.data == Self.trainData })
+        try await waitUntil(within: patience) { await scanner.gap.periodicSyncHandles.isEmpty }
+        #expect(await !scanner.gap.isScanning)
     }
 
     /// The sync and the first `count` reports of `stream`, leaving the loop after them.
