@@ -2,7 +2,8 @@ import BLEWire
 
 // The periodic sync requests that wait their turn: the controller takes one LE Periodic
 // Advertising Create Sync at a time (Core 5.4, Vol 4, Part E, §7.8.67: a second while one
-// is pending is Command Disallowed), so GAP keeps the others, in order.
+// is pending is Command Disallowed), so GAP keeps the others, in order. And the scan GAP
+// runs for them, handed to the app that starts one of its own.
 
 extension GAPCore {
     /// How many sync requests wait for the pending one to end.
@@ -53,6 +54,21 @@ extension GAPCore {
             return true
         }
         return outputs
+    }
+}
+
+extension GAPCore {
+    /// Whether the scan running is GAP's own, for periodic sync requests: an app's extended
+    /// scan may take it over (``startScanning(_:at:)``).
+    public var isScanningForPeriodicSync: Bool { scanningForSync && (scanning == .on || scanning == .starting) }
+
+    /// The app starts a scan while GAP's own finds periodic trains: the scan becomes the
+    /// app's, so GAP no longer stops it when the requests end, and it is disabled first
+    /// (new scan parameters need scanning off, §7.8.64) to restart with the app's
+    /// parameters. The requests go on finding their trains on the app's scan.
+    mutating func handOverSyncScan() -> GAPOutput {
+        scanningForSync = false
+        return scanDisable(for: .scanParameters)
     }
 }
 

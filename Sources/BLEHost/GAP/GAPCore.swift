@@ -243,8 +243,14 @@ public struct GAPCore: Sendable {
 
     /// Sets the scan parameters and enables scanning with the controller's duplicate
     /// filter off (Vol 4, Part E, §7.8.10–7.8.11); the host filters duplicates itself.
+    /// While GAP's own extended scan finds periodic trains, an extended scan takes it over
+    /// (restarted with these parameters, and left running when the syncs end), and a legacy
+    /// one is refused with ``GAPError/legacyScanWhileSynchronizing``.
     public mutating func startScanning(_ parameters: GAPScanParameters, at now: HostTime) throws(GAPError) -> [GAPOutput] {
-        guard scanning == .off else { throw .scanningAlreadyEnabled }
+        // The scan GAP runs to find periodic trains is handed to the app (GAPCore+PeriodicSyncQueue.swift).
+        let handover = isScanningForPeriodicSync
+        guard scanning == .off || handover else { throw .scanningAlreadyEnabled }
+        if handover, !parameters.extended { throw .legacyScanWhileSynchronizing }
         if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
         if parameters.extended, !supportsExtendedScanning { throw .extendedScanningUnsupported }
         let phys = parameters.extendedPHYs
@@ -253,7 +259,7 @@ public struct GAPCore: Sendable {
             guard !phys.isEmpty, phys.isSubset(of: [.le1M, .leCoded]) else { throw .unsupportedScanPHYs(phys.rawValue) }
             if phys.contains(.leCoded), !supportsCodedPHY { throw .codedPHYUnsupported }
         }
-        let resync = scanningResync()
+        let resync = handover ? [handOverSyncScan()] : scanningResync()
         scanning = .starting
         scanningExtended = parameters.extended
         reassembly = GAPExtendedReassembly()

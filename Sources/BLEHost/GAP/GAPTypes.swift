@@ -123,6 +123,9 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
     case periodicSyncPending
     /// No periodic sync is being established.
     case periodicSyncNotPending
+    /// A legacy scan was asked for while GAP's extended scan finds periodic trains: the
+    /// controller takes one family of commands (Core 5.4, Vol 4, Part E, §3.1.1).
+    case legacyScanWhileSynchronizing
     /// No established periodic sync has this handle.
     case unknownPeriodicSync(handle: UInt16)
     /// The extended scan did not hear the set's AUX_ADV_IND with SyncInfo in the time given.
@@ -186,6 +189,8 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .invalidPeriodicSync(why): return "cannot synchronise: \(why)"
         case .periodicSyncPending: return "a sync to this advertiser's set is already being established"
         case .periodicSyncNotPending: return "no periodic advertising sync is being established"
+        case .legacyScanWhileSynchronizing:
+            return "a periodic sync is being established on an extended scan; scan with the extended commands to run beside it"
         case let .unknownPeriodicSync(handle): return "no periodic advertising sync has handle 0x\(String(handle, radix: 16))"
         case .periodicTrainNotFound:
             return "the periodic train was not found: no AUX_ADV_IND with SyncInfo from that address and SID was heard in time"

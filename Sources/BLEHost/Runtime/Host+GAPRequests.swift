@@ -8,7 +8,8 @@ extension Host {
     /// ends at ``stopScanning()``.
     public func startScanning(_ parameters: GAPScanParameters = .init()) async throws -> AsyncStream<GAPAdvertisement> {
         let (stream, continuation) = AsyncStream.makeStream(of: GAPAdvertisement.self, bufferingPolicy: .bufferingNewest(4096))
-        guard !gap.isScanning else { throw HostError.gap(.scanningAlreadyEnabled) }
+        // The scan GAP runs for periodic syncs is the app's to take over.
+        guard !gap.isScanning || gap.isScanningForPeriodicSync else { throw HostError.gap(.scanningAlreadyEnabled) }
         // The stream is in place before the controller can report anything: a report
         // handled while this call resumes would otherwise be lost, and GAP reports each
         // device only once.

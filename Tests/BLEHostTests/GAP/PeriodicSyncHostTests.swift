@@ -69,6 +69,25 @@ struct PeriodicSyncHostTests {
         #expect(await !scanner.gap.isScanning)
     }
 
+    @Test("An app's extended scan started while the host's own sync scan runs takes it over: the sync is established, the app hears the advertiser, and its scan stays on")
+    func appScanDuringSync() async throws {
+        let pair = try await ExtendedHostPair.start()
+        defer { pair.close() }
+        let (running, advertiser, scanner) = (pair.running, pair.advertiser, pair.scanner)
+        try await advertise(advertiser)
+        let sync = try await scanner.synchronize(to: running.addresses[0], sid: 3)
+        #expect(await scanner.gap.isScanningForPeriodicSync)
+        let heard = try await scanner.startScanning(GAPScanParameters(active: false, extended: true))
+        let (established, reports) = try await Self.first(1, of: sync)
+        #expect(established != nil && reports.count == 1)
+        var advertisements = heard.makeAsyncIterator()
+        let first = await advertisements.next()
+        #expect(first?.address == running.addresses[0])
+        let gap = await scanner.gap
+        #expect(gap.isScanning && !gap.isScanningForPeriodicSync)
+        try await scanner.stopScanning()
+    }
+
     /// The sync and the first `count` reports of `stream`, leaving the loop after them.
     private static func first(
         _ count: Int, of stream: AsyncThrowingStream<HostPeriodicSyncEvent, any Error>

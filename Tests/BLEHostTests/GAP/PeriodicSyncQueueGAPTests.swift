@@ -51,4 +51,20 @@ extension PeriodicSyncGAPTests {
         let done = gap.handle(Self.established(handle: 4, sid: 5), at: 800)
         #expect((Self.commands(done).first as? HCI.LESetExtendedScanEnable)?.enable == false)
     }
+
+    @Test("An app's extended scan takes over GAP's sync scan (disabled, restarted with its parameters, left on after the sync); a legacy one is refused")
+    func appTakesOverTheSyncScan() throws {
+        var gap = core()
+        _ = answer(try gap.synchronize(GAPPeriodicSyncRequest(advertiser: Self.advertiser, sid: 5), at: 0), on: &gap)
+        #expect(throws: GAPError.legacyScanWhileSynchronizing) { try gap.startScanning(GAPScanParameters(), at: 1) }
+        let takeover = try gap.startScanning(GAPScanParameters(active: true, interval: 0x40, window: 0x20, extended: true), at: 1)
+        let commands = Self.commands(takeover)
+        #expect((commands.first as? HCI.LESetExtendedScanEnable)?.enable == false && commands.count == 3)
+        let parameters = try #require(commands[1] as? HCI.LESetExtendedScanParameters)
+        #expect(parameters.le1M?.scanType == .active && parameters.le1M?.scanInterval == 0x40 && parameters.le1M?.scanWindow == 0x20)
+        #expect((commands[2] as? HCI.LESetExtendedScanEnable)?.enable == true)
+        #expect(Self.events(answer(takeover, on: &gap)) == [.scanningStarted])
+        let done = gap.handle(Self.established(), at: 10)
+        #expect(Self.commands(done).isEmpty && gap.isScanning && gap.periodicSyncHandles == [1])
+    }
 }
