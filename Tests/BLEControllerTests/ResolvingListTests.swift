@@ -5,7 +5,7 @@ import Testing
 
 /// Two controllers that know each other through their resolving lists (Core 5.4, Vol 6,
 /// Part B, §6): each holds the other's identity and IRK and its own IRK.
-private struct PrivatePair {
+struct PrivatePair {
     static let peripheralIRK: UInt128 = 0x1111_2222_3333_4444_5555_6666_7777_8888
     static let centralIRK: UInt128 = 0x9999_AAAA_BBBB_CCCC_DDDD_EEEE_FFFF_0001
 
@@ -13,9 +13,10 @@ private struct PrivatePair {
     let peripheral: Int
     let central: Int
 
-    init() {
-        peripheral = air.add(address: 0xF0_00_00_00_00_01, seed: 1)
-        central = air.add(address: 0xF0_00_00_00_00_02, seed: 2)
+    /// The pair, claiming the extended advertising commands when `extended`.
+    init(extended: Bool = false) {
+        peripheral = air.add(address: 0xF0_00_00_00_00_01, seed: 1, claimsExtendedAdvertising: extended)
+        central = air.add(address: 0xF0_00_00_00_00_02, seed: 2, claimsExtendedAdvertising: extended)
         let mask: HCI.LEEventMask = [.enhancedConnectionComplete, .advertisingReport]
         air.command(peripheral, HCI.LESetEventMask(leEventMask: mask))
         air.command(central, HCI.LESetEventMask(leEventMask: mask))

@@ -47,9 +47,10 @@ struct AdvertisingSet: Sendable {
     /// Whether the set is enabled.
     var isEnabled: Bool { advertiser != nil || runsLegacyPDUs }
 
-    /// The address the set's PDUs carry, or `nil` when it needs a random address the host
-    /// has not given (resolvable private addresses are not generated for sets: types 0x02
-    /// and 0x03 fall back to the public and the set's random address).
+    /// The address the set's PDUs carry without address resolution, or `nil` when it needs
+    /// a random address the host has not given: types 0x02 and 0x03 fall back to the public
+    /// and the set's random address (with resolution on, `Controller.advertisingAddress(of:)`
+    /// gives the private address).
     func ownAddress(publicAddress: BluetoothAddress) -> BluetoothAddress? {
         switch parameters.ownAddressType {
         case .public, .resolvableOrPublic: return publicAddress

@@ -25,7 +25,9 @@ struct ExtendedAdvertiser: Sendable {
     }
 
     let handle: UInt8
-    let ownAddress: BluetoothAddress
+    /// The address its PDUs carry; a private one is renewed every RPA_Timeout
+    /// (Controller+ExtendedPrivacy.swift).
+    var ownAddress: BluetoothAddress
     let setID: UInt8
     let primaryChannels: [UInt8]
     /// The PHY of the ADV_EXT_INDs.

@@ -268,7 +268,7 @@ extension Controller {
             if set.dataIsPartial || set.scanResponseIsPartial { return .commandDisallowed }
             // A scannable extended set needs scan response data to answer with (§7.8.56).
             if Controller.isScannableExtended(set), set.scanResponseData.isEmpty { return .commandDisallowed }
-            guard let address = set.ownAddress(publicAddress: configuration.publicAddress) else { return .invalidHCICommandParameters }
+            guard let address = advertisingAddress(of: set) else { return .invalidHCICommandParameters }
             if set.usesLegacyPDUs, let refusal = legacySetStartStatus(at: index) { return refusal }
             // A connectable set needs room for the connection it may make.
             if Controller.isConnectableExtended(set), connections.count >= configuration.maximumConnections {
@@ -337,7 +337,7 @@ extension Controller {
             }
             let effects = active.timer(at: now)
             extendedScanner = active
-            apply(effects, into: &outputs)
+            apply(resolvingExtendedReports(effects), into: &outputs)
         }
     }
 

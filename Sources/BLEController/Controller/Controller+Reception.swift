@@ -70,19 +70,26 @@ extension Controller {
         case .advExtInd:
             // ADV_EXT_IND, AUX_ADV_IND and AUX_CHAIN_IND share the type; the initiator and the
             // extended scanner tell them apart.
-            if var active = initiator {
-                let effects = active.receiveExtended(
-                    pdu, reception, at: now, filterAcceptList: resolved.filterAcceptList,
-                    radioFreeUntil: higherPriorityStart(than: .initiating), existingLinks: linkSchedules, random: &random)
-                initiator = active
-                apply(effects, into: &outputs)
+            if let running = initiator {
+                // An AUX_ADV_IND's AdvA resolved (Controller+ExtendedPrivacy.swift): the
+                // initiator sees it as its identity's, for this PDU only.
+                let (view, filterAcceptList, ignored) = initiatorView(running, extendedPDU: pdu)
+                if !ignored {
+                    var active = view
+                    let effects = active.receiveExtended(
+                        pdu, reception, at: now, filterAcceptList: filterAcceptList,
+                        radioFreeUntil: higherPriorityStart(than: .initiating), existingLinks: linkSchedules, random: &random)
+                    active.command = running.command
+                    initiator = active
+                    apply(effects, into: &outputs)
+                }
             }
             guard var active = extendedScanner else { return }
             let malformedBefore = active.malformedPDUs
             let effects = active.receiveExtended(pdu, reception, at: now, radioFreeUntil: higherPriorityStart(than: .scanning))
             counters.malformedAirPDUs += active.malformedPDUs - malformedBefore
             extendedScanner = active
-            apply(effects, into: &outputs)
+            apply(resolvingExtendedReports(effects), into: &outputs)
             if pendingPeriodicSync != nil { discoverPeriodicTrain(pdu, reception) }
         case .auxConnectRsp:
             guard var active = initiator else { return }

@@ -201,12 +201,13 @@ extension Controller {
         return resolvingList.nextGeneration(timeout: resolvablePrivateAddressTimeout)
     }
 
-    /// Whether resolution is on and advertising or scanning runs on one of our private
-    /// addresses (an initiator keeps its address until it connects or is cancelled).
+    /// Whether resolution is on and advertising (legacy or a set) or scanning runs on one of
+    /// our private addresses (an initiator keeps its address until it connects or is cancelled).
     private var usesPrivateAddress: Bool {
         guard addressResolutionEnabled else { return false }
         let ours = Set(resolvingList.entries.compactMap(\.localAddress))
         return advertiser.map { ours.contains($0.ownAddress) } ?? false || scanner.map { ours.contains($0.ownAddress) } ?? false
+            || setsUse(ours)
     }
 
     /// RPA_Timeout passed: new private addresses, and an advertiser or scanner using an old
@@ -221,11 +222,18 @@ extension Controller {
             return resolvingList.entry(for: identity)?.localAddress
         }
         if let active = advertiser, let address = replacement(for: active.ownAddress) {
+            // A legacy-PDU set's advertiser carries the set's data, not the legacy commands'.
+            let set = legacyAdvertisingSet.flatMap { run in advertisingSets.first { $0.handle == run.handle } }
             advertiser = LegacyAdvertiser(
-                parameters: active.parameters, ownAddress: address, advertisingData: advertisingData,
-                scanResponseData: scanResponseData, txPowerDBm: configuration.txPowerDBm, now: now,
+                parameters: active.parameters, ownAddress: address, advertisingData: set?.data ?? advertisingData,
+                scanResponseData: set?.scanResponseData ?? scanResponseData, txPowerDBm: configuration.txPowerDBm, now: now,
                 supportsChannelSelection2: configuration.claimsChannelSelectionAlgorithm2)
         }
+        var renewed: [BluetoothAddress: BluetoothAddress] = [:]
+        for (identity, address) in old {
+            if let address, let new = resolvingList.entry(for: identity)?.localAddress { renewed[address] = new }
+        }
+        renewSetAddresses(renewed)
         if let active = scanner, let address = replacement(for: active.ownAddress) {
             scanner = LegacyScanner(
                 parameters: active.parameters, ownAddress: address, filterDuplicates: active.filterDuplicates,

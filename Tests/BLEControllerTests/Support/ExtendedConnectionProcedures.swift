@@ -7,18 +7,19 @@ extension TestAir {
     static let connectionTestEvents = HCI.LEEventMask.defaultAfterReset.union(
         [.enhancedConnectionComplete, .advertisingSetTerminated, .channelSelectionAlgorithm, .extendedAdvertisingReport])
 
-    /// A connectable extended set (directed to `target` when given) with `data`, enabled;
+    /// A connectable extended set (directed to `target` when given) with `data` and own
+    /// address type `ownAddressType`, enabled;
     /// returns the statuses of the parameters, the data and the enable.
     @discardableResult
     mutating func startConnectableSet(
         _ index: Int, handle: UInt8 = 0, primaryPHY: HCI.PHY = .le1M, secondaryPHY: HCI.PHY = .le1M,
-        target: BluetoothAddress? = nil, data: [UInt8] = [0x02, 0x01, 0x06]
+        target: BluetoothAddress? = nil, data: [UInt8] = [0x02, 0x01, 0x06], ownAddressType: HCI.OwnAddressType = .public
     ) -> [UInt8?] {
         var properties: HCI.AdvertisingEventProperties = [.connectable]
         if target != nil { properties.insert(.directed) }
         let parameters = command(index, HCI.LESetExtendedAdvertisingParameters(
             advertisingHandle: handle, advertisingEventProperties: properties, primaryAdvertisingIntervalMin: 0x0030,
-            primaryAdvertisingIntervalMax: 0x0030, ownAddressType: .public, peerAddress: target ?? BluetoothAddress(0),
+            primaryAdvertisingIntervalMax: 0x0030, ownAddressType: ownAddressType, peerAddress: target ?? BluetoothAddress(0),
             primaryAdvertisingPHY: primaryPHY, secondaryAdvertisingPHY: secondaryPHY)).first?.commandResult?.status
         let data = setExtendedData(index, handle: handle, data)
         let enable = enableSets(index, [.init(advertisingHandle: handle, duration: 0, maxExtendedAdvertisingEvents: 0)])
