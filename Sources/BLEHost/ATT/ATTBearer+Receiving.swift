@@ -48,6 +48,8 @@ extension ATTBearer {
     ///   a malformed indication is dropped but confirmed at once so the peer's transaction
     ///   ends. An indication before we confirmed the previous one is ignored.
     /// - A confirmation completes our outstanding indication and sends the next queued one.
+    /// - A response, notification or indication longer than ATT_MTU is refused
+    ///   (ATTBearer+Oversized.swift).
     ///
     /// After the bearer closed every PDU is ignored.
     /// - Parameters:
@@ -64,7 +66,9 @@ extension ATTBearer {
             counters.malformedPDUsReceived += 1
             return []
         }
-        switch ATTPDUKind(opcode: opcode) {
+        let kind = ATTPDUKind(opcode: opcode)
+        if pdu.count > mtu, let refused = receiveOversized(pdu, kind: kind, at: now) { return refused }
+        switch kind {
         case .request:
             return receiveRequest(pdu, opcode: opcode)
         case .command:

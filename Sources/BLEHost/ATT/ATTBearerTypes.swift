@@ -128,6 +128,9 @@ public struct ATTBearerCounters: Hashable, Sendable {
     public var unknownCommandsIgnored = 0
     /// PDUs received after the bearer closed; ignored.
     public var pdusIgnoredAfterClose = 0
+    /// Responses, notifications and indications longer than ATT_MTU (Core 5.4, Vol 3,
+    /// Part F, §3.2.8), which a server may not send: refused (ATTBearer+Oversized.swift).
+    public var oversizedPDUsReceived = 0
     /// A counter set at zero.
     public init() {}
 }
