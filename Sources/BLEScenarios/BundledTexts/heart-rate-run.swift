@@ -53,7 +53,7 @@ devices:
     txPower: -12
     advertise:
       type: nonconn_ind
-      interval: 300
+      interval: 100
       iBeacon: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5, major: 7, minor: 1, measuredPower: -56}
 actions:
   - {at: 1, app: {device: iPhone, app: Pulse, do: launch}}
