@@ -124,6 +124,26 @@ struct PhoneObservesAndRunsTests {
         #expect(alone.allSatisfy { $0.event != "observe" })
     }
 
+    @Test("With Bluetooth off in Settings the system's scan stops: none of the café's packets is received; back on, it is heard and the region determined afresh, with no entry but an exit")
+    func bluetoothOffStopsTheSystemScan() async throws {
+        var scenario = try Self.scenario()
+        scenario.actions += [ScenarioTimedAction(atSeconds: 2, action: .bluetooth("iPhone", on: false)),
+                             ScenarioTimedAction(atSeconds: 12, action: .bluetooth("iPhone", on: true))]
+        let truth = Truth()
+        let story = try await Self.play(scenario, watcher: truth.watcher(beacon: "cafe beacon"))
+        let seen = truth.seen.withLock { $0 }
+        // Without the switch the café is first heard at about 3 s (the test above); here not before 12 s.
+        #expect(seen.received.allSatisfy { $0 >= 12_000_000 }, "received at \(seen.received.prefix(3)) µs")
+        let firstReport = try #require(seen.reported.first), lastReport = try #require(seen.reported.last)
+        let heard = try #require(story.first { $0.event == "observe" && $0.detail.hasPrefix("hears \"cafe beacon\" first") })
+        #expect(heard.time >= firstReport && heard.time - firstReport < 1_000, "heard \(heard.time), first report \(firstReport)")
+        // Bluetooth back on, a region is determined afresh: inside, without an entry
+        // (BeaconMonitor.radioSwitchedOn, as in a scenario run); leaving it is an exit.
+        #expect(Self.times(story, "enter \"cafe\"").isEmpty)
+        let exit = try #require(Self.times(story, "exit \"cafe\"").first)
+        #expect(exit >= lastReport + 10_000_000 && exit < lastReport + 11_000_000, "exit \(exit), last report \(lastReport)")
+    }
+
     @Test("The same seed tells the same story, line for line and to the microsecond")
     func deterministic() async throws {
         let first = try await Self.play(try Self.scenario())
