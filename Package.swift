@@ -74,8 +74,8 @@ let package = Package(
         // Files the host's state lives in (the bond store): the I/O BLEHost, being sans-IO, leaves out.
         .target(name: "BLEStorage", dependencies: ["BLEHost", "BLEWire"]),
         .target(name: "BLEAdapter", dependencies: ["BLEHost", "BLETransport", "BLEWorld", "BLEController", "BLELogging", "BLEWire", "BLEScenarios"]),
-        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLECrypto", "BLEHost", "BLELogging", "BLEPhone", "BLEProfiles", "BLEStorage", "BLETime", "BLEWire",
-                                            "BLEWorld"]),
+        .target(name: "BLE", dependencies: ["BLEAdapter", "BLEBeacons", "BLECrypto", "BLEHost", "BLELogging", "BLEPhone", "BLEProfiles", "BLEScenarios", "BLEStorage", "BLETime",
+                                            "BLEWire", "BLEWorld"]),
         .target(name: "BLEBeacons", dependencies: ["BLEWire", "BLECrypto"]),
         // Standard GATT services (Battery, Device Information, Heart Rate, ...): definitions and value codecs.
         .target(name: "BLEProfiles", dependencies: ["BLEAdapter", "BLEHost", "BLEWire"]),
@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(name: "AppleStyleSwift6Tests", dependencies: ["SimulatedTesting", "WorldTesting", "OpenCoreBluetooth", "OpenCoreLocation", "OpenUserNotifications",
                                                             "BLE"]),
         .testTarget(name: "BLETests", dependencies: ["SimulatedTesting", "BLE", "BLEAdapter", "BLEBeacons", "BLEHost", "BLEProfiles", "BLETime", "BLEWire", "BLEWorld",
-                                                  "BLEController", "NotificationLight"]),
+                                                  "BLEController", "BLEScenarios", "HeartRateMonitor", "NotificationLight"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -112,14 +112,16 @@ public final class BLEDevice: Sendable {
     /// on its first `host: external` device and its GATT devices served, as
     /// `open(hci: "sim:FILE.yaml")` does for a file. Called inside a simulation (a simulated
     /// test, `ble sim run`), the world joins it and keeps its virtual time; otherwise it runs
-    /// at real time.
+    /// at real time. `watcher` sees the world as it is built, before it runs
+    /// (``BLEAdapter/ScenarioFileWatch/Watcher``): where a test reads the world's truth.
     /// - Throws: ``BLEError/controllerUnavailable(_:)`` with the scenario's problem.
     public static func open(scenario: Scenario, snoop: String? = nil, bonds: BondStorage = .memory,
-                            profile: HostProfile = .standard) async throws(BLEError) -> BLEDevice {
+                            profile: HostProfile = .standard,
+                            watcher: ScenarioFileWatch.Watcher? = nil) async throws(BLEError) -> BLEDevice {
         let adapter: Adapter
         do {
             adapter = try Adapter.open(scenario: scenario, snoopPath: snoop, att: ATTBearerConfiguration(receiveMTU: profile.attMTU),
-                                       parameterUpdates: profile.parameterUpdates)
+                                       parameterUpdates: profile.parameterUpdates, watcher: watcher)
             try await adapter.startSimulatedPeripherals()
         } catch {
             throw BLEError(error, closed: false)

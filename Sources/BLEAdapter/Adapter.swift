@@ -217,18 +217,21 @@ extension Adapter {
 
     /// Opens an embedded world of `scenario` (already loaded, its seed as it should be) and
     /// attaches the host to its first `host: external` device, as `--hci sim:FILE.yaml` does.
-    /// Called on a simulation's thread, the world joins that simulation.
+    /// Called on a simulation's thread, the world joins that simulation. `watcher` sees the
+    /// world before it runs, as a ``ScenarioFileWatch`` watcher does for a file (a test's
+    /// place to compare what a program was told with the world's truth).
     /// - Throws: ``AdapterError`` with one sentence saying what to do.
     public static func open(
         scenario: Scenario, snoopPath: String? = nil, onLog: (@Sendable (String) -> Void)? = nil,
-        att: ATTBearerConfiguration = .init(), parameterUpdates: ConnectionParameterUpdatePolicy = .acceptValid, speed: Double = 1
+        att: ATTBearerConfiguration = .init(), parameterUpdates: ConnectionParameterUpdatePolicy = .acceptValid, speed: Double = 1,
+        watcher: ScenarioFileWatch.Watcher? = nil
     ) throws -> Adapter {
         let snoop = try snoopPath.map(SnoopFile.init(path:))
         var onPacket: (@Sendable (HostPacketRecord) -> Void)?
         if let snoop { onPacket = { record in snoop.write(record) } }
         return try openWorld(scenario, seed: nil, snoop: snoop, onPacket: onPacket, onLog: onLog,
                              configuration: HCIDriverConfiguration(commandTimeout: simulatedCommandTimeout), att: att,
-                             parameterUpdates: parameterUpdates, speed: speed)
+                             parameterUpdates: parameterUpdates, speed: speed, watcher: watcher)
     }
 
     private static func openWorld(

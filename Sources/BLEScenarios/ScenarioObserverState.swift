@@ -5,15 +5,20 @@ import BLEWorld
 /// One observing device's beacon cores and bookkeeping: a ``BeaconMonitor`` for its
 /// regions, a ``BeaconRanger`` for their beacons, and what the timeline needs to report
 /// changes only (first hearings, proximity classes, the strongest moment of each pass).
-struct ScenarioObserverState {
+/// ``ScenarioRunner`` runs one per observing device; a phone with its own host runs one in
+/// its system (`PhoneRegionMonitoring` in `BLE`) on its host's scan, hence `package`.
+package struct ScenarioObserverState {
     /// The current pass of one beacon: from when it is heard until it goes quiet.
     struct Pass {
         var strongest: BeaconSighting
         var lastHeard: Microseconds
     }
 
-    let name: String
-    let device: DeviceID
+    /// The observing device's name, for its events.
+    package let name: String
+    /// The observing device in its world; `nil` for a phone's own monitoring, which
+    /// knows no world.
+    let device: DeviceID?
     let configuration: ScenarioObserver
     let regions: [BeaconRegion]
     var monitor: BeaconMonitor
@@ -24,7 +29,9 @@ struct ScenarioObserverState {
     var reportedProximity: [IBeaconIdentity: BeaconProximity] = [:]
     var passes: [IBeaconIdentity: Pass] = [:]
 
-    init(name: String, device: DeviceID, configuration: ScenarioObserver) {
+    /// An observer named `name` (device `device` of the world, if known) watching what
+    /// `configuration` monitors and ranges; nothing is monitored before ``start(at:)``.
+    package init(name: String, device: DeviceID?, configuration: ScenarioObserver) {
         self.name = name
         self.device = device
         self.configuration = configuration
@@ -52,17 +59,17 @@ struct ScenarioObserverState {
     }
 
     /// Whether any monitored region covers the beacon.
-    func watches(_ identity: IBeaconIdentity) -> Bool {
+    package func watches(_ identity: IBeaconIdentity) -> Bool {
         regions.contains { $0.contains(identity) }
     }
 
     /// Starts monitoring every region at `time`.
-    mutating func start(at time: Microseconds) {
+    package mutating func start(at time: Microseconds) {
         for region in regions { try? monitor.startMonitoring(region, at: time) }
     }
 
     /// Takes one advertisement of a watched beacon; returns the events it causes.
-    mutating func receive(_ frame: IBeacon, sighting: BeaconSighting, at time: Microseconds) -> [ScenarioTimelineEvent.Kind] {
+    package mutating func receive(_ frame: IBeacon, sighting: BeaconSighting, at time: Microseconds) -> [ScenarioTimelineEvent.Kind] {
         var events: [ScenarioTimelineEvent.Kind] = []
         let identity = frame.identity
         if heard.insert(identity).inserted { events.append(.firstHeard(sighting)) }
@@ -86,7 +93,7 @@ struct ScenarioObserverState {
     }
 
     /// The once-a-second tick at `time`: exits due, proximity changes, passes ended.
-    mutating func tick(at time: Microseconds, quietAfter: Microseconds) -> [ScenarioTimelineEvent] {
+    package mutating func tick(at time: Microseconds, quietAfter: Microseconds) -> [ScenarioTimelineEvent] {
         var events: [ScenarioTimelineEvent] = []
         for event in monitor.tick(at: time) {
             if case let .didExit(region, exitTime) = event {
@@ -112,6 +119,18 @@ struct ScenarioObserverState {
             events.append(ScenarioTimelineEvent(time: pass.strongest.heardAt, device: name, kind: .passed(pass.strongest)))
         }
         return events
+    }
+
+    /// Bluetooth went off or on on the observing phone (its Settings switch, or Airplane
+    /// Mode): off, its regions go unknown without an exit and ranging starts over; on, they
+    /// are determined afresh, with no entry or exit (``BeaconMonitor/radioSwitchedOff(at:)``).
+    package mutating func radioSwitched(on: Bool, at time: Microseconds) {
+        if on {
+            monitor.radioSwitchedOn(at: time)
+        } else {
+            monitor.radioSwitchedOff(at: time)
+            ranger = BeaconRanger(configuration: Self.rangingConfiguration(configuration))
+        }
     }
 
     private mutating func report(_ identity: IBeaconIdentity, _ proximity: BeaconProximity, filtered: Double?,

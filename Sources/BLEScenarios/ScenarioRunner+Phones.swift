@@ -124,12 +124,7 @@ extension ScenarioRunner {
     /// ``BeaconMonitor/radioSwitchedOff(at:)``). Its ranging starts over.
     private func bluetoothSwitched(on: Bool, observer name: String, at now: Microseconds) {
         guard let index = observers.firstIndex(where: { $0.name == name }) else { return }
-        if on {
-            observers[index].monitor.radioSwitchedOn(at: now)
-        } else {
-            observers[index].monitor.radioSwitchedOff(at: now)
-            observers[index].ranger = BeaconRanger(configuration: ScenarioObserverState.rangingConfiguration(observers[index].configuration))
-        }
+        observers[index].radioSwitched(on: on, at: now)
     }
 
     /// Whether the observing phone `name` has Bluetooth on (a device that is no phone has).

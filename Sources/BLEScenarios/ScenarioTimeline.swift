@@ -53,29 +53,34 @@ public struct ScenarioTimeline: Hashable, Sendable {
     public static func line(_ event: ScenarioTimelineEvent) -> String {
         let time = number(event.seconds, places: 1) + " s"
         let prefix = String(repeating: " ", count: max(2, 9 - time.count)) + time + "  " + event.device + "  "
-        switch event.kind {
+        return prefix + words(event.kind)
+    }
+
+    /// What an event says, in words, without its time and device: `enter "stop 2"`.
+    public static func words(_ kind: ScenarioTimelineEvent.Kind) -> String {
+        switch kind {
         case let .firstHeard(sighting):
-            return prefix + "hears \"\(sighting.beacon)\" first (\(sighting.rssi) dBm\(distance(sighting.distance)))"
+            return "hears \"\(sighting.beacon)\" first (\(sighting.rssi) dBm\(distance(sighting.distance)))"
         case let .entered(region):
-            return prefix + "enter \"\(region)\""
+            return "enter \"\(region)\""
         case let .exited(region):
-            return prefix + "exit \"\(region)\""
+            return "exit \"\(region)\""
         case let .proximity(sighting, proximity, filtered, accuracy):
             if proximity == .unknown {
-                return prefix + "unknown \"\(sighting.beacon)\" (last heard \(number(Double(sighting.heardAt) / 1_000_000, places: 1)) s"
+                return "unknown \"\(sighting.beacon)\" (last heard \(number(Double(sighting.heardAt) / 1_000_000, places: 1)) s"
                     + "\(distance(sighting.distance)))"
             }
             var details: [String] = []
             if let filtered { details.append(number(filtered, places: 1) + " dBm filtered") }
             details.append("≈ " + metres(accuracy))
             if let trueDistance = sighting.distance { details.append("true " + metres(trueDistance)) }
-            return prefix + "\(proximity) \"\(sighting.beacon)\" (\(details.joined(separator: ", ")))"
+            return "\(proximity) \"\(sighting.beacon)\" (\(details.joined(separator: ", ")))"
         case let .passed(sighting):
-            return prefix + "passed \"\(sighting.beacon)\" (strongest \(sighting.rssi) dBm\(distance(sighting.distance)))"
+            return "passed \"\(sighting.beacon)\" (strongest \(sighting.rssi) dBm\(distance(sighting.distance)))"
         case let .action(words):
-            return prefix + words
+            return words
         case let .app(app, words):
-            return prefix + app + ": " + words
+            return app + ": " + words
         }
     }
 

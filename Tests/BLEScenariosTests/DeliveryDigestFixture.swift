@@ -32,6 +32,8 @@ enum DeliveryDigestFixture {
                                    receptionDigest: 0x0, timelineDigest: 0x69919180bed9bfe9),
         "heart-rate-restore": DeliveryDigest(receptions: 0, transmissions: 572, collisions: 0,
                                    receptionDigest: 0x0, timelineDigest: 0xf639961fb707f062),
+        "heart-rate-run": DeliveryDigest(receptions: 0, transmissions: 1146, collisions: 0,
+                                   receptionDigest: 0x0, timelineDigest: 0xb0b07d79dca0daa),
         "neighbourhood": DeliveryDigest(receptions: 3, transmissions: 3445, collisions: 0,
                                    receptionDigest: 0xa4459c2ca9b013fe, timelineDigest: 0x5961dc931175ea89),
         "ride-log": DeliveryDigest(receptions: 0, transmissions: 3432, collisions: 0,

@@ -1,4 +1,6 @@
+import BLEAdapter
 import BLEHost
+import BLEScenarios
 import BLETime
 import BLEWorld
 
@@ -33,11 +35,19 @@ public struct PhoneStory: Sendable {
         self.accessoryPrograms = accessoryPrograms
     }
 
-    /// Whether `scenario` needs the phone's host: an app or an accessory runs a program, or
-    /// the phone gets notifications.
+    /// Whether `scenario` needs the phone's host: an app or an accessory runs a program, the
+    /// phone gets notifications, or a phone with its own host observes beacons.
     public static func isNeeded(for scenario: Scenario) -> Bool {
-        scenario.devices.contains { device in device.program != nil || device.apps.contains { $0.program != nil } }
-            || scenario.actions.contains { if case .notification = $0.action { true } else { false } }
+        scenario.devices.contains { device in
+            device.program != nil || device.apps.contains { $0.program != nil } || observesOnHost(device)
+        } || scenario.actions.contains { if case .notification = $0.action { true } else { false } }
+    }
+
+    /// Whether `device` is a phone with its own host that observes beacons (`observe:`):
+    /// its system watches the regions on its host's scan (`PhoneRegionMonitoring`), so only
+    /// its story plays it.
+    public static func observesOnHost(_ device: ScenarioDevice) -> Bool {
+        device.host == .external && !device.apps.isEmpty && device.observing != nil
     }
 
     /// Checks that every program `scenario` names is one of ours.
@@ -66,13 +76,20 @@ public struct PhoneStory: Sendable {
     /// simulation's thread, not the main actor, so that each of its steps happens at a
     /// virtual time that does not depend on when the main queue gets to it; only the
     /// programs' launch entry points run on the main queue, as on a phone. `snoop` is a
-    /// directory for the phone's capture (`phone.btsnoop`).
-    public func play(_ scenario: Scenario, until limit: Int64, snoop: String?) async throws(PhoneStoryError) -> [PhoneStoryLine] {
+    /// directory for the phone's capture (`phone.btsnoop`); `watcher` sees the world before
+    /// it runs (``BLEAdapter/ScenarioFileWatch/Watcher``), for a test to read its truth.
+    ///
+    /// A phone that observes (`observe:`) has its system monitor the regions on its host's
+    /// shared scan (`PhoneRegionMonitoring`): its entries, exits and other observer events
+    /// are lines of app `system` and event `observe`, in the words of a scenario timeline.
+    public func play(_ scenario: Scenario, until limit: Int64, snoop: String?,
+                     watcher: ScenarioFileWatch.Watcher? = nil) async throws(PhoneStoryError) -> [PhoneStoryLine] {
         let device: BLEDevice
         // The phone's iOS profile (`phone:`): its host's habits from the start, its rules below.
         let profile = PhoneProfile(scenario: scenario.devices.first { $0.host == .external && !$0.apps.isEmpty }?.phone)
         do {
-            device = try await BLEDevice.open(scenario: scenario, snoop: snoop.map { $0 + "/phone.btsnoop" }, profile: profile.host)
+            device = try await BLEDevice.open(scenario: scenario, snoop: snoop.map { $0 + "/phone.btsnoop" }, profile: profile.host,
+                                              watcher: watcher)
         } catch {
             throw PhoneStoryError("The simulated world could not start: \(error).")
         }
@@ -84,6 +101,7 @@ public struct PhoneStory: Sendable {
         let said = StoryRecorder(clock: device.clock) { phone.timeline.count }
         let objects = ProgramObjects()
         var accessories: [(BLEDevice, any AccessoryProgram)] = []
+        var monitoring: PhoneRegionMonitoring?
         do {
             for app in phone.scenarioApps {
                 let launch = app.program.flatMap { appPrograms[$0] }
@@ -93,6 +111,11 @@ public struct PhoneStory: Sendable {
                 }
             }
             try phone.followScenario()
+            // The phone's own region monitoring (`observe:`), on its host's shared scan.
+            monitoring = PhoneRegionMonitoring(phone: phone, device: device, place: place) { event in
+                said.record(place.deviceName, "system", ScenarioTimeline.words(event.kind), event: "observe")
+            }
+            monitoring?.start()
             for port in place.accessories {
                 guard let start = accessoryPrograms[port.program] else {
                     throw PhoneStoryError("\"\(port.name)\" runs \"\(port.program)\", which is no accessory program ble sim run knows.")
@@ -103,6 +126,7 @@ public struct PhoneStory: Sendable {
                 accessories.append((accessory, try await start(accessory, port.name) { line in said.record(port.name, port.program, line) }))
             }
         } catch {
+            monitoring?.close()
             for (accessory, _) in accessories { await accessory.close() }
             await device.close()
             throw PhoneStoryError("Scenario \"\(scenario.name)\": \(error).")
@@ -124,6 +148,7 @@ public struct PhoneStory: Sendable {
         try? await device.clock.sleep(untilMicroseconds: limit)
         connecting?.cancel()
         provider?.stop()
+        monitoring?.close()
         phone.close()
         let timeline = phone.timeline
         for (accessory, program) in accessories {

@@ -14,8 +14,9 @@ public struct PhoneStoryLine: Hashable, Sendable {
     public var device: String
     /// The app (or accessory program, or `system`) the line is about.
     public var app: String
-    /// `state`, `deliver`, `relaunched`, `dropped`, `alert`, `notification`, `network` or
-    /// `log` (the program's own line).
+    /// `state`, `deliver`, `relaunched`, `dropped`, `alert`, `notification`, `network`,
+    /// `log` (the program's own line) or `observe` (the phone's region monitoring: an entry,
+    /// an exit, a beacon heard first, ranged or passed, in the words of a scenario timeline).
     public var event: String
     /// What happened, in words.
     public var detail: String
@@ -36,12 +37,13 @@ public struct PhoneStoryLine: Hashable, Sendable {
         }
     }
 
-    /// A line a program (`app`) on `device` said at `time`.
-    public init(device: String, app: String, time: Int64, said text: String) {
+    /// A line a program (`app`) on `device` said at `time`; `event` is `log` unless the
+    /// phone's system said it (`observe`).
+    public init(device: String, app: String, time: Int64, said text: String, event: String = "log") {
         self.time = time
         self.device = device
         self.app = app
-        event = "log"
+        self.event = event
         detail = text
     }
 
@@ -74,7 +76,7 @@ public struct PhoneStoryLine: Hashable, Sendable {
 /// put it in its place.
 final class StoryRecorder: Sendable {
     private struct Said {
-        var time: Int64, position: Int, device: String, app: String, text: String
+        var time: Int64, position: Int, device: String, app: String, text: String, event: String
     }
 
     private let lines = Mutex<[Said]>([])
@@ -86,9 +88,9 @@ final class StoryRecorder: Sendable {
         self.position = position
     }
 
-    /// Records `text`, said by `app` on `device`, now.
-    func record(_ device: String, _ app: String, _ text: String) {
-        let said = Said(time: clock.microseconds, position: position(), device: device, app: app, text: text)
+    /// Records `text`, said by `app` on `device`, now, as a line of kind `event`.
+    func record(_ device: String, _ app: String, _ text: String, event: String = "log") {
+        let said = Said(time: clock.microseconds, position: position(), device: device, app: app, text: text, event: event)
         lines.withLock { $0.append(said) }
     }
 
@@ -96,7 +98,9 @@ final class StoryRecorder: Sendable {
     func merged(with timeline: [PhoneTimelineEntry], device: String) -> [PhoneStoryLine] {
         var said = lines.withLock { $0 }[...]
         var story: [PhoneStoryLine] = []
-        func take(_ line: Said) { story.append(PhoneStoryLine(device: line.device, app: line.app, time: line.time, said: line.text)) }
+        func take(_ line: Said) {
+            story.append(PhoneStoryLine(device: line.device, app: line.app, time: line.time, said: line.text, event: line.event))
+        }
         for (index, entry) in timeline.enumerated() {
             while let line = said.first, line.position <= index {
                 take(line)

@@ -89,6 +89,7 @@ extension SimulatedPhone.State {
                 effects.append(.bluetooth(member, on: after.settings))
             }
             if !after.settings { effects.append(.radioOff) }
+            effects += systemListeners.map { .call($0) }
         } else if before.controlCenter != after.controlCenter, after.settings {
             for member in members.values.flatMap({ $0 }) where member.role != .region {
                 effects.append(.bluetooth(member, on: after.controlCenter))

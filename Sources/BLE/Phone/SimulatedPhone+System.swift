@@ -65,6 +65,9 @@ extension SimulatedPhone {
         var runs: [String: Int] = [:]
         /// The cellular link, the servers it reaches and the apps' requests.
         var network: NetworkState
+        /// The phone's own services that follow its apps' states and its Bluetooth switch
+        /// (its region monitoring, ``PhoneRegionMonitoring``): each is called after a change.
+        var systemListeners: [@Sendable () -> Void] = []
 
         init(core: PhoneCore, link: CellularLink = CellularLink()) {
             self.core = core
@@ -97,6 +100,7 @@ extension SimulatedPhone {
                         effects += (members[app] ?? []).map { .changed($0, to) }
                     }
                     effects += networkFollows(app, to: to, at: now)
+                    effects += systemListeners.map { .call($0) }
                     if to == .suspended {
                         // A relaunched app that made no manager to restore before it was
                         // suspended again loses the events it was relaunched for, as

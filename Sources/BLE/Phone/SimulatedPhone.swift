@@ -261,6 +261,13 @@ public final class SimulatedPhone: Sendable {
     /// What the system did so far, in order.
     public var timeline: [PhoneTimelineEntry] { state.withLock { $0.timeline } }
 
+    /// Calls `listener` after every change of an app's state or of the Bluetooth switch in
+    /// Settings, once the system has made it: how the phone's own services
+    /// (``PhoneRegionMonitoring``) follow the apps and the radio.
+    func whenSystemChanges(_ listener: @escaping @Sendable () -> Void) {
+        state.withLock { $0.systemListeners.append(listener) }
+    }
+
     /// Stops the phone's timers and its following of a scenario; the apps stay as they are.
     public func close() {
         state.withLock { state in
@@ -269,6 +276,7 @@ public final class SimulatedPhone: Sendable {
             state.timerDeadline = nil
             state.follower?.cancel()
             state.follower = nil
+            state.systemListeners = []
         }
     }
 }

@@ -95,9 +95,12 @@ struct SimRunCommand: AsyncParsableCommand {
             throw CommandFailure("Scenario \"\(scenario.name)\" plays no field system (it has no system:), so it has no fleet store; leave out --store.")
         }
         if PhoneStory.isNeeded(for: scenario) {
-            guard !ScenarioRunner.hasObservers(scenario) else {
-                throw CommandFailure("Scenario \"\(scenario.name)\" has both beacon observers (observe:) and apps that run "
-                                     + "programs; ble sim run plays one or the other: split it into two scenarios.")
+            // The phone's story holds its own region monitoring (a phone with host: external
+            // and observe:), not that of devices without a host.
+            if let observer = scenario.devices.first(where: { $0.observing != nil && !PhoneStory.observesOnHost($0) }) {
+                throw CommandFailure("Scenario \"\(scenario.name)\" has a beacon observer without a host of its own "
+                                     + "(\"\(observer.name)\") and a phone whose host runs programs; ble sim run plays the phone's "
+                                     + "story, which holds only that phone's observing: split it into two scenarios.")
             }
             try createSnoopDirectory()
             try await runPhone(scenario, until: Int64((until * 1_000_000).rounded()), speed: speed)

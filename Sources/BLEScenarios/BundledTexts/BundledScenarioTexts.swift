@@ -14,6 +14,7 @@ extension BundledScenarios {
         "bus-route-pocket": busRoutePocket,
         "heart-rate-restore": heartRateRestore,
         "heart-rate-force-quit": heartRateForceQuit,
+        "heart-rate-run": heartRateRun,
         "call-notification-light": callNotificationLight,
         "bus-fleet": busFleet,
         "shop": shop,

@@ -201,13 +201,14 @@ struct DeviceSection: Decodable {
         apps = try fields.optional("apps", [AppSection].self, expected: "a list of apps {name, modes, restoresState, regions, program}")?
             .map(\.app) ?? []
         // A phone (apps) without scan: scans as its system does (ScenarioDevice.scansAsPhone).
-        if observing != nil, scanning == nil {
-            if apps.isEmpty { throw fields.error("observe", "only a scanning device hears beacons; add scan: {interval, window}") }
-            if let host {
-                throw fields.error("observe", "a phone with host: \(host.rawValue) scans with that host, and a run plays no "
-                                   + "observe: on it yet (docs/phone.md, \"Not yet\"); leave out host: for a phone whose "
-                                   + "scan follows its iOS rules, or observe with a scripted device of its own")
-            }
+        // A phone with host: external observes with its system's region monitoring on its
+        // host's scan, shared with its apps (BLE's PhoneRegionMonitoring, docs/phone.md).
+        if observing != nil, scanning == nil, apps.isEmpty {
+            throw fields.error("observe", "only a scanning device hears beacons; add scan: {interval, window}")
+        }
+        if observing != nil, let host, host != .external {
+            throw fields.error("observe", "a phone with host: \(host.rawValue) has no host to scan with; give it host: external "
+                               + "(its system scans with that host) or leave out host: (it scans as its iOS rules say)")
         }
         phone = try fields.optional("phone", PhoneSection.self, expected: "{profile, passcode, bluetoothStaysOnInAirplaneMode, "
                                     + "backgroundAdvertisingDropouts, readyToUpdateSubscribersSkipRate, scanFreezesAfterScreenLock}")?.phone
@@ -218,6 +219,10 @@ struct DeviceSection: Decodable {
         if program != nil, host != .external || !apps.isEmpty {
             throw fields.error("program", "an accessory program runs on a host: external device without apps "
                                + "(a phone's apps name their programs themselves)")
+        }
+        if let app = apps.first(where: { $0.program != nil && $0.regions != nil }) {
+            throw fields.error("apps", "app \"\(app.name)\" runs a program, which registers its own regions with its location "
+                               + "manager; leave out regions: (it lists the regions of an app without a program)")
         }
         if apps.contains(where: { $0.program != nil }), host != .external {
             throw fields.error("apps", "an app that runs a program needs a host on its phone: give the device host: external "

@@ -10,7 +10,7 @@ struct BundledScenarioDigestTests {
     /// FNV-1a (64-bit) of `String(reflecting:)` of each decoded scenario, recorded with the
     /// decoder that composed with Yams' default (regular-expression) resolver. Re-recorded when
     /// ScenarioDevice gained `attack` (each device reflects one more `attack: nil`; with those
-    /// removed every digest equalled the earlier one). car-pocket, car-pocket-20 and bus-route-pocket were recorded
+    /// removed every digest equalled the earlier one). car-pocket, car-pocket-20, bus-route-pocket and heart-rate-run were recorded
     /// when they were added, with the decoder of their day.
     static let recorded: [String: String] = [
         "bus-fleet.yaml": "84293fb081a4379f",
@@ -27,6 +27,7 @@ struct BundledScenarioDigestTests {
         "flat.yaml": "cf2b6dc65b015cea",
         "heart-rate-force-quit.yaml": "9d355449f174457b",
         "heart-rate-restore.yaml": "3378b32210c407c0",
+        "heart-rate-run.yaml": "4d70f1ff7c6edf75",
         "neighbourhood.yaml": "d56717b518b112c2",
         "ride-log.yaml": "9c7aa6069839a2d6",
         "shop.yaml": "9da32ebb6f1d4b87",

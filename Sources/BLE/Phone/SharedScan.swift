@@ -1,4 +1,3 @@
-import BLE
 import Synchronization
 
 /// The one scan a device runs for all the central managers that share it: the controller
@@ -16,18 +15,50 @@ import Synchronization
 /// bursts (``PhonePolicy/backgroundScanPhase(at:)``): the controller's scan stops at a
 /// burst's end and starts again at the next one's start. A device on no phone scans
 /// actively and continuously.
-final class SharedScan: Sendable {
+///
+/// The phone's own region monitoring (``PhoneRegionMonitoring``) shares the same scan as the
+/// system: on iOS the system's beacon monitoring and the apps' scans use one radio. It lives
+/// here, beside the phone, for that; OpenCoreBluetooth's central managers use it through
+/// `package` access.
+package final class SharedScan: Sendable {
     /// A report of the device's scan, and whether that scan was active: a passive scan
     /// never brings a scan response, so no discovery should wait for one.
-    struct Report: Sendable {
-        let advertisement: Advertisement
-        let active: Bool
+    package struct Report: Sendable {
+        /// The advertisement as the device's central reported it.
+        package let advertisement: Advertisement
+        /// Whether the scan that heard it was active.
+        package let active: Bool
     }
 
-    /// A manager's share of the scan: its reports, and the app it scans for (`nil` on no phone).
+    /// Whom a share of the scan is for: a manager of an app (or of no phone), or the phone's
+    /// system, which scans at the foreground duty only while `onScreen` says so.
+    package enum Scanner: Sendable {
+        /// A manager of `app`; `nil` for a manager on no phone.
+        case app(PhoneApp?)
+        /// The system of `phone` (its region monitoring).
+        case system(SimulatedPhone, onScreen: @Sendable () -> Bool)
+
+        /// The phone's rules the scan follows, `nil` on no phone.
+        var policy: PhonePolicy? {
+            switch self {
+            case let .app(app): app?.policy
+            case let .system(phone, _): phone.policy
+            }
+        }
+
+        /// Whether this share asks for the foreground duty now.
+        var inForeground: Bool {
+            switch self {
+            case let .app(app): app.map { $0.state == .foreground } ?? true
+            case let .system(_, onScreen): onScreen()
+            }
+        }
+    }
+
+    /// A manager's share of the scan: its reports, and whom it scans for.
     private struct Subscriber {
         let continuation: AsyncStream<Report>.Continuation
-        let app: PhoneApp?
+        let scanner: Scanner
         /// Frozen by the screen-lock fault (``freeze()``): it hears nothing more.
         var frozen = false
     }
@@ -68,7 +99,7 @@ final class SharedScan: Sendable {
     private var isOrphaned: Bool { state.withLock { $0.device == nil } }
 
     /// The shared scan of `device`.
-    static func of(_ device: BLEDevice) -> SharedScan {
+    package static func of(_ device: BLEDevice) -> SharedScan {
         scans.withLock { scans in
             scans = scans.filter { !$0.value.isOrphaned }
             if let scan = scans[ObjectIdentifier(device)] { return scan }
@@ -83,11 +114,17 @@ final class SharedScan: Sendable {
     /// central scans on its own, or the device closed).
     /// - Parameter app: the app of a simulated phone the caller scans for, whose state
     ///   sets the scan's duty; `nil` for a manager on no phone.
-    func subscribe(for app: PhoneApp?) -> AsyncStream<Report> {
+    package func subscribe(for app: PhoneApp?) -> AsyncStream<Report> {
+        subscribe(.app(app))
+    }
+
+    /// Every report of the device's scan from now on for `scanner`, until the caller stops
+    /// iterating; ends early as ``subscribe(for:)`` does.
+    package func subscribe(_ scanner: Scanner) -> AsyncStream<Report> {
         let (stream, continuation) = AsyncStream.makeStream(of: Report.self, bufferingPolicy: .bufferingNewest(Self.backlog))
         let (id, replaced) = state.withLock { state in
             state.nextID += 1
-            state.subscribers[state.nextID] = Subscriber(continuation: continuation, app: app)
+            state.subscribers[state.nextID] = Subscriber(continuation: continuation, scanner: scanner)
             return (state.nextID, reconcile(&state))
         }
         replaced?.cancel()
@@ -98,14 +135,14 @@ final class SharedScan: Sendable {
     /// The phone's screen-lock fault (``PhonePolicy/scanFreezesAfterScreenLock``): every scan
     /// running now delivers nothing more, though its app still believes it scans; a scan
     /// started afresh is not frozen.
-    func freeze() {
+    package func freeze() {
         state.withLock { state in
             for id in state.subscribers.keys { state.subscribers[id]?.frozen = true }
         }
     }
 
     /// An app's state changed: the scan takes the duty its subscribers' apps now need.
-    func reconsider() {
+    package func reconsider() {
         state.withLock { reconcile(&$0) }?.cancel()
     }
 
@@ -138,14 +175,15 @@ final class SharedScan: Sendable {
     }
 
     /// The scan `subscribers` need: on a phone, its duty for whether any of them scans for
-    /// an app in the foreground (or for no app), in bursts when none does and the phone's
-    /// profile is ``ScanProfile/legacyIOS5to7``; on no phone, an active, continuous scan.
+    /// an app in the foreground (or for no app, or for the system while an app following a
+    /// region is on screen), in bursts when none does and the phone's profile is
+    /// ``ScanProfile/legacyIOS5to7``; on no phone, an active, continuous scan.
     /// Every report is wanted: each manager applies its own duplicate rule.
     private static func plan(for subscribers: [Subscriber]) -> Plan {
-        guard let policy = subscribers.lazy.compactMap(\.app).first?.policy else {
+        guard let policy = subscribers.lazy.compactMap(\.scanner.policy).first else {
             return Plan(options: ScanOptions(allowDuplicates: true), bursts: nil)
         }
-        let foreground = subscribers.contains { $0.app.map { $0.state == .foreground } ?? true }
+        let foreground = subscribers.contains { $0.scanner.inForeground }
         let duty = policy.scanDuty(foregroundScanner: foreground)
         let options = ScanOptions(active: duty.active, allowDuplicates: true,
                                   interval: .microseconds(duty.interval), window: .microseconds(duty.window))
