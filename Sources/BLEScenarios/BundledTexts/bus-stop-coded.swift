@@ -7,7 +7,8 @@ extension BundledScenarios {
 # the same beacon on its south face, now advertising with an extended set whose ADV_EXT_IND
 # and AUX_ADV_IND go out on LE Coded S=8 (125 kb/s, 8 dB more sensitivity than LE 1M).
 # An iPhone app cannot scan on LE Coded, so the listeners are Linux gateways (on a trolley,
-# no body in the way) scanning extended on LE Coded, pushed away from the pole at walking pace.
+# no body in the way) scanning extended on LE Coded, pushed away from the pole at walking pace;
+# each leaves the stop's region 5 s after it last hears the beacon.
 #
 # Geometry, in metres east (x), north (y) and up (z): the pole stands at the origin; the
 # beacon hangs at 2.5 m on its south face; the gateways' antennas are at 1.2 m.
@@ -53,6 +54,7 @@ devices:
     observe:
       monitor: [{identifier: stop, uuid: 8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51, major: 1}]
       range: false
+      exitPeriod: 5
   # The same on the north side, behind the pole.
   - name: north gateway
     address: "C0:6A:7E:00:00:02"
@@ -63,6 +65,7 @@ devices:
     observe:
       monitor: [{identifier: stop, uuid: 8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51, major: 1}]
       range: false
+      exitPeriod: 5
 obstacles:
   - name: pole
     cylinder: {base: [0, 0, 0], radius: 0.05, height: 3}

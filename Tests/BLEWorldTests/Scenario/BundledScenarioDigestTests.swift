@@ -18,7 +18,7 @@ struct BundledScenarioDigestTests {
         "bus-route-pocket.yaml": "e468645f9bae15ad",
         "bus-stop-pocket.yaml": "19961a6b8444bcd2",
         "bus-stop.yaml": "66060c0770b3bad1",
-        "bus-stop-coded.yaml": "ecd783f24112df7c",
+        "bus-stop-coded.yaml": "b75ee22300fb1e3c",
         "call-notification-light.yaml": "818e51338c22d3ad",
         "car.yaml": "5eaadff39ef8b0e5",
         "car-pocket.yaml": "a51aa5c5e94bbfe8",
