@@ -90,6 +90,21 @@ struct ExtendedScenarioParsingTests {
         }
     }
 
+    @Test("A GATT device advertises the legacy way, and a copier scans it")
+    func refusedCompanions() throws {
+        let gatt = try #require(Self.failure("devices:\n  - name: s\n    gatt: [battery]\n    advertise: {type: ind, phy: coded, name: S}\n"))
+        #expect(gatt.path == "devices[0].advertise" && gatt.message.contains("legacy commands"), "\(gatt)")
+        let copier = try #require(Self.failure("""
+            devices:
+              - name: b
+                advertise: {type: nonconn_ind, name: B}
+              - name: c
+                scan: {phy: coded}
+                copies: {device: b, captureUntil: 1, replayFrom: 2}
+            """))
+        #expect(copier.path == "devices[1].scan" && copier.message.contains("copies legacy advertising"), "\(copier)")
+    }
+
     @Test("An extended set's scripted host sends the extended commands, its data in fragments of 251 octets")
     func extendedCommands() throws {
         let data = String(repeating: "ab", count: 1_000)
