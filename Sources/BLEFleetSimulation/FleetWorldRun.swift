@@ -121,12 +121,11 @@ public final class FleetWorldRun {
 
     private func hostPacket(_ packet: H4.Packet, from device: DeviceID) {
         guard gateways[device] != nil, case let .event(eventPacket) = packet,
-              case let .leMeta(.advertisingReport(report))? = try? HCI.Event(decoding: eventPacket) else { return }
+              let event = try? HCI.Event(decoding: eventPacket), let reports = ScannedAdvertisement.reports(in: event) else { return }
         let now = epoch + Int64(world.now)
-        for entry in report.reports {
-            let data = Array(entry.data)
+        for entry in reports {
             let before = gateways[device]?.counts.kept ?? 0
-            batches += gateways[device]?.receive(address: entry.address, rssi: entry.availableRSSI.map(Int.init), data: data, time: now) ?? []
+            batches += gateways[device]?.receive(address: entry.address, rssi: entry.rssi.map(Int.init), data: entry.data, time: now) ?? []
             guard let core = gateways[device], core.counts.kept > before else { continue }
             // Learn which device sent an identity the first time it is kept.
             if let identity = core.lastSighting?.identity, trackedDevice[identity] == nil,

@@ -142,10 +142,10 @@ public final class ScenarioRunner {
     private func hostPacket(_ packet: H4.Packet, from device: DeviceID) {
         guard let index = observerIndex[device], hearsBeacons(observers[index].name),
               phoneScanListens(observers[index].name, at: world.now), case let .event(eventPacket) = packet,
-              case let .leMeta(.advertisingReport(report))? = try? HCI.Event(decoding: eventPacket) else { return }
+              let event = try? HCI.Event(decoding: eventPacket), let reports = ScannedAdvertisement.reports(in: event) else { return }
         let now = world.now
-        for entry in report.reports {
-            guard let rssi = entry.availableRSSI, let frame = try? IBeacon(decoding: Array(entry.data)),
+        for entry in reports {
+            guard let rssi = entry.rssi, let frame = try? IBeacon(decoding: entry.data),
                   observers[index].watches(frame.identity) else { continue }
             let sender = senders[AddressKey(entry.address)]
             let observerPosition = world.position(of: device)

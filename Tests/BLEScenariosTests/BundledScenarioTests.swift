@@ -53,7 +53,7 @@ struct BundledScenarioTests {
             _ = try BundledScenarios.scenario(named: "tram")
         } catch {
             #expect(error.kind == .unknownBuiltIn)
-            #expect(error.message.contains("walk, bus-stop, bus-stop-pocket, bus-route, crowd, car"))
+            #expect(error.message.contains("walk, bus-stop, bus-stop-coded, bus-stop-pocket, bus-route, crowd, car"))
         }
     }
 }

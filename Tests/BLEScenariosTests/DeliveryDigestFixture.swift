@@ -12,6 +12,8 @@ enum DeliveryDigestFixture {
                                    receptionDigest: 0xd1c2a7b413a75fb, timelineDigest: 0xca796bdf617becdc),
         "bus-stop": DeliveryDigest(receptions: 186, transmissions: 2289, collisions: 0,
                                    receptionDigest: 0xc1a193d4a2ffc121, timelineDigest: 0x8bdb5211a2fdea4f),
+        "bus-stop-coded": DeliveryDigest(receptions: 384, transmissions: 764, collisions: 0,
+                                   receptionDigest: 0xecb41febb9020bd, timelineDigest: 0x8186f176985dba5c),
         "bus-stop-pocket": DeliveryDigest(receptions: 72, transmissions: 573, collisions: 0,
                                    receptionDigest: 0x6237c4564c8f3849, timelineDigest: 0x45a696272d1c7282),
         "call-notification-light": DeliveryDigest(receptions: 0, transmissions: 0, collisions: 0,

@@ -5,6 +5,7 @@ extension BundledScenarios {
     static let texts: [String: String] = [
         "walk": walk,
         "bus-stop": busStop,
+        "bus-stop-coded": busStopCoded,
         "bus-stop-pocket": busStopPocket,
         "bus-route": busRoute,
         "crowd": crowd,

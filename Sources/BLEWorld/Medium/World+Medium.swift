@@ -49,6 +49,7 @@ extension World {
         if end > sender.transmittingUntil { sender.transmittingUntil = end }
 
         let channel = Int(transmission.channel)
+        ChannelStatistics.count(&channelCounters.transmissions, channel: channel)
         let newcomer = Interferer(sender: record.sender, serial: record.serial, position: record.senderPosition,
                                   txPowerDBm: transmission.txPowerDBm)
         for other in onAir[channel] {
@@ -154,10 +155,12 @@ extension World {
             if interferenceMilliwatts > 0,
                power - 10 * log10(interferenceMilliwatts) < configuration.radio.captureMarginDB {
                 receiver.statistics.collisions += 1
+                ChannelStatistics.count(&channelCounters.collisions, channel: Int(transmission.channel))
                 return nil
             }
         }
         receiver.statistics.receptions += 1
+        ChannelStatistics.count(&channelCounters.receptions, channel: Int(transmission.channel))
         let reported = (power + receiver.description.rssiOffsetDB).rounded()
         guard reported.isFinite else { return reported > 0 ? 127 : -128 }
         return Int8(Swift.max(-128, Swift.min(127, reported)))

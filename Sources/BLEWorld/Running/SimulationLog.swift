@@ -108,6 +108,23 @@ public enum SimulationLog {
                          ("eventType", .integer(Int64(item.eventType.rawValue))), ("rssi", .integer(Int64(item.rssi))),
                          ("data", .string(Hex.encode(item.data)))])
             }))]
+        case let .leMeta(.extendedAdvertisingReport(report)):
+            // An extended scan's reports (§7.7.65.13), with the PHYs they came on.
+            func phy(_ value: HCI.PHY?) -> JSON {
+                switch value {
+                case .le1M?: .string("1m")
+                case .le2M?: .string("2m")
+                case .leCoded?: .string("coded")
+                case nil: .null
+                }
+            }
+            fields += [("event", .string("leExtendedAdvertisingReport")), ("reports", .array(report.reports.map { item -> JSON in
+                .object([("address", .string(item.address.description)),
+                         ("addressType", .string(item.address.kind == .random ? "random" : "public")),
+                         ("eventType", .integer(Int64(item.eventType.rawValue))), ("primaryPHY", phy(item.primaryPHY)),
+                         ("secondaryPHY", phy(item.secondaryPHY)), ("rssi", .integer(Int64(item.rssi))),
+                         ("data", .string(Hex.encode(item.data)))])
+            }))]
         case let .leMeta(meta):
             fields += [("event", .string("leMeta")), ("subevent", .string(hex8(meta.subeventCode.rawValue))),
                        ("parameters", .string(Hex.encode(event.packet.parameters.dropFirst())))]

@@ -1,8 +1,8 @@
 import BLEController
 import BLEWire
 
-/// Legacy advertising as a scenario describes it (Core 5.4, Vol 6, Part B, §2.3.1 for the
-/// PDU types; Vol 4, Part E, §7.8.5 for the parameters).
+/// Advertising as a scenario describes it: legacy (Core 5.4, Vol 6, Part B, §2.3.1 for the
+/// PDU types; Vol 4, Part E, §7.8.5 for the parameters), or an extended set (``Extended``).
 public struct ScenarioAdvertising: Hashable, Sendable {
     /// The legacy advertising PDU types a scripted host can use.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
@@ -34,14 +34,18 @@ public struct ScenarioAdvertising: Hashable, Sendable {
     public var data: ScenarioAdvertisingContent
     /// The scan response data, for scannable kinds.
     public var scanResponse: ScenarioAdvertisingContent?
+    /// The extended advertising set the device advertises with (the file's `extended: true`
+    /// and its PHYs), or `nil` for the legacy PDUs.
+    public var extended: Extended?
 
     /// Advertising with every field.
     public init(kind: Kind = .ind, intervalMilliseconds: Double = 100, data: ScenarioAdvertisingContent,
-                scanResponse: ScenarioAdvertisingContent? = nil) {
+                scanResponse: ScenarioAdvertisingContent? = nil, extended: Extended? = nil) {
         self.kind = kind
         self.intervalMilliseconds = intervalMilliseconds
         self.data = data
         self.scanResponse = scanResponse
+        self.extended = extended
     }
 
     /// The interval in the 0.625 ms units of HCI (Vol 4, Part E, §7.8.5), rounded.

@@ -67,24 +67,55 @@ extension ScenarioDevice {
     /// stand-in advertises where no host attaches).
     /// Throws ``ScenarioError/Kind/advertisingDataTooLong`` naming the device when the data
     /// or scan response exceeds the 31 octets of legacy advertising (Core 5.4, Vol 4,
-    /// Part E, §7.8.7 and §7.8.8).
+    /// Part E, §7.8.7 and §7.8.8), or an extended set's data what its set holds (§7.8.54).
     public func advertisingPlan() throws(ScenarioError) -> ScriptedHost.Plan? {
         guard host == .scripted || host == .gatt, let advertising else { return nil }
         let data = advertising.data.payload(isScanResponse: false)
         let scanResponse = advertising.scanResponse?.payload(isScanResponse: true) ?? []
+        let parameters = HCI.LESetAdvertisingParameters(
+            advertisingIntervalMin: advertising.intervalUnits, advertisingIntervalMax: advertising.intervalUnits,
+            advertisingType: advertising.kind.advertisingType,
+            ownAddressType: address.kind == .random ? .random : .public)
+        if let extended = advertising.extended {
+            return try extendedPlan(extended, kind: advertising.kind, data: data, legacyParameters: parameters)
+        }
         for (octets, field) in [(data, "advertise"), (scanResponse, "advertise.scanResponse")]
         where octets.count > AdvertisingData.legacyMaximumLength {
             throw ScenarioError(.advertisingDataTooLong, path: field, device: name,
                                 message: "\(octets.count) octets of \(field == "advertise" ? "advertising" : "scan response") "
                                     + "data exceed the 31 legacy advertising allows; shorten the name or move fields "
-                                    + "to the scan response")
+                                    + "to the scan response, or advertise with extended: true")
         }
-        let parameters = HCI.LESetAdvertisingParameters(
-            advertisingIntervalMin: advertising.intervalUnits, advertisingIntervalMax: advertising.intervalUnits,
-            advertisingType: advertising.kind.advertisingType,
-            ownAddressType: address.kind == .random ? .random : .public)
         return ScriptedHost.Plan(deviceName: name, randomAddress: address.kind == .random ? address : nil,
                                  parameters: parameters, advertisingData: data,
                                  scanResponseData: advertising.kind.isScannable ? scanResponse : nil)
+    }
+
+    /// The plan of an extended set: HCI_LE_Set_Extended_Advertising_Parameters [v2]
+    /// (Core 5.4, Vol 4, Part E, §7.8.53) with the interval, PHYs and coding the file gives,
+    /// non-connectable and non-scannable for `nonconn_ind`, connectable for `ind`.
+    private func extendedPlan(_ extended: ScenarioAdvertising.Extended, kind: ScenarioAdvertising.Kind, data: [UInt8],
+                              legacyParameters: HCI.LESetAdvertisingParameters) throws(ScenarioError) -> ScriptedHost.Plan {
+        let connectable = kind == .ind
+        // A connectable AUX_ADV_IND has no AuxPtr, so its data fits one PDU beside AdvA and
+        // ADI (Vol 6, Part B, §2.3.4): 255 − 10 octets.
+        let limit = connectable ? 245 : ScenarioAdvertising.extendedMaximumDataLength
+        guard data.count <= limit else {
+            throw ScenarioError(.advertisingDataTooLong, path: "advertise", device: name,
+                                message: "\(data.count) octets of advertising data exceed the \(limit) "
+                                    + (connectable ? "a connectable extended set carries in its one AUX_ADV_IND; use nonconn_ind for more"
+                                                   : "an extended set holds"))
+        }
+        let units = UInt32(legacyParameters.advertisingIntervalMin)
+        let command = HCI.LESetExtendedAdvertisingParameters(
+            advertisingHandle: ScriptedHost.advertisingHandle, advertisingEventProperties: connectable ? [.connectable] : [],
+            primaryAdvertisingIntervalMin: units, primaryAdvertisingIntervalMax: units,
+            ownAddressType: address.kind == .random ? .random : .public,
+            primaryAdvertisingPHY: extended.primaryPHY.hciPHY, secondaryAdvertisingPHY: extended.secondaryPHY.hciPHY)
+        let v2 = HCI.LESetExtendedAdvertisingParametersV2(
+            command, primaryAdvertisingPHYOptions: extended.options(for: extended.primaryPHY),
+            secondaryAdvertisingPHYOptions: extended.options(for: extended.secondaryPHY))
+        return ScriptedHost.Plan(deviceName: name, randomAddress: address.kind == .random ? address : nil,
+                                 parameters: legacyParameters, advertisingData: data, scanResponseData: nil, extended: v2)
     }
 }

@@ -8,7 +8,7 @@ struct AdvertiseSection: Decodable {
     var advertising: ScenarioAdvertising
 
     init(from decoder: any Decoder) throws {
-        let fields = try YAMLFields(decoder, allowed: ["type", "interval", "scanResponse"] + ContentSection.keys)
+        let fields = try YAMLFields(decoder, allowed: ["type", "interval", "scanResponse"] + ExtendedKeys.advertising + ContentSection.keys)
         var kind = ScenarioAdvertising.Kind.ind
         if let text = try fields.optional("type", String.self, expected: "ind, scan_ind or nonconn_ind") {
             guard let value = ScenarioAdvertising.Kind(rawValue: text) else {
@@ -23,7 +23,19 @@ struct AdvertiseSection: Decodable {
             throw fields.error("scanResponse", "nonconn_ind advertising is not scannable, so a scan response is never sent; "
                                + "use ind or scan_ind")
         }
-        advertising = ScenarioAdvertising(kind: kind, intervalMilliseconds: interval, data: content, scanResponse: scanResponse)
+        let extended = try ExtendedKeys.advertising(fields)
+        if extended != nil {
+            if kind == .scanInd {
+                throw fields.error("type", "extended scannable advertising sends its data only in AUX_SCAN_RSP; "
+                                   + "use nonconn_ind or ind with extended: true, or drop extended")
+            }
+            if scanResponse != nil {
+                throw fields.error("scanResponse", "an extended nonconn_ind or ind set is not scannable, so a scan response "
+                                   + "is never sent; put everything in the advertising data (up to 1,650 octets)")
+            }
+        }
+        advertising = ScenarioAdvertising(kind: kind, intervalMilliseconds: interval, data: content, scanResponse: scanResponse,
+                                          extended: extended)
     }
 }
 

@@ -286,7 +286,10 @@ extension Scenario {
             let configuration = ControllerConfiguration(
                 publicAddress: controllerPublicAddress(index: index),
                 seed: Scenario.controllerSeed(scenarioSeed: seed, index: index),
-                txPowerDBm: device.txPowerDBm)
+                txPowerDBm: device.txPowerDBm,
+                // Only a device whose file asks for extended advertising or scanning claims the
+                // features (LE Coded among them), so every other controller stays as it was.
+                claimsExtendedAdvertising: device.usesExtendedCommands)
             ids.append(world.addDevice(device.description, controller: controller(makeController(configuration), forDevice: index)))
         }
         for (device, id) in zip(devices, ids) {

@@ -159,6 +159,10 @@ struct DeviceSection: Decodable {
                                + "(its advertising comes from that host)")
         }
         gatt = try Self.gattProfiles(fields, address: address, advertising: advertising, explicitHost: host)
+        if !gatt.isEmpty, advertising?.extended != nil {
+            throw fields.error("advertise", "a GATT device's host advertises with the legacy commands; drop extended and phy, "
+                               + "or make the extended advertiser a device of its own")
+        }
         scanning = try fields.optional("scan", ScanSection.self, expected: "{interval, window, active}")?.scanning
         if scanning != nil, let host {
             throw fields.error("host", "a device with host: \(host.rawValue) cannot also have scan "
@@ -180,6 +184,7 @@ struct DeviceSection: Decodable {
             if let host { throw fields.error("copies", "a copier scans and replays with its own scripted host; leave out host: \(host.rawValue)") }
             if advertising != nil { throw fields.error("copies", "a copier advertises only what it copied; leave out advertise") }
             if gateway != nil { throw fields.error("copies", "a gateway does not copy; make the copier a device of its own") }
+            if scanning?.extendedPHYs != nil { throw fields.error("scan", "a copier copies legacy advertising; scan without phy, phys and extended") }
             // Without scan: listens continuously and passively, as a phone's scan in the foreground does.
             scanning = scanning ?? ScenarioScanning(intervalMilliseconds: 100, windowMilliseconds: 100, active: false)
         }

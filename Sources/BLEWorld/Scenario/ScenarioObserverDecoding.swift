@@ -30,14 +30,15 @@ struct ScanSection: Decodable {
     var scanning: ScenarioScanning
 
     init(from decoder: any Decoder) throws {
-        let fields = try YAMLFields(decoder, allowed: ["interval", "window", "active"])
+        let fields = try YAMLFields(decoder, allowed: ["interval", "window", "active"] + ExtendedKeys.scanning)
         let interval = try fields.number("interval", in: ScenarioScanning.range, unit: "ms") ?? 100
         let window = try fields.number("window", in: ScenarioScanning.range, unit: "ms") ?? interval
         guard window <= interval else {
             throw fields.error("window", "the scan window (\(window) ms) cannot be longer than the interval (\(interval) ms)")
         }
         let active = try fields.optional("active", Bool.self, expected: "true or false") ?? false
-        scanning = ScenarioScanning(intervalMilliseconds: interval, windowMilliseconds: window, active: active)
+        scanning = ScenarioScanning(intervalMilliseconds: interval, windowMilliseconds: window, active: active,
+                                    extendedPHYs: try ExtendedKeys.scanning(fields))
     }
 }
 

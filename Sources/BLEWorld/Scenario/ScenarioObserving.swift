@@ -28,9 +28,9 @@ public struct ScenarioAttachedObstacle: Hashable, Sendable {
     }
 }
 
-/// Legacy scanning as a scenario describes it (Core 5.4, Vol 4, Part E, §7.8.10): a
-/// ``ScriptedScanner`` sets it up, and the controller reports every advertisement it
-/// hears, duplicates included.
+/// Scanning as a scenario describes it, legacy (Core 5.4, Vol 4, Part E, §7.8.10) or
+/// extended on LE 1M and LE Coded (§7.8.64): a ``ScriptedScanner`` sets it up, and the
+/// controller reports every advertisement it hears, duplicates included.
 public struct ScenarioScanning: Hashable, Sendable {
     /// The scan interval in milliseconds.
     public var intervalMilliseconds: Double
@@ -38,12 +38,18 @@ public struct ScenarioScanning: Hashable, Sendable {
     public var windowMilliseconds: Double
     /// Whether the scanner sends scan requests (active) or only listens (passive).
     public var active: Bool
+    /// The PHYs of an extended scan (HCI_LE_Set_Extended_Scan_Parameters, §7.8.64: LE 1M,
+    /// LE Coded or both, each with this interval and window), or `nil` for the legacy
+    /// commands, which scan LE 1M and hear legacy PDUs only.
+    public var extendedPHYs: [ScenarioPHY]?
 
-    /// Scanning with every field; by default continuous and passive, 100 ms per channel.
-    public init(intervalMilliseconds: Double = 100, windowMilliseconds: Double = 100, active: Bool = false) {
+    /// Scanning with every field; by default continuous and passive, 100 ms per channel, legacy.
+    public init(intervalMilliseconds: Double = 100, windowMilliseconds: Double = 100, active: Bool = false,
+                extendedPHYs: [ScenarioPHY]? = nil) {
         self.intervalMilliseconds = intervalMilliseconds
         self.windowMilliseconds = windowMilliseconds
         self.active = active
+        self.extendedPHYs = extendedPHYs
     }
 
     /// The shortest and longest scan interval and window in milliseconds (0x0004 and 0x4000

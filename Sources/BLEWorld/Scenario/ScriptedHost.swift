@@ -9,9 +9,13 @@ import BLEWire
 /// its Command Complete (or Command Status) before the next (Core 5.4, Vol 4, Part E,
 /// §4.4): HCI_Reset, HCI_Set_Event_Mask, HCI_LE_Set_Random_Address (random addresses),
 /// HCI_LE_Set_Advertising_Parameters, HCI_LE_Set_Advertising_Data, HCI_LE_Set_Scan_Response_Data
-/// (scannable types), HCI_LE_Set_Advertising_Enable. A command that fails stops the
-/// sequence and is kept in ``failure``. After a connection ends it enables advertising
-/// again, as a peripheral that wants to stay discoverable does.
+/// (scannable types), HCI_LE_Set_Advertising_Enable. With an extended set
+/// (``Plan/extended``) it sends HCI_LE_Set_Event_Mask, then
+/// HCI_LE_Set_Extended_Advertising_Parameters [v2], HCI_LE_Set_Advertising_Set_Random_Address,
+/// HCI_LE_Set_Extended_Advertising_Data in fragments of up to 251 octets and
+/// HCI_LE_Set_Extended_Advertising_Enable (§7.8.52–§7.8.56) instead. A command that fails
+/// stops the sequence and is kept in ``failure``. After a connection ends it enables
+/// advertising again, as a peripheral that wants to stay discoverable does.
 public struct ScriptedHost: Sendable {
     /// What the host sets up.
     public struct Plan: Hashable, Sendable {
@@ -25,17 +29,27 @@ public struct ScriptedHost: Sendable {
         public var advertisingData: [UInt8]
         /// The scan response data, or `nil` to send no LE Set Scan Response Data.
         public var scanResponseData: [UInt8]?
+        /// The extended advertising set to use instead of the legacy commands, or `nil`;
+        /// ``parameters`` then only says the interval and type a legacy host would have used.
+        public var extended: HCI.LESetExtendedAdvertisingParametersV2?
 
         /// A plan with every field.
         public init(deviceName: String, randomAddress: BluetoothAddress?, parameters: HCI.LESetAdvertisingParameters,
-                    advertisingData: [UInt8], scanResponseData: [UInt8]?) {
+                    advertisingData: [UInt8], scanResponseData: [UInt8]?, extended: HCI.LESetExtendedAdvertisingParametersV2? = nil) {
             self.deviceName = deviceName
             self.randomAddress = randomAddress
             self.parameters = parameters
             self.advertisingData = advertisingData
             self.scanResponseData = scanResponseData
+            self.extended = extended
         }
     }
+
+    /// The advertising handle of the one extended set a scripted host uses.
+    public static let advertisingHandle: UInt8 = 0
+    /// The most data one HCI_LE_Set_Extended_Advertising_Data carries (Core 5.4, Vol 4,
+    /// Part E, §7.8.54: Advertising_Data_Length is at most 251).
+    public static let extendedDataFragmentLength = 251
 
     /// A command the controller refused.
     public struct Failure: Hashable, Sendable, CustomStringConvertible {
@@ -102,6 +116,18 @@ public struct ScriptedHost: Sendable {
         }
         add(HCI.Reset())
         add(HCI.SetEventMask(eventMask: [.disconnectionComplete, .encryptionChange, .hardwareError, .leMeta]))
+        if let extended = plan.extended {
+            // The connection of a connectable set is reported with LE Enhanced Connection
+            // Complete and LE Advertising Set Terminated (§7.7.65.10, §7.7.65.18).
+            add(HCI.LESetEventMask(leEventMask: HCI.LEEventMask.defaultAfterReset.union([.enhancedConnectionComplete, .advertisingSetTerminated])))
+            add(extended)
+            if let randomAddress = plan.randomAddress {
+                add(HCI.LESetAdvertisingSetRandomAddress(advertisingHandle: Self.advertisingHandle, randomAddress: randomAddress))
+            }
+            commands += dataCommands(plan.advertisingData)
+            if wantsAdvertising { commands.append(enableCommand(true)) }
+            return commands
+        }
         if let randomAddress = plan.randomAddress { add(HCI.LESetRandomAddress(randomAddress: randomAddress)) }
         add(plan.parameters)
         add(HCI.LESetAdvertisingData(advertisingData: plan.advertisingData[...]))
@@ -127,7 +153,7 @@ public struct ScriptedHost: Sendable {
             return sendNext()
         case .waiting:
             // The end of the sequence follows the latest wish.
-            let enable = HCI.LESetAdvertisingEnable.opcode
+            let enable = enableOpcode
             pending.removeAll { $0.opcode == enable }
             pending.append(enableCommand(enabled))
             return []
@@ -142,10 +168,11 @@ public struct ScriptedHost: Sendable {
     /// changes without a gap; a restart (``start()``) sets up the newest data.
     public mutating func setAdvertisingData(_ data: [UInt8]) -> [H4.Packet] {
         plan.advertisingData = data
-        guard let command = try? HCI.CommandPacket(HCI.LESetAdvertisingData(advertisingData: data[...])) else { return [] }
+        let commands = dataCommands(data)
+        guard let command = commands.first else { return [] }
         switch phase {
         case .advertising, .stopped:
-            pending = [command]
+            pending = commands
             return sendNext()
         case .connected:
             // Sent when the connection ends, before advertising is enabled again.
@@ -154,7 +181,7 @@ public struct ScriptedHost: Sendable {
         case .waiting:
             // A setup or command under way: the newest data goes out after it.
             pending.removeAll { $0.opcode == command.opcode }
-            pending.append(command)
+            pending += commands
             return []
         case .idle, .failed:
             return []
@@ -177,9 +204,9 @@ public struct ScriptedHost: Sendable {
             phase = .connected
             return []
         case (.connected, .disconnectionComplete):
-            let data = dataChangedWhileConnected ? (try? HCI.CommandPacket(HCI.LESetAdvertisingData(advertisingData: plan.advertisingData[...]))) : nil
+            let data = dataChangedWhileConnected ? dataCommands(plan.advertisingData) : []
             dataChangedWhileConnected = false
-            pending = (data.map { [$0] } ?? []) + (wantsAdvertising ? [enableCommand(true)] : [])
+            pending = data + (wantsAdvertising ? [enableCommand(true)] : [])
             phase = .stopped
             return sendNext()
         default:
@@ -187,9 +214,36 @@ public struct ScriptedHost: Sendable {
         }
     }
 
+    /// The opcode that switches the plan's advertising on and off.
+    private var enableOpcode: HCI.Opcode {
+        plan.extended == nil ? HCI.LESetAdvertisingEnable.opcode : HCI.LESetExtendedAdvertisingEnable.opcode
+    }
+
     private func enableCommand(_ enabled: Bool) -> HCI.CommandPacket {
-        HCI.CommandPacket(opcode: HCI.LESetAdvertisingEnable.opcode,
-                          parameters: HCI.LESetAdvertisingEnable(advertisingEnable: enabled).encoded()[...])
+        guard plan.extended != nil else {
+            return HCI.CommandPacket(opcode: HCI.LESetAdvertisingEnable.opcode,
+                                     parameters: HCI.LESetAdvertisingEnable(advertisingEnable: enabled).encoded()[...])
+        }
+        let command = HCI.LESetExtendedAdvertisingEnable(enable: enabled, sets: [.init(advertisingHandle: Self.advertisingHandle)])
+        return HCI.CommandPacket(opcode: HCI.LESetExtendedAdvertisingEnable.opcode, parameters: command.encoded()[...])
+    }
+
+    /// The commands that give the controller `data`: one HCI_LE_Set_Advertising_Data, or for an
+    /// extended set one HCI_LE_Set_Extended_Advertising_Data per 251 octets, marked first,
+    /// intermediate and last fragment, or complete when one suffices (§7.8.54).
+    private func dataCommands(_ data: [UInt8]) -> [HCI.CommandPacket] {
+        guard plan.extended != nil else {
+            return (try? HCI.CommandPacket(HCI.LESetAdvertisingData(advertisingData: data[...]))).map { [$0] } ?? []
+        }
+        let size = Self.extendedDataFragmentLength
+        let starts = Array(stride(from: 0, to: Swift.max(data.count, 1), by: size))
+        return starts.enumerated().compactMap { index, start in
+            let operation: HCI.AdvertisingDataOperation = starts.count == 1 ? .complete
+                : index == 0 ? .firstFragment : index == starts.count - 1 ? .lastFragment : .intermediateFragment
+            let fragment = data[start ..< Swift.min(start + size, data.count)]
+            return try? HCI.CommandPacket(HCI.LESetExtendedAdvertisingData(
+                advertisingHandle: Self.advertisingHandle, operation: operation, advertisingData: fragment))
+        }
     }
 
     private mutating func finished(_ opcode: HCI.Opcode, status: HCI.StatusCode) -> [H4.Packet] {
@@ -198,7 +252,7 @@ public struct ScriptedHost: Sendable {
             phase = .failed(Failure(deviceName: plan.deviceName, opcode: opcode, status: status))
             return []
         }
-        if opcode == HCI.LESetAdvertisingEnable.opcode {
+        if opcode == enableOpcode {
             // The last enable sent decides the state, whatever comes after.
             phase = wantsAdvertising ? .advertising : .stopped
         }

@@ -9,7 +9,11 @@ import BLEWire
 /// (LE Meta on, so advertising reports reach the host), HCI_LE_Set_Random_Address (random
 /// addresses), HCI_LE_Set_Scan_Parameters (§7.8.10) and HCI_LE_Set_Scan_Enable (§7.8.11)
 /// with Filter_Duplicates off, so every advertisement heard becomes an LE Advertising
-/// Report (§7.7.65.2) — ranging needs each one. A command that fails stops the sequence.
+/// Report (§7.7.65.2) — ranging needs each one. An extended scan (``Plan/extended``) sends
+/// HCI_LE_Set_Event_Mask with LE Extended Advertising Report on, then
+/// HCI_LE_Set_Extended_Scan_Parameters (§7.8.64) and HCI_LE_Set_Extended_Scan_Enable
+/// (§7.8.65) instead, and hears LE Extended Advertising Reports (§7.7.65.13) on LE 1M, LE
+/// Coded or both. A command that fails stops the sequence.
 public struct ScriptedScanner: Sendable {
     /// What the scanner sets up.
     public struct Plan: Hashable, Sendable {
@@ -19,12 +23,16 @@ public struct ScriptedScanner: Sendable {
         public var randomAddress: BluetoothAddress?
         /// The scan parameters.
         public var parameters: HCI.LESetScanParameters
+        /// The extended scan to set up instead of the legacy one, or `nil`.
+        public var extended: HCI.LESetExtendedScanParameters?
 
         /// A plan with every field.
-        public init(deviceName: String, randomAddress: BluetoothAddress?, parameters: HCI.LESetScanParameters) {
+        public init(deviceName: String, randomAddress: BluetoothAddress?, parameters: HCI.LESetScanParameters,
+                    extended: HCI.LESetExtendedScanParameters? = nil) {
             self.deviceName = deviceName
             self.randomAddress = randomAddress
             self.parameters = parameters
+            self.extended = extended
         }
     }
 
@@ -49,9 +57,17 @@ public struct ScriptedScanner: Sendable {
         }
         add(HCI.Reset())
         add(HCI.SetEventMask(eventMask: [.disconnectionComplete, .hardwareError, .leMeta]))
+        if plan.extended != nil {
+            add(HCI.LESetEventMask(leEventMask: HCI.LEEventMask.defaultAfterReset.union(.extendedAdvertisingReport)))
+        }
         if let randomAddress = plan.randomAddress { add(HCI.LESetRandomAddress(randomAddress: randomAddress)) }
-        add(plan.parameters)
-        add(HCI.LESetScanEnable(leScanEnable: true, filterDuplicates: false))
+        if let extended = plan.extended {
+            add(extended)
+            add(HCI.LESetExtendedScanEnable(enable: true, filterDuplicates: .disabled))
+        } else {
+            add(plan.parameters)
+            add(HCI.LESetScanEnable(leScanEnable: true, filterDuplicates: false))
+        }
         return commands
     }
 
@@ -83,7 +99,7 @@ public struct ScriptedScanner: Sendable {
             failure = ScriptedHost.Failure(deviceName: plan.deviceName, opcode: opcode, status: status)
             return []
         }
-        if opcode == HCI.LESetScanEnable.opcode { isScanning = true }
+        if opcode == HCI.LESetScanEnable.opcode || opcode == HCI.LESetExtendedScanEnable.opcode { isScanning = true }
         return sendNext()
     }
 
@@ -104,8 +120,17 @@ extension ScenarioDevice {
             leScanInterval: ScenarioScanning.units(scanning.intervalMilliseconds),
             leScanWindow: ScenarioScanning.units(scanning.windowMilliseconds),
             ownAddressType: address.kind == .random ? .random : .public)
+        var extended: HCI.LESetExtendedScanParameters?
+        if let phys = scanning.extendedPHYs {
+            // Each PHY with the file's interval and window; the controller takes them in turn.
+            let each = HCI.LESetExtendedScanParameters.PHYParameters(
+                scanType: parameters.leScanType, scanInterval: parameters.leScanInterval, scanWindow: parameters.leScanWindow)
+            extended = HCI.LESetExtendedScanParameters(ownAddressType: parameters.ownAddressType,
+                                                       le1M: phys.contains(.le1M) ? each : nil,
+                                                       leCoded: phys.contains(.leCoded) ? each : nil)
+        }
         return ScriptedScanner.Plan(deviceName: name, randomAddress: address.kind == .random ? address : nil,
-                                    parameters: parameters)
+                                    parameters: parameters, extended: extended)
     }
 }
 

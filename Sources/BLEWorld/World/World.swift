@@ -70,6 +70,8 @@ public final class World {
     let maximumVariationDB: Double
     /// Transmissions on the air on each channel.
     var onAir: [[Int]] = Array(repeating: [], count: 256)
+    /// Per-channel counters of what went on the air (``channelStatistics``).
+    var channelCounters = ChannelStatistics()
     /// Transmission records by slot, and the slots free for reuse.
     var air: [AirRecord] = []
     var freeAirSlots: [Int] = []
@@ -271,6 +273,10 @@ public final class World {
     public var statistics: WorldStatistics {
         WorldStatistics(perDevice: deviceStates.map(\.statistics))
     }
+
+    /// The world's transmissions, receptions and collisions by channel, e.g. to compare the
+    /// load on the secondary channels with that on the primary ones.
+    public var channelStatistics: ChannelStatistics { channelCounters }
 
     /// The btsnoop file (datalink 1002) of every HCI packet between `device`'s host and
     /// controller, both ways, timestamped with virtual time from 2026-01-01T00:00:00Z.
