@@ -34,7 +34,8 @@ struct BeaconDrivingTests {
     /// random moment of their first second (some at the same moment), some close together on
     /// a short interval so that their packets collide, phones (one walking) and a gateway
     /// observing, with packet loss, a blocked link and a move that touch beacons without
-    /// changing how they advertise, and one beacon whose advertising an action stops.
+    /// changing how they advertise, one beacon whose advertising an action stops, and a phone
+    /// switched on at the same moment as some beacons.
     static var city: String {
         var lines = [
             "name: small city",
@@ -50,6 +51,11 @@ struct BeaconDrivingTests {
             + "route: {waypoints: [[-30, 0, 1.2], [30, 10, 1.2]], speed: 1.4, loop: true}, "
             + "scan: {interval: 100, window: 50}, \(monitor), range: false}}")
         lines.append("  - {name: gateway, address: \"D0:C2:00:00:00:01\", position: [5, 5, 4], antennaGain: 5, "
+            + "scan: {interval: 100, window: 100}, \(monitor), range: false}}")
+        // Switched on at the same microsecond as beacons 3, 13, 23 and 33 beside it: its
+        // scanner's setup (five commands) ends before theirs (six), so it hears their first
+        // packets only if a beacon without HCI starts as late as one with it.
+        lines.append("  - {name: phone 3, address: \"D0:C1:00:00:00:03\", position: [-4, -11, 1.2], startAt: 0.5, "
             + "scan: {interval: 100, window: 100}, \(monitor), range: false}}")
         for index in 1 ... 40 {
             let x = Double(index % 8) * 7 - 25, y = Double(index / 8) * 6 - 12
