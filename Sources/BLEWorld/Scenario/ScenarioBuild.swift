@@ -80,7 +80,9 @@ public final class BuiltScenario {
         return zip(scenario.devices, deviceIDs).filter { $0.0.host == .gatt }.map(\.1)
     }
 
-    /// Turns a scripted device's advertising on or off through its host.
+    /// Turns a scripted device's advertising on or off through its host. A plain beacon
+    /// built with ``ScenarioBeacons/direct`` has no host and is not changed: build with
+    /// ``ScenarioBeacons/throughHost`` to switch beacons that no scenario action switches.
     public func setAdvertising(_ enabled: Bool, device: DeviceID) {
         guard var host = hosts[device] else { return }
         let packets = host.setAdvertisingEnabled(enabled)
