@@ -12,7 +12,10 @@ import Glibc
 /// events, so the run keeps none of them. docs/world-benchmarks.md has the tables and
 /// the commands.
 ///
-/// Usage: `CitySpeed FILE.yaml [SECONDS]` (60 simulated seconds by default).
+/// Usage: `CitySpeed FILE.yaml [SECONDS]` (60 simulated seconds by default). With
+/// `CITYSPEED_BEACONS=through-host` in the environment, plain beacons run a full controller
+/// and scripted host each (``ScenarioBeacons/throughHost``) instead of a `BeaconController`:
+/// the same results, the cost of the HCI they skip.
 @main
 enum CitySpeed {
     static func seconds(since start: ContinuousClock.Instant) -> Double {
@@ -62,12 +65,14 @@ enum CitySpeed {
         guard let simulated, simulated > 0, simulated.isFinite else {
             fail("CitySpeed: SECONDS must be a positive number of simulated seconds, not \(arguments[2])", status: 64)
         }
+        let throughHost = getenv("CITYSPEED_BEACONS").map { String(cString: $0) } == "through-host"
         let loadStart = ContinuousClock.now
         let runner: ScenarioRunner
         var timelineEvents = 0
         do {
             runner = try ScenarioRunner(scenario: ScenarioLoader.load(path: arguments[1]),
-                                        recording: .streaming(events: { _ in timelineEvents += 1 }))
+                                        recording: .streaming(events: { _ in timelineEvents += 1 }),
+                                        beacons: throughHost ? .throughHost : .direct)
         } catch {
             fail("CitySpeed: \(error)", status: 65)
         }
@@ -88,7 +93,9 @@ enum CitySpeed {
         }
         let wall = seconds(since: runStart)
         let statistics = runner.world.statistics
-        print("{\"devices\": \(runner.world.devices.count), \"loadSeconds\": \(loadSeconds), \"simulatedSeconds\": \(simulated), "
+        let beacons = throughHost ? "through-host" : "direct"
+        print("{\"devices\": \(runner.world.devices.count), \"beacons\": \"\(beacons)\", "
+            + "\"loadSeconds\": \(loadSeconds), \"simulatedSeconds\": \(simulated), "
             + "\"wallSeconds\": \(wall), \"simulatedSecondsPerWallSecond\": \(simulated / wall), "
             + "\"transmissions\": \(statistics.transmissions), \"receptions\": \(receptions), "
             + "\"receptionsPerSimulatedSecond\": \(Double(receptions) / simulated), \"receptionsPerWallSecond\": \(Double(receptions) / wall), "

@@ -57,8 +57,11 @@ public final class ScenarioRunner {
     ///     files (``World/snoop(of:)``); off by default so long runs stay small.
     ///   - recording: whether events and receptions are kept for ``timeline`` (the default)
     ///     or handed out as they are recorded and forgotten.
+    ///   - beacons: how plain beacons run (``BLEWorld/ScenarioBeacons``): without HCI by
+    ///     default, or each with a full controller and scripted host (the same results).
     /// - Throws: ``ScenarioError`` when the scenario cannot be built.
-    public init(scenario: Scenario, capturesHCI: Bool = false, recording: ScenarioRecording = .timeline) throws(ScenarioError) {
+    public init(scenario: Scenario, capturesHCI: Bool = false, recording: ScenarioRecording = .timeline,
+                beacons: ScenarioBeacons = .direct) throws(ScenarioError) {
         self.scenario = scenario
         switch recording {
         case .timeline:
@@ -70,7 +73,7 @@ public final class ScenarioRunner {
         }
         world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
                                                         capturesHCI: capturesHCI, geographicOrigin: scenario.origin))
-        built = try scenario.build(into: world)
+        built = try scenario.build(into: world, beacons: beacons)
         for (device, id) in zip(scenario.devices, built.deviceIDs) {
             senders[AddressKey(device.address)] = id
             guard let observing = device.observing else { continue }

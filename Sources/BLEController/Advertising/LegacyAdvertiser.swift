@@ -17,7 +17,12 @@ struct LegacyAdvertiser: Sendable {
 
     let parameters: HCI.LESetAdvertisingParameters
     let ownAddress: BluetoothAddress
-    private(set) var advertisingPDU: LL.AdvertisingPDU
+    private(set) var advertisingPDU: LL.AdvertisingPDU {
+        didSet { advertisingPDUBytes = advertisingPDU.encoded() }
+    }
+    /// ``advertisingPDU`` encoded once, not for every PDU sent: a beacon sends the same
+    /// bytes on every channel of every event until its data changes.
+    private var advertisingPDUBytes: [UInt8]
     private(set) var scanResponsePDU: LL.AdvertisingPDU
     let channels: [UInt8]
     let txPowerDBm: Double
@@ -59,6 +64,7 @@ struct LegacyAdvertiser: Sendable {
         case .nonConnectableUndirected:
             advertisingPDU = LL.AdvertisingPDU(payload: .advNonconnInd(advertiserAddress: ownAddress, data: data))
         }
+        advertisingPDUBytes = advertisingPDU.encoded()
         scanResponsePDU = LL.AdvertisingPDU(payload: .scanRsp(advertiserAddress: ownAddress, data: scanResponseData[...]))
         let map = parameters.advertisingChannelMap
         channels = [(HCI.AdvertisingChannelMap.channel37, UInt8(37)), (.channel38, 38), (.channel39, 39)]
@@ -206,7 +212,7 @@ struct LegacyAdvertiser: Sendable {
     /// Whether a PDU sent at `now`, with the answer it may get, is over by `radioFreeUntil`.
     private func fits(at now: Microseconds, before radioFreeUntil: Microseconds?) -> Bool {
         guard let radioFreeUntil else { return true }
-        let end = now + Airtime.duration(pduOctets: advertisingPDU.encoded().count, phy: .le1M)
+        let end = now + Airtime.duration(pduOctets: advertisingPDUBytes.count, phy: .le1M)
         let ifs = LinkTiming.interFrameSpace
         var last = end
         if isConnectable { last = max(last, end + ifs + LinkTiming.responseWindowMargin + LinkTiming.connectIndicationAirtime) }
@@ -222,8 +228,9 @@ struct LegacyAdvertiser: Sendable {
     private mutating func send(on index: Int, at now: Microseconds) -> [LinkEffect] {
         guard index < channels.count else { return [] }
         let channel = channels[index]
-        let transmission = LinkTiming.advertisingTransmission(
-            advertisingPDU, channel: channel, start: now, txPowerDBm: txPowerDBm)
+        let transmission = RadioTransmission(
+            channel: channel, phy: .le1M, accessAddress: RadioTransmission.advertisingAccessAddress,
+            pdu: advertisingPDUBytes, start: now, txPowerDBm: txPowerDBm)
         if isScannable || isConnectable {
             let window = LinkTiming.responseWindow(after: transmission.end, channel: channel)
             let resume = (window.closes ?? transmission.end) + LinkTiming.connectIndicationAirtime

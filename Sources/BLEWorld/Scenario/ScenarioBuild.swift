@@ -19,6 +19,9 @@ public final class BuiltScenario {
     public internal(set) var scanners: [DeviceID: ScriptedScanner] = [:]
     /// What each copier (``ScenarioDevice/copying``) kept of its target, once it heard it.
     public internal(set) var captures: [DeviceID: ScenarioCapture] = [:]
+    /// The plain beacons running a ``BLEController/BeaconController`` (``ScenarioBeacons/direct``),
+    /// with the number of HCI commands their scripted host would send to set them up.
+    var plainBeacons: [DeviceID: Int] = [:]
     /// The copiers, by device.
     var copiers: [DeviceID: Copier] = [:]
     /// The scripted hosts of hostile devices (``ScenarioDevice/attack``), by device.
@@ -77,7 +80,9 @@ public final class BuiltScenario {
         return zip(scenario.devices, deviceIDs).filter { $0.0.host == .gatt }.map(\.1)
     }
 
-    /// Turns a scripted device's advertising on or off through its host.
+    /// Turns a scripted device's advertising on or off through its host. A plain beacon
+    /// built with ``ScenarioBeacons/direct`` has no host and is not changed: build with
+    /// ``ScenarioBeacons/throughHost`` to switch beacons that no scenario action switches.
     public func setAdvertising(_ enabled: Bool, device: DeviceID) {
         guard var host = hosts[device] else { return }
         let packets = host.setAdvertisingEnabled(enabled)
@@ -87,6 +92,10 @@ public final class BuiltScenario {
 
     /// Starts (again) a scripted device's setup from HCI_Reset, e.g. after power returns.
     public func restartHost(of device: DeviceID) {
+        if let setupCommands = plainBeacons[device] {
+            world?.startBeacon(device, afterSteps: setupCommands)
+            return
+        }
         if var scanner = scanners[device] {
             let packets = scanner.start()
             scanners[device] = scanner
@@ -265,23 +274,38 @@ extension Scenario {
     }
 
     /// Adds the devices (each with a `BLEController.Controller` from its address, seed and
-    /// TX power) and obstacles to `world`, starts the scripted hosts at the world's current
-    /// time and schedules the actions. Throws if the scenario is invalid or asks for what
-    /// the world cannot do.
-    /// - Parameter gattHosting: whether GATT devices get a real host from outside or a
-    ///   scripted stand-in that only advertises (the default: nothing else can run on a
-    ///   virtual clock).
+    /// TX power, or a plain beacon's ``BLEController/BeaconController`` from the same) and
+    /// obstacles to `world`, starts the scripted hosts at the world's current time and
+    /// schedules the actions. Throws if the scenario is invalid or asks for what the world
+    /// cannot do.
+    /// - Parameters:
+    ///   - world: the world to build into.
+    ///   - gattHosting: whether GATT devices get a real host from outside or a scripted
+    ///     stand-in that only advertises (the default: nothing else can run on a virtual clock).
+    ///   - beacons: whether plain beacons run a ``BLEController/BeaconController`` each (the
+    ///     default; not while the world captures HCI, whose snoops would miss their setup) or
+    ///     a ``BLEController/Controller`` and a ``ScriptedHost`` each, as every other device.
     @discardableResult
-    public func build(into world: World, gattHosting: ScenarioGATTHosting = .advertiseOnly) throws(ScenarioError) -> BuiltScenario {
-        try build(into: world, gattHosting: gattHosting) { Controller(configuration: $0) }
+    public func build(into world: World, gattHosting: ScenarioGATTHosting = .advertiseOnly,
+                      beacons: ScenarioBeacons = .direct) throws(ScenarioError) -> BuiltScenario {
+        try build(into: world, gattHosting: gattHosting, beacons: world.configuration.capturesHCI ? .throughHost : beacons) {
+            Controller(configuration: $0)
+        }
     }
 
-    /// ``build(into:gattHosting:)`` with controllers from `makeController` (tests use their own).
+    /// ``build(into:gattHosting:beacons:)`` with controllers from `makeController` (tests use
+    /// their own) for every device, beacons included.
     @discardableResult
     public func build(into world: World, gattHosting: ScenarioGATTHosting = .advertiseOnly,
                       makeController: (ControllerConfiguration) -> any SimulatedController) throws(ScenarioError) -> BuiltScenario {
+        try build(into: world, gattHosting: gattHosting, beacons: .throughHost, makeController: makeController)
+    }
+
+    private func build(into world: World, gattHosting: ScenarioGATTHosting, beacons: ScenarioBeacons,
+                       makeController: (ControllerConfiguration) -> any SimulatedController) throws(ScenarioError) -> BuiltScenario {
         try validate()
         var ids: [DeviceID] = []
+        var plainBeacons: [DeviceID: Int] = [:]
         for (index, device) in devices.enumerated() {
             let configuration = ControllerConfiguration(
                 publicAddress: controllerPublicAddress(index: index),
@@ -290,6 +314,12 @@ extension Scenario {
                 // Only a device whose file asks for extended advertising or scanning claims the
                 // features (LE Coded among them), so every other controller stays as it was.
                 claimsExtendedAdvertising: device.usesExtendedCommands)
+            if beacons == .direct, let beacon = plainBeacon(index: index, configuration: configuration) {
+                let id = world.addDevice(device.description, controller: beacon.controller)
+                plainBeacons[id] = beacon.setupCommands
+                ids.append(id)
+                continue
+            }
             ids.append(world.addDevice(device.description, controller: controller(makeController(configuration), forDevice: index)))
         }
         for (device, id) in zip(devices, ids) {
@@ -306,7 +336,8 @@ extension Scenario {
             world.addObstacle(attached.obstacle, attachedTo: carrier)
         }
         let built = BuiltScenario(scenario: self, world: world, deviceIDs: ids, gattHosting: gattHosting)
-        for (device, id) in zip(devices, ids) {
+        built.plainBeacons = plainBeacons
+        for (device, id) in zip(devices, ids) where plainBeacons[id] == nil {
             let attached = device.host == .gatt && gattHosting == .attached
             if !attached, let plan = try device.advertisingPlan() { built.install(ScriptedHost(plan: plan), for: id) }
             if let plan = device.scanningPlan() { built.install(ScriptedScanner(plan: plan), for: id) }
@@ -316,7 +347,7 @@ extension Scenario {
         world.onHostPacket = { device, packet in built.receive(packet, from: device) }
         built.installAttackers()
         let start = world.now
-        for (index, id) in ids.enumerated() where built.hosts[id] != nil || built.scanners[id] != nil {
+        for (index, id) in ids.enumerated() where built.hosts[id] != nil || built.scanners[id] != nil || plainBeacons[id] != nil {
             world.schedule(at: start + hostStartDelay(index: index)) { _ in built.restartHost(of: id) }
         }
         for timed in actions {

@@ -2,7 +2,10 @@ import BLEWire
 
 /// A tiny host inside the world for a device that only advertises: it speaks real HCI to
 /// its controller, as any host would over a transport, so scenario devices exercise the
-/// same controller paths as the user's own host.
+/// same controller paths as the user's own host. A plain beacon (legacy non-connectable
+/// advertising that nothing turns off) runs without it by default: a
+/// ``BLEController/BeaconController`` started where this host's setup would end sends the
+/// same packets (``ScenarioBeacons``).
 ///
 /// It is a sans-IO state machine (DESIGN.md, "Sans-IO protocol cores"): ``start()`` and
 /// ``handle(_:)`` return the packets to send. It sends one command at a time and waits for
