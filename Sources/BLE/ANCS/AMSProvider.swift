@@ -186,8 +186,19 @@ public final class AMSProvider: Sendable {
         guard let value = player.nowPlaying.value(of: wanted.entity, wanted.attribute), !value.isEmpty else {
             return .failure(AMS.ErrorCode.absentAttribute.attError)
         }
-        let octets = Array(value.utf8)
+        let octets = Self.attributeValue(value)
         guard request.offset <= octets.count else { return .failure(.invalidOffset) }
         return .success(Array(octets[request.offset...]))
+    }
+
+    /// `text`'s UTF-8, cut to the 512 octets an attribute value may hold (Core 5.4, Vol 3,
+    /// Part F, §3.2.9) at a character boundary: a client reads no more with Read Long.
+    static func attributeValue(_ text: String) -> [UInt8] {
+        let octets = Array(text.utf8)
+        guard octets.count > 512 else { return octets }
+        var end = 512
+        // A continuation octet (10xxxxxx) at the cut means its character began before it.
+        while end > 0, octets[end] & 0xC0 == 0x80 { end -= 1 }
+        return Array(octets[..<end])
     }
 }
