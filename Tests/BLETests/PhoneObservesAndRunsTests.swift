@@ -150,4 +150,19 @@ struct PhoneObservesAndRunsTests {
         let second = try await Self.play(try Self.scenario())
         #expect(first == second)
     }
+
+    @Test("Two phones that observe on their own hosts are refused by name: the story monitors regions on one phone's host")
+    func twoObservingPhonesRefused() throws {
+        var scenario = try Self.scenario()
+        var second = try #require(scenario.devices.first(where: PhoneStory.observesOnHost))
+        second.name = "Second iPhone"
+        scenario.devices.append(second)
+        #expect(throws: PhoneStoryError.self) { try Self.player.check(scenario) }
+        do {
+            try Self.player.check(scenario)
+        } catch {
+            #expect(error.description.contains("\"Second iPhone\"") && error.description.contains("keep observe: on one"))
+        }
+        #expect(throws: Never.self) { try Self.player.check(try Self.scenario()) }
+    }
 }

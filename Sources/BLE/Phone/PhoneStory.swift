@@ -50,8 +50,14 @@ public struct PhoneStory: Sendable {
         device.host == .external && !device.apps.isEmpty && device.observing != nil
     }
 
-    /// Checks that every program `scenario` names is one of ours.
+    /// Checks that every program `scenario` names is one of ours, and that at most one phone
+    /// observes on its own host: the story monitors regions on one phone's host.
     public func check(_ scenario: Scenario) throws(PhoneStoryError) {
+        let observers = scenario.devices.filter(Self.observesOnHost).map(\.name)
+        if observers.count > 1 {
+            throw PhoneStoryError("Phones " + observers.map { "\"\($0)\"" }.joined(separator: ", ") + " each observe (observe:) on "
+                                  + "their own host; a phone's story monitors regions on one phone's host: keep observe: on one of them.")
+        }
         for device in scenario.devices {
             for app in device.apps {
                 guard let program = app.program else { continue }
