@@ -82,6 +82,9 @@ extension BumbleInterop {
             #expect(await read.lines.line(containing: Self.secretHex, seconds: patience) != nil, "\(read.lines.all)")
             await Self.exited(read)
             #expect(read.lines.all.contains { $0.contains("Encrypted with the stored bond") } == cell.bonding, "\(read.lines.all)")
+            // Bumble prints the second link's events on its own output, which can come after
+            // our read has exited: wait for them (at most `patience`) before counting.
+            await peer.waitForEvents("encrypted", count: 2, seconds: patience)
             let pairings = peer.events.filter { $0["event"] as? String == "paired" }.count
             let encryptions = peer.events.filter { $0["event"] as? String == "encrypted" }.count
             #expect(pairings == (cell.bonding ? 1 : 2), "\(peer.lines.all)")

@@ -115,6 +115,15 @@ final class InteropProcess {
         return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
     }
 
+    /// Waits until the child has printed `count` JSON lines whose "event" is `name`, or
+    /// `seconds` passed, or its output ended.
+    func waitForEvents(_ name: String, count: Int, seconds: Double) async {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
+        while events.filter({ $0["event"] as? String == name }).count < count, ContinuousClock.now < deadline, process.isRunning {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// Writes one line to the child's stdin (a command for a Bumble peer).
     func send(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
