@@ -5,6 +5,10 @@ extension PhoneCore {
         switch action {
         case .bluetooth, .controlCenterBluetooth, .airplaneMode:
             switchRadio(action)
+            // Off at the button, it comes on again at the next 5 AM (Apple).
+            if case .controlCenterBluetooth = action {
+                controlCenterOnAgainAt = controlCenterBluetoothOn ? nil : nextFiveAM(after: now)
+            }
             return []
         case let .screen(on):
             screenOn = on
@@ -30,6 +34,7 @@ extension PhoneCore {
             // Control Center's Bluetooth button is on again after a restart (Apple, "Use
             // Bluetooth and Wi-Fi in Control Center").
             controlCenterBluetoothOn = true
+            controlCenterOnAgainAt = nil
         case .unlock:
             awaitingFirstUnlock = false
         case let .launch(name), let .foreground(name):
@@ -205,6 +210,7 @@ extension PhoneCore {
     /// window, and terminations of background tasks that ran over.
     public mutating func advance(to now: Int64) -> [PhoneOutput] {
         var outputs: [PhoneOutput] = []
+        controlCenterComesOnIfDue(at: now, outputs: &outputs)
         while let first = delayed.first, first.at <= now {
             delayed.removeFirst()
             outputs += route(first.event, to: first.app, at: now)

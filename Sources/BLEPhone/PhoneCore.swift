@@ -154,6 +154,9 @@ public enum PhoneOutput: Hashable, Sendable {
     /// The system ended `app` as a crash, for `reason` (a privacy violation): the
     /// ``stateChanged(app:from:to:)`` to `terminated (crash)` follows.
     case crashed(app: String, reason: String)
+    /// The system changed a setting by itself, not for an app (Control Center's Bluetooth
+    /// button coming on again at 5 AM), in words.
+    case system(String)
 }
 
 /// What the phone refuses.
@@ -237,6 +240,12 @@ public struct PhoneCore: Sendable {
     public internal(set) var screenOn = true
     /// Whether Control Center's Bluetooth button is on (``PhoneAction/controlCenterBluetooth(on:)``).
     public internal(set) var controlCenterBluetoothOn = true
+    /// When Control Center's button, turned off, comes on again by itself (5 AM local time).
+    var controlCenterOnAgainAt: Int64?
+    /// The time of day on the phone's clock at time 0, in microseconds after local midnight:
+    /// 0 for a simulation's virtual time (1 January 2026, 00:00), the wall clock's time of
+    /// day at its start otherwise. It places 5 AM for Control Center's button.
+    public var timeOfDayAtZero: Int64 = 0
     /// Whether Airplane Mode is on (``PhoneAction/airplaneMode(on:)``).
     public internal(set) var airplaneModeOn = false
     /// Whether Airplane Mode leaves Bluetooth on: the policy's at first, then what the user
@@ -304,6 +313,6 @@ public struct PhoneCore: Sendable {
 
     /// The earliest time ``advance(to:)`` has something to do, if any.
     public var nextDeadline: Int64? {
-        (apps.values.flatMap { [$0.suspendAt, $0.taskEndsAt].compactMap { $0 } } + delayed.map(\.at)).min()
+        (apps.values.flatMap { [$0.suspendAt, $0.taskEndsAt].compactMap { $0 } } + delayed.map(\.at) + [controlCenterOnAgainAt].compactMap { $0 }).min()
     }
 }

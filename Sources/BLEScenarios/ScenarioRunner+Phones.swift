@@ -153,6 +153,7 @@ extension ScenarioRunner {
             case let .notification(app, change): kind = .app(app: app, "notification \(change)")
             case let .network(app, exchange): kind = .app(app: app, exchange)
             case let .crashed(app, reason): kind = .app(app: app, "crashed: \(reason)")
+            case let .system(change): kind = .app(app: "system", change)
             }
             keep(ScenarioTimelineEvent(time: now, device: name, kind: kind))
         }

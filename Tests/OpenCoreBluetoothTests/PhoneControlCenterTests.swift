@@ -37,6 +37,29 @@ struct PhoneControlCenterTests {
         await device.close()
     }
 
+    @Test("Off at 01:00 on the phone's clock, the button comes on by itself at 05:00: the central hears poweredOn and the timeline says why")
+    func onAgainAtFiveAM() async throws {
+        let world = try await DevicesWorld.make(devices: 1)
+        let phone = SimulatedPhone(device: world.devices[0])
+        let log = ScanLog()
+        var manager: CBCentralManager?
+        try phone.install(AppDescription(name: "Log", modes: .bluetoothCentral)) { _ in
+            manager = CBCentralManager(delegate: log, queue: nil, options: world.options(0))
+        }
+        try phone.perform(.launch("Log"))
+        #expect(await eventually { log.states == [.poweredOn] })
+        try await testClock.sleep(untilMicroseconds: 3_600_000_000)
+        try phone.perform(.controlCenterBluetooth(on: false))
+        #expect(await eventually { log.states == [.poweredOn, .poweredOff] })
+        try await testClock.sleep(untilMicroseconds: 5 * 3_600_000_000 - 1_000_000)
+        #expect(log.states == [.poweredOn, .poweredOff] && !phone.isBluetoothAvailable)
+        #expect(await eventually { log.states == [.poweredOn, .poweredOff, .poweredOn] })
+        #expect(phone.isBluetoothAvailable && manager?.state == .poweredOn)
+        #expect(phone.timeline.contains { $0.time == 5 * 3_600_000_000 && $0.output == .system("Control Center's Bluetooth button on again: 5 AM local time") })
+        phone.close()
+        await world.close()
+    }
+
     @Test("Airplane Mode: the central hears poweredOff and the cellular link goes down; off again, both come back")
     func airplaneMode() async throws {
         let (device, phone, app) = try await measuring("phone-airplane")

@@ -110,6 +110,7 @@ public struct PhoneTimelineEntry: Hashable, Sendable, CustomStringConvertible {
         case let .notification(app, change): return "\(seconds)  \(app): notification \(change)"
         case let .network(app, exchange): return "\(seconds)  \(app): \(exchange)"
         case let .crashed(app, reason): return "\(seconds)  \(app): crashed: \(reason)"
+        case let .system(change): return "\(seconds)  system: \(change)"
         }
     }
 }

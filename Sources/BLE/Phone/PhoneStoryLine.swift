@@ -15,7 +15,7 @@ public struct PhoneStoryLine: Hashable, Sendable {
     /// The app (or accessory program, or `system`) the line is about.
     public var app: String
     /// `state`, `deliver`, `relaunched`, `dropped`, `alert`, `notification`, `network`,
-    /// `log` (the program's own line) or `observe` (the phone's region monitoring: an entry,
+    /// `system` (a setting the system changed by itself), `log` (the program's own line) or `observe` (the phone's region monitoring: an entry,
     /// an exit, a beacon heard first, ranged or passed, in the words of a scenario timeline).
     public var event: String
     /// What happened, in words.
@@ -34,6 +34,7 @@ public struct PhoneStoryLine: Hashable, Sendable {
         case let .notification(app, change): (self.app, event, detail) = (app, "notification", change)
         case let .network(app, exchange): (self.app, event, detail) = (app, "network", exchange)
         case let .crashed(app, reason): (self.app, event, detail) = (app, "crashed", reason)
+        case let .system(change): (app, event, detail) = ("system", "system", change)
         }
     }
 

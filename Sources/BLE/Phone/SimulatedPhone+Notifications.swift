@@ -121,9 +121,22 @@ extension SimulatedPhone {
     }
 
     /// The date of time 0 on the phone's clock.
-    private var notificationEpoch: Date {
+    private var notificationEpoch: Date { Self.epoch(of: clock) }
+
+    /// The date of time 0 on `clock`: 1 January 2026, 00:00 UTC for virtual time, the
+    /// system's date less the clock's reading otherwise.
+    static func epoch(of clock: any StackClock) -> Date {
         if clock is VirtualClock { return Date(timeIntervalSince1970: 1_767_225_600) }
         return Date().addingTimeInterval(-Double(clock.microseconds) / 1e6)
+    }
+
+    /// The phone's rules on `clock`, which places their time 0 in the day (the phone's
+    /// calendar is UTC, as its notifications' is) for Control Center's 5 AM.
+    static func core(policy: PhonePolicy, seed: UInt64, clock: any StackClock) -> PhoneCore {
+        var core = PhoneCore(policy: policy, seed: seed)
+        let seconds = epoch(of: clock).timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
+        core.timeOfDayAtZero = Int64((seconds * 1e6).rounded())
+        return core
     }
 
     /// What the lock screen and notification centre showed, in order.

@@ -125,7 +125,7 @@ extension SimulatedPhone {
                     effects.append(.launch(app, launcher, options))
                 case let .dropped(_, event, _):
                     pending[event.id] = nil
-                case .alert, .notification, .network, .crashed:
+                case .alert, .notification, .network, .crashed, .system:
                     break
                 }
             }
@@ -253,7 +253,9 @@ extension SimulatedPhone {
         let (effects, fired) = state.withLock { state -> ([Effect], [DeliveredNotification]) in
             state.timer = nil
             state.timerDeadline = nil
-            let effects = state.process(state.core.advance(to: now), at: now)
+            let switches = state.switches
+            // Control Center's button may come on by itself (5 AM): the managers hear it.
+            let effects = state.process(state.core.advance(to: now), at: now) + state.radioSwitched(from: switches)
             return (effects + state.linkOutputs(state.network.link.advance(to: now), at: now), state.lockScreen.advance(to: now))
         }
         carryOut(effects, inline: nil)

@@ -52,7 +52,7 @@ public final class SimulatedPhone: Sendable {
         hostProfile = host
         clock = device.clock
         simulation = Simulation.current
-        state = Mutex(State(core: PhoneCore(policy: policy, seed: seed), link: CellularLink(policy: link, seed: seed ^ Self.linkSeed)))
+        state = Mutex(State(core: Self.core(policy: policy, seed: seed, clock: clock), link: CellularLink(policy: link, seed: seed ^ Self.linkSeed)))
     }
 
     /// A phone with no apps and no device of its own, whose rules run on `clock` (a
@@ -63,7 +63,7 @@ public final class SimulatedPhone: Sendable {
         hostProfile = .iPhone
         self.clock = clock
         simulation = (clock as? VirtualClock)?.simulation ?? Simulation.current
-        state = Mutex(State(core: PhoneCore(policy: policy, seed: seed), link: CellularLink(policy: link, seed: seed ^ Self.linkSeed)))
+        state = Mutex(State(core: Self.core(policy: policy, seed: seed, clock: clock), link: CellularLink(policy: link, seed: seed ^ Self.linkSeed)))
     }
 
     /// A phone of `profile`'s iOS on `device`, which should have been opened with
