@@ -30,8 +30,10 @@ package struct ScenarioObserverState {
     var passes: [IBeaconIdentity: Pass] = [:]
 
     /// An observer named `name` (device `device` of the world, if known) watching what
-    /// `configuration` monitors and ranges; nothing is monitored before ``start(at:)``.
-    package init(name: String, device: DeviceID?, configuration: ScenarioObserver) {
+    /// `configuration` monitors and ranges, its exits as `exitTiming` says (a phone's are
+    /// late or missed now and then; any other observer's punctual); nothing is monitored
+    /// before ``start(at:)``.
+    package init(name: String, device: DeviceID?, configuration: ScenarioObserver, exitTiming: ExitTiming = .punctual) {
         self.name = name
         self.device = device
         self.configuration = configuration
@@ -40,8 +42,9 @@ package struct ScenarioObserverState {
                               minor: region.minor)
         }
         let exitPeriod = Duration.microseconds(Int64((configuration.exitPeriodSeconds * 1_000_000).rounded()))
-        monitor = BeaconMonitor(configuration: MonitoringConfiguration(exitPeriod: exitPeriod,
-                                                                       regionLimit: max(20, regions.count)))
+        var monitoring = MonitoringConfiguration(exitPeriod: exitPeriod, regionLimit: max(20, regions.count))
+        monitoring.exitTiming = exitTiming
+        monitor = BeaconMonitor(configuration: monitoring)
         ranger = BeaconRanger(configuration: Self.rangingConfiguration(configuration))
     }
 

@@ -74,11 +74,14 @@ public final class ScenarioRunner {
         world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
                                                         capturesHCI: capturesHCI, geographicOrigin: scenario.origin))
         built = try scenario.build(into: world, beacons: beacons)
-        for (device, id) in zip(scenario.devices, built.deviceIDs) {
+        for (index, (device, id)) in zip(scenario.devices, built.deviceIDs).enumerated() {
             senders[AddressKey(device.address)] = id
             guard let observing = device.observing else { continue }
             observerIndex[id] = observers.count
-            var state = ScenarioObserverState(name: device.name, device: id, configuration: observing)
+            // A phone's monitoring reports exits late or never now and then (rule 21).
+            let exits = device.apps.isEmpty ? ExitTiming.punctual
+                : ExitTiming(phone: device.phone?.policy ?? PhonePolicy(), seed: ExitTiming.scenarioSeed(scenario.seed, device: index))
+            var state = ScenarioObserverState(name: device.name, device: id, configuration: observing, exitTiming: exits)
             state.start(at: world.now)
             observers.append(state)
         }

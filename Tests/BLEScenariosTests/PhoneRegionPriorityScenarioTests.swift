@@ -10,8 +10,10 @@ struct PhoneRegionPriorityScenarioTests {
     static let uuid = "8A6E3C2D-5B1F-4E07-9C44-2F1D0B7A3E51"
 
     /// A walker passing 32 beacons, one region each (`r01` … `r32`, in file order), with one
-    /// app following them all; `offScreen` puts the app in the background at 1 s.
-    static func scenario(offScreen: Bool, seed: UInt64 = 11) throws -> Scenario {
+    /// app following them all; `offScreen` puts the app in the background at 1 s. With
+    /// `punctualExits` (the default: rule 20 is examined here) every exit comes one exit
+    /// period after the last packet; without, as the phone's monitoring reports them (rule 21).
+    static func scenario(offScreen: Bool, seed: UInt64 = 11, punctualExits: Bool = true) throws -> Scenario {
         let numbers = 1 ... 32
         let regions = numbers.map { "{identifier: \(name($0)), uuid: \(uuid), major: 1, minor: \($0)}" }
         let beacons = numbers.map { number in
@@ -34,6 +36,7 @@ struct PhoneRegionPriorityScenarioTests {
               exitPeriod: 10
             apps:
               - {name: Guide}
+            phone: {punctualExits: \(punctualExits)}
         \(beacons.joined(separator: "\n"))
         actions:
           - {at: 0, app: {device: walker, app: Guide, do: launch}}

@@ -66,7 +66,10 @@ final class PhoneRegionMonitoring: Sendable {
         for device in place.scenario.devices where senders[device.address] == nil { senders[device.address] = device.name }
         self.senders = senders
         // The device's identifier in the world is not the phone's to know.
-        state = Mutex(State(observer: ScenarioObserverState(name: place.deviceName, device: nil, configuration: observing)))
+        // Late and missed exits as the phone's policy says (rule 21), from a seed of the phone's.
+        let exits = ExitTiming(phone: phone.policy, seed: phone.nextMonitorSeed())
+        state = Mutex(State(observer: ScenarioObserverState(name: place.deviceName, device: nil, configuration: observing,
+                                                            exitTiming: exits)))
     }
 
     /// Registers the regions with the phone for the apps that follow them (app by app, in

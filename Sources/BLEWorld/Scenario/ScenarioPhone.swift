@@ -28,7 +28,7 @@ struct PhoneSection: Decodable {
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["profile", "passcode", "bluetoothStaysOnInAirplaneMode",
                                                        "backgroundAdvertisingDropouts", "readyToUpdateSubscribersSkipRate",
-                                                       "scanFreezesAfterScreenLock"])
+                                                       "scanFreezesAfterScreenLock", "punctualExits"])
         let profile = try fields.optional("profile", String.self, expected: PhonePolicy.profileNames.joined(separator: " or ")) ?? "today"
         guard var policy = PhonePolicy.profile(named: profile) else {
             throw fields.error("profile", "\"\(profile)\" is no iOS profile; use " + PhonePolicy.profileNames.joined(separator: " or "))
@@ -45,6 +45,10 @@ struct PhoneSection: Decodable {
         }
         if let freezes = try fields.optional("scanFreezesAfterScreenLock", Bool.self, expected: "true or false") {
             policy.scanFreezesAfterScreenLock = freezes
+        }
+        if try fields.optional("punctualExits", Bool.self, expected: "true or false") == true {
+            policy.lateExitProbability = 0
+            policy.exitMissProbability = 0
         }
         phone = ScenarioPhone(profile: profile, policy: policy)
     }
