@@ -243,8 +243,9 @@ public struct PhoneCore: Sendable {
     /// When Control Center's button, turned off, comes on again by itself (5 AM local time).
     var controlCenterOnAgainAt: Int64?
     /// The time of day on the phone's clock at time 0, in microseconds after local midnight:
-    /// 0 for a simulation's virtual time (1 January 2026, 00:00), the wall clock's time of
-    /// day at its start otherwise. It places 5 AM for Control Center's button.
+    /// the policy's ``PhonePolicy/timeOfDayAtStart``, else 0 for a simulation's virtual time
+    /// (1 January 2026, 00:00), the wall clock's time of day at its start otherwise. It
+    /// places 5 AM for Control Center's button.
     public var timeOfDayAtZero: Int64 = 0
     /// Whether Airplane Mode is on (``PhoneAction/airplaneMode(on:)``).
     public internal(set) var airplaneModeOn = false
@@ -287,6 +288,7 @@ public struct PhoneCore: Sendable {
         dropoutSeeds = seed ^ 0x6472_6F70_6F75_7473  // "dropouts"
         faultSeeds = seed ^ 0x6661_756C_7473_0000  // "faults"
         bluetoothStaysOnInAirplaneMode = policy.bluetoothStaysOnInAirplaneMode
+        timeOfDayAtZero = policy.timeOfDayAtStart ?? 0
     }
 
     /// Installs `app`.

@@ -115,6 +115,12 @@ public struct PhonePolicy: Hashable, Sendable {
     /// Apple; default 0x0E, Unlikely Error (research §9, rule 4, an unverified choice).
     public var suspendedDynamicReadError: UInt8 = 0x0E
 
+    /// The time of day on the phone's clock (UTC, its calendar) at time 0 of a simulation,
+    /// in microseconds after midnight: it places 5 AM, when Control Center's Bluetooth button
+    /// comes on again, and the dates of its notifications. `nil` (the default): midnight for
+    /// virtual time (1 January 2026, 00:00), the system's time of day on the wall clock.
+    public var timeOfDayAtStart: Int64?
+
     /// The defaults above.
     public init() {}
 

@@ -37,10 +37,12 @@ struct PhoneControlCenterTests {
         await device.close()
     }
 
-    @Test("Off at 01:00 on the phone's clock, the button comes on by itself at 05:00: the central hears poweredOn and the timeline says why")
+    @Test("Off at 04:59:40 on the phone's clock, the button comes on by itself at 05:00: the central hears poweredOn and the timeline says why")
     func onAgainAtFiveAM() async throws {
         let world = try await DevicesWorld.make(devices: 1)
-        let phone = SimulatedPhone(device: world.devices[0])
+        var policy = PhonePolicy()
+        policy.timeOfDayAtStart = 5 * 3_600_000_000 - 30_000_000  // 04:59:30 at time 0
+        let phone = SimulatedPhone(device: world.devices[0], policy: policy)
         let log = ScanLog()
         var manager: CBCentralManager?
         try phone.install(AppDescription(name: "Log", modes: .bluetoothCentral)) { _ in
@@ -48,14 +50,14 @@ struct PhoneControlCenterTests {
         }
         try phone.perform(.launch("Log"))
         #expect(await eventually { log.states == [.poweredOn] })
-        try await testClock.sleep(untilMicroseconds: 3_600_000_000)
+        try await testClock.sleep(untilMicroseconds: 10_000_000)
         try phone.perform(.controlCenterBluetooth(on: false))
         #expect(await eventually { log.states == [.poweredOn, .poweredOff] })
-        try await testClock.sleep(untilMicroseconds: 5 * 3_600_000_000 - 1_000_000)
+        try await testClock.sleep(untilMicroseconds: 29_000_000)
         #expect(log.states == [.poweredOn, .poweredOff] && !phone.isBluetoothAvailable)
         #expect(await eventually { log.states == [.poweredOn, .poweredOff, .poweredOn] })
         #expect(phone.isBluetoothAvailable && manager?.state == .poweredOn)
-        #expect(phone.timeline.contains { $0.time == 5 * 3_600_000_000 && $0.output == .system("Control Center's Bluetooth button on again: 5 AM local time") })
+        #expect(phone.timeline.contains { $0.time == 30_000_000 && $0.output == .system("Control Center's Bluetooth button on again: 5 AM local time") })
         phone.close()
         await world.close()
     }

@@ -121,20 +121,25 @@ extension SimulatedPhone {
     }
 
     /// The date of time 0 on the phone's clock.
-    private var notificationEpoch: Date { Self.epoch(of: clock) }
+    private var notificationEpoch: Date { Self.epoch(of: clock, policy: policy) }
 
-    /// The date of time 0 on `clock`: 1 January 2026, 00:00 UTC for virtual time, the
-    /// system's date less the clock's reading otherwise.
-    static func epoch(of clock: any StackClock) -> Date {
-        if clock is VirtualClock { return Date(timeIntervalSince1970: 1_767_225_600) }
-        return Date().addingTimeInterval(-Double(clock.microseconds) / 1e6)
+    /// The date of time 0 on `clock`: on virtual time 1 January 2026, at
+    /// `policy.timeOfDayAtStart` (midnight UTC by default); on the wall clock the system's
+    /// date less the clock's reading, on that day at `policy.timeOfDayAtStart` if it is set.
+    static func epoch(of clock: any StackClock, policy: PhonePolicy) -> Date {
+        let now = Date().addingTimeInterval(-Double(clock.microseconds) / 1e6)
+        let midnight = clock is VirtualClock ? 1_767_225_600 : (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+        guard let timeOfDay = policy.timeOfDayAtStart else {
+            return clock is VirtualClock ? Date(timeIntervalSince1970: midnight) : now
+        }
+        return Date(timeIntervalSince1970: midnight + Double(timeOfDay) / 1e6)
     }
 
     /// The phone's rules on `clock`, which places their time 0 in the day (the phone's
     /// calendar is UTC, as its notifications' is) for Control Center's 5 AM.
     static func core(policy: PhonePolicy, seed: UInt64, clock: any StackClock) -> PhoneCore {
         var core = PhoneCore(policy: policy, seed: seed)
-        let seconds = epoch(of: clock).timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
+        let seconds = epoch(of: clock, policy: policy).timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
         core.timeOfDayAtZero = Int64((seconds * 1e6).rounded())
         return core
     }
