@@ -24,7 +24,8 @@ extension GAPCore {
             supportsCodedPHY = info.leFeatures.contains(.leCodedPHY)
             supportsExtendedConnection = info.supportedCommands?.contains(.leExtendedCreateConnection) ?? false
             supportsAdvertisingPHYOptions = info.supportedCommands?.contains(.leSetExtendedAdvertisingParametersV2) ?? false
-            commandFamily = Self.commandFamily(features: info.leFeatures, commands: info.supportedCommands)
+            commandFamily = choosesExtendedFamilyWhenClaimed
+                ? Self.commandFamily(features: info.leFeatures, commands: info.supportedCommands) : .legacy
             supportsPeriodicAdvertising = info.supportedCommands.map {
                 $0.contains(.leSetPeriodicAdvertisingParameters) && $0.contains(.leSetPeriodicAdvertisingData)
                     && $0.contains(.leSetPeriodicAdvertisingEnable)

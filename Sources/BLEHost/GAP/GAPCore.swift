@@ -67,6 +67,9 @@ public struct GAPCore: Sendable {
     /// The family of advertising, scanning and initiating commands every request uses,
     /// chosen at start-up from the controller's claims (GAPCore+CommandFamily.swift).
     public internal(set) var commandFamily = GAPCommandFamily.legacy
+    /// Whether start-up may choose the extended family (``HCIDriverConfiguration/usesExtendedFamilyWhenClaimed``);
+    /// `false` keeps ``commandFamily`` legacy whatever the controller claims.
+    public var choosesExtendedFamilyWhenClaimed = true
     /// Whether the controller may be advertising although GAP counts advertising off
     /// (GAPCore+Doubt.swift).
     var advertisingInDoubt = false
