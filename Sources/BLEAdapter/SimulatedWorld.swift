@@ -43,6 +43,14 @@ public struct SimulatedWorld: Sendable {
     /// pipe closes.
     public let feeds: [Task<Void, Never>]
 
+    /// The configuration of the hosts the embedded world runs for its GATT devices and
+    /// accessories, and of the local one (``Adapter``): patient, and keeping plain advertising,
+    /// scanning and connecting in the legacy family although the controllers claim the
+    /// extended one, so that every suite written against the embedded world sees the commands
+    /// it always saw (docs/extended-advertising.md says what moving it needs).
+    static let hostConfiguration = HCIDriverConfiguration(
+        commandTimeout: Adapter.simulatedCommandTimeout, usesExtendedFamilyWhenClaimed: false)
+
     /// Builds `scenario` into a new world on `simulation` with its GATT devices attached
     /// (``ScenarioGATTHosting/attached``) and wires every pipe through a new runner.
     /// - Parameters:
@@ -94,7 +102,7 @@ public struct SimulatedWorld: Sendable {
             let made: (port: SimulatedPeripheralPort, controllerEnd: InProcessTransport.ControllerEnd)?
             do {
                 made = try SimulatedPeripheralPort.make(
-                    device: device, configuration: HCIDriverConfiguration(commandTimeout: Adapter.simulatedCommandTimeout),
+                    device: device, configuration: SimulatedWorld.hostConfiguration,
                     clock: simulation.clock, pairingSeed: seedBase &+ UInt64(id.rawValue) &+ 1)
             } catch {
                 throw AdapterError(error.description)
@@ -110,7 +118,7 @@ public struct SimulatedWorld: Sendable {
                 let (hostEnd, controllerEnd) = InProcessTransport.makePair()
                 accessories.append(AccessoryPort(
                     name: device.name, program: program, transport: HCIHostTransport(base: hostEnd),
-                    configuration: HCIDriverConfiguration(commandTimeout: Adapter.simulatedCommandTimeout), clock: simulation.clock,
+                    configuration: SimulatedWorld.hostConfiguration, clock: simulation.clock,
                     pairingSeed: seedBase &+ UInt64(id.rawValue) &+ 1))
                 peripheralEnds.append((id, controllerEnd))
             }

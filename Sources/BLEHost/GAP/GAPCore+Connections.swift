@@ -56,10 +56,11 @@ extension GAPCore {
     }
 
     /// Sends LE Create Connection for `request`, or LE Extended Create Connection when it
-    /// names initiating PHYs, and makes it the pending attempt.
+    /// names initiating PHYs or the controller takes the extended family (LE 1M then), and
+    /// makes it the pending attempt.
     mutating func begin(_ request: GAPConnectRequest, at now: HostTime) -> [GAPOutput] {
         pending = PendingConnection(request: request, deadline: now &+ request.timeout, cancelReason: nil)
-        if let phys = request.initiatingPHYs {
+        if let phys = initiatingPHYs(request) {
             let each = HCI.LEExtendedCreateConnection.PHYParameters(
                 scanInterval: request.scanInterval, scanWindow: request.scanWindow, connectionParameters: request.parameters)
             return [submit(HCI.LEExtendedCreateConnection(

@@ -24,6 +24,8 @@ extension GAPCore {
             supportsCodedPHY = info.leFeatures.contains(.leCodedPHY)
             supportsExtendedConnection = info.supportedCommands?.contains(.leExtendedCreateConnection) ?? false
             supportsAdvertisingPHYOptions = info.supportedCommands?.contains(.leSetExtendedAdvertisingParametersV2) ?? false
+            commandFamily = choosesExtendedFamilyWhenClaimed
+                ? Self.commandFamily(features: info.leFeatures, commands: info.supportedCommands) : .legacy
             supportsPeriodicAdvertising = info.supportedCommands.map {
                 $0.contains(.leSetPeriodicAdvertisingParameters) && $0.contains(.leSetPeriodicAdvertisingData)
                     && $0.contains(.leSetPeriodicAdvertisingEnable)
@@ -42,6 +44,7 @@ extension GAPCore {
             advertising = .off
             scanning = .off
             scanningExtended = false
+            scanningHearsExtended = false
             advertisingExtended = false
             reassembly = GAPExtendedReassembly()
             advertisingInDoubt = false
@@ -85,6 +88,9 @@ extension GAPCore {
         case .advertisingSetup:
             guard let failure, advertising == .starting else { return [] }
             return abandonAdvertisingStart(failure)
+        case .advertisingSetRemoval:
+            // Unknown Advertising Identifier when the set was never made: nothing to remove.
+            return []
         case let .advertisingData(last):
             if let failure { return [.event(.procedureFailed(.advertising, failure))] }
             return last ? [.event(.advertisingDataUpdated)] : []
@@ -183,18 +189,22 @@ extension GAPCore {
             guard scanning != .off else { return [] }
             var outputs: [GAPOutput] = []
             for entry in report.reports {
-                if scanningExtended {
+                if scanningHearsExtended {
                     // An extended scan: fragments joined, then reported whatever their length.
                     guard let whole = reassembly.add(entry), let report = GAPAdvertisementFilter.report(whole.entry) else { continue }
                     let heard = GAPExtendedHearing(entry: whole.entry, truncated: whole.truncated)
                     if let advertisement = scanFilter.add(report, extended: heard, at: now) { outputs.append(.event(.advertisement(advertisement))) }
                 } else {
-                    // Sent by some controllers to a legacy scan (GAPExtendedReports.swift).
-                    guard let legacy = GAPAdvertisementFilter.legacyReport(entry) else { continue }
+                    // A plain scan in the extended family (GAPCore+CommandFamily.swift), or a legacy
+                    // scan of a controller that reports this way (GAPExtendedReports.swift).
+                    let legacy = scanningExtended ? Self.plainScanReport(entry) : GAPAdvertisementFilter.legacyReport(entry)
+                    guard let legacy else { continue }
                     if let advertisement = scanFilter.add(legacy, at: now) { outputs.append(.event(.advertisement(advertisement))) }
                 }
             }
             return outputs
+        case let .leMeta(.advertisingSetTerminated(terminated)):
+            return advertisingSetTerminated(terminated)
         case let .leMeta(sync) where sync.isPeriodicSyncEvent:
             return periodicSyncEvent(sync, at: now)
         case let .leMeta(.connectionComplete(done)):
@@ -296,11 +306,15 @@ extension GAPCore {
             restartAdvertisingAfter = nil
             if advertising == .off, advertisingParameters != nil {
                 advertising = .starting
-                // An extended set is enabled again with the extended command (the families do not mix, §3.1.1).
-                outputs.append(advertisingExtended
-                    ? submit(HCI.LESetExtendedAdvertisingEnable(enable: true, sets: [.init(advertisingHandle: Self.extendedSet)]),
-                             for: .advertisingEnable(true))
-                    : submit(HCI.LESetAdvertisingEnable(advertisingEnable: true), for: .advertisingEnable(true)))
+                // A set is enabled again with the extended command (the families do not mix, §3.1.1).
+                if !advertisingExtended {
+                    outputs.append(submit(HCI.LESetAdvertisingEnable(advertisingEnable: true), for: .advertisingEnable(true)))
+                } else if advertisingParameters?.extended == nil {
+                    outputs.append(legacyPDUSetEnable(advertisingParameters))
+                } else {
+                    outputs.append(submit(HCI.LESetExtendedAdvertisingEnable(enable: true, sets: [.init(advertisingHandle: Self.extendedSet)]),
+                                          for: .advertisingEnable(true)))
+                }
             }
         }
         return outputs

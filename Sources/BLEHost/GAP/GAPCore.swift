@@ -14,6 +14,8 @@ public struct GAPCore: Sendable {
     enum Purpose: Hashable, Sendable {
         case setRandomAddress(BluetoothAddress)
         case advertisingSetup
+        /// LE Remove Advertising Set before set 0 becomes a legacy-PDU set; its answer is not awaited.
+        case advertisingSetRemoval
         /// New data; `last` marks the command whose success completes the update.
         case advertisingData(last: Bool)
         case advertisingEnable(Bool)
@@ -62,6 +64,12 @@ public struct GAPCore: Sendable {
     var advertisingExtended = false
     /// Whether the controller claims the extended advertising commands (learnt at start-up).
     public internal(set) var supportsExtendedAdvertising = false
+    /// The family of advertising, scanning and initiating commands every request uses,
+    /// chosen at start-up from the controller's claims (GAPCore+CommandFamily.swift).
+    public internal(set) var commandFamily = GAPCommandFamily.legacy
+    /// Whether start-up may choose the extended family (``HCIDriverConfiguration/usesExtendedFamilyWhenClaimed``);
+    /// `false` keeps ``commandFamily`` legacy whatever the controller claims.
+    public var choosesExtendedFamilyWhenClaimed = true
     /// Whether the controller may be advertising although GAP counts advertising off
     /// (GAPCore+Doubt.swift).
     var advertisingInDoubt = false
@@ -71,6 +79,9 @@ public struct GAPCore: Sendable {
     /// Whether the scan running (or last started) uses the extended commands, so that it is
     /// stopped with them and its reports are reassembled.
     var scanningExtended = false
+    /// Whether the scan running was asked to hear extended advertisements (reassembled and
+    /// reported as such); a plain scan in the extended family reports legacy PDUs only.
+    var scanningHearsExtended = false
     /// Extended reports' fragments waiting for the rest of their data.
     var reassembly = GAPExtendedReassembly()
     /// Whether the controller claims the extended scanning commands (learnt at start-up).
@@ -162,10 +173,14 @@ public struct GAPCore: Sendable {
         let (data, response) = try Self.legacyBytes(parameters)
         if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
         let resync = advertisingResync()
+        let replacesExtendedSet = advertisingExtended && advertisingParameters?.extended != nil
         advertising = .starting
-        advertisingExtended = false
+        advertisingExtended = commandFamily == .extended
         advertisingParameters = parameters
         restartAdvertisingAfter = nil
+        if commandFamily == .extended {
+            return resync + startLegacyPDUSet(parameters, data: data, response: response, replacingExtendedSet: replacesExtendedSet)
+        }
         return resync + [
             submit(HCI.LESetAdvertisingParameters(
                 advertisingIntervalMin: parameters.intervalMin, advertisingIntervalMax: parameters.intervalMax,
@@ -178,8 +193,8 @@ public struct GAPCore: Sendable {
     }
 
     /// Replaces the advertising data and scan response while advertising (legacy data may
-    /// change while enabled, Vol 4, Part E, §7.8.7); ``GAPEvent/advertisingDataUpdated``
-    /// follows.
+    /// change while enabled, Vol 4, Part E, §7.8.7, and so may a legacy-PDU set's, complete and
+    /// within 31 octets, §7.8.54–7.8.55); ``GAPEvent/advertisingDataUpdated`` follows.
     public mutating func updateAdvertisingData(
         _ data: AdvertisingData, scanResponse: AdvertisingData? = nil, at now: HostTime
     ) throws(GAPError) -> [GAPOutput] {
@@ -191,6 +206,9 @@ public struct GAPCore: Sendable {
         if let scanResponse { parameters.scanResponse = scanResponse }
         let (bytes, response) = try Self.legacyBytes(parameters)
         advertisingParameters = parameters
+        if advertisingExtended {
+            return updateLegacyPDUSetData(parameters, data: bytes, response: response, withScanResponse: scanResponse != nil)
+        }
         var outputs = [submit(HCI.LESetAdvertisingData(advertisingData: bytes[...]), for: .advertisingData(last: scanResponse == nil))]
         if scanResponse != nil {
             outputs.append(submit(HCI.LESetScanResponseData(scanResponseData: response[...]), for: .advertisingData(last: true)))
@@ -243,6 +261,8 @@ public struct GAPCore: Sendable {
 
     /// Sets the scan parameters and enables scanning with the controller's duplicate
     /// filter off (Vol 4, Part E, §7.8.10–7.8.11); the host filters duplicates itself.
+    /// A plain scan on a controller that takes the extended family (``commandFamily``) uses
+    /// the extended commands on LE 1M and reports the legacy PDUs it hears as a legacy scan.
     /// While GAP's own extended scan finds periodic trains, an extended scan takes it over
     /// (restarted with these parameters, and left running when the syncs end), and a legacy
     /// one is refused with ``GAPError/legacyScanWhileSynchronizing``.
@@ -250,7 +270,8 @@ public struct GAPCore: Sendable {
         // The scan GAP runs to find periodic trains is handed to the app (GAPCore+PeriodicSyncQueue.swift).
         let handover = isScanningForPeriodicSync
         guard scanning == .off || handover else { throw .scanningAlreadyEnabled }
-        if handover, !parameters.extended { throw .legacyScanWhileSynchronizing }
+        let usesExtended = parameters.extended || commandFamily == .extended
+        if handover, !usesExtended { throw .legacyScanWhileSynchronizing }
         if parameters.useRandomAddress, randomAddress == nil { throw .noRandomAddress }
         if parameters.extended, !supportsExtendedScanning { throw .extendedScanningUnsupported }
         let phys = parameters.extendedPHYs
@@ -261,20 +282,11 @@ public struct GAPCore: Sendable {
         }
         let resync = handover ? [handOverSyncScan()] : scanningResync()
         scanning = .starting
-        scanningExtended = parameters.extended
+        scanningExtended = usesExtended
+        scanningHearsExtended = parameters.extended
         reassembly = GAPExtendedReassembly()
         scanFilter = GAPAdvertisementFilter(allowDuplicates: parameters.allowDuplicates, serviceUUIDs: parameters.serviceUUIDs)
-        if parameters.extended {
-            let phy = HCI.LESetExtendedScanParameters.PHYParameters(
-                scanType: parameters.active ? .active : .passive, scanInterval: parameters.interval, scanWindow: parameters.window)
-            return resync + [
-                submit(HCI.LESetExtendedScanParameters(
-                    ownAddressType: ownAddressType(random: parameters.useRandomAddress),
-                    le1M: phys.contains(.le1M) ? phy : nil, leCoded: phys.contains(.leCoded) ? phy : nil),
-                       for: .scanParameters),
-                submit(HCI.LESetExtendedScanEnable(enable: true, filterDuplicates: .disabled), for: .scanEnable(true)),
-            ]
-        }
+        if usesExtended { return resync + extendedScanCommands(parameters, phys: parameters.extended ? phys : .le1M) }
         return resync + [
             submit(HCI.LESetScanParameters(
                 leScanType: parameters.active ? .active : .passive, leScanInterval: parameters.interval,

@@ -134,7 +134,9 @@ public struct GAPScanParameters: Hashable, Sendable {
     /// Scan with the extended commands (Core 5.4, Vol 4, Part E, §7.8.64–7.8.65) on the PHYs of
     /// ``extendedPHYs``: extended advertisements are heard too, their data (up to 1,650 octets, in AUX
     /// chains) reassembled from the controller's fragments. Needs a controller that claims
-    /// the commands (``GAPError/extendedScanningUnsupported`` otherwise).
+    /// the commands (``GAPError/extendedScanningUnsupported`` otherwise). A plain scan (`false`)
+    /// also goes out as an extended scan on LE 1M when GAP uses the extended family
+    /// (``GAPCommandFamily``), and then reports only legacy PDUs, as a legacy scan does.
     public var extended: Bool
     /// The primary PHYs an extended scan listens on (Scanning_PHYs, §7.8.64): LE 1M, LE
     /// Coded, or both, which the controller scans in turn, each with ``interval`` and
@@ -178,8 +180,9 @@ public struct GAPConnectRequest: Hashable, Sendable {
     /// Whether the own address is the random static address.
     public var useRandomAddress: Bool
     /// The PHYs the connection may start on (Initiating_PHYs of LE Extended Create
-    /// Connection, Core 5.4, Vol 4, Part E, §7.8.66), or `nil` for LE Create Connection (LE 1M
-    /// from legacy advertising). LE 1M and LE Coded are scanned on their primary channels; LE
+    /// Connection, Core 5.4, Vol 4, Part E, §7.8.66), or `nil` for a plain connection on LE 1M:
+    /// LE Create Connection, or LE Extended Create Connection on LE 1M when GAP uses the
+    /// extended family (``GAPCommandFamily``). LE 1M and LE Coded are scanned on their primary channels; LE
     /// 2M, never a primary PHY, is taken when a connectable extended set's AUX_ADV_IND comes
     /// on it (a connection starts on the PHY of the AUX_CONNECT_REQ, Vol 6, Part B, §4.5).
     /// Each PHY gets ``parameters``, ``scanInterval`` and ``scanWindow``. Needs a controller
@@ -188,7 +191,7 @@ public struct GAPConnectRequest: Hashable, Sendable {
     public var initiatingPHYs: HCI.LEPHYs?
 
     /// A request with every value given; the defaults ask for a 30 ms interval and a 5 s
-    /// timeout, with LE Create Connection.
+    /// timeout, as a plain connection on LE 1M.
     public init(
         peer: BluetoothAddress, peerAddressType: HCI.AddressType = .public,
         parameters: HCI.LEConnectionParameters = HCI.LEConnectionParameters(

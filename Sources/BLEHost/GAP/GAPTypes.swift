@@ -124,7 +124,8 @@ public enum GAPError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No periodic sync is being established.
     case periodicSyncNotPending
     /// A legacy scan was asked for while GAP's extended scan finds periodic trains: the
-    /// controller takes one family of commands (Core 5.4, Vol 4, Part E, §3.1.1).
+    /// controller takes one family of commands (Core 5.4, Vol 4, Part E, §3.1.1). Only on a
+    /// controller GAP drives with the legacy family: in the extended family every scan is extended.
     case legacyScanWhileSynchronizing
     /// No established periodic sync has this handle.
     case unknownPeriodicSync(handle: UInt16)

@@ -31,6 +31,12 @@ public struct HCIDriverConfiguration: Hashable, Sendable {
     /// The longest incoming L2CAP B-frame (header included) the driver reassembles; longer
     /// frames are dropped and counted. 65539 is the most the 16-bit L2CAP length allows.
     public var maximumIncomingFrameLength: Int
+    /// Whether plain advertising, scanning and connecting go out in the extended family when
+    /// the controller reports LE Extended Advertising and claims the commands (Core 5.4, Vol 4,
+    /// Part E, §3.1.1; ``GAPCommandFamily``). `false` keeps them legacy, with the extended
+    /// commands only where a request asks for them; the embedded world's hosts use `false`
+    /// until every suite runs in the extended family too (docs/extended-advertising.md).
+    public var usesExtendedFamilyWhenClaimed: Bool
 
     /// The events every host layer of SwiftBLE handles: disconnection, encryption change
     /// and key refresh, hardware error, data buffer overflow, remote version, LE Meta.
@@ -58,8 +64,10 @@ public struct HCIDriverConfiguration: Hashable, Sendable {
         eventMask: HCI.EventMask = HCIDriverConfiguration.defaultEventMask,
         leEventMask: HCI.LEEventMask = HCIDriverConfiguration.defaultLEEventMask,
         suggestedDataLength: SuggestedDataLength? = SuggestedDataLength(),
-        maximumIncomingFrameLength: Int = 65_539
+        maximumIncomingFrameLength: Int = 65_539,
+        usesExtendedFamilyWhenClaimed: Bool = true
     ) {
+        self.usesExtendedFamilyWhenClaimed = usesExtendedFamilyWhenClaimed
         self.commandTimeout = commandTimeout
         self.eventMask = eventMask
         self.leEventMask = leEventMask

@@ -229,6 +229,7 @@ public actor Host {
         originMicroseconds = clock.microseconds
         snoop = onPacket
         driver = HCIDriver(configuration: configuration)
+        gap.choosesExtendedFamilyWhenClaimed = configuration.usesExtendedFamilyWhenClaimed
         l2capConfiguration = l2cap
         attConfiguration = att
         // The GAP and GATT services alone always lay out.

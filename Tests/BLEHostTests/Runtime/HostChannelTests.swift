@@ -18,12 +18,14 @@ struct ConnectedHosts {
     /// Packets from the controllers the hosts handled on their executors' threads and off them.
     let incomingThreads: IncomingPacketThreads
 
-    /// - Parameter executors: give each host a ``SingleThreadExecutor`` of its own.
+    /// - Parameters:
+    ///   - executors: give each host a ``SingleThreadExecutor`` of its own.
+    ///   - claimsExtendedAdvertising: the controllers claim the extended family, which the hosts then use.
     static func make(speed: Double = 1, timing: String? = nil, inboxes: Bool = false,
-                     executors withExecutors: Bool = false) async throws -> ConnectedHosts {
+                     executors withExecutors: Bool = false, claimsExtendedAdvertising: Bool = false) async throws -> ConnectedHosts {
         var scenario = Scenario(name: "empty").addingExternalDevices(2)
         if timing == "ideal" { scenario.timing = .ideal }
-        let running = try RunningWorld(scenario, speed: speed, inboxes: inboxes)
+        let running = try RunningWorld(scenario, speed: speed, inboxes: inboxes, claimsExtendedAdvertising: claimsExtendedAdvertising)
         let executors = withExecutors ? [try SingleThreadExecutor(name: "peripheral"), try SingleThreadExecutor(name: "central")] : []
         let threads = IncomingPacketThreads()
         func host(_ index: Int) -> Host {

@@ -82,8 +82,10 @@ struct HostResolvingListTests {
         let central: Host
         let stranger: Host
 
-        init(controllerPrivacy: Bool) async throws {
-            let world = try RunningWorld(Scenario(name: "empty").addingExternalDevices(3))
+        /// - Parameter claimsExtendedAdvertising: the controllers claim the extended family, so
+        ///   that the hosts advertise, scan and connect with it (ExtendedFamilyHostTests).
+        init(controllerPrivacy: Bool, claimsExtendedAdvertising: Bool = false) async throws {
+            let world = try RunningWorld(Scenario(name: "empty").addingExternalDevices(3), claimsExtendedAdvertising: claimsExtendedAdvertising)
             let transports: [any HostTransport] = controllerPrivacy
                 ? [world.transports[0], world.transports[1]]
                 : [WithoutLinkLayerPrivacy(world.transports[0]), WithoutLinkLayerPrivacy(world.transports[1])]

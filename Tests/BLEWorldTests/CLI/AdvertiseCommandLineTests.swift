@@ -111,6 +111,40 @@ struct AdvertiseCommandLineTests {
         #expect((heard["manufacturerData"] as? [String: Any])?["companyID"] as? Int == 0xFFFF)
     }
 
+    @Test("Plain ble advertise and ble scan over ble sim serve --extended: the hosts use the extended family, the scan prints the legacy line")
+    func plainOnClaimingControllers() throws {
+        let executable = try #require(bleExecutable(), "the ble executable is not built")
+        let served = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "2", "--tcp-base-port", "0", "--extended"])
+        defer { served.stop() }
+        let advertiserCapture = temporaryPath("plain-advertise") + ".btsnoop"
+        let scanCapture = temporaryPath("plain-scan") + ".btsnoop"
+        defer {
+            try? FileManager.default.removeItem(atPath: advertiserCapture)
+            try? FileManager.default.removeItem(atPath: scanCapture)
+        }
+        let advertiser = try LineProcess(executable, [
+            "advertise", "--name", "Plain one", "--snoop", advertiserCapture, "--hci", "tcp:127.0.0.1:\(served.ports[0])", "--seconds", "60"])
+        defer { advertiser.stop() }
+        #expect(advertiser.waitForLine(containing: "Advertising", timeoutSeconds: 30) != nil, "\(advertiser.output)")
+        let scan = try runProcess(executable, ["scan", "--json", "--seconds", "3", "--snoop", scanCapture,
+                                               "--hci", "tcp:127.0.0.1:\(served.ports[1])"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let heard = try #require(jsonLines(scan.stdout).first { $0["address"] as? String == served.devices[0].address }, "\(scan.stdout)")
+        #expect(heard["localName"] as? String == "Plain one" && heard["legacyPDU"] == nil && heard["sid"] == nil, "\(heard)")
+        func summaries(_ path: String) throws -> [String] {
+            let decoded = try runProcess(executable, ["snoop", path, "--json"])
+            #expect(decoded.status == 0, "\(decoded.stderr)")
+            return jsonLines(decoded.stdout).compactMap { $0["summary"] as? String }
+        }
+        let scanned = try summaries(scanCapture)
+        #expect(scanned.contains { $0.hasPrefix("LE Set Extended Scan Enable") } && scanned.contains { $0.hasPrefix("LE Extended Advertising Report") })
+        #expect(!scanned.contains { $0.hasPrefix("LE Set Scan Enable") || $0.hasPrefix("LE Set Scan Parameters") })
+        advertiser.stop()
+        let advertised = try summaries(advertiserCapture)
+        #expect(advertised.contains { $0.hasPrefix("LE Set Extended Advertising Parameters") }, "\(advertised)")
+        #expect(!advertised.contains { $0.hasPrefix("LE Set Advertising Parameters") || $0.hasPrefix("LE Set Advertising Enable") })
+    }
+
     @Test("--extended --phy coded --coded-s 2 over ble sim serve --extended: a Coded scan hears the set on LE Coded, a 1M scan does not hear it")
     func codedAcrossProcesses() throws {
         let executable = try #require(bleExecutable(), "the ble executable is not built")
