@@ -268,10 +268,6 @@ extension Adapter {
         }
         let runner = simulated.runner
         let run = Task(executorPreference: simulation) { _ = await runner.run() }
-        // The embedded world's controllers claim the extended family, but its hosts keep plain
-        // requests legacy (SimulatedWorld.hostConfiguration, docs/extended-advertising.md).
-        var configuration = configuration
-        configuration.usesExtendedFamilyWhenClaimed = false
         let host = BLEHost.Host(transport: hostTransport, configuration: configuration, parameterUpdates: parameterUpdates, att: att,
                                 onPacket: onPacket, clock: runner.clock, pairingSeed: simulated.hostPairingSeed, logLabel: "sim")
         let place = simulated.hostDeviceName.map { name in

@@ -44,12 +44,9 @@ public struct SimulatedWorld: Sendable {
     public let feeds: [Task<Void, Never>]
 
     /// The configuration of the hosts the embedded world runs for its GATT devices and
-    /// accessories, and of the local one (``Adapter``): patient, and keeping plain advertising,
-    /// scanning and connecting in the legacy family although the controllers claim the
-    /// extended one, so that every suite written against the embedded world sees the commands
-    /// it always saw (docs/extended-advertising.md says what moving it needs).
-    static let hostConfiguration = HCIDriverConfiguration(
-        commandTimeout: Adapter.simulatedCommandTimeout, usesExtendedFamilyWhenClaimed: false)
+    /// accessories: patient. Its controllers claim the extended family, so these hosts
+    /// advertise, scan and connect with it, as a host on a Bluetooth 5 controller does.
+    static let hostConfiguration = HCIDriverConfiguration(commandTimeout: Adapter.simulatedCommandTimeout)
 
     /// Builds `scenario` into a new world on `simulation` with its GATT devices attached
     /// (``ScenarioGATTHosting/attached``) and wires every pipe through a new runner.

@@ -78,8 +78,9 @@ struct AdvertiseCommandLineTests {
         #expect(first.direction == .sent)
         #expect(Array(first.data) == [0x01, 0x03, 0x0C, 0x00])
         #expect(records.contains { $0.direction == .received })
-        // LE Set Advertising Enable (0x200A) with enable = 1 went out.
-        #expect(records.contains { Array($0.data) == [0x01, 0x0A, 0x20, 0x01, 0x01] })
+        // LE Set Extended Advertising Enable (0x2039) with enable = 1 for one set, handle 0,
+        // went out: the embedded world's controller claims the extended family.
+        #expect(records.contains { Array($0.data.prefix(7)) == [0x01, 0x39, 0x20, 0x06, 0x01, 0x01, 0x00] })
     }
 
     @Test("advertise refuses an interval below 20 ms in one sentence")

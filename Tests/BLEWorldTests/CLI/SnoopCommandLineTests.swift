@@ -18,8 +18,9 @@ struct SnoopCommandLineTests {
         let lines = jsonLines(decoded.stdout)
         #expect(lines.count > 10)
         #expect(lines.allSatisfy { $0["malformed"] as? Bool == false }, "\(lines.filter { $0["malformed"] as? Bool == true })")
-        #expect(lines.contains { ($0["summary"] as? String)?.hasPrefix("LE Set Scan Enable") == true })
-        #expect(lines.contains { ($0["summary"] as? String)?.hasPrefix("LE Advertising Report") == true })
+        #expect(lines.contains { ($0["summary"] as? String)?.hasPrefix("LE Set Extended Scan Enable") == true })
+        // The embedded world's controller claims the extended family, so a plain scan uses it.
+        #expect(lines.contains { ($0["summary"] as? String)?.hasPrefix("LE Extended Advertising Report") == true })
     }
 
     @Test("--follow prints the packets appended after it started")
