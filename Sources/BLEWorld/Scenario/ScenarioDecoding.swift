@@ -216,11 +216,12 @@ struct DeviceSection: Decodable {
                                + "(its system scans with that host) or leave out host: (it scans as its iOS rules say)")
         }
         phone = try fields.optional("phone", PhoneSection.self, expected: "{profile, passcode, bluetoothStaysOnInAirplaneMode, "
-                                    + "backgroundAdvertisingDropouts, readyToUpdateSubscribersSkipRate, scanFreezesAfterScreenLock}")?.phone
-        if phone != nil, apps.isEmpty {
-            throw fields.error("phone", "only a phone has phone settings: give the device apps")
-        }
+                                    + "backgroundAdvertisingDropouts, readyToUpdateSubscribersSkipRate, scanFreezesAfterScreenLock, pairing}")?.phone
         program = try fields.optional("program", String.self, expected: "the name of the accessory program its host runs")
+        // A phone has apps, or is the host: external device a run's phone host attaches to.
+        if phone != nil, apps.isEmpty, host != .external || program != nil {
+            throw fields.error("phone", "only a phone has phone settings: give the device apps (or host: external, for the phone of a run)")
+        }
         if program != nil, host != .external || !apps.isEmpty {
             throw fields.error("program", "an accessory program runs on a host: external device without apps "
                                + "(a phone's apps name their programs themselves)")
