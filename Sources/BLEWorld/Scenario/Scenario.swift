@@ -267,6 +267,11 @@ public struct ScenarioApp: Hashable, Sendable {
     /// (`bluetoothUsageDescription: false`), and its first manager then gets it terminated.
     /// By default a description is present.
     public var bluetoothUsageDescription: String?
+    /// The Precise Location switch of the app's location prompt (`preciseLocation: false`:
+    /// the user turns it off when first allowing the app location, and its Core Location
+    /// managers get reduced accuracy, iOS 14). Only an app that runs a program has managers;
+    /// `true` by default.
+    public var preciseLocation = true
 
     /// The usage description an app of a file has unless the file says otherwise.
     public static let defaultBluetoothUsageDescription = "Uses Bluetooth to talk to accessories."
