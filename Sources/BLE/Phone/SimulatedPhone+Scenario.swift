@@ -35,7 +35,7 @@ extension SimulatedPhone {
     }
 
     /// From now on, carries out the scenario's `app`, `bluetooth`, `screen`, `network`, `notification`,
-    /// `airplaneMode`, `controlCenterBluetooth`, `reboot` and `unlock` actions for this phone
+    /// `airplaneMode`, `controlCenterBluetooth`, `reboot`, `unlock` and `preciseLocation` actions for this phone
     /// when the world's clock reaches them (any already due, at once, in order). An action
     /// the app's state forbids is logged (`ble.phone`, error) and skipped.
     /// - Throws: `PhoneError.invalidAction(_:)` when the device is not in a scenario's
@@ -92,6 +92,9 @@ extension SimulatedPhone {
             return
         case let .network(_, on):
             setNetwork(on: on)
+            return
+        case let .preciseLocation(_, app, on):
+            setPreciseLocation(on, for: app)
             return
         default:
             return

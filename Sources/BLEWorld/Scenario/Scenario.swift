@@ -221,6 +221,9 @@ public enum ScenarioAction: Hashable, Sendable {
     case reboot(String)
     /// The user unlocks the phone (the first unlock after a restart matters).
     case unlock(String)
+    /// The user turns an app's Precise Location on or off in Settings (iOS 14): its Core
+    /// Location managers hear the new accuracy.
+    case preciseLocation(String, app: String, on: Bool)
 
     /// The devices the action names.
     public var deviceNames: [String] {
@@ -229,7 +232,7 @@ public enum ScenarioAction: Hashable, Sendable {
              let .stopAdvertising(name), let .startAdvertising(name), let .moveTo(name, _), let .turn(name, _),
              let .app(name, _, _), let .bluetooth(name, _), let .screen(name, _), let .network(name, _),
              let .notification(name, _), let .airplaneMode(name, _), let .controlCenterBluetooth(name, _),
-             let .reboot(name), let .unlock(name):
+             let .reboot(name), let .unlock(name), let .preciseLocation(name, _, _):
             return [name]
         case let .setPacketLoss(a, b, _), let .blockLink(a, b, _):
             return [a, b]
