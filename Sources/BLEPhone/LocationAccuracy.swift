@@ -58,4 +58,22 @@ extension PhoneCore {
         apps[name] = app
         return .prompted(granted: granted)
     }
+
+    /// The user turns `app`'s Precise Location switch in Settings → Privacy → Location
+    /// Services (iOS 14). Settings shows the switch only once the user has allowed the app
+    /// location (While Using or Always), so for an app not determined or denied nothing
+    /// changes. Turned off, a temporary full accuracy in force ends with it: the user's
+    /// choice in Settings is the last word (our reading; Apple documents no order). Returns
+    /// whether the app's accuracy (``locationAccuracy(of:)``) changed, for Core Location to
+    /// tell its managers (`locationManagerDidChangeAuthorization(_:)`).
+    /// - Throws: ``PhoneError/unknownApp(_:)``.
+    public mutating func setPreciseLocation(_ on: Bool, for name: String) throws(PhoneError) -> Bool {
+        guard var app = apps[name] else { throw .unknownApp(name) }
+        guard app.location == .always || app.location == .whenInUse else { return false }
+        let before = locationAccuracy(of: name)
+        app.accuracy = on ? .full : .reduced
+        if !on { app.temporaryFullAccuracy = false }
+        apps[name] = app
+        return locationAccuracy(of: name) != before
+    }
 }

@@ -193,6 +193,7 @@ public final class ScenarioRunner {
         case let .controlCenterBluetooth(phone, on): return (phone, "Control Center's Bluetooth button \(on ? "on" : "off")")
         case let .reboot(phone): return (phone, "restarts")
         case let .unlock(phone): return (phone, "is unlocked")
+        case let .preciseLocation(phone, app, on): return (phone, "\(app): Precise Location turned \(on ? "on" : "off") in Settings")
         }
     }
 }

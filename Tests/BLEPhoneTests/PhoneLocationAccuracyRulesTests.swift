@@ -44,4 +44,25 @@ struct PhoneLocationAccuracyRulesTests {
         #expect(phone.locationAccuracy(of: "Maps") == .reduced, "the Precise Location switch itself is kept")
         #expect(throws: PhoneError.unknownApp("Nope")) { try phone.requestTemporaryFullLocationAccuracy(for: "Nope", purposeKey: "Navigation") }
     }
+
+    @Test("Precise Location in Settings: no switch before the user allows location; off and on change the accuracy; off ends a temporary grant")
+    func settingsSwitch() throws {
+        var phone = PhoneCore()
+        try phone.install(AppDescription(name: "Maps", temporaryLocationUsageDescriptions: ["Navigation": "Directions."]))
+        _ = try phone.handle(.launch("Maps"), at: 0)
+        #expect(try !phone.setPreciseLocation(false, for: "Maps"), "not determined: Settings shows no switch")
+        #expect(phone.locationAccuracy(of: "Maps") == .full)
+        _ = try phone.requestLocationAuthorization(for: "Maps", always: false)
+        #expect(try phone.setPreciseLocation(false, for: "Maps"))
+        #expect(phone.locationAccuracy(of: "Maps") == .reduced)
+        #expect(phone.locationRefusal(for: "Maps")?.contains("reduced (approximate) accuracy") == true)
+        #expect(try !phone.setPreciseLocation(false, for: "Maps"), "off already")
+        #expect(try phone.requestTemporaryFullLocationAccuracy(for: "Maps", purposeKey: "Navigation") == .prompted(granted: true))
+        #expect(try phone.setPreciseLocation(false, for: "Maps"), "the user's Settings end the temporary grant")
+        #expect(phone.locationAccuracy(of: "Maps") == .reduced)
+        #expect(try phone.setPreciseLocation(true, for: "Maps"))
+        #expect(phone.locationAccuracy(of: "Maps") == .full && phone.locationRefusal(for: "Maps") == nil)
+        #expect(throws: PhoneError.unknownApp("Bus")) { try phone.setPreciseLocation(true, for: "Bus") }
+    }
 }
+

@@ -88,6 +88,8 @@ public struct PhoneStory: Sendable {
     /// A phone that observes (`observe:`) has its system monitor the regions on its host's
     /// shared scan (`PhoneRegionMonitoring`): its entries, exits and other observer events
     /// are lines of app `system` and event `observe`, in the words of a scenario timeline.
+    /// A phone whose settings say how its user answers pairing dialogs (`pairing:`) shows
+    /// them as system alerts of app `Bluetooth` (``SimulatedPhone/showsPairingDialogs(user:options:)``).
     public func play(_ scenario: Scenario, until limit: Int64, snoop: String?,
                      watcher: ScenarioFileWatch.Watcher? = nil) async throws(PhoneStoryError) -> [PhoneStoryLine] {
         let device: BLEDevice
@@ -104,6 +106,11 @@ public struct PhoneStory: Sendable {
             throw PhoneStoryError("The scenario has no device for the phone's host.")
         }
         let phone = SimulatedPhone(device: device, profile: profile, seed: scenario.seed)
+        // The user's answers to pairing dialogs (`pairing:` in `phone:`): the phone pairs as an
+        // iPhone does (display and keyboard; MITM asked for, not insisted on) and shows each dialog.
+        if let pairing = place.device?.phone?.pairing {
+            await phone.showsPairingDialogs(user: PairingUser(scenario: pairing), options: PairingOptions(io: .keyboardDisplay))
+        }
         let said = StoryRecorder(clock: device.clock) { phone.timeline.count }
         let objects = ProgramObjects()
         var accessories: [(BLEDevice, any AccessoryProgram)] = []

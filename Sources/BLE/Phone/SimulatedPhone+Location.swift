@@ -33,6 +33,25 @@ extension SimulatedPhone {
         state.withLock { $0.core.locationAccuracy(of: app) }
     }
 
+    /// The user turns `app`'s Precise Location switch in Settings (`PhoneCore`'s
+    /// `setPreciseLocation(_:for:)` has the rules): the change is on the timeline as a system
+    /// alert of "Settings", and every location manager of the app hears it
+    /// (``PhoneAppMember/locationAuthorizationChanged()``), as Core Location calls
+    /// `locationManagerDidChangeAuthorization(_:)` when `accuracyAuthorization` changes.
+    /// Returns whether the app's accuracy changed.
+    @discardableResult
+    public func setPreciseLocation(_ on: Bool, for app: String) -> Bool {
+        let now = clock.microseconds
+        let (changed, told) = state.withLock { state -> (Bool, [any PhoneAppMember]) in
+            let changed = (try? state.core.setPreciseLocation(on, for: app)) ?? false
+            let words = "Precise Location \(on ? "on" : "off") for “\(app)”" + (changed ? "" : " (no change)")
+            state.timeline.append(PhoneTimelineEntry(time: now, output: .alert(app: "Settings", message: words)))
+            return (changed, changed ? (state.members[app] ?? []).filter { $0.role == .region } : [])
+        }
+        for member in told { member.locationAuthorizationChanged() }
+        return changed
+    }
+
     /// `app` asks for full accuracy while it is in use, for the purpose `purposeKey` of its
     /// temporary usage descriptions; the user answers as its description says (`PhoneCore`'s
     /// `requestTemporaryFullLocationAccuracy(for:purposeKey:)` has the rules). A prompt shown

@@ -20,13 +20,14 @@ extension SimulatedPhone {
     public var scenarioApps: [ScenarioApp] { device?.scenarioPlace?.device?.apps ?? [] }
 
     /// Installs the scenario's app `name` with the background modes, state restoration,
-    /// answers to the notification and Bluetooth prompts and Bluetooth usage description the
-    /// file gives it; `launch` is its launch entry point, the program's own code.
+    /// answers to the notification and Bluetooth prompts, Bluetooth usage description and
+    /// Precise Location switch the file gives it; `launch` is its launch entry point, the program's own code.
     /// - Throws: `PhoneError.unknownApp(_:)` when the scenario has no such app on this
     ///   device; `PhoneError.duplicateApp(_:)` when it is installed already.
     public func install(scenarioApp name: String, launch: @escaping LaunchEntryPoint) throws(PhoneError) {
         guard let app = scenarioApps.first(where: { $0.name == name }) else { throw .unknownApp(name) }
         try install(AppDescription(name: app.name, modes: BackgroundModes(names: app.modes), restoresState: app.restoresState,
+                                   locationAccuracy: app.preciseLocation ? .full : .reduced,
                                    bluetoothAuthorization: BluetoothAuthorizationAnswer(rawValue: app.bluetooth) ?? .allow,
                                    bluetoothUsageDescription: app.bluetoothUsageDescription),
                     launch: launch)
@@ -34,7 +35,7 @@ extension SimulatedPhone {
     }
 
     /// From now on, carries out the scenario's `app`, `bluetooth`, `screen`, `network`, `notification`,
-    /// `airplaneMode`, `controlCenterBluetooth`, `reboot` and `unlock` actions for this phone
+    /// `airplaneMode`, `controlCenterBluetooth`, `reboot`, `unlock` and `preciseLocation` actions for this phone
     /// when the world's clock reaches them (any already due, at once, in order). An action
     /// the app's state forbids is logged (`ble.phone`, error) and skipped.
     /// - Throws: `PhoneError.invalidAction(_:)` when the device is not in a scenario's
@@ -91,6 +92,9 @@ extension SimulatedPhone {
             return
         case let .network(_, on):
             setNetwork(on: on)
+            return
+        case let .preciseLocation(_, app, on):
+            setPreciseLocation(on, for: app)
             return
         default:
             return

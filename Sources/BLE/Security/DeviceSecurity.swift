@@ -145,4 +145,9 @@ struct DeviceSecurityAgent: PairingAgent {
         guard let link = await dispatcher.connection(handle: connection) else { return false }
         return await security.current.confirmNumber(link, number)
     }
+
+    func confirmPairing(on connection: UInt16) async -> Bool {
+        guard let link = await dispatcher.connection(handle: connection) else { return false }
+        return await security.current.confirmPairing(link)
+    }
 }

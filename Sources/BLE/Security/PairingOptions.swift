@@ -49,6 +49,10 @@ public struct PairingOptions: Hashable, Sendable {
     /// (§2.3.5.4); `nil` for none. Without ``OutOfBandPairing/local`` the data of
     /// ``BLEDevice/makeOutOfBandData()`` is ours.
     public var outOfBand: OutOfBandPairing?
+    /// Whether the user taps Pair or Cancel before a Just Works pairing goes on
+    /// (``PairingHandlers/confirmPairing``), as iOS's pairing request alert asks even when
+    /// there is no number to compare; `false` (the default) goes on without asking.
+    public var confirmsJustWorks = false
 
     /// The Secure Connections OOB data received from the peer (r and C): a shorthand for
     /// ``outOfBand``'s ``OutOfBandPairing/peer``. Holding it makes the pairing OOB (§2.3.5.1).
@@ -87,6 +91,7 @@ public struct PairingOptions: Hashable, Sendable {
         configuration.localOutOfBand = local?.data
         configuration.peerOutOfBand = outOfBand?.peer
         configuration.legacyOutOfBandKey = outOfBand?.temporaryKey
+        configuration.confirmsJustWorks = confirmsJustWorks
         return configuration
     }
 }

@@ -14,8 +14,9 @@ extension Host {
         if smpConfiguration.identity == nil { smpConfiguration.identity = addressResolution.localIdentity }
     }
 
-    /// Sets who shows and enters passkeys and confirms numbers. Without one, passkey entry
-    /// is cancelled and numbers are not confirmed, so only Just Works can succeed.
+    /// Sets who shows and enters passkeys, confirms numbers and accepts Just Works. Without
+    /// one, passkey entry is cancelled, numbers are not confirmed and Just Works is
+    /// accepted, so only Just Works can succeed.
     public func setPairingAgent(_ agent: (any PairingAgent)?) {
         pairingAgent = agent
     }
@@ -184,6 +185,12 @@ extension Host {
                 Task { [weak self] in
                     let accepted = await agent?.confirmNumber(number, on: handle) ?? false
                     await self?.userAnswered(handle) { session, now in session.numberConfirmed(accepted, at: now) }
+                }
+            case .confirmPairing:
+                let agent = pairingAgent
+                Task { [weak self] in
+                    let accepted = await agent?.confirmPairing(on: handle) ?? true
+                    await self?.userAnswered(handle) { session, now in session.pairingConfirmed(accepted, at: now) }
                 }
             case let .completed(result):
                 HostLog.smp.info("paired: \(result)", metadata: logMetadata(handle))

@@ -11,6 +11,15 @@ public protocol PairingAgent: Sendable {
     /// Asks whether `number` matches the peer's (Numeric Comparison); `false` fails the
     /// pairing with Numeric Comparison Failed (0x0C).
     func confirmNumber(_ number: UInt32, on connection: UInt16) async -> Bool
+    /// Asks whether to go on with a Just Works pairing, which shows no number: the user's
+    /// Pair (`true`) or Cancel (Unspecified Reason, 0x08). Asked only when the
+    /// configuration says so (``SMPConfiguration/confirmsJustWorks``).
+    func confirmPairing(on connection: UInt16) async -> Bool
+}
+
+extension PairingAgent {
+    /// Accepts every Just Works pairing: an agent that shows no such dialog lets it go on.
+    public func confirmPairing(on connection: UInt16) async -> Bool { true }
 }
 
 /// How a central answers a peripheral's Security Request (Vol 3, Part H, §2.4.6): with

@@ -82,6 +82,12 @@ public struct SMPConfiguration: Sendable {
     public var identity: SMPIdentity?
     /// Our CSRK, sent when SignKey is negotiated.
     public var signatureKey: UInt128?
+    /// Whether our user must tap Pair (or Cancel) before a Just Works pairing goes on, as
+    /// iOS asks with its pairing request alert: the pairing emits
+    /// ``SMPOutput/confirmPairing`` and waits for ``SMPPairing/pairingConfirmed(_:at:)``.
+    /// The specification leaves this to the device (Just Works shows the user nothing to
+    /// compare, §2.3.5.2 and §2.3.5.6.2); `false` (the default) goes on without asking.
+    public var confirmsJustWorks = false
 
     /// A configuration; the defaults describe a bonding Secure Connections device without IO.
     public init(

@@ -123,6 +123,10 @@ extension SMPPairing {
             return
         }
         switch method {
+        case .justWorks where configuration.confirmsJustWorks:
+            // TK stays unknown (the responder holds its Sconfirm) until the user taps Pair.
+            awaitingConsent = true
+            outputs.append(.confirmPairing)
         case .justWorks: temporaryKey = 0
         case .outOfBand: temporaryKey = configuration.legacyOutOfBandKey
         default: break
@@ -136,7 +140,8 @@ extension SMPPairing {
         }
     }
 
-    /// The passkey is known (typed by the user): phase 2 continues where it waited.
+    /// The passkey is known (typed by the user, or zero once the user accepted legacy Just
+    /// Works): phase 2 continues where it waited.
     mutating func passkeyKnown(_ value: UInt32, at now: HostTime) throws(SMPAbort) {
         passkey = value
         if secureConnections {

@@ -120,6 +120,10 @@ extension SMPPairing {
             if method == .numericComparison {
                 outputs.append(.confirmNumber(try comparisonValue()))
                 phase = .awaitingUserConfirmation
+            } else if configuration.confirmsJustWorks {
+                awaitingConsent = true
+                outputs.append(.confirmPairing)
+                phase = .awaitingUserConfirmation
             } else {
                 userConfirmed = true
                 try sendInitiatorCheck(at: now)
@@ -129,6 +133,9 @@ extension SMPPairing {
             send(SMP.PairingRandom(randomValue: localRandom), at: now)
             if method == .numericComparison {
                 outputs.append(.confirmNumber(try comparisonValue()))
+            } else if configuration.confirmsJustWorks {
+                awaitingConsent = true
+                outputs.append(.confirmPairing)
             } else {
                 userConfirmed = true
             }

@@ -44,6 +44,8 @@ public struct SMPPairing: Sendable {
     var temporaryKey: UInt128?
     var passkey: UInt32?
     var awaitingPasskey = false
+    /// A Just Works pairing waits for the user's Pair or Cancel (``SMPOutput/confirmPairing``).
+    var awaitingConsent = false
     var localRandom: UInt128 = 0
     var peerConfirm: UInt128?
     var localConfirm: UInt128 = 0
@@ -164,6 +166,33 @@ public struct SMPPairing: Sendable {
         userConfirmed = true
         do {
             try userConfirmedNumber(at: now)
+        } catch {
+            fail(error.reason, at: now)
+        }
+        return takeOutputs()
+    }
+
+    /// The user's Pair (`true`) or Cancel for a Just Works pairing after
+    /// ``SMPOutput/confirmPairing``. Pair goes on where the pairing waited: legacy pairing
+    /// with its Temporary Key of zero (§2.3.5.2), Secure Connections at step 6 of
+    /// authentication stage 1, where Numeric Comparison's user answers (§2.3.5.6.2).
+    /// Cancel fails with Unspecified Reason (0x08, §3.5.5, Table 3.7): the device supports
+    /// pairing (so not Pairing Not Supported, 0x05) and no passkey or number failed (0x01,
+    /// 0x0C); the user's refusal is none of the reasons the table names.
+    public mutating func pairingConfirmed(_ accepted: Bool, at now: HostTime) -> [SMPOutput] {
+        guard awaitingConsent, method == .justWorks, !isFinished else { return [] }
+        awaitingConsent = false
+        guard accepted else {
+            fail(.unspecifiedReason, at: now)
+            return takeOutputs()
+        }
+        do {
+            if secureConnections {
+                userConfirmed = true
+                try userConfirmedNumber(at: now)
+            } else {
+                try passkeyKnown(0, at: now)
+            }
         } catch {
             fail(error.reason, at: now)
         }

@@ -133,6 +133,9 @@ public enum SMPOutput: Hashable, Sendable {
     case requestPasskey
     /// Show this number for Numeric Comparison; answer with ``SMPPairing/numberConfirmed(_:at:)``.
     case confirmNumber(UInt32)
+    /// Ask the user to tap Pair or Cancel for a Just Works pairing, which shows no number
+    /// (``SMPConfiguration/confirmsJustWorks``); answer with ``SMPPairing/pairingConfirmed(_:at:)``.
+    case confirmPairing
     /// Initiator: start link encryption with this key (Vol 4, Part E, §7.8.24); the STK of
     /// legacy pairing and the SC LTK use EDIV 0 and Rand 0.
     case startEncryption(ltk: UInt128, ediv: UInt16, rand: UInt64)

@@ -221,6 +221,9 @@ public enum ScenarioAction: Hashable, Sendable {
     case reboot(String)
     /// The user unlocks the phone (the first unlock after a restart matters).
     case unlock(String)
+    /// The user turns an app's Precise Location on or off in Settings (iOS 14): its Core
+    /// Location managers hear the new accuracy.
+    case preciseLocation(String, app: String, on: Bool)
 
     /// The devices the action names.
     public var deviceNames: [String] {
@@ -229,7 +232,7 @@ public enum ScenarioAction: Hashable, Sendable {
              let .stopAdvertising(name), let .startAdvertising(name), let .moveTo(name, _), let .turn(name, _),
              let .app(name, _, _), let .bluetooth(name, _), let .screen(name, _), let .network(name, _),
              let .notification(name, _), let .airplaneMode(name, _), let .controlCenterBluetooth(name, _),
-             let .reboot(name), let .unlock(name):
+             let .reboot(name), let .unlock(name), let .preciseLocation(name, _, _):
             return [name]
         case let .setPacketLoss(a, b, _), let .blockLink(a, b, _):
             return [a, b]
@@ -267,6 +270,11 @@ public struct ScenarioApp: Hashable, Sendable {
     /// (`bluetoothUsageDescription: false`), and its first manager then gets it terminated.
     /// By default a description is present.
     public var bluetoothUsageDescription: String?
+    /// The Precise Location switch of the app's location prompt (`preciseLocation: false`:
+    /// the user turns it off when first allowing the app location, and its Core Location
+    /// managers get reduced accuracy, iOS 14). Only an app that runs a program has managers;
+    /// `true` by default.
+    public var preciseLocation = true
 
     /// The usage description an app of a file has unless the file says otherwise.
     public static let defaultBluetoothUsageDescription = "Uses Bluetooth to talk to accessories."

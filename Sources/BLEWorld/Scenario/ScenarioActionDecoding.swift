@@ -62,7 +62,7 @@ struct ActionSection: Decodable {
 
     static let singleDevice = ["powerOff", "powerOn", "powerCycle", "stopAdvertising", "startAdvertising", "reboot", "unlock"]
     static let verbs = singleDevice + ["setPacketLoss", "blockLink", "moveTo", "turn", "app", "bluetooth", "screen", "network", "notification",
-                                       "airplaneMode", "controlCenterBluetooth"]
+                                       "airplaneMode", "controlCenterBluetooth", "preciseLocation"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["at"] + Self.verbs)
@@ -95,6 +95,9 @@ struct ActionSection: Decodable {
         case "bluetooth", "screen", "network", "airplaneMode", "controlCenterBluetooth":
             let switched = try fields.required(verb, BluetoothSection.self, expected: "{device, on}")
             action = Self.phoneSwitch(verb, switched.device, on: switched.on)
+        case "preciseLocation":
+            let section = try fields.required(verb, PreciseLocationSection.self, expected: "{device, app, on}")
+            action = .preciseLocation(section.device, app: section.app, on: section.on)
         case "notification":
             let section = try fields.required(verb, NotificationSection.self, expected: "{device, do, id, category, app, title}")
             action = .notification(section.device, section.notification)
@@ -203,5 +206,20 @@ struct BluetoothSection: Decodable {
         let fields = try YAMLFields(decoder, allowed: ["device", "on"])
         device = try fields.required("device", String.self, expected: "the phone's name")
         on = try fields.required("on", Bool.self, expected: "true or false")
+    }
+}
+
+/// `preciseLocation: {device: iPhone, app: Pulse, on: false}`: the user turns the app's
+/// Precise Location switch in Settings.
+struct PreciseLocationSection: Decodable {
+    var device: String
+    var app: String
+    var on: Bool
+
+    init(from decoder: any Decoder) throws {
+        let fields = try YAMLFields(decoder, allowed: ["device", "app", "on"])
+        device = try fields.required("device", String.self, expected: "the phone's name")
+        app = try fields.required("app", String.self, expected: "the app's name")
+        on = try fields.required("on", Bool.self, expected: "true or false (the Precise Location switch)")
     }
 }

@@ -203,7 +203,8 @@ public final class BuiltScenario {
             if let device = id(name) { world.move(device, to: position) }
         case let .turn(name, degrees):
             if let device = id(name) { world.setHeading(device, degrees: degrees) }
-        case .app, .bluetooth, .screen, .network, .notification, .airplaneMode, .controlCenterBluetooth, .reboot, .unlock:
+        case .app, .bluetooth, .screen, .network, .notification, .airplaneMode, .controlCenterBluetooth, .reboot, .unlock,
+             .preciseLocation:
             // The phone's system (BLEPhone) carries these out; the radio does not change.
             onPhoneAction?(action)
         }

@@ -216,11 +216,12 @@ struct DeviceSection: Decodable {
                                + "(its system scans with that host) or leave out host: (it scans as its iOS rules say)")
         }
         phone = try fields.optional("phone", PhoneSection.self, expected: "{profile, passcode, bluetoothStaysOnInAirplaneMode, "
-                                    + "backgroundAdvertisingDropouts, readyToUpdateSubscribersSkipRate, scanFreezesAfterScreenLock}")?.phone
-        if phone != nil, apps.isEmpty {
-            throw fields.error("phone", "only a phone has phone settings: give the device apps")
-        }
+                                    + "backgroundAdvertisingDropouts, readyToUpdateSubscribersSkipRate, scanFreezesAfterScreenLock, pairing}")?.phone
         program = try fields.optional("program", String.self, expected: "the name of the accessory program its host runs")
+        // A phone has apps, or is the host: external device a run's phone host attaches to.
+        if phone != nil, apps.isEmpty, host != .external || program != nil {
+            throw fields.error("phone", "only a phone has phone settings: give the device apps (or host: external, for the phone of a run)")
+        }
         if program != nil, host != .external || !apps.isEmpty {
             throw fields.error("program", "an accessory program runs on a host: external device without apps "
                                + "(a phone's apps name their programs themselves)")
@@ -322,13 +323,15 @@ struct RouteSection: Decodable {
 }
 
 /// One app of a phone: `{name: Bus, modes: [location], restoresState: false, regions: [stop], notifications: deny,
-/// bluetooth: deny, bluetoothUsageDescription: "Finds your bus stop."}` (`bluetoothUsageDescription: false`: none).
+/// bluetooth: deny, bluetoothUsageDescription: "Finds your bus stop."}` (`bluetoothUsageDescription: false`: none);
+/// an app with `program:` may say `preciseLocation: false`.
 struct AppSection: Decodable {
     var app: ScenarioApp
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["name", "modes", "restoresState", "regions", "notifyEntryStateOnDisplay",
-                                                       "program", "notifications", "bluetooth", "bluetoothUsageDescription"])
+                                                       "program", "notifications", "bluetooth", "bluetoothUsageDescription",
+                                                       "preciseLocation"])
         let name = try fields.required("name", String.self, expected: "the app's name")
         let modes = try fields.optional("modes", [String].self, expected: "a list of background modes") ?? []
         for mode in modes where !ScenarioApp.modeNames.contains(mode) {
@@ -354,5 +357,12 @@ struct AppSection: Decodable {
         app = ScenarioApp(name: name, modes: modes, restoresState: restores, regions: regions, notifyEntryStateOnDisplay: onDisplay,
                           program: program, notifications: notifications, bluetooth: bluetooth,
                           bluetoothUsageDescription: usage == "false" ? nil : usage ?? ScenarioApp.defaultBluetoothUsageDescription)
+        if let precise = try fields.optional("preciseLocation", Bool.self, expected: "true or false (the Precise Location switch)") {
+            guard program != nil else {
+                throw fields.error("preciseLocation", "app \"\(name)\" runs no program, so it has no Core Location manager to give "
+                                   + "reduced accuracy; give it program: or leave out preciseLocation")
+            }
+            app.preciseLocation = precise
+        }
     }
 }

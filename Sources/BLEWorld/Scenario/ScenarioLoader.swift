@@ -106,6 +106,16 @@ extension Scenario {
                                         message: "no app called \"\(app)\" is installed on \"\(name)\"; installed: "
                                             + phone.apps.map(\.name).joined(separator: ", "))
                 }
+            case let .preciseLocation(name, app, _):
+                guard let phoneApp = device(named: name)?.apps.first(where: { $0.name == app }) else {
+                    throw ScenarioError(.invalidField, path: "actions[\(index)].preciseLocation", device: name,
+                                        message: "no app called \"\(app)\" is installed on \"\(name)\"")
+                }
+                guard phoneApp.program != nil else {
+                    throw ScenarioError(.invalidField, path: "actions[\(index)].preciseLocation", device: name,
+                                        message: "app \"\(app)\" runs no program, so it has no Core Location manager to hear "
+                                            + "its Precise Location switch; give it program:")
+                }
             case let .bluetooth(name, _), let .screen(name, _), let .network(name, _), let .airplaneMode(name, _),
                  let .controlCenterBluetooth(name, _), let .reboot(name), let .unlock(name):
                 if device(named: name)?.apps.isEmpty ?? true {

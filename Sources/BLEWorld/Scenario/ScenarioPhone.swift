@@ -6,18 +6,74 @@ import BLEPhone
 /// ```yaml
 /// phone: {profile: iOS7, passcode: false, bluetoothStaysOnInAirplaneMode: true,
 ///         backgroundAdvertisingDropouts: true, readyToUpdateSubscribersSkipRate: 0.2,
-///         scanFreezesAfterScreenLock: true}
+///         scanFreezesAfterScreenLock: true, pairing: {answer: cancel, after: 3}}
 /// ```
 public struct ScenarioPhone: Hashable, Sendable {
     /// The profile's name (`PhonePolicy.profileNames`): `today` (the default) or `iOS7`.
     public var profile: String
     /// The phone's rules: the profile's, with the file's switches and faults applied.
     public var policy: PhonePolicy
+    /// How the phone's user answers its pairing dialogs (`pairing:`); `nil`: the phone
+    /// shows none and pairs as a device with no input or output.
+    public var pairing: ScenarioPairing?
 
-    /// Settings of `profile` with `policy`.
-    public init(profile: String, policy: PhonePolicy) {
+    /// Settings of `profile` with `policy`, and the user's answers to pairing dialogs.
+    public init(profile: String, policy: PhonePolicy, pairing: ScenarioPairing? = nil) {
         self.profile = profile
         self.policy = policy
+        self.pairing = pairing
+    }
+}
+
+/// How a scenario phone's user answers iOS's "Bluetooth Pairing Request" (`pairing:` in
+/// `phone:`): `{answer: pair, after: 2, mistypes: false}`. With it the phone pairs as an
+/// iPhone does (display and keyboard) and shows each dialog on its timeline: Pair or Cancel
+/// for Just Works, the six digits to confirm for Numeric Comparison, the code to type for
+/// Passkey Entry (Core 5.4, Vol 3, Part H, §2.3.5.1).
+public struct ScenarioPairing: Hashable, Sendable {
+    /// What the user does with each dialog.
+    public enum Answer: String, Hashable, Sendable, CaseIterable {
+        /// Taps Pair (types the code when asked for one).
+        case pair
+        /// Taps Cancel.
+        case cancel
+        /// Leaves the dialog on screen: the pairing times out after 30 s (§3.4).
+        case ignore
+    }
+
+    /// What the user does with each dialog; `pair` by default.
+    public var answer: Answer
+    /// How long the user takes to answer, in seconds; 0 by default. An answer later than
+    /// the 30 s SMP timeout comes too late: the dialog is gone.
+    public var afterSeconds: Double
+    /// Whether the user types a code other than the one shown (the last digit one too high).
+    public var mistypes: Bool
+
+    /// Answers; by default the user taps Pair at once and types what is shown.
+    public init(answer: Answer = .pair, afterSeconds: Double = 0, mistypes: Bool = false) {
+        self.answer = answer
+        self.afterSeconds = afterSeconds
+        self.mistypes = mistypes
+    }
+}
+
+/// The YAML form of ``ScenarioPairing``.
+struct PairingSection: Decodable {
+    var pairing: ScenarioPairing
+
+    init(from decoder: any Decoder) throws {
+        let fields = try YAMLFields(decoder, allowed: ["answer", "after", "mistypes"])
+        let names = ScenarioPairing.Answer.allCases.map(\.rawValue).joined(separator: ", ")
+        var answer = ScenarioPairing.Answer.pair
+        if let text = try fields.optional("answer", String.self, expected: names) {
+            guard let known = ScenarioPairing.Answer(rawValue: text) else {
+                throw fields.error("answer", "\"\(text)\" is not an answer to a pairing dialog; use " + names)
+            }
+            answer = known
+        }
+        let after = try fields.number("after", in: 0 ... 600, unit: "seconds") ?? 0
+        let mistypes = try fields.optional("mistypes", Bool.self, expected: "true or false") ?? false
+        pairing = ScenarioPairing(answer: answer, afterSeconds: after, mistypes: mistypes)
     }
 }
 
@@ -28,7 +84,7 @@ struct PhoneSection: Decodable {
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["profile", "passcode", "bluetoothStaysOnInAirplaneMode",
                                                        "backgroundAdvertisingDropouts", "readyToUpdateSubscribersSkipRate",
-                                                       "scanFreezesAfterScreenLock", "punctualExits"])
+                                                       "scanFreezesAfterScreenLock", "punctualExits", "pairing"])
         let profile = try fields.optional("profile", String.self, expected: PhonePolicy.profileNames.joined(separator: " or ")) ?? "today"
         guard var policy = PhonePolicy.profile(named: profile) else {
             throw fields.error("profile", "\"\(profile)\" is no iOS profile; use " + PhonePolicy.profileNames.joined(separator: " or "))
@@ -50,6 +106,7 @@ struct PhoneSection: Decodable {
             policy.lateExitProbability = 0
             policy.exitMissProbability = 0
         }
-        phone = ScenarioPhone(profile: profile, policy: policy)
+        let pairing = try fields.optional("pairing", PairingSection.self, expected: "{answer, after, mistypes}")?.pairing
+        phone = ScenarioPhone(profile: profile, policy: policy, pairing: pairing)
     }
 }

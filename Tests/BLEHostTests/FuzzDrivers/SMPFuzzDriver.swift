@@ -201,7 +201,7 @@ struct SMPFuzzDriver {
                 try checkResult(result, configuration: side.core.configuration, role: role)
             case .failed:
                 ended += 1
-            case .requestPasskey:
+            case .requestPasskey, .confirmPairing:
                 break
             }
         }

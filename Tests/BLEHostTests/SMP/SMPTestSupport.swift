@@ -45,7 +45,7 @@ struct ScriptedRandom: SMPRandomSource {
 struct BackToBack {
     enum Side: Hashable { case initiator, responder }
     enum Action { case deliver(Side, [UInt8]), encrypt }
-    enum UserAction { case passkey(Side), confirm(Side) }
+    enum UserAction { case passkey(Side), confirm(Side), consent(Side) }
 
     var initiator: SMPPairing
     var responder: SMPPairing
@@ -54,6 +54,8 @@ struct BackToBack {
     var typedPasskey: [Side: UInt32] = [:]
     var cancels: Set<Side> = []
     var accepts: [Side: Bool] = [.initiator: true, .responder: true]
+    /// Sides whose user never answers a dialog (``SMPOutput/confirmPairing``).
+    var ignores: Set<Side> = []
     var displayed: UInt32?
     var sharedPasskey: UInt32 = 123_456
     var initiatorKey: UInt128?
@@ -117,6 +119,12 @@ struct BackToBack {
                     let produced = side == .initiator ? initiator.numberConfirmed(accepted, at: now)
                         : responder.numberConfirmed(accepted, at: now)
                     absorb(produced, from: side, into: &actions, &users)
+                case let .consent(side):
+                    guard !ignores.contains(side) else { continue }
+                    let accepted = accepts[side] ?? true
+                    let produced = side == .initiator ? initiator.pairingConfirmed(accepted, at: now)
+                        : responder.pairingConfirmed(accepted, at: now)
+                    absorb(produced, from: side, into: &actions, &users)
                 }
             } else {
                 break
@@ -137,6 +145,8 @@ struct BackToBack {
                 users.append(.passkey(side))
             case .confirmNumber:
                 users.append(.confirm(side))
+            case .confirmPairing:
+                users.append(.consent(side))
             case let .startEncryption(ltk, _, _):
                 initiatorKey = ltk
                 if ltk == responderKey { actions.append(.encrypt) }

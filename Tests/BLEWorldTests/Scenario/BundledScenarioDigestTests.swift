@@ -57,9 +57,11 @@ struct BundledScenarioDigestTests {
         #expect(scenario.devices.allSatisfy { $0.phone == nil } || name == "heart-rate-run.yaml", "phone settings in \(name)")
         // ScenarioDevice gained `phone`, ScenarioAdvertising `extended` and ScenarioScanning
         // `extendedPHYs` after the digests were recorded: each reflects one more `nil`, which is
-        // taken out so the recorded digests stay the proof (bus-stop-coded was recorded without them too).
+        // taken out so the recorded digests stay the proof (bus-stop-coded was recorded without them too);
+        // likewise ScenarioApp's `preciseLocation`, true unless a file turns it off.
         let reflected = String(reflecting: scenario).replacingOccurrences(of: ", phone: nil", with: "")
             .replacingOccurrences(of: ", extended: nil", with: "").replacingOccurrences(of: ", extendedPHYs: nil", with: "")
+            .replacingOccurrences(of: ", preciseLocation: true", with: "")
         #expect(Self.digest(reflected) == Self.recorded[name])
     }
 
