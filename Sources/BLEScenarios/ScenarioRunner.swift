@@ -7,8 +7,9 @@ import BLEWorld
 /// Plays a scenario headless and turns what its observing devices hear into a timeline
 /// (DESIGN.md layering: apps & tools, composing the world with the beacon cores).
 ///
-/// It builds the world, decodes the LE Advertising Reports (Core 5.4, Vol 4, Part E,
-/// §7.7.65.2) each observing device's controller sends its scripted scanner, feeds
+/// It builds the world, reads the LE Advertising Reports (Core 5.4, Vol 4, Part E,
+/// §7.7.65.2) each observing device's controller sends its scripted scanner (as values, or
+/// decoded from HCI events: ``BLEWorld/ScenarioReports``), feeds
 /// BLEBeacons' ``BeaconMonitor`` and ``BeaconRanger`` with the world's time, ticks them
 /// once a simulated second, as Core Location does, and records enter, exit, first-heard,
 /// proximity-change and passed events. Everything runs on the world's virtual clock on one
