@@ -38,6 +38,13 @@ public struct ControllerConfiguration: Hashable, Sendable {
     /// legacy connections hop as they always have. Connections made with AUX_CONNECT_REQ
     /// use #2 either way, as the specification requires.
     public var claimsChannelSelectionAlgorithm2: Bool
+    /// Whether LE Advertising Reports (Core 5.4, Vol 4, Part E, §7.7.65.2) go to the host as
+    /// values, ``ControllerOutput/advertisingReport(_:)``, instead of encoded HCI events: for a
+    /// host inside the same process that would only decode them again (a scenario's observers,
+    /// docs/world-benchmarks.md). Off by default; the world encodes such a report whenever
+    /// something needs its bytes (an HCI capture, a host that reads packets), so what a
+    /// host sees does not change.
+    public var reportsAdvertisingAsValues = false
 
     /// A configuration with typical defaults: 0 dBm, 251-octet × 8 buffers, 16 connections.
     public init(

@@ -24,6 +24,11 @@ public enum ControllerOutput: Hashable, Sendable {
     /// Hand connection data straight to the peer's controller, with no airtime (only
     /// controllers configured ``ControllerConfiguration/airtimeFreeData`` send it).
     case linkData(DirectLinkData)
+    /// An LE Advertising Report for the host (Core 5.4, Vol 4, Part E, §7.7.65.2) as a
+    /// value, not yet encoded: sent instead of ``hci(_:)`` only by a controller configured
+    /// with ``ControllerConfiguration/reportsAdvertisingAsValues``. It stands for the packet
+    /// `.event(HCI.Event.leMeta(.advertisingReport(report)).packet)`, and counts as one.
+    case advertisingReport(HCI.LEAdvertisingReport)
 }
 
 /// A controller the world can run: a sans-IO state machine that takes inputs with the

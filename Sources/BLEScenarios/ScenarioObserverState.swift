@@ -85,10 +85,12 @@ package struct ScenarioObserverState {
             // sighting per beacon it ever heard (a walker in a city hears thousands).
             latest[identity] = sighting
         }
-        if var pass = passes[identity] {
-            if sighting.rssi > pass.strongest.rssi { pass.strongest = sighting }
-            pass.lastHeard = time
-            passes[identity] = pass
+        // Passes are kept only to be reported: an observer that does not report them (the
+        // default) would only drop them again at its ticks, unreported.
+        guard configuration.reportsPasses else { return events }
+        if let index = passes.index(forKey: identity) {
+            if sighting.rssi > passes.values[index].strongest.rssi { passes.values[index].strongest = sighting }
+            passes.values[index].lastHeard = time
         } else {
             passes[identity] = Pass(strongest: sighting, lastHeard: time)
         }

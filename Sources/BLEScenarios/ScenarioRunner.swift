@@ -7,8 +7,9 @@ import BLEWorld
 /// Plays a scenario headless and turns what its observing devices hear into a timeline
 /// (DESIGN.md layering: apps & tools, composing the world with the beacon cores).
 ///
-/// It builds the world, decodes the LE Advertising Reports (Core 5.4, Vol 4, Part E,
-/// §7.7.65.2) each observing device's controller sends its scripted scanner, feeds
+/// It builds the world, reads the LE Advertising Reports (Core 5.4, Vol 4, Part E,
+/// §7.7.65.2) each observing device's controller sends its scripted scanner (as values, or
+/// decoded from HCI events: ``BLEWorld/ScenarioReports``), feeds
 /// BLEBeacons' ``BeaconMonitor`` and ``BeaconRanger`` with the world's time, ticks them
 /// once a simulated second, as Core Location does, and records enter, exit, first-heard,
 /// proximity-change and passed events. Everything runs on the world's virtual clock on one
@@ -59,9 +60,12 @@ public final class ScenarioRunner {
     ///     or handed out as they are recorded and forgotten.
     ///   - beacons: how plain beacons run (``BLEWorld/ScenarioBeacons``): without HCI by
     ///     default, or each with a full controller and scripted host (the same results).
+    ///   - reports: how the observers' advertising reports reach them (``BLEWorld/ScenarioReports``):
+    ///     as values by default, or encoded as HCI events and decoded (the same results). A
+    ///     world that captures HCI encodes them either way.
     /// - Throws: ``ScenarioError`` when the scenario cannot be built.
     public init(scenario: Scenario, capturesHCI: Bool = false, recording: ScenarioRecording = .timeline,
-                beacons: ScenarioBeacons = .direct) throws(ScenarioError) {
+                beacons: ScenarioBeacons = .direct, reports: ScenarioReports = .values) throws(ScenarioError) {
         self.scenario = scenario
         switch recording {
         case .timeline:
@@ -73,7 +77,7 @@ public final class ScenarioRunner {
         }
         world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
                                                         capturesHCI: capturesHCI, geographicOrigin: scenario.origin))
-        built = try scenario.build(into: world, beacons: beacons)
+        built = try scenario.build(into: world, beacons: beacons, reports: reports)
         for (index, (device, id)) in zip(scenario.devices, built.deviceIDs).enumerated() {
             senders[AddressKey(device.address)] = id
             guard let observing = device.observing else { continue }
@@ -97,6 +101,9 @@ public final class ScenarioRunner {
         try installPhones()
         startPhoneScans()
         built.onHostPacket = { [weak self] device, packet in self?.hostPacket(packet, from: device) }
+        if reports == .values {
+            built.onAdvertisingReport = { [weak self] device, report in self?.hostReport(report, from: device) }
+        }
         if !observers.isEmpty { scheduleTick(at: world.now + Self.tickInterval) }
     }
 
@@ -145,10 +152,26 @@ public final class ScenarioRunner {
         }
     }
 
+    /// A packet from an observing device's controller: the advertisements of an advertising
+    /// report, decoded, go to ``observe(_:by:index:)``.
     private func hostPacket(_ packet: H4.Packet, from device: DeviceID) {
         guard let index = observerIndex[device], hearsBeacons(observers[index].name),
               phoneScanListens(observers[index].name, at: world.now), case let .event(eventPacket) = packet,
               let event = try? HCI.Event(decoding: eventPacket), let reports = ScannedAdvertisement.reports(in: event) else { return }
+        observe(reports, by: device, index: index)
+    }
+
+    /// An LE Advertising Report an observing device's controller handed over as a value
+    /// (``BLEWorld/ScenarioReports/values``): the same advertisements as ``hostPacket(_:from:)``
+    /// would decode from its bytes, without the bytes.
+    private func hostReport(_ report: HCI.LEAdvertisingReport, from device: DeviceID) {
+        guard let index = observerIndex[device], hearsBeacons(observers[index].name),
+              phoneScanListens(observers[index].name, at: world.now) else { return }
+        observe(ScannedAdvertisement.reports(in: report), by: device, index: index)
+    }
+
+    /// What observer `index` (the observing `device`) makes of the advertisements it heard now.
+    private func observe(_ reports: [ScannedAdvertisement], by device: DeviceID, index: Int) {
         let now = world.now
         for entry in reports {
             guard let rssi = entry.rssi, let frame = try? IBeacon(decoding: entry.data),

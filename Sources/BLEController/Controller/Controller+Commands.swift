@@ -86,6 +86,10 @@ extension Controller {
     /// Sends `event` to the host unless the event masks exclude it.
     mutating func emit(_ event: HCI.Event, into outputs: inout [ControllerOutput]) {
         guard isUnmasked(event) else { return }
+        if configuration.reportsAdvertisingAsValues, case let .leMeta(.advertisingReport(report)) = event {
+            outputs.append(.advertisingReport(report))
+            return
+        }
         outputs.append(.hci(.event(event.packet)))
     }
 

@@ -192,7 +192,7 @@ extension Controller {
                 switch output {
                 case let .listen(window): connections[position].window = window
                 case .stopListening: connections[position].window = nil
-                case .transmit, .hci, .linkData: outputs.append(output)
+                case .transmit, .hci, .linkData, .advertisingReport: outputs.append(output)
                 }
             case let .event(event):
                 if case let .leMeta(.phyUpdateComplete(update)) = event, update.status == .success {

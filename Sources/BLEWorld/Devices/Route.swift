@@ -59,11 +59,22 @@ struct RoutePlan: Sendable {
     private var lap: [Leg] = []
     private var lapDuration: Double = 0
     private var finalPosition: Vector3
+    /// The fastest the device moves on this plan, in metres per second: the largest
+    /// waypoint speed, so that between two times t₁ and t₂ its position moves at most
+    /// speedLimit · |t₂ − t₁| (the legs join end to end, and a looping route's lap starts where
+    /// it ends). `nil` when a waypoint's speed or position is not a positive finite number:
+    /// such a route stops where it began, a jump no speed bounds.
+    private(set) var speedLimit: Double?
 
     init(start: Vector3, route: Route) {
         finalPosition = start
         var time = 0.0
         var here = start
+        let finite = [start.x, start.y, start.z].allSatisfy(\.isFinite)
+            && route.waypoints.allSatisfy { [$0.position.x, $0.position.y, $0.position.z, $0.speed].allSatisfy(\.isFinite) }
+        if finite, route.waypoints.allSatisfy({ $0.speed > 0 }) {
+            speedLimit = route.waypoints.map(\.speed).max() ?? 0
+        }
         for waypoint in route.waypoints {
             guard waypoint.speed > 0, waypoint.speed.isFinite else { return }
             let duration = Vector3.distance(here, waypoint.position) / waypoint.speed

@@ -30,6 +30,15 @@ struct ListenerGrid {
         }
     }
 
+    /// A stationary listener as filed: its device, and where it stands and its factor of a
+    /// packet's squared reach (``World/reachScale(of:)``) as they were when filed, which only
+    /// a refiling changes, so that a packet's reach is checked without reading the device.
+    struct FiledListener {
+        var device: Int
+        var position: Vector3
+        var reachScale: Double
+    }
+
     /// Where a listener is filed.
     enum Filing: Equatable {
         case cell(CellKey)
@@ -40,7 +49,7 @@ struct ListenerGrid {
     /// reach), or 0 before.
     var cellSize = 0.0
     /// The stationary listeners of each non-empty cell.
-    var cells: [CellKey: [Int]] = [:]
+    var cells: [CellKey: [FiledListener]] = [:]
     /// The moving listeners on each channel.
     var moving: [[Int]] = Array(repeating: [], count: 256)
 

@@ -48,7 +48,8 @@ extension World {
         if state.carrier == nil, state.plan == nil, let key = listenerGrid.cell(of: state.description.position, channel: channel) {
             state.filing = .cell(key)
             state.filingSlot = listenerGrid.cells[key, default: []].count
-            listenerGrid.cells[key, default: []].append(device)
+            listenerGrid.cells[key, default: []].append(
+                ListenerGrid.FiledListener(device: device, position: state.description.position, reachScale: state.reachScale))
         } else {
             state.filing = .moving(channel: channel)
             state.filingSlot = listenerGrid.moving[channel].count
@@ -64,7 +65,11 @@ extension World {
         switch filing {
         case let .cell(key):
             guard var filed = listenerGrid.cells.removeValue(forKey: key) else { break }
-            Self.removeSwapping(slot, from: &filed, states: deviceStates)
+            if filed.indices.contains(slot) {
+                filed.swapAt(slot, filed.count - 1)
+                filed.removeLast()
+                if slot < filed.count { deviceStates[filed[slot].device].filingSlot = slot }
+            }
             if !filed.isEmpty { listenerGrid.cells[key] = filed }
         case let .moving(channel):
             Self.removeSwapping(slot, from: &listenerGrid.moving[channel], states: deviceStates)

@@ -41,8 +41,8 @@ extension World {
     func meanReceivedPowerDBm(from sender: DeviceState, at senderPosition: Vector3, to receiver: DeviceState,
                               at receiverPosition: Vector3, time: Microseconds, txPowerDBm: Double,
                               obstacles includeObstacles: Bool) -> Double {
-        meanReceivedPowerDBm(from: sender.description, heading: sender.headingDegrees(at: time), at: senderPosition,
-                             to: receiver.description, heading: receiver.headingDegrees(at: time), at: receiverPosition,
+        meanReceivedPowerDBm(from: sender.frontEnd, heading: sender.headingDegrees(at: time), at: senderPosition,
+                             to: receiver.frontEnd, heading: receiver.headingDegrees(at: time), at: receiverPosition,
                              time: time, txPowerDBm: txPowerDBm, obstacles: includeObstacles)
     }
 
@@ -54,19 +54,31 @@ extension World {
                               at senderPosition: Vector3, to receiverDescription: DeviceDescription,
                               heading receiverHeading: @autoclosure () -> Double, at receiverPosition: Vector3,
                               time: Microseconds, txPowerDBm: Double, obstacles includeObstacles: Bool) -> Double {
+        meanReceivedPowerDBm(from: RadioFrontEnd(senderDescription), heading: senderHeading(), at: senderPosition,
+                             to: RadioFrontEnd(receiverDescription), heading: receiverHeading(), at: receiverPosition,
+                             time: time, txPowerDBm: txPowerDBm, obstacles: includeObstacles)
+    }
+
+    /// The link budget between two front ends (``RadioFrontEnd``), which the medium reads
+    /// from its devices in place for every receiver of every packet rather than copying their
+    /// descriptions (names and routes included).
+    func meanReceivedPowerDBm(from sender: RadioFrontEnd, heading senderHeading: @autoclosure () -> Double,
+                              at senderPosition: Vector3, to receiver: RadioFrontEnd,
+                              heading receiverHeading: @autoclosure () -> Double, at receiverPosition: Vector3,
+                              time: Microseconds, txPowerDBm: Double, obstacles includeObstacles: Bool) -> Double {
         let path = receiverPosition - senderPosition
-        var power = txPowerDBm + senderDescription.antennaGainDBi + receiverDescription.antennaGainDBi
+        var power = txPowerDBm + sender.antennaGainDBi + receiver.antennaGainDBi
             - configuration.radio.pathLossDB(distance: path.length)
-        if senderDescription.antenna != .isotropic || senderDescription.bodyLossDB > 0 {
+        if sender.antenna != .isotropic || sender.bodyLossDB > 0 {
             let heading = senderHeading()
-            power += senderDescription.antenna.relativeGainDB(headingDegrees: heading, toward: path)
-            power -= BodyShadow.lossDB(senderDescription.bodyLossDB, headingDegrees: heading, toward: path)
+            power += sender.antenna.relativeGainDB(headingDegrees: heading, toward: path)
+            power -= BodyShadow.lossDB(sender.bodyLossDB, headingDegrees: heading, toward: path)
         }
-        if receiverDescription.antenna != .isotropic || receiverDescription.bodyLossDB > 0 {
+        if receiver.antenna != .isotropic || receiver.bodyLossDB > 0 {
             let heading = receiverHeading()
             let back = Vector3.zero - path
-            power += receiverDescription.antenna.relativeGainDB(headingDegrees: heading, toward: back)
-            power -= BodyShadow.lossDB(receiverDescription.bodyLossDB, headingDegrees: heading, toward: back)
+            power += receiver.antenna.relativeGainDB(headingDegrees: heading, toward: back)
+            power -= BodyShadow.lossDB(receiver.bodyLossDB, headingDegrees: heading, toward: back)
         }
         if includeObstacles, !obstacles.isEmpty {
             power -= obstacleLossDB(from: senderPosition, to: receiverPosition, at: time)

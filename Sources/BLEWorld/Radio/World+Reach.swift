@@ -76,18 +76,45 @@ extension World {
         if let cells = listenerGrid.cells(around: origin, reach: reach.metres), cells.count < all.count {
             for key in cells.keys(channel: channel) {
                 guard let filed = listenerGrid.cells[key] else { continue }
-                for device in filed where isWithin(reachSquared, of: origin, device) { reachable.append(device) }
+                // Where a stationary listener stands is filed with it (what its position(at:) gives).
+                for listener in filed {
+                    let offset = listener.position - origin
+                    if !(offset.dot(offset) > reachSquared * listener.reachScale) { reachable.append(listener.device) }
+                }
             }
-            for device in listenerGrid.moving[channel] where isWithin(reachSquared, of: origin, device) {
+            for device in listenerGrid.moving[channel]
+                where !isSurelyBeyond(reachSquared, of: origin, device) && isWithin(reachSquared, of: origin, device) {
                 reachable.append(device)
             }
             if reachable.count > 1 {
-                let states = deviceStates
-                reachable.sort { states[$0].listenerIndex < states[$1].listenerIndex }
+                // Sorted by each device's index in the channel's list, read once per device
+                // (the indices differ, so the order is the one sort gives by any means).
+                reachableOrder.removeAll(keepingCapacity: true)
+                for device in reachable { reachableOrder.append((deviceStates[device].listenerIndex, device)) }
+                reachableOrder.sort { $0.index < $1.index }
+                for (slot, entry) in reachableOrder.enumerated() { reachable[slot] = entry.device }
             }
         } else {
             for device in all where isWithin(reachSquared, of: origin, device) { reachable.append(device) }
         }
+    }
+
+    /// Whether a device on a route is certainly farther than the reach whose packet factor is
+    /// `baseSquared` from `origin` at ``now``, judged from where its route last put it
+    /// (``DeviceState/routeFix``) and how fast it can have moved since
+    /// (``DeviceState/routeSpeedLimit``), without walking its route again: most walkers of a
+    /// city are far from most packets. The test is conservative, with a millimetre and a
+    /// relative 10⁻⁹ to spare for rounding, so a device it rules out is one that
+    /// ``isWithin(_:of:_:)`` would also have ruled out, and the listeners offered a packet
+    /// stay the same; `false` (check exactly) when there is no fix or bound, or anything is
+    /// not a number.
+    @inline(__always)
+    private func isSurelyBeyond(_ baseSquared: Double, of origin: Vector3, _ device: Int) -> Bool {
+        let state = deviceStates[device]
+        guard state.carrier == nil, let speedLimit = state.routeSpeedLimit, let fix = state.routeFix else { return false }
+        let elapsed = Double(fix.time > now ? fix.time - now : now - fix.time) / 1_000_000
+        let nearest = (fix.position - origin).length - speedLimit * elapsed - 0.001
+        return nearest > 0 && nearest * nearest > baseSquared * state.reachScale * (1 + 1e-9)
     }
 
     /// Whether `device` stands within the reach whose packet factor is `baseSquared` from

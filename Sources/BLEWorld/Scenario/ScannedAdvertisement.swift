@@ -28,7 +28,7 @@ public struct ScannedAdvertisement: Hashable, Sendable {
     public static func reports(in event: HCI.Event) -> [ScannedAdvertisement]? {
         switch event {
         case let .leMeta(.advertisingReport(report)):
-            return report.reports.map { ScannedAdvertisement(address: $0.address, rssi: $0.availableRSSI, data: Array($0.data)) }
+            return reports(in: report)
         case let .leMeta(.extendedAdvertisingReport(report)):
             return report.reports.filter { $0.eventType.dataStatus == .complete }.map {
                 ScannedAdvertisement(address: $0.address, rssi: $0.availableRSSI, data: Array($0.data), primaryPHY: $0.primaryPHY)
@@ -36,5 +36,11 @@ public struct ScannedAdvertisement: Hashable, Sendable {
         default:
             return nil
         }
+    }
+
+    /// The advertisements of an LE Advertising Report (§7.7.65.2), e.g. one a controller
+    /// handed over as a value (``ScenarioReports/values``).
+    public static func reports(in report: HCI.LEAdvertisingReport) -> [ScannedAdvertisement] {
+        report.reports.map { ScannedAdvertisement(address: $0.address, rssi: $0.availableRSSI, data: Array($0.data)) }
     }
 }

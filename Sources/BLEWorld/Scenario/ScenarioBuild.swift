@@ -32,6 +32,11 @@ public final class BuiltScenario {
     public var onExternalHostPacket: ((DeviceID, H4.Packet) -> Void)?
     /// Sees every controller-to-host packet of every device (after it is handled).
     public var onHostPacket: ((DeviceID, H4.Packet) -> Void)?
+    /// Sees, instead of ``onHostPacket``, each LE Advertising Report (Core 5.4, Vol 4, Part E,
+    /// §7.7.65.2) of a scripted scanning device whose controller hands them over as values (a
+    /// scenario built with ``ScenarioReports/values``), at the same moment and in the same
+    /// order. Left `nil`, those reports are encoded and go to ``onHostPacket``.
+    public var onAdvertisingReport: ((DeviceID, HCI.LEAdvertisingReport) -> Void)?
     /// Receives each app, Bluetooth and screen action of a phone when its time comes (on the
     /// world's thread): the phone's system carries them out, not the radio.
     public var onPhoneAction: ((ScenarioAction) -> Void)?
@@ -286,10 +291,15 @@ extension Scenario {
     ///   - beacons: whether plain beacons run a ``BLEController/BeaconController`` each (the
     ///     default; not while the world captures HCI, whose snoops would miss their setup) or
     ///     a ``BLEController/Controller`` and a ``ScriptedHost`` each, as every other device.
+    ///   - reports: whether the scripted scanners' controllers hand their advertising reports
+    ///     over as values (``ScenarioReports/values``; not while the world captures HCI) or as
+    ///     HCI events (the default).
     @discardableResult
     public func build(into world: World, gattHosting: ScenarioGATTHosting = .advertiseOnly,
-                      beacons: ScenarioBeacons = .direct) throws(ScenarioError) -> BuiltScenario {
-        try build(into: world, gattHosting: gattHosting, beacons: world.configuration.capturesHCI ? .throughHost : beacons) {
+                      beacons: ScenarioBeacons = .direct, reports: ScenarioReports = .throughHCI) throws(ScenarioError) -> BuiltScenario {
+        let capturing = world.configuration.capturesHCI
+        return try build(into: world, gattHosting: gattHosting, beacons: capturing ? .throughHost : beacons,
+                         reports: capturing ? .throughHCI : reports) {
             Controller(configuration: $0)
         }
     }
@@ -299,22 +309,23 @@ extension Scenario {
     @discardableResult
     public func build(into world: World, gattHosting: ScenarioGATTHosting = .advertiseOnly,
                       makeController: (ControllerConfiguration) -> any SimulatedController) throws(ScenarioError) -> BuiltScenario {
-        try build(into: world, gattHosting: gattHosting, beacons: .throughHost, makeController: makeController)
+        try build(into: world, gattHosting: gattHosting, beacons: .throughHost, reports: .throughHCI, makeController: makeController)
     }
 
-    private func build(into world: World, gattHosting: ScenarioGATTHosting, beacons: ScenarioBeacons,
+    private func build(into world: World, gattHosting: ScenarioGATTHosting, beacons: ScenarioBeacons, reports: ScenarioReports,
                        makeController: (ControllerConfiguration) -> any SimulatedController) throws(ScenarioError) -> BuiltScenario {
         try validate()
         var ids: [DeviceID] = []
         var plainBeacons: [DeviceID: Int] = [:]
         for (index, device) in devices.enumerated() {
-            let configuration = ControllerConfiguration(
+            var configuration = ControllerConfiguration(
                 publicAddress: controllerPublicAddress(index: index),
                 seed: Scenario.controllerSeed(scenarioSeed: seed, index: index),
                 txPowerDBm: device.txPowerDBm,
                 // Only a device whose file asks for extended advertising or scanning claims the
                 // features (LE Coded among them), so every other controller stays as it was.
                 claimsExtendedAdvertising: device.usesExtendedCommands)
+            configuration.reportsAdvertisingAsValues = reports == .values && device.scansInProcess
             if beacons == .direct, let beacon = plainBeacon(index: index, configuration: configuration) {
                 let id = world.addDevice(device.description, controller: beacon.controller)
                 plainBeacons[id] = beacon.setupCommands
@@ -346,6 +357,7 @@ extension Scenario {
         // The world keeps the built scenario alive through its callback; the scenario holds the
         // world weakly, so there is no cycle.
         world.onHostPacket = { device, packet in built.receive(packet, from: device) }
+        if reports == .values { world.onAdvertisingReport = { device, report in built.receive(report, from: device) } }
         built.installAttackers()
         let start = world.now
         for (index, id) in ids.enumerated() where built.hosts[id] != nil || built.scanners[id] != nil || plainBeacons[id] != nil {

@@ -10,15 +10,46 @@ final class DeviceState {
     // contract, touches it; the compiler still checks what it can see, and debug builds
     // (the tests) keep the run-time checks (docs/decisions/0046-release-builds-skip-runtime-exclusivity-checks.md).
 
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var description: DeviceDescription
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
     var controller: any SimulatedController
-    var plan: RoutePlan?
+    /// The device's own route, timed; setting it forgets ``routeFix`` and updates
+    /// ``routeSpeedLimit``.
+    var plan: RoutePlan? {
+        didSet {
+            routeFix = nil
+            routeSpeedLimit = plan?.speedLimit
+        }
+    }
+    /// The last position ``position(at:)`` worked out on ``plan`` and its time: asked again
+    /// for the same instant, the device gives it without walking its route again, and a
+    /// listener far from a packet can be ruled out from it (``World/collectReachableListeners(channel:origin:reach:)``).
+    /// Only ever set from ``plan`` and forgotten when it changes, so it is exactly what the
+    /// route gives at that time.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private(set) var routeFix: (time: Microseconds, position: Vector3)?
+    /// The fastest ``plan`` ever moves, in metres per second, or `nil` when the route gives
+    /// no such bound (``RoutePlan/speedLimit``).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private(set) var routeSpeedLimit: Double?
     /// The device this one rides with (a phone on a bus), and where on it: the carrier's
     /// position plus `carriedOffset`. Carriers never form a cycle (``World/carry(_:by:offset:)``).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var carrier: DeviceState?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var carriedOffset = Vector3.zero
 
     /// Whether the device has power: off means no radio and no HCI.
@@ -27,6 +58,9 @@ final class DeviceState {
     #endif
     var powered = true
     /// Bumped by a power cycle or power-off, so transmissions and locks from before are void.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var epoch: UInt64 = 0
 
     /// The receiver window the controller last asked for.
@@ -35,15 +69,30 @@ final class DeviceState {
     #endif
     var window: ReceiverWindow?
     /// The channel whose listener list holds this device, or −1.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var listenerChannel = -1
     /// The device's index in that list.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var listenerIndex = -1
     /// Where ``World/listenerGrid`` files the device while its receiver is open, and its
     /// index in that cell's or list's devices.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var filing: ListenerGrid.Filing?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var filingSlot = -1
     /// The receiver's factor of a packet's squared reach (``World/reachScale(of:)``): set
     /// when the device is added; +∞ (always offered) until then.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var reachScale = Double.infinity
 
     /// The deadline the world has a wake-up scheduled for, and that wake-up's generation.
@@ -57,8 +106,17 @@ final class DeviceState {
     var timerGeneration: UInt64 = 0
 
     /// Until when the device is transmitting, and when its last two transmissions started.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var transmittingUntil: Microseconds = .min
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var lastTransmitStart: Microseconds = .min
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var previousTransmitStart: Microseconds = .min
 
     #if !DEBUG
@@ -70,20 +128,27 @@ final class DeviceState {
     #endif
     var capture = HCISnoopCapture()
     /// Time on the air, with the receiver open and powered, for the energy model.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var radioClock = RadioActivityClock()
 
     init(description: DeviceDescription, controller: any SimulatedController) {
         self.description = description
         self.controller = controller
         plan = description.route.map { RoutePlan(start: description.position, route: $0) }
+        routeSpeedLimit = plan?.speedLimit
     }
 
     /// Where the device is at `time`.
     @inline(__always)
     func position(at time: Microseconds) -> Vector3 {
         if let carrier { return carrier.position(at: time) + carriedOffset }
+        if let routeFix, routeFix.time == time { return routeFix.position }
         guard let plan else { return description.position }
-        return plan.position(at: Double(time) / 1_000_000)
+        let position = plan.position(at: Double(time) / 1_000_000)
+        routeFix = (time, position)
+        return position
     }
 
     /// The horizontal direction the device moves in at `time` (its carrier's when carried),
@@ -107,37 +172,6 @@ final class DeviceState {
         (lastTransmitStart >= start && lastTransmitStart < end)
             || (previousTransmitStart >= start && previousTransmitStart < end)
             || (transmittingUntil > start && lastTransmitStart < start)
-    }
-}
-
-/// One receiver locked onto a transmission, with the device's epoch at the time.
-struct ReceiverLock {
-    var device: Int
-    var epoch: UInt64
-}
-
-/// Another transmission overlapping one on the same channel: what a receiver needs to
-/// work out its interference.
-struct Interferer {
-    var sender: Int
-    var serial: UInt64
-    var position: Vector3
-    var txPowerDBm: Double
-}
-
-/// A transmission the world has scheduled or has on the air. Pooled and reused.
-final class AirRecord {
-    var transmission: RadioTransmission
-    var sender = 0
-    var senderEpoch: UInt64 = 0
-    var serial: UInt64 = 0
-    var started = false
-    var senderPosition = Vector3.zero
-    var receivers: [ReceiverLock] = []
-    var interferers: [Interferer] = []
-
-    init(transmission: RadioTransmission) {
-        self.transmission = transmission
     }
 }
 

@@ -33,6 +33,17 @@ public final class World {
     #endif
     public var onHostPacket: ((DeviceID, H4.Packet) -> Void)?
 
+    /// Called instead of ``onHostPacket`` for each LE Advertising Report (Core 5.4, Vol 4,
+    /// Part E, §7.7.65.2) a controller hands over as a value
+    /// (``BLEController/ControllerOutput/advertisingReport(_:)``), at the same moment and in
+    /// the same order: for hosts inside the process that would only decode the packet again.
+    /// Left `nil`, such a report is encoded and goes to ``onHostPacket`` as any event; a world
+    /// that captures HCI captures its bytes either way.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    public var onAdvertisingReport: ((DeviceID, HCI.LEAdvertisingReport) -> Void)?
+
     /// Called for every packet a receiver gets, at the virtual time its last bit arrives and
     /// before its controller handles it: for digests that compare runs (every bundled
     /// scenario's receptions are pinned by a test) and for counting events in benchmarks.
@@ -47,34 +58,78 @@ public final class World {
     @exclusivity(unchecked)
     #endif
     var deviceStates: [DeviceState] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var obstacles: [Obstacle] = []
     /// The device each obstacle moves with (same index as ``obstacles``), or `nil` for a
     /// fixed one.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var obstacleCarriers: [DeviceState?] = []
     /// Devices whose receiver is assigned to each channel index (0–255), for fast look-up.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var listeners: [[Int]] = Array(repeating: [], count: 256)
     /// The same listeners filed by where they stand, so a packet is offered only to those
     /// in its reach (``reach(txPowerDBm:senderGainDBi:phy:)``).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var listenerGrid = ListenerGrid()
     /// Whether a packet is offered only to the listeners within its reach (always, but for
     /// the test that compares a world with and without it).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var offersOnlyWithinReach = true
     /// The listeners in reach of the transmission that is starting; reused, not reallocated.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var reachable: [Int] = []
+    /// ``reachable`` keyed by each device's index in its channel's listeners, for sorting.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var reachableOrder: [(index: Int, device: Int)] = []
     /// The largest antenna gain minus sensitivity of any device, in dB (the best receiver
     /// of the reach bound); +∞, which turns the bound off, if one is not a number.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var bestReceiverMarginDB = -Double.infinity
     /// The sum of the obstacles' negative losses (gains), in dB; +∞ if a loss is not a number.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var obstacleGainDB = 0.0
     /// ``maximumVariationDB(_:)`` of the world's radio model.
     let maximumVariationDB: Double
     /// Transmissions on the air on each channel.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var onAir: [[Int]] = Array(repeating: [], count: 256)
     /// Per-channel counters of what went on the air (``channelStatistics``).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var channelCounters = ChannelStatistics()
     /// Transmission records by slot, and the slots free for reuse.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var air: [AirRecord] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var freeAirSlots: [Int] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var nextTransmissionSerial: UInt64 = 0
     /// Packets and closures of scheduled events, by slot, and the slots free for reuse.
     #if !DEBUG
@@ -93,9 +148,18 @@ public final class World {
     #endif
     private var dispatching = false
 
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var packetLoss: [LinkKey: Double] = [:]
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var blockedLinks: Set<LinkKey> = []
     /// Links blocked one way only, as (sender, receiver) device indices.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     var blockedDirections: Set<DirectedLinkKey> = []
 
     /// A world with no devices at time 0.
@@ -360,6 +424,8 @@ public final class World {
                 state.statistics.hciToHost += 1
                 if configuration.capturesHCI { state.capture.record(packet, direction: .received, at: now) }
                 onHostPacket?(DeviceID(rawValue: device), packet)
+            case let .advertisingReport(report):
+                handOver(report, from: device)
             case let .transmit(transmission):
                 scheduleTransmission(transmission, from: device)
             case let .listen(window):

@@ -98,7 +98,7 @@ struct ConnectionPair {
                 starting.append((role, sent.count - 1))
             case let .listen(window): windows[role] = window
             case .stopListening: windows[role] = nil
-            case .hci, .linkData: break
+            case .hci, .linkData, .advertisingReport: break
             }
         }
         for input in react(role, output, now) { feed(role, input) }

@@ -234,7 +234,7 @@ struct ControllerFuzzDriver {
                       packet.parameters.count >= 4 else { break }
                 let handle = (UInt16(packet.parameters[packet.parameters.startIndex + 2]) | UInt16(packet.parameters[packet.parameters.startIndex + 3]) << 8) & 0x0FFF
                 if packet.parameters[packet.parameters.startIndex + 1] == 0 { peerLive.insert(handle) }
-            case .hci, .linkData:
+            case .hci, .linkData, .advertisingReport:
                 break
             case let .transmit(transmission):
                 inFlight.append(Sent(device: device, transmission: transmission))

@@ -84,7 +84,7 @@ struct TestAir {
                 if let event = try? HCI.Event(decoding: packet) { devices[index].events.append((now, event)) }
             case let .hci(.acl(packet)):
                 devices[index].acl.append(packet)
-            case .hci, .linkData:
+            case .hci, .linkData, .advertisingReport:
                 break
             case let .transmit(transmission):
                 #expect(transmission.start >= now, "a transmission must not start in the past")

@@ -1,0 +1,58 @@
+import BLEController
+
+/// One receiver locked onto a transmission, with the device's epoch at the time.
+struct ReceiverLock {
+    var device: Int
+    var epoch: UInt64
+}
+
+/// Another transmission overlapping one on the same channel: what a receiver needs to
+/// work out its interference.
+struct Interferer {
+    var sender: Int
+    var serial: UInt64
+    var position: Vector3
+    var txPowerDBm: Double
+}
+
+/// A transmission the world has scheduled or has on the air. Pooled and reused. Release
+/// builds skip the run-time exclusivity checks on its fields, read for every receiver of
+/// every packet (docs/decisions/0046-release-builds-skip-runtime-exclusivity-checks.md).
+final class AirRecord {
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var transmission: RadioTransmission
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var sender = 0
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var senderEpoch: UInt64 = 0
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var serial: UInt64 = 0
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var started = false
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var senderPosition = Vector3.zero
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var receivers: [ReceiverLock] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var interferers: [Interferer] = []
+
+    init(transmission: RadioTransmission) {
+        self.transmission = transmission
+    }
+}
