@@ -58,10 +58,12 @@ struct BundledScenarioDigestTests {
         // ScenarioDevice gained `phone`, ScenarioAdvertising `extended` and ScenarioScanning
         // `extendedPHYs` after the digests were recorded: each reflects one more `nil`, which is
         // taken out so the recorded digests stay the proof (bus-stop-coded was recorded without them too);
-        // likewise ScenarioApp's `preciseLocation`, true unless a file turns it off.
+        // likewise ScenarioApp's `preciseLocation`, true unless a file turns it off, and, in
+        // heart-rate-run's phone, ScenarioPhone's `pairing` and PhonePolicy's `timeOfDayAtStart`.
         let reflected = String(reflecting: scenario).replacingOccurrences(of: ", phone: nil", with: "")
             .replacingOccurrences(of: ", extended: nil", with: "").replacingOccurrences(of: ", extendedPHYs: nil", with: "")
             .replacingOccurrences(of: ", preciseLocation: true", with: "")
+            .replacingOccurrences(of: ", pairing: nil", with: "").replacingOccurrences(of: ", timeOfDayAtStart: nil", with: "")
         #expect(Self.digest(reflected) == Self.recorded[name])
     }
 
