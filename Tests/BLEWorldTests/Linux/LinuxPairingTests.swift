@@ -53,7 +53,7 @@ extension LinuxBlueZTests {
             let digits = shownDigits(shown, event: "passkey") ?? ""
             _ = try guest.run("echo \(digits) > \(passkeyFile).new && mv \(passkeyFile).new \(passkeyFile)", timeoutSeconds: 30)
         }
-        _ = pairing.waitForLine(containing: "swiftble: pairing check done", timeoutSeconds: 240)
+        _ = pairing.waitForLine(containing: "swiftble: pairing check done", timeoutSeconds: 360)
         let status = pairing.output.split(separator: "\n").last { $0.hasPrefix("bluetoothctl_pair.sh: finished") }.map(String.init)
         // The last event of a pairing is the link encrypted; a reconnection encrypts once more.
         _ = server.waitForLine(containing: "\"encrypted\"", timeoutSeconds: 10, occurrence: script.contains("--reconnect") ? 2 : 1)
