@@ -233,10 +233,7 @@ public actor SQLiteFleetStore: FleetStore {
             // the file while the first migrates must wait for it rather than fail at once.
             // WAL: readers do not block the writer; FULL: each commit is synced to disk.
             _ = try await opened.query("PRAGMA busy_timeout = 60000")
-            // Switching takes a lock the busy handler does not wait for; a file another gateway
-            // already switched needs no switch.
-            let mode = try await opened.query("PRAGMA journal_mode").first?.column("journal_mode")?.string
-            if mode?.lowercased() != "wal" { _ = try await opened.query("PRAGMA journal_mode = WAL") }
+            try await Self.switchToWAL(opened)
             _ = try await opened.query("PRAGMA synchronous = FULL")
         } catch {
             await Self.shut(opened, logger: logger)
@@ -244,6 +241,25 @@ public actor SQLiteFleetStore: FleetStore {
         }
         connection = opened
         return opened
+    }
+
+    /// Puts the file in WAL mode unless another gateway already did. Switching takes a lock
+    /// the busy handler does not wait for (SQLite, "PRAGMA journal_mode"): when another
+    /// connection holds one at that moment (two gateways opening a new file together) the
+    /// switch fails with SQLITE_BUSY at once, so it is tried again every 20 ms, reading the
+    /// mode afresh each time, for as long as the busy timeout (60 s).
+    static func switchToWAL(_ db: SQLiteConnection) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let mode = try await db.query("PRAGMA journal_mode").first?.column("journal_mode")?.string
+            if mode?.lowercased() == "wal" { return }
+            do {
+                _ = try await db.query("PRAGMA journal_mode = WAL")
+                return
+            } catch let error as SQLiteError where [.busy, .locked].contains(error.reason) && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
     }
 
     @discardableResult
