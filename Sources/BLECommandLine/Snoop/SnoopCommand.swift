@@ -142,7 +142,9 @@ struct SnoopCommand: ParsableCommand {
     }
 
     /// Hands `body` what is appended to the file from `offset` on, each time the kernel says
-    /// it was modified (inotify, no polling), until `body` returns `false`.
+    /// it was modified (inotify, no polling), until `body` returns `false`. What was appended
+    /// after the caller's read and before the watch existed raises no event, so the file is
+    /// read once as soon as the watch is in place.
     private func followGrowth(from offset: Int, _ body: ([UInt8]) throws -> Bool) throws {
         let watch = inotify_init1(Int32(IN_CLOEXEC))
         guard watch >= 0, inotify_add_watch(watch, file, UInt32(IN_MODIFY)) >= 0 else {
@@ -154,10 +156,9 @@ struct SnoopCommand: ParsableCommand {
         try handle.seek(toOffset: UInt64(offset))
         var events = [UInt8](repeating: 0, count: 4096)
         while true {
-            let got = read(watch, &events, events.count)
-            guard got > 0 else { return }
             let bytes = handle.readDataToEndOfFile()
             if !bytes.isEmpty, try !body(Array(bytes)) { return }
+            guard read(watch, &events, events.count) > 0 else { return }
         }
     }
 }
