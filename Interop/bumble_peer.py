@@ -166,7 +166,7 @@ async def scan(args) -> int:
         await asyncio.wait_for(found.wait(), timeout=args.seconds)
     except asyncio.TimeoutError:
         pass
-    await device.stop_scanning()
+    await device.stop_scanning(legacy=True)
     say('summary', reports=count, names=sorted(names))
     await transport.close()
     return 0 if not args.until_name or args.until_name in names else 1

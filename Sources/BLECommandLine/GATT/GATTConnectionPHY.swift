@@ -42,7 +42,7 @@ enum GATTConnectionPHY: Equatable {
         let commands = info.supportedCommands
         guard commands?.contains(.leExtendedCreateConnection) == true, commands?.contains(.leSetExtendedScanParameters) == true else {
             throw CommandFailure("--phy needs a controller that connects with LE Extended Create Connection and scans with the "
-                                 + "extended commands; this one does not claim them (ble sim serve gives them with --extended).")
+                                 + "extended commands; this one does not claim them (ble sim serve does unless --no-extended).")
         }
         if self == .coded, !info.leFeatures.contains(.leCodedPHY) {
             throw CommandFailure("--phy coded needs a controller with the LE Coded PHY; this one does not report it (LE Supported Features bit 11).")

@@ -13,7 +13,7 @@ struct PeriodicSyncCommand: AsyncParsableCommand {
         discussion: """
         ADDRESS and SID name the advertising set as `ble scan --extended` prints them. An extended \
         scan runs until the train is found. Needs a controller with the LE Periodic Advertising \
-        feature (with `ble sim serve`, add --extended).
+        feature (`ble sim serve`'s have it unless --no-extended).
         """
     )
 
@@ -107,7 +107,7 @@ struct PeriodicSyncCommand: AsyncParsableCommand {
     static func sentence(_ error: any Error) -> String {
         switch error {
         case HostError.gap(.periodicSyncUnsupported):
-            return "\(GAPError.periodicSyncUnsupported); with ble sim serve, add --extended"
+            return "\(GAPError.periodicSyncUnsupported); on ble sim serve, leave out --no-extended"
         case let HostError.gap(gap):
             return gap.description
         default:

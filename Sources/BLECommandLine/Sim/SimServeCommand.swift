@@ -47,8 +47,8 @@ struct SimServeCommand: AsyncParsableCommand {
             help: "Serve the world's state on 127.0.0.1:PORT: a page over it, and at /ws the stream `ble dashboard --attach` reads (0 picks a free port).")
     var watchPort: Int?
 
-    @Flag(help: "The controllers claim Bluetooth 5's extended advertising and scanning in their features and Supported Commands (off by default: the Linux kernel then mixes extended scanning with legacy advertising).")
-    var extended = false
+    @Flag(inversion: .prefixedNo, help: "The controllers claim Bluetooth 5's extended advertising, scanning and connecting in their features and Supported Commands (on by default). --no-extended keeps them to the legacy commands, for hosts that mix the two families, which a claiming controller refuses (Core 5.4 Vol 4 Part E §3.1.1).")
+    var extended = true
 
     @Flag(help: "Attach every served device to this machine's Linux kernel through /dev/vhci (an adapter hciN each) instead of serving it over TCP.")
     var vhci = false

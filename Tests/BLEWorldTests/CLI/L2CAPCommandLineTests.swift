@@ -64,8 +64,8 @@ struct L2CAPCommandLineTests {
             #expect(records.filter { $0.direction == .sent && $0.data.first == 0x02 }.count >= 200)
             #expect(records.filter { $0.direction == .received && $0.data.first == 0x02 }.count >= 200)
         }
-        #expect(server.contains { $0.direction == .sent && Array($0.data) == [0x01, 0x0A, 0x20, 0x01, 0x01] })  // advertising on
-        #expect(central.contains { $0.direction == .sent && Array($0.data.prefix(3)) == [0x01, 0x0D, 0x20] })  // LE Create Connection
+        #expect(server.contains { $0.direction == .sent && Array($0.data.prefix(5)) == [0x01, 0x39, 0x20, 0x06, 0x01] })  // LE Set Extended Advertising Enable: on
+        #expect(central.contains { $0.direction == .sent && Array($0.data.prefix(3)) == [0x01, 0x43, 0x20] })  // LE Extended Create Connection
         #expect(central.contains { $0.direction == .sent && Self.isCreditBasedConnectionRequest($0) })
         #expect(server.contains { $0.direction == .received && Self.isCreditBasedConnectionRequest($0) })
 

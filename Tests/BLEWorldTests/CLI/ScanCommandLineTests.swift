@@ -59,7 +59,7 @@ struct ScanCommandLineTests {
     @Test("--extended on a controller that does not claim extended scanning fails with a sentence naming why")
     func extendedRefused() throws {
         let executable = try #require(bleExecutable())
-        let world = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "1", "--tcp-base-port", "0"])
+        let world = try ServedWorld(executable: executable, arguments: ["sim", "serve", "--devices", "1", "--tcp-base-port", "0", "--no-extended"])
         defer { world.stop() }
         let result = try ble("scan", "--seconds", "1", "--extended", "--hci", "tcp:127.0.0.1:\(world.ports[0])")
         #expect(result.status != 0)
