@@ -34,6 +34,7 @@ SELF_CODING = {"StatusCode", "AddressType", "LEChannelMap", "SupportedCommands"}
 STRUCT = re.compile(r"^\s*public struct (\w+)\s*:\s*([^{]*)\{\s*$")
 EXTENSION = re.compile(r"^\s*extension ([\w.]+)\s*(?:where [^{]*)?\{\s*$")
 OTHER_TYPE = re.compile(r"^\s*(?:public |internal |fileprivate |private )?(?:struct|enum) (\w+)\b[^{]*\{\s*$")
+STORED = re.compile(r"^\s*(?:public |internal |fileprivate |private )?(?:var|let) \w+")
 PROPERTY = re.compile(r"^\s*public var (\w+): ([\w.]+)\s*$")
 OPTION_SET = re.compile(r"^\s*public struct (\w+): OptionSet\b")
 RAW_VALUE = re.compile(r"^\s*public (?:let|var) rawValue: (UInt8|UInt16|UInt32|UInt64)\b")
@@ -52,6 +53,7 @@ class Struct:
         self.conformances = ""
         self.marked = False
         self.fields = []  # (name, type)
+        self.unsupported = []  # stored properties the codec cannot carry (a default, `let`, not public)
 
     def qualified(self):
         return ".".join(self.path)
@@ -74,6 +76,8 @@ def parse(text, declared=None):
             match = PROPERTY.match(line)
             if match:
                 current[2].fields.append((match.group(1), match.group(2)))
+            elif STORED.match(line) and "{" not in code_only(line):
+                current[2].unsupported.append(line.strip())
         code = code_only(line)
         opened, closed = code.count("{"), code.count("}")
         names = current[1] if current else []
@@ -157,6 +161,11 @@ def members(struct, context):
 def generated(source_path, text, context):
     """The text of the generated file for `source_path`, or None if nothing in it opts in."""
     structs = [struct for struct in parse(text) if struct.marked]
+    for struct in structs:
+        if struct.unsupported:
+            # A field the generated codec would skip would silently vanish from the wire.
+            raise SystemExit(f"{source_path}: {struct.qualified()} has {struct.unsupported[0]!r}; "
+                             "generated codecs need `public var name: Type` fields only")
     if not structs:
         return None
     lines = [HEADER.format(source=os.path.basename(source_path))]
