@@ -38,6 +38,19 @@ enum DecodeRate {
                 let frame = try L2CAP.BasicFrame(decoding: acl.data)
                 consume(try ATT.PDU(decoding: frame.payload))
             }),
+            // Commands and return parameters whose codec is generated from their fields.
+            ("hci-le-enable-encryption", enableEncryptionParameters, nanosecondsPerDecode(iterations: iterations) { () throws(WireError) in
+                consume(try HCI.LEEnableEncryption(decoding: enableEncryptionParameters))
+            }),
+            ("hci-le-add-device-to-resolving-list", addDeviceToResolvingListParameters, nanosecondsPerDecode(iterations: iterations) { () throws(WireError) in
+                consume(try HCI.LEAddDeviceToResolvingList(decoding: addDeviceToResolvingListParameters))
+            }),
+            ("hci-le-set-scan-parameters", setScanParametersParameters, nanosecondsPerDecode(iterations: iterations) { () throws(WireError) in
+                consume(try HCI.LESetScanParameters(decoding: setScanParametersParameters))
+            }),
+            ("hci-le-read-buffer-size-v2-return", readBufferSizeV2ReturnParameters, nanosecondsPerDecode(iterations: iterations) { () throws(WireError) in
+                consume(try HCI.LEReadBufferSizeV2.ReturnParameters(decoding: readBufferSizeV2ReturnParameters))
+            }),
         ]
         let entries = rows.map { name, bytes, nanoseconds in
             "\"\(name)\": {\"hex\": \"\(Hex.encode(bytes))\", \"nanosecondsPerDecode\": \(nanoseconds)}"

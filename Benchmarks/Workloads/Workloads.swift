@@ -36,3 +36,20 @@ public let notificationACL: [UInt8] = {
     let l2cap: [UInt8] = [UInt8(att.count), 0x00, 0x04, 0x00] + att
     return [0x40, 0x20, UInt8(l2cap.count), 0x00] + l2cap
 }()
+
+/// HCI command parameters (packet header excluded) of commands whose codec is generated from
+/// their declared fields (docs/decisions/0060-fixed-shape-codecs-are-generated.md): LE Enable
+/// Encryption (handle, Rand, EDIV, LTK), LE Add Device To Resolving List (typed address and
+/// two IRKs) and LE Set Scan Parameters (five enumerations and intervals).
+public let enableEncryptionParameters: [UInt8] =
+    [0x40, 0x00] + (1 ... 8).map { UInt8($0) } + [0x34, 0x12] + (0 ..< 16).map { UInt8(0xA0 + $0) }
+
+/// LE Add Device To Resolving List: a random static identity address, peer and local IRKs.
+public let addDeviceToResolvingListParameters: [UInt8] =
+    [0x01, 0x06, 0x05, 0x04, 0x03, 0x02, 0xC1] + (0 ..< 16).map { UInt8($0) } + (0 ..< 16).map { UInt8(0xF0 - $0) }
+
+/// LE Set Scan Parameters: active, 10 ms interval and window, public own address, accept all.
+public let setScanParametersParameters: [UInt8] = [0x01, 0x10, 0x00, 0x10, 0x00, 0x00, 0x00]
+
+/// LE Read Buffer Size [v2] return parameters: success, 251-octet ACL buffers ×15, no ISO.
+public let readBufferSizeV2ReturnParameters: [UInt8] = [0x00, 0xFB, 0x00, 0x0F, 0x00, 0x00, 0x00]

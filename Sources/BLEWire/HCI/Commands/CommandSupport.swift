@@ -71,6 +71,7 @@ extension HCI {
     /// Return parameters that are a status and the connection handle the command named
     /// (e.g. LE Long Term Key Request Reply, Core 5.4, Vol 4, Part E, §7.8.25).
     public struct StatusAndHandleReturnParameters: WireCodable, Hashable {
+        // Codec: generated from the stored properties below.
         /// Whether the command succeeded, and if not, why.
         public var status: StatusCode
         /// The connection the command applied to.
@@ -80,16 +81,6 @@ extension HCI {
         public init(status: StatusCode, connectionHandle: UInt16) {
             self.status = status
             self.connectionHandle = connectionHandle
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            status = try StatusCode(from: &reader, field: "HCI.StatusAndHandleReturnParameters.status")
-            connectionHandle = try reader.readConnectionHandle("HCI.StatusAndHandleReturnParameters.connectionHandle")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            status.encode(to: &writer)
-            writer.write(connectionHandle)
         }
     }
 }

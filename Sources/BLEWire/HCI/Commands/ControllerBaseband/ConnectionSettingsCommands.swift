@@ -13,6 +13,7 @@ extension HCI {
             case maximum = 0x01
         }
 
+        // Codec: generated from the stored properties below.
         /// The connection to read.
         public var connectionHandle: UInt16
         /// Current or maximum.
@@ -24,18 +25,9 @@ extension HCI {
             self.type = type
         }
 
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.ReadTransmitPowerLevel.connectionHandle")
-            type = try reader.readEnumeration(LevelType.self, "HCI.ReadTransmitPowerLevel.type")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(connectionHandle)
-            writer.write(type.rawValue)
-        }
-
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// The connection that was read.
@@ -48,18 +40,6 @@ extension HCI {
                 self.status = status
                 self.connectionHandle = connectionHandle
                 self.transmitPowerLevel = transmitPowerLevel
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.ReadTransmitPowerLevel.status")
-                connectionHandle = try reader.readConnectionHandle("HCI.ReadTransmitPowerLevel.connectionHandle")
-                transmitPowerLevel = try reader.readInt8("HCI.ReadTransmitPowerLevel.transmitPowerLevel")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(connectionHandle)
-                writer.write(transmitPowerLevel)
             }
         }
     }
@@ -74,6 +54,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// LE_Supported_Host: 0x01 if the host supports LE.
@@ -87,18 +68,6 @@ extension HCI {
                 self.leSupportedHost = leSupportedHost
                 self.unused = unused
             }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.ReadLEHostSupport.status")
-                leSupportedHost = try reader.readUInt8("HCI.ReadLEHostSupport.leSupportedHost")
-                unused = try reader.readUInt8("HCI.ReadLEHostSupport.unused")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(leSupportedHost)
-                writer.write(unused)
-            }
         }
     }
 
@@ -108,6 +77,7 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/writeLEHostSupport``.
         public static let opcode = Opcode.writeLEHostSupport
 
+        // Codec: generated from the stored properties below.
         /// Whether the host supports LE (LE_Supported_Host).
         public var leSupportedHost: Bool
         /// The second parameter, unused since Core 5.1 (shall be 0x00); kept as given.
@@ -118,16 +88,6 @@ extension HCI {
             self.leSupportedHost = leSupportedHost
             self.unused = unused
         }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            leSupportedHost = try reader.readFlag("HCI.WriteLEHostSupport.leSupportedHost")
-            unused = try reader.readUInt8("HCI.WriteLEHostSupport.unused")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.writeFlag(leSupportedHost)
-            writer.write(unused)
-        }
     }
 
     /// HCI_Read_Authenticated_Payload_Timeout (Core 5.4, Vol 4, Part E, §7.3.93): how long an
@@ -136,20 +96,16 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/readAuthenticatedPayloadTimeout``.
         public static let opcode = Opcode.readAuthenticatedPayloadTimeout
 
+        // Codec: generated from the stored properties below.
         /// The connection to read.
         public var connectionHandle: UInt16
 
         /// The command reading `connectionHandle`'s timeout.
         public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
 
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.ReadAuthenticatedPayloadTimeout.connectionHandle")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(connectionHandle) }
-
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// The connection that was read.
@@ -163,18 +119,6 @@ extension HCI {
                 self.connectionHandle = connectionHandle
                 self.authenticatedPayloadTimeout = authenticatedPayloadTimeout
             }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.ReadAuthenticatedPayloadTimeout.status")
-                connectionHandle = try reader.readConnectionHandle("HCI.ReadAuthenticatedPayloadTimeout.connectionHandle")
-                authenticatedPayloadTimeout = try reader.readUInt16("HCI.ReadAuthenticatedPayloadTimeout.authenticatedPayloadTimeout")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(connectionHandle)
-                writer.write(authenticatedPayloadTimeout)
-            }
         }
     }
 
@@ -187,6 +131,7 @@ extension HCI {
         /// Command Complete returns the status and the connection handle.
         public typealias ReturnParameters = StatusAndHandleReturnParameters
 
+        // Codec: generated from the stored properties below.
         /// The connection to configure.
         public var connectionHandle: UInt16
         /// The timeout in units of 10 ms (0x0001 to 0xFFFF; 0x0BB8 = 30 s is the default).
@@ -196,16 +141,6 @@ extension HCI {
         public init(connectionHandle: UInt16, authenticatedPayloadTimeout: UInt16) {
             self.connectionHandle = connectionHandle
             self.authenticatedPayloadTimeout = authenticatedPayloadTimeout
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.WriteAuthenticatedPayloadTimeout.connectionHandle")
-            authenticatedPayloadTimeout = try reader.readUInt16("HCI.WriteAuthenticatedPayloadTimeout.authenticatedPayloadTimeout")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(connectionHandle)
-            writer.write(authenticatedPayloadTimeout)
         }
     }
 }

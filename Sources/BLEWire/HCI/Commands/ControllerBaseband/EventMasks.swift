@@ -31,17 +31,12 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/setEventMask``.
         public static let opcode = Opcode.setEventMask
 
+        // Codec: generated from the stored properties below.
         /// The events to enable.
         public var eventMask: EventMask
 
         /// The command enabling `eventMask`.
         public init(eventMask: EventMask) { self.eventMask = eventMask }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            eventMask = EventMask(rawValue: try reader.readUInt64("HCI.SetEventMask.eventMask"))
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(eventMask.rawValue) }
     }
 
     /// HCI_Set_Event_Mask_Page_2 (Core 5.4, Vol 4, Part E, §7.3.69): the second page of event
@@ -51,17 +46,12 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/setEventMaskPage2``.
         public static let opcode = Opcode.setEventMaskPage2
 
+        // Codec: generated from the stored properties below.
         /// The 64-bit mask as on the wire.
         public var eventMaskPage2: UInt64
 
         /// The command enabling the events of `eventMaskPage2`.
         public init(eventMaskPage2: UInt64) { self.eventMaskPage2 = eventMaskPage2 }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            eventMaskPage2 = try reader.readUInt64("HCI.SetEventMaskPage2.eventMaskPage2")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(eventMaskPage2) }
     }
 
     /// HCI_Reset (Core 5.4, Vol 4, Part E, §7.3.2): returns the controller to its power-on

@@ -17,17 +17,12 @@ extension HCI {
             case aclAndSynchronous = 0x03
         }
 
+        // Codec: generated from the stored properties below.
         /// The flow control to use.
         public var flowControlEnable: FlowControl
 
         /// The command selecting `flowControlEnable`.
         public init(flowControlEnable: FlowControl) { self.flowControlEnable = flowControlEnable }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            flowControlEnable = try reader.readEnumeration(FlowControl.self, "HCI.SetControllerToHostFlowControl.flowControlEnable")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(flowControlEnable.rawValue) }
     }
 
     /// HCI_Host_Buffer_Size (Core 5.4, Vol 4, Part E, §7.3.39): the host's receive buffers,
@@ -36,6 +31,7 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/hostBufferSize``.
         public static let opcode = Opcode.hostBufferSize
 
+        // Codec: generated from the stored properties below.
         /// Largest ACL data payload the host accepts, in octets.
         public var hostACLDataPacketLength: UInt16
         /// Largest synchronous data payload the host accepts, in octets.
@@ -54,20 +50,6 @@ extension HCI {
             self.hostSynchronousDataPacketLength = hostSynchronousDataPacketLength
             self.hostTotalNumACLDataPackets = hostTotalNumACLDataPackets
             self.hostTotalNumSynchronousDataPackets = hostTotalNumSynchronousDataPackets
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            hostACLDataPacketLength = try reader.readUInt16("HCI.HostBufferSize.hostACLDataPacketLength")
-            hostSynchronousDataPacketLength = try reader.readUInt8("HCI.HostBufferSize.hostSynchronousDataPacketLength")
-            hostTotalNumACLDataPackets = try reader.readUInt16("HCI.HostBufferSize.hostTotalNumACLDataPackets")
-            hostTotalNumSynchronousDataPackets = try reader.readUInt16("HCI.HostBufferSize.hostTotalNumSynchronousDataPackets")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(hostACLDataPacketLength)
-            writer.write(hostSynchronousDataPacketLength)
-            writer.write(hostTotalNumACLDataPackets)
-            writer.write(hostTotalNumSynchronousDataPackets)
         }
     }
 

@@ -9,6 +9,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// HCI_Version, from the Assigned Numbers (0x09 = Core 5.0, 0x0D = Core 5.4).
@@ -34,24 +35,6 @@ extension HCI {
                 self.companyIdentifier = companyIdentifier
                 self.lmpSubversion = lmpSubversion
             }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.ReadLocalVersionInformation.status")
-                hciVersion = try reader.readUInt8("HCI.ReadLocalVersionInformation.hciVersion")
-                hciSubversion = try reader.readUInt16("HCI.ReadLocalVersionInformation.hciSubversion")
-                lmpVersion = try reader.readUInt8("HCI.ReadLocalVersionInformation.lmpVersion")
-                companyIdentifier = try reader.readUInt16("HCI.ReadLocalVersionInformation.companyIdentifier")
-                lmpSubversion = try reader.readUInt16("HCI.ReadLocalVersionInformation.lmpSubversion")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(hciVersion)
-                writer.write(hciSubversion)
-                writer.write(lmpVersion)
-                writer.write(companyIdentifier)
-                writer.write(lmpSubversion)
-            }
         }
     }
 
@@ -65,6 +48,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// The 64 feature bits, bit 0 of octet 0 as bit 0.
@@ -78,16 +62,6 @@ extension HCI {
 
             /// Whether bit 38, LE Supported (Controller), is set.
             public var leSupportedByController: Bool { lmpFeatures >> 38 & 1 == 1 }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.ReadLocalSupportedFeatures.status")
-                lmpFeatures = try reader.readUInt64("HCI.ReadLocalSupportedFeatures.lmpFeatures")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(lmpFeatures)
-            }
         }
     }
 
@@ -97,20 +71,16 @@ extension HCI {
     public struct ReadLocalExtendedFeatures: HCICommand {
         /// The command's opcode, ``HCI/Opcode/readLocalExtendedFeatures``.
         public static let opcode = Opcode.readLocalExtendedFeatures
+        // Codec: generated from the stored properties below.
         /// The page requested: 0x00 is the normal feature mask, higher pages the extended ones.
         public var pageNumber: UInt8
 
         /// A request for `pageNumber`.
         public init(pageNumber: UInt8) { self.pageNumber = pageNumber }
 
-        public init(from reader: inout ByteReader) throws(WireError) {
-            pageNumber = try reader.readUInt8("HCI.ReadLocalExtendedFeatures.pageNumber")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(pageNumber) }
-
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// The page these features belong to.
@@ -127,20 +97,6 @@ extension HCI {
                 self.maximumPageNumber = maximumPageNumber
                 self.extendedLMPFeatures = extendedLMPFeatures
             }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.ReadLocalExtendedFeatures.status")
-                pageNumber = try reader.readUInt8("HCI.ReadLocalExtendedFeatures.pageNumber")
-                maximumPageNumber = try reader.readUInt8("HCI.ReadLocalExtendedFeatures.maximumPageNumber")
-                extendedLMPFeatures = try reader.readUInt64("HCI.ReadLocalExtendedFeatures.extendedLMPFeatures")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(pageNumber)
-                writer.write(maximumPageNumber)
-                writer.write(extendedLMPFeatures)
-            }
         }
     }
 
@@ -154,6 +110,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Largest ACL data payload the controller accepts, in octets.
@@ -175,22 +132,6 @@ extension HCI {
                 self.synchronousDataPacketLength = synchronousDataPacketLength
                 self.totalNumACLDataPackets = totalNumACLDataPackets
                 self.totalNumSynchronousDataPackets = totalNumSynchronousDataPackets
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.ReadBufferSize.status")
-                aclDataPacketLength = try reader.readUInt16("HCI.ReadBufferSize.aclDataPacketLength")
-                synchronousDataPacketLength = try reader.readUInt8("HCI.ReadBufferSize.synchronousDataPacketLength")
-                totalNumACLDataPackets = try reader.readUInt16("HCI.ReadBufferSize.totalNumACLDataPackets")
-                totalNumSynchronousDataPackets = try reader.readUInt16("HCI.ReadBufferSize.totalNumSynchronousDataPackets")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(aclDataPacketLength)
-                writer.write(synchronousDataPacketLength)
-                writer.write(totalNumACLDataPackets)
-                writer.write(totalNumSynchronousDataPackets)
             }
         }
     }

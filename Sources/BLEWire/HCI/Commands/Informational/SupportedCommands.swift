@@ -382,6 +382,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// The 64-octet bit field.
@@ -391,16 +392,6 @@ extension HCI {
             public init(status: StatusCode, supportedCommands: SupportedCommands) {
                 self.status = status
                 self.supportedCommands = supportedCommands
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.ReadLocalSupportedCommands.status")
-                supportedCommands = try SupportedCommands(from: &reader, field: "HCI.ReadLocalSupportedCommands.supportedCommands")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                supportedCommands.encode(to: &writer)
             }
         }
     }

@@ -7,6 +7,7 @@ extension HCI {
         /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
+        // Codec: generated from the stored properties below.
         /// The connection to end.
         public var connectionHandle: UInt16
         /// Why, as sent to the peer: usually Remote User Terminated Connection (0x13).
@@ -17,16 +18,6 @@ extension HCI {
         public init(connectionHandle: UInt16, reason: StatusCode = .remoteUserTerminatedConnection) {
             self.connectionHandle = connectionHandle
             self.reason = reason
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.Disconnect.connectionHandle")
-            reason = try StatusCode(from: &reader, field: "HCI.Disconnect.reason")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(connectionHandle)
-            reason.encode(to: &writer)
         }
     }
 
@@ -39,16 +30,11 @@ extension HCI {
         /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
+        // Codec: generated from the stored properties below.
         /// The connection whose peer is asked.
         public var connectionHandle: UInt16
 
         /// The request for `connectionHandle`.
         public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.ReadRemoteVersionInformation.connectionHandle")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(connectionHandle) }
     }
 }

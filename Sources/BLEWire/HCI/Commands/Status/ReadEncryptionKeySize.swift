@@ -6,20 +6,16 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/readEncryptionKeySize``.
         public static let opcode = Opcode.readEncryptionKeySize
 
+        // Codec: generated from the stored properties below.
         /// The encrypted connection.
         public var connectionHandle: UInt16
 
         /// The command reading `connectionHandle`'s key size.
         public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
 
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.ReadEncryptionKeySize.connectionHandle")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(connectionHandle) }
-
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded (Insufficient Security, 0x2F, when the link is
             /// not encrypted).
             public var status: StatusCode
@@ -33,18 +29,6 @@ extension HCI {
                 self.status = status
                 self.connectionHandle = connectionHandle
                 self.keySize = keySize
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.ReadEncryptionKeySize.status")
-                connectionHandle = try reader.readConnectionHandle("HCI.ReadEncryptionKeySize.connectionHandle")
-                keySize = try reader.readUInt8("HCI.ReadEncryptionKeySize.keySize")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(connectionHandle)
-                writer.write(keySize)
             }
         }
     }

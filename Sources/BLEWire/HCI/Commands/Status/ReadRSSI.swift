@@ -5,20 +5,16 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/readRSSI``.
         public static let opcode = Opcode.readRSSI
 
+        // Codec: generated from the stored properties below.
         /// The connection to measure.
         public var connectionHandle: UInt16
 
         /// The command reading `connectionHandle`'s RSSI.
         public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
 
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.ReadRSSI.connectionHandle")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(connectionHandle) }
-
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// The connection that was measured.
@@ -31,18 +27,6 @@ extension HCI {
                 self.status = status
                 self.connectionHandle = connectionHandle
                 self.rssi = rssi
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.ReadRSSI.status")
-                connectionHandle = try reader.readConnectionHandle("HCI.ReadRSSI.connectionHandle")
-                rssi = try reader.readInt8("HCI.ReadRSSI.rssi")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(connectionHandle)
-                writer.write(rssi)
             }
         }
     }

@@ -38,6 +38,7 @@ extension HCI {
             case connectableDirectedLowDutyCycle = 0x04
         }
 
+        // Codec: generated from the stored properties below.
         /// Advertising_Interval_Min, in units of 0.625 ms (0x0020 to 0x4000, i.e. 20 ms to
         /// 10.24 s).
         public var advertisingIntervalMin: UInt16
@@ -71,29 +72,6 @@ extension HCI {
             self.advertisingChannelMap = advertisingChannelMap
             self.advertisingFilterPolicy = advertisingFilterPolicy
         }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            advertisingIntervalMin = try reader.readUInt16("HCI.LESetAdvertisingParameters.advertisingIntervalMin")
-            advertisingIntervalMax = try reader.readUInt16("HCI.LESetAdvertisingParameters.advertisingIntervalMax")
-            advertisingType = try reader.readEnumeration(AdvertisingType.self, "HCI.LESetAdvertisingParameters.advertisingType")
-            ownAddressType = try reader.readEnumeration(OwnAddressType.self, "HCI.LESetAdvertisingParameters.ownAddressType")
-            peerAddress = try reader.readTypedAddress(
-                "HCI.LESetAdvertisingParameters.peerAddressType", "HCI.LESetAdvertisingParameters.peerAddress")
-            advertisingChannelMap = AdvertisingChannelMap(
-                rawValue: try reader.readUInt8("HCI.LESetAdvertisingParameters.advertisingChannelMap"))
-            advertisingFilterPolicy = try reader.readEnumeration(
-                AdvertisingFilterPolicy.self, "HCI.LESetAdvertisingParameters.advertisingFilterPolicy")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(advertisingIntervalMin)
-            writer.write(advertisingIntervalMax)
-            writer.write(advertisingType.rawValue)
-            writer.write(ownAddressType.rawValue)
-            writer.writeTypedAddress(peerAddress)
-            writer.write(advertisingChannelMap.rawValue)
-            writer.write(advertisingFilterPolicy.rawValue)
-        }
     }
 
     /// HCI_LE_Read_Advertising_Physical_Channel_Tx_Power (Core 5.4, Vol 4, Part E, §7.8.6):
@@ -106,6 +84,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// TX_Power_Level in dBm (-127 to +20).
@@ -116,16 +95,6 @@ extension HCI {
                 self.status = status
                 self.txPowerLevel = txPowerLevel
             }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadAdvertisingPhysicalChannelTxPower.status")
-                txPowerLevel = try reader.readInt8("HCI.LEReadAdvertisingPhysicalChannelTxPower.txPowerLevel")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(txPowerLevel)
-            }
         }
     }
 
@@ -135,16 +104,11 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leSetAdvertisingEnable``.
         public static let opcode = Opcode.leSetAdvertisingEnable
 
+        // Codec: generated from the stored properties below.
         /// Advertising_Enable.
         public var advertisingEnable: Bool
 
         /// The command starting (`true`) or stopping advertising.
         public init(advertisingEnable: Bool) { self.advertisingEnable = advertisingEnable }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            advertisingEnable = try reader.readFlag("HCI.LESetAdvertisingEnable.advertisingEnable")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.writeFlag(advertisingEnable) }
     }
 }

@@ -208,6 +208,7 @@ extension HCI {
         /// Command Complete returns the status and the connection handle.
         public typealias ReturnParameters = StatusAndHandleReturnParameters
 
+        // Codec: generated from the stored properties below.
         /// The connection whose request is rejected.
         public var connectionHandle: UInt16
         /// Why, e.g. Unacceptable Connection Parameters (0x3B).
@@ -217,17 +218,6 @@ extension HCI {
         public init(connectionHandle: UInt16, reason: StatusCode = .unacceptableConnectionParameters) {
             self.connectionHandle = connectionHandle
             self.reason = reason
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle(
-                "HCI.LERemoteConnectionParameterRequestNegativeReply.connectionHandle")
-            reason = try StatusCode(from: &reader, field: "HCI.LERemoteConnectionParameterRequestNegativeReply.reason")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(connectionHandle)
-            reason.encode(to: &writer)
         }
     }
 
@@ -239,16 +229,11 @@ extension HCI {
         /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
+        // Codec: generated from the stored properties below.
         /// The connection whose peer is asked.
         public var connectionHandle: UInt16
 
         /// The request for `connectionHandle`.
         public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.LEReadRemoteFeatures.connectionHandle")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(connectionHandle) }
     }
 }

@@ -9,6 +9,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Filter_Accept_List_Size: entries the list can hold.
@@ -18,16 +19,6 @@ extension HCI {
             public init(status: StatusCode, filterAcceptListSize: UInt8) {
                 self.status = status
                 self.filterAcceptListSize = filterAcceptListSize
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadFilterAcceptListSize.status")
-                filterAcceptListSize = try reader.readUInt8("HCI.LEReadFilterAcceptListSize.filterAcceptListSize")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(filterAcceptListSize)
             }
         }
     }
@@ -102,17 +93,12 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leSetHostChannelClassification``.
         public static let opcode = Opcode.leSetHostChannelClassification
 
+        // Codec: generated from the stored properties below.
         /// Channel_Map: 37 channel bits in five octets.
         public var channelMap: LEChannelMap
 
         /// The command with `channelMap`.
         public init(channelMap: LEChannelMap) { self.channelMap = channelMap }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            channelMap = try LEChannelMap(from: &reader, field: "HCI.LESetHostChannelClassification.channelMap")
-        }
-
-        public func encode(to writer: inout ByteWriter) { channelMap.encode(to: &writer) }
     }
 
     /// HCI_LE_Read_Channel_Map (Core 5.4, Vol 4, Part E, §7.8.20): the data channels a
@@ -121,20 +107,16 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leReadChannelMap``.
         public static let opcode = Opcode.leReadChannelMap
 
+        // Codec: generated from the stored properties below.
         /// The connection to read.
         public var connectionHandle: UInt16
 
         /// The command reading `connectionHandle`'s map.
         public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
 
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.LEReadChannelMap.connectionHandle")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(connectionHandle) }
-
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// The connection that was read.
@@ -147,18 +129,6 @@ extension HCI {
                 self.status = status
                 self.connectionHandle = connectionHandle
                 self.channelMap = channelMap
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadChannelMap.status")
-                connectionHandle = try reader.readConnectionHandle("HCI.LEReadChannelMap.connectionHandle")
-                channelMap = try LEChannelMap(from: &reader, field: "HCI.LEReadChannelMap.channelMap")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(connectionHandle)
-                channelMap.encode(to: &writer)
             }
         }
     }

@@ -9,6 +9,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Largest LE ACL data payload, in octets; 0 means "use Read Buffer Size".
@@ -21,18 +22,6 @@ extension HCI {
                 self.status = status
                 self.leACLDataPacketLength = leACLDataPacketLength
                 self.totalNumLEACLDataPackets = totalNumLEACLDataPackets
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadBufferSize.status")
-                leACLDataPacketLength = try reader.readUInt16("HCI.LEReadBufferSize.leACLDataPacketLength")
-                totalNumLEACLDataPackets = try reader.readUInt8("HCI.LEReadBufferSize.totalNumLEACLDataPackets")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(leACLDataPacketLength)
-                writer.write(totalNumLEACLDataPackets)
             }
         }
     }
@@ -47,6 +36,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Largest LE ACL data payload, in octets; 0 means "use Read Buffer Size".
@@ -69,22 +59,6 @@ extension HCI {
                 self.isoDataPacketLength = isoDataPacketLength
                 self.totalNumISODataPackets = totalNumISODataPackets
             }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadBufferSizeV2.status")
-                leACLDataPacketLength = try reader.readUInt16("HCI.LEReadBufferSizeV2.leACLDataPacketLength")
-                totalNumLEACLDataPackets = try reader.readUInt8("HCI.LEReadBufferSizeV2.totalNumLEACLDataPackets")
-                isoDataPacketLength = try reader.readUInt16("HCI.LEReadBufferSizeV2.isoDataPacketLength")
-                totalNumISODataPackets = try reader.readUInt8("HCI.LEReadBufferSizeV2.totalNumISODataPackets")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(leACLDataPacketLength)
-                writer.write(totalNumLEACLDataPackets)
-                writer.write(isoDataPacketLength)
-                writer.write(totalNumISODataPackets)
-            }
         }
     }
 
@@ -98,6 +72,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// LE_States: bit n set means state combination n of the §7.8.27 table is supported.
@@ -107,16 +82,6 @@ extension HCI {
             public init(status: StatusCode, leStates: UInt64) {
                 self.status = status
                 self.leStates = leStates
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadSupportedStates.status")
-                leStates = try reader.readUInt64("HCI.LEReadSupportedStates.leStates")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(leStates)
             }
         }
     }
@@ -131,6 +96,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Lowest transmit power, dBm (-127 to +20).
@@ -143,18 +109,6 @@ extension HCI {
                 self.status = status
                 self.minTxPower = minTxPower
                 self.maxTxPower = maxTxPower
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadTransmitPower.status")
-                minTxPower = try reader.readInt8("HCI.LEReadTransmitPower.minTxPower")
-                maxTxPower = try reader.readInt8("HCI.LEReadTransmitPower.maxTxPower")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(minTxPower)
-                writer.write(maxTxPower)
             }
         }
     }

@@ -178,17 +178,12 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leSetEventMask``.
         public static let opcode = Opcode.leSetEventMask
 
+        // Codec: generated from the stored properties below.
         /// The subevents to enable.
         public var leEventMask: LEEventMask
 
         /// The command enabling `leEventMask`.
         public init(leEventMask: LEEventMask) { self.leEventMask = leEventMask }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            leEventMask = LEEventMask(rawValue: try reader.readUInt64("HCI.LESetEventMask.leEventMask"))
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(leEventMask.rawValue) }
     }
 
     /// HCI_LE_Read_Local_Supported_Features (Core 5.4, Vol 4, Part E, §7.8.3): the link
@@ -201,6 +196,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// The supported features.
@@ -210,16 +206,6 @@ extension HCI {
             public init(status: StatusCode, leFeatures: LEFeatures) {
                 self.status = status
                 self.leFeatures = leFeatures
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadLocalSupportedFeatures.status")
-                leFeatures = LEFeatures(rawValue: try reader.readUInt64("HCI.LEReadLocalSupportedFeatures.leFeatures"))
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(leFeatures.rawValue)
             }
         }
     }

@@ -7,6 +7,7 @@ extension HCI {
         /// Command Complete returns the status and the connection handle.
         public typealias ReturnParameters = StatusAndHandleReturnParameters
 
+        // Codec: generated from the stored properties below.
         /// The connection to change.
         public var connectionHandle: UInt16
         /// TX_Octets: preferred payload octets per PDU (0x001B to 0x00FB).
@@ -20,18 +21,6 @@ extension HCI {
             self.txOctets = txOctets
             self.txTime = txTime
         }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.LESetDataLength.connectionHandle")
-            txOctets = try reader.readUInt16("HCI.LESetDataLength.txOctets")
-            txTime = try reader.readUInt16("HCI.LESetDataLength.txTime")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(connectionHandle)
-            writer.write(txOctets)
-            writer.write(txTime)
-        }
     }
 
     /// HCI_LE_Read_Suggested_Default_Data_Length (Core 5.4, Vol 4, Part E, §7.8.34): the data
@@ -44,6 +33,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Suggested_Max_TX_Octets.
@@ -57,18 +47,6 @@ extension HCI {
                 self.suggestedMaxTxOctets = suggestedMaxTxOctets
                 self.suggestedMaxTxTime = suggestedMaxTxTime
             }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadSuggestedDefaultDataLength.status")
-                suggestedMaxTxOctets = try reader.readUInt16("HCI.LEReadSuggestedDefaultDataLength.suggestedMaxTxOctets")
-                suggestedMaxTxTime = try reader.readUInt16("HCI.LEReadSuggestedDefaultDataLength.suggestedMaxTxTime")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(suggestedMaxTxOctets)
-                writer.write(suggestedMaxTxTime)
-            }
         }
     }
 
@@ -78,6 +56,7 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leWriteSuggestedDefaultDataLength``.
         public static let opcode = Opcode.leWriteSuggestedDefaultDataLength
 
+        // Codec: generated from the stored properties below.
         /// Suggested_Max_TX_Octets (0x001B to 0x00FB).
         public var suggestedMaxTxOctets: UInt16
         /// Suggested_Max_TX_Time, in microseconds (0x0148 to 0x4290).
@@ -87,16 +66,6 @@ extension HCI {
         public init(suggestedMaxTxOctets: UInt16, suggestedMaxTxTime: UInt16) {
             self.suggestedMaxTxOctets = suggestedMaxTxOctets
             self.suggestedMaxTxTime = suggestedMaxTxTime
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            suggestedMaxTxOctets = try reader.readUInt16("HCI.LEWriteSuggestedDefaultDataLength.suggestedMaxTxOctets")
-            suggestedMaxTxTime = try reader.readUInt16("HCI.LEWriteSuggestedDefaultDataLength.suggestedMaxTxTime")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(suggestedMaxTxOctets)
-            writer.write(suggestedMaxTxTime)
         }
     }
 
@@ -110,6 +79,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Supported_Max_TX_Octets.
@@ -131,22 +101,6 @@ extension HCI {
                 self.supportedMaxTxTime = supportedMaxTxTime
                 self.supportedMaxRxOctets = supportedMaxRxOctets
                 self.supportedMaxRxTime = supportedMaxRxTime
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadMaximumDataLength.status")
-                supportedMaxTxOctets = try reader.readUInt16("HCI.LEReadMaximumDataLength.supportedMaxTxOctets")
-                supportedMaxTxTime = try reader.readUInt16("HCI.LEReadMaximumDataLength.supportedMaxTxTime")
-                supportedMaxRxOctets = try reader.readUInt16("HCI.LEReadMaximumDataLength.supportedMaxRxOctets")
-                supportedMaxRxTime = try reader.readUInt16("HCI.LEReadMaximumDataLength.supportedMaxRxTime")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(supportedMaxTxOctets)
-                writer.write(supportedMaxTxTime)
-                writer.write(supportedMaxRxOctets)
-                writer.write(supportedMaxRxTime)
             }
         }
     }

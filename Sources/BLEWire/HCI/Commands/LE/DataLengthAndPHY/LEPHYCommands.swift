@@ -18,20 +18,16 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leReadPHY``.
         public static let opcode = Opcode.leReadPHY
 
+        // Codec: generated from the stored properties below.
         /// The connection to read.
         public var connectionHandle: UInt16
 
         /// The command reading `connectionHandle`'s PHYs.
         public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
 
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.LEReadPHY.connectionHandle")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(connectionHandle) }
-
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// The connection that was read.
@@ -48,20 +44,6 @@ extension HCI {
                 self.txPHY = txPHY
                 self.rxPHY = rxPHY
             }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadPHY.status")
-                connectionHandle = try reader.readConnectionHandle("HCI.LEReadPHY.connectionHandle")
-                txPHY = try reader.readEnumeration(PHY.self, "HCI.LEReadPHY.txPHY")
-                rxPHY = try reader.readEnumeration(PHY.self, "HCI.LEReadPHY.rxPHY")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(connectionHandle)
-                writer.write(txPHY.rawValue)
-                writer.write(rxPHY.rawValue)
-            }
         }
     }
 
@@ -71,6 +53,7 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leSetDefaultPHY``.
         public static let opcode = Opcode.leSetDefaultPHY
 
+        // Codec: generated from the stored properties below.
         /// Directions without a preference.
         public var allPHYs: AllPHYsPreference
         /// TX_PHYs: transmitter PHYs the host prefers.
@@ -83,18 +66,6 @@ extension HCI {
             self.allPHYs = allPHYs
             self.txPHYs = txPHYs
             self.rxPHYs = rxPHYs
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            allPHYs = AllPHYsPreference(rawValue: try reader.readUInt8("HCI.LESetDefaultPHY.allPHYs"))
-            txPHYs = LEPHYs(rawValue: try reader.readUInt8("HCI.LESetDefaultPHY.txPHYs"))
-            rxPHYs = LEPHYs(rawValue: try reader.readUInt8("HCI.LESetDefaultPHY.rxPHYs"))
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(allPHYs.rawValue)
-            writer.write(txPHYs.rawValue)
-            writer.write(rxPHYs.rawValue)
         }
     }
 

@@ -5,6 +5,7 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leEncrypt``.
         public static let opcode = Opcode.leEncrypt
 
+        // Codec: generated from the stored properties below.
         /// Key: the 128-bit key, most significant octet first as the specification writes it
         /// (least significant first on the wire).
         public var key: UInt128
@@ -17,18 +18,9 @@ extension HCI {
             self.plaintextData = plaintextData
         }
 
-        public init(from reader: inout ByteReader) throws(WireError) {
-            key = try reader.readUInt128("HCI.LEEncrypt.key")
-            plaintextData = try reader.readUInt128("HCI.LEEncrypt.plaintextData")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(key)
-            writer.write(plaintextData)
-        }
-
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Encrypted_Data: the 128-bit result.
@@ -38,16 +30,6 @@ extension HCI {
             public init(status: StatusCode, encryptedData: UInt128) {
                 self.status = status
                 self.encryptedData = encryptedData
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEEncrypt.status")
-                encryptedData = try reader.readUInt128("HCI.LEEncrypt.encryptedData")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(encryptedData)
             }
         }
     }
@@ -62,6 +44,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Random_Number.
@@ -71,16 +54,6 @@ extension HCI {
             public init(status: StatusCode, randomNumber: UInt64) {
                 self.status = status
                 self.randomNumber = randomNumber
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LERand.status")
-                randomNumber = try reader.readUInt64("HCI.LERand.randomNumber")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(randomNumber)
             }
         }
     }
@@ -94,6 +67,7 @@ extension HCI {
         /// Answered by Command Status, then by the event that carries the result.
         public static let completion = CommandCompletion.commandStatus
 
+        // Codec: generated from the stored properties below.
         /// The connection to encrypt.
         public var connectionHandle: UInt16
         /// Random_Number (Rand) that identifies the key; 0 for LE Secure Connections keys.
@@ -110,20 +84,6 @@ extension HCI {
             self.encryptedDiversifier = encryptedDiversifier
             self.longTermKey = longTermKey
         }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.LEEnableEncryption.connectionHandle")
-            randomNumber = try reader.readUInt64("HCI.LEEnableEncryption.randomNumber")
-            encryptedDiversifier = try reader.readUInt16("HCI.LEEnableEncryption.encryptedDiversifier")
-            longTermKey = try reader.readUInt128("HCI.LEEnableEncryption.longTermKey")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(connectionHandle)
-            writer.write(randomNumber)
-            writer.write(encryptedDiversifier)
-            writer.write(longTermKey)
-        }
     }
 
     /// HCI_LE_Long_Term_Key_Request_Reply (Core 5.4, Vol 4, Part E, §7.8.25): the peripheral
@@ -134,6 +94,7 @@ extension HCI {
         /// Command Complete returns the status and the connection handle.
         public typealias ReturnParameters = StatusAndHandleReturnParameters
 
+        // Codec: generated from the stored properties below.
         /// The connection that asked.
         public var connectionHandle: UInt16
         /// Long_Term_Key, most significant octet first as written in the specification.
@@ -143,16 +104,6 @@ extension HCI {
         public init(connectionHandle: UInt16, longTermKey: UInt128) {
             self.connectionHandle = connectionHandle
             self.longTermKey = longTermKey
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.LELongTermKeyRequestReply.connectionHandle")
-            longTermKey = try reader.readUInt128("HCI.LELongTermKeyRequestReply.longTermKey")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(connectionHandle)
-            writer.write(longTermKey)
         }
     }
 
@@ -164,17 +115,12 @@ extension HCI {
         /// Command Complete returns the status and the connection handle.
         public typealias ReturnParameters = StatusAndHandleReturnParameters
 
+        // Codec: generated from the stored properties below.
         /// The connection that asked.
         public var connectionHandle: UInt16
 
         /// The negative reply for `connectionHandle`.
         public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            connectionHandle = try reader.readConnectionHandle("HCI.LELongTermKeyRequestNegativeReply.connectionHandle")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(connectionHandle) }
     }
 
     /// HCI_LE_Read_Local_P-256_Public_Key (Core 5.4, Vol 4, Part E, §7.8.36): asks the

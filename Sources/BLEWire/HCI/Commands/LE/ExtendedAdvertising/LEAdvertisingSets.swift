@@ -74,6 +74,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Max_Advertising_Data_Length, octets (31 to 1650).
@@ -83,16 +84,6 @@ extension HCI {
             public init(status: StatusCode, maxAdvertisingDataLength: UInt16) {
                 self.status = status
                 self.maxAdvertisingDataLength = maxAdvertisingDataLength
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadMaximumAdvertisingDataLength.status")
-                maxAdvertisingDataLength = try reader.readUInt16("HCI.LEReadMaximumAdvertisingDataLength.maxAdvertisingDataLength")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(maxAdvertisingDataLength)
             }
         }
     }
@@ -107,6 +98,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Num_Supported_Advertising_Sets (1 to 240).
@@ -117,17 +109,6 @@ extension HCI {
                 self.status = status
                 self.numSupportedAdvertisingSets = numSupportedAdvertisingSets
             }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadNumberOfSupportedAdvertisingSets.status")
-                numSupportedAdvertisingSets = try reader.readUInt8(
-                    "HCI.LEReadNumberOfSupportedAdvertisingSets.numSupportedAdvertisingSets")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(numSupportedAdvertisingSets)
-            }
         }
     }
 
@@ -137,17 +118,12 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leRemoveAdvertisingSet``.
         public static let opcode = Opcode.leRemoveAdvertisingSet
 
+        // Codec: generated from the stored properties below.
         /// Advertising_Handle: the set.
         public var advertisingHandle: UInt8
 
         /// The command deleting set `advertisingHandle`.
         public init(advertisingHandle: UInt8) { self.advertisingHandle = advertisingHandle }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            advertisingHandle = try reader.readUInt8("HCI.LERemoveAdvertisingSet.advertisingHandle")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(advertisingHandle) }
     }
 
     /// HCI_LE_Clear_Advertising_Sets (Core 5.4, Vol 4, Part E, §7.8.60): deletes every

@@ -127,6 +127,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Selected_TX_Power: the power the controller will use, dBm.
@@ -136,16 +137,6 @@ extension HCI {
             public init(status: StatusCode, selectedTxPower: Int8) {
                 self.status = status
                 self.selectedTxPower = selectedTxPower
-            }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LESetExtendedAdvertisingParameters.status")
-                selectedTxPower = try reader.readInt8("HCI.LESetExtendedAdvertisingParameters.selectedTxPower")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(selectedTxPower)
             }
         }
     }

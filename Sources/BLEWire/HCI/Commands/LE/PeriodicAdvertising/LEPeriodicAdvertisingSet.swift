@@ -10,6 +10,7 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leSetPeriodicAdvertisingParameters``.
         public static let opcode = Opcode.leSetPeriodicAdvertisingParameters
 
+        // Codec: generated from the stored properties below.
         /// Advertising_Handle: the set.
         public var advertisingHandle: UInt8
         /// Periodic_Advertising_Interval_Min, in units of 1.25 ms (0x0006 and up).
@@ -29,23 +30,6 @@ extension HCI {
             self.periodicAdvertisingIntervalMin = periodicAdvertisingIntervalMin
             self.periodicAdvertisingIntervalMax = periodicAdvertisingIntervalMax
             self.periodicAdvertisingProperties = periodicAdvertisingProperties
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            advertisingHandle = try reader.readUInt8("HCI.LESetPeriodicAdvertisingParameters.advertisingHandle")
-            periodicAdvertisingIntervalMin = try reader.readUInt16(
-                "HCI.LESetPeriodicAdvertisingParameters.periodicAdvertisingIntervalMin")
-            periodicAdvertisingIntervalMax = try reader.readUInt16(
-                "HCI.LESetPeriodicAdvertisingParameters.periodicAdvertisingIntervalMax")
-            periodicAdvertisingProperties = try reader.readUInt16(
-                "HCI.LESetPeriodicAdvertisingParameters.periodicAdvertisingProperties")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(advertisingHandle)
-            writer.write(periodicAdvertisingIntervalMin)
-            writer.write(periodicAdvertisingIntervalMax)
-            writer.write(periodicAdvertisingProperties)
         }
     }
 

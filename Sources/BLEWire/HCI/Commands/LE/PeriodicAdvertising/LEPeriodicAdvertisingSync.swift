@@ -89,16 +89,11 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/lePeriodicAdvertisingTerminateSync``.
         public static let opcode = Opcode.lePeriodicAdvertisingTerminateSync
 
+        // Codec: generated from the stored properties below.
         /// Sync_Handle: the sync to stop (0x0000–0x0EFF).
         public var syncHandle: UInt16
 
         /// The command stopping sync `syncHandle`.
         public init(syncHandle: UInt16) { self.syncHandle = syncHandle }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            syncHandle = try reader.readConnectionHandle("HCI.LEPeriodicAdvertisingTerminateSync.syncHandle")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(syncHandle) }
     }
 }

@@ -5,6 +5,7 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leAddDeviceToResolvingList``.
         public static let opcode = Opcode.leAddDeviceToResolvingList
 
+        // Codec: generated from the stored properties below.
         /// Peer_Identity_Address_Type and Peer_Identity_Address, public or random (static).
         public var peerIdentityAddress: BluetoothAddress
         /// Peer_IRK, most significant octet first as written in the specification.
@@ -18,19 +19,6 @@ extension HCI {
             self.peerIRK = peerIRK
             self.localIRK = localIRK
         }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            peerIdentityAddress = try reader.readTypedAddress(
-                "HCI.LEAddDeviceToResolvingList.peerIdentityAddressType", "HCI.LEAddDeviceToResolvingList.peerIdentityAddress")
-            peerIRK = try reader.readUInt128("HCI.LEAddDeviceToResolvingList.peerIRK")
-            localIRK = try reader.readUInt128("HCI.LEAddDeviceToResolvingList.localIRK")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.writeTypedAddress(peerIdentityAddress)
-            writer.write(peerIRK)
-            writer.write(localIRK)
-        }
     }
 
     /// HCI_LE_Remove_Device_From_Resolving_List (Core 5.4, Vol 4, Part E, §7.8.39): removes a
@@ -39,19 +27,12 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leRemoveDeviceFromResolvingList``.
         public static let opcode = Opcode.leRemoveDeviceFromResolvingList
 
+        // Codec: generated from the stored properties below.
         /// The peer's identity address, public or random (static).
         public var peerIdentityAddress: BluetoothAddress
 
         /// The command removing `peerIdentityAddress`.
         public init(peerIdentityAddress: BluetoothAddress) { self.peerIdentityAddress = peerIdentityAddress }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            peerIdentityAddress = try reader.readTypedAddress(
-                "HCI.LERemoveDeviceFromResolvingList.peerIdentityAddressType",
-                "HCI.LERemoveDeviceFromResolvingList.peerIdentityAddress")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.writeTypedAddress(peerIdentityAddress) }
     }
 
     /// HCI_LE_Clear_Resolving_List (Core 5.4, Vol 4, Part E, §7.8.40): empties the resolving
@@ -73,6 +54,7 @@ extension HCI {
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
+            // Codec: generated from the stored properties below.
             /// Whether the command succeeded.
             public var status: StatusCode
             /// Resolving_List_Size: entries the list can hold.
@@ -83,16 +65,6 @@ extension HCI {
                 self.status = status
                 self.resolvingListSize = resolvingListSize
             }
-
-            public init(from reader: inout ByteReader) throws(WireError) {
-                status = try StatusCode(from: &reader, field: "HCI.LEReadResolvingListSize.status")
-                resolvingListSize = try reader.readUInt8("HCI.LEReadResolvingListSize.resolvingListSize")
-            }
-
-            public func encode(to writer: inout ByteWriter) {
-                status.encode(to: &writer)
-                writer.write(resolvingListSize)
-            }
         }
     }
 
@@ -102,19 +74,12 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leReadPeerResolvableAddress``.
         public static let opcode = Opcode.leReadPeerResolvableAddress
 
+        // Codec: generated from the stored properties below.
         /// The peer's identity address, public or random (static).
         public var peerIdentityAddress: BluetoothAddress
 
         /// The command for `peerIdentityAddress`.
         public init(peerIdentityAddress: BluetoothAddress) { self.peerIdentityAddress = peerIdentityAddress }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            peerIdentityAddress = try reader.readTypedAddress(
-                "HCI.LEReadPeerResolvableAddress.peerIdentityAddressType",
-                "HCI.LEReadPeerResolvableAddress.peerIdentityAddress")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.writeTypedAddress(peerIdentityAddress) }
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
@@ -148,19 +113,12 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leReadLocalResolvableAddress``.
         public static let opcode = Opcode.leReadLocalResolvableAddress
 
+        // Codec: generated from the stored properties below.
         /// The peer's identity address, public or random (static).
         public var peerIdentityAddress: BluetoothAddress
 
         /// The command for `peerIdentityAddress`.
         public init(peerIdentityAddress: BluetoothAddress) { self.peerIdentityAddress = peerIdentityAddress }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            peerIdentityAddress = try reader.readTypedAddress(
-                "HCI.LEReadLocalResolvableAddress.peerIdentityAddressType",
-                "HCI.LEReadLocalResolvableAddress.peerIdentityAddress")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.writeTypedAddress(peerIdentityAddress) }
 
         /// The Command Complete return parameters.
         public struct ReturnParameters: WireCodable, Hashable {
@@ -194,17 +152,12 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leSetAddressResolutionEnable``.
         public static let opcode = Opcode.leSetAddressResolutionEnable
 
+        // Codec: generated from the stored properties below.
         /// Address_Resolution_Enable.
         public var addressResolutionEnable: Bool
 
         /// The command turning resolution on (`true`) or off.
         public init(addressResolutionEnable: Bool) { self.addressResolutionEnable = addressResolutionEnable }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            addressResolutionEnable = try reader.readFlag("HCI.LESetAddressResolutionEnable.addressResolutionEnable")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.writeFlag(addressResolutionEnable) }
     }
 
     /// HCI_LE_Set_Resolvable_Private_Address_Timeout (Core 5.4, Vol 4, Part E, §7.8.45): how
@@ -213,17 +166,12 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leSetResolvablePrivateAddressTimeout``.
         public static let opcode = Opcode.leSetResolvablePrivateAddressTimeout
 
+        // Codec: generated from the stored properties below.
         /// RPA_Timeout, in seconds (0x0001 to 0x0E10; 900 s, i.e. 15 minutes, by default).
         public var rpaTimeout: UInt16
 
         /// The command setting `rpaTimeout`.
         public init(rpaTimeout: UInt16) { self.rpaTimeout = rpaTimeout }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            rpaTimeout = try reader.readUInt16("HCI.LESetResolvablePrivateAddressTimeout.rpaTimeout")
-        }
-
-        public func encode(to writer: inout ByteWriter) { writer.write(rpaTimeout) }
     }
 
     /// HCI_LE_Set_Privacy_Mode (Core 5.4, Vol 4, Part E, §7.8.77): whether a resolving-list
@@ -240,6 +188,7 @@ extension HCI {
             case device = 0x01
         }
 
+        // Codec: generated from the stored properties below.
         /// The peer's identity address, public or random (static).
         public var peerIdentityAddress: BluetoothAddress
         /// The mode for that peer.
@@ -249,17 +198,6 @@ extension HCI {
         public init(peerIdentityAddress: BluetoothAddress, privacyMode: PrivacyMode) {
             self.peerIdentityAddress = peerIdentityAddress
             self.privacyMode = privacyMode
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            peerIdentityAddress = try reader.readTypedAddress(
-                "HCI.LESetPrivacyMode.peerIdentityAddressType", "HCI.LESetPrivacyMode.peerIdentityAddress")
-            privacyMode = try reader.readEnumeration(PrivacyMode.self, "HCI.LESetPrivacyMode.privacyMode")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.writeTypedAddress(peerIdentityAddress)
-            writer.write(privacyMode.rawValue)
         }
     }
 }

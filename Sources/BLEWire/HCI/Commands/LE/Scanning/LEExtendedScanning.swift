@@ -108,6 +108,7 @@ extension HCI {
             case enabledResetEachPeriod = 0x02
         }
 
+        // Codec: generated from the stored properties below.
         /// Enable: start (`true`) or stop scanning.
         public var enable: Bool
         /// Duplicate filtering.
@@ -123,20 +124,6 @@ extension HCI {
             self.filterDuplicates = filterDuplicates
             self.duration = duration
             self.period = period
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            enable = try reader.readFlag("HCI.LESetExtendedScanEnable.enable")
-            filterDuplicates = try reader.readEnumeration(FilterDuplicates.self, "HCI.LESetExtendedScanEnable.filterDuplicates")
-            duration = try reader.readUInt16("HCI.LESetExtendedScanEnable.duration")
-            period = try reader.readUInt16("HCI.LESetExtendedScanEnable.period")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.writeFlag(enable)
-            writer.write(filterDuplicates.rawValue)
-            writer.write(duration)
-            writer.write(period)
         }
     }
 }

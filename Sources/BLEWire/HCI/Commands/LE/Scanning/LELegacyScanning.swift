@@ -5,6 +5,7 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leSetScanParameters``.
         public static let opcode = Opcode.leSetScanParameters
 
+        // Codec: generated from the stored properties below.
         /// LE_Scan_Type: passive or active.
         public var leScanType: ScanType
         /// LE_Scan_Interval, in units of 0.625 ms (0x0004 to 0x4000).
@@ -27,23 +28,6 @@ extension HCI {
             self.ownAddressType = ownAddressType
             self.scanningFilterPolicy = scanningFilterPolicy
         }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            leScanType = try reader.readEnumeration(ScanType.self, "HCI.LESetScanParameters.leScanType")
-            leScanInterval = try reader.readUInt16("HCI.LESetScanParameters.leScanInterval")
-            leScanWindow = try reader.readUInt16("HCI.LESetScanParameters.leScanWindow")
-            ownAddressType = try reader.readEnumeration(OwnAddressType.self, "HCI.LESetScanParameters.ownAddressType")
-            scanningFilterPolicy = try reader.readEnumeration(
-                ScanningFilterPolicy.self, "HCI.LESetScanParameters.scanningFilterPolicy")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.write(leScanType.rawValue)
-            writer.write(leScanInterval)
-            writer.write(leScanWindow)
-            writer.write(ownAddressType.rawValue)
-            writer.write(scanningFilterPolicy.rawValue)
-        }
     }
 
     /// HCI_LE_Set_Scan_Enable (Core 5.4, Vol 4, Part E, §7.8.11): starts or stops legacy
@@ -52,6 +36,7 @@ extension HCI {
         /// The command's opcode, ``HCI/Opcode/leSetScanEnable``.
         public static let opcode = Opcode.leSetScanEnable
 
+        // Codec: generated from the stored properties below.
         /// LE_Scan_Enable.
         public var leScanEnable: Bool
         /// Filter_Duplicates: report each advertiser once per scan.
@@ -61,16 +46,6 @@ extension HCI {
         public init(leScanEnable: Bool, filterDuplicates: Bool = false) {
             self.leScanEnable = leScanEnable
             self.filterDuplicates = filterDuplicates
-        }
-
-        public init(from reader: inout ByteReader) throws(WireError) {
-            leScanEnable = try reader.readFlag("HCI.LESetScanEnable.leScanEnable")
-            filterDuplicates = try reader.readFlag("HCI.LESetScanEnable.filterDuplicates")
-        }
-
-        public func encode(to writer: inout ByteWriter) {
-            writer.writeFlag(leScanEnable)
-            writer.writeFlag(filterDuplicates)
         }
     }
 }
