@@ -72,7 +72,7 @@ struct AccessoryPasskeyTests {
         #expect(lines.last?.1 == "paired with “\(Self.address)” (passkeyPeripheralDisplays)", "\(lines)")
     }
 
-    @Test("The pairing encrypts the link and bonds the phone with the strap; with no display the strap asks for nothing")
+    @Test("The pairing encrypts the link and bonds the phone with the strap, which encrypts again with the bond on the next connection; with no display the strap asks for nothing")
     func encryptsAndBonds() async throws {
         let device = try await BLEDevice.open(scenario: try Self.scenario(pairing: nil), profile: .iPhone)
         let phone = SimulatedPhone(device: device)
@@ -84,6 +84,14 @@ struct AccessoryPasskeyTests {
         #expect(await device.bondedPeers().map(\.identityAddress) == [address])
         #expect(phone.timeline.contains { $0.output == .alert(app: "Bluetooth", message: "paired with “\(address)” (passkeyPeripheralDisplays)") },
                 "\(phone.timeline)")
+        // Connected again, the bonded phone answers the strap's request with its key: no code.
+        try await connection.disconnect()
+        try await testClock.sleep(seconds: 1)
+        let again = try await device.central.connect(to: address)
+        try await testClock.sleep(seconds: 5)
+        #expect(await again.securityLevel != .none)
+        let shown = phone.timeline.filter { if case let .system(words) = $0.output { words.contains("on its display") } else { false } }
+        #expect(shown.count == 1, "\(phone.timeline)")
         phone.close()
         await device.close()
 

@@ -121,7 +121,7 @@ public final class ProfilePeripheral: Sendable {
             peripheral.run()
             if let io = configuration.ioCapability {
                 let security = await PeripheralSecurity.start(on: host, io: io, display: display ?? { _ in })
-                peripheral.tasks.withLock { $0.append(security) }
+                peripheral.tasks.withLock { $0 += security }
             }
             try await host.startAdvertising(GAPAdvertisingParameters(
                 kind: .connectable, intervalMin: configuration.intervalUnits, intervalMax: configuration.intervalUnits,
