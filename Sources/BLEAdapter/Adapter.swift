@@ -272,7 +272,7 @@ extension Adapter {
                                 onPacket: onPacket, clock: runner.clock, pairingSeed: simulated.hostPairingSeed, logLabel: "sim")
         let place = simulated.hostDeviceName.map { name in
             ScenarioPlace(scenario: scenario, deviceName: name, phoneActions: simulated.phoneActions ?? AsyncStream { $0.finish() },
-                          accessories: simulated.accessories)
+                          accessories: simulated.accessories, displays: simulated.peripherals.map(\.display))
         }
         return Adapter(host: host, simulatedAddress: address, runner: runner, simulatedPeripherals: simulated.peripherals,
                        place: place, tasks: [run] + simulated.feeds, snoop: snoop)

@@ -14,6 +14,9 @@ public struct ScenarioPlace: Sendable {
     /// The scenario's accessories (`host: external` devices with `program:`), each with the
     /// pipe to its controller, for the hosts that run their programs.
     public let accessories: [AccessoryPort]
+    /// The displays of the scenario's GATT devices, where those with `security:` show their
+    /// passkeys for the phone's user (``AccessoryDisplay``).
+    public let displays: [AccessoryDisplay]
 
     /// The scenario's description of the device the host drives.
     public var device: ScenarioDevice? { scenario.device(named: deviceName) }

@@ -33,11 +33,18 @@ public struct SimulatedPeripheralPort: Sendable {
     /// The seed of the pairing random values of a host on this port (``Host``'s
     /// `pairingSeed`), so a simulated run repeats.
     public let pairingSeed: UInt64?
+    /// What the device's Security Manager brings to pairing (the scenario's `security:`);
+    /// `nil`: its host's default, and it asks for no pairing.
+    public let security: ScenarioSecurity?
+    /// The device's display, where a host on this port shows its passkeys (``security``
+    /// with a display) for the phone's user to read.
+    public let display: AccessoryDisplay
 
     /// A port with every field.
     public init(name: String, address: BluetoothAddress, intervalUnits: UInt16, connectable: Bool, advertisingData: [UInt8],
                 scanResponseData: [UInt8], profiles: [String], transport: any HostTransport,
-                configuration: HCIDriverConfiguration, clock: any StackClock = WallClock(), pairingSeed: UInt64? = nil) {
+                configuration: HCIDriverConfiguration, clock: any StackClock = WallClock(), pairingSeed: UInt64? = nil,
+                security: ScenarioSecurity? = nil) {
         self.name = name
         self.address = address
         self.intervalUnits = intervalUnits
@@ -49,10 +56,24 @@ public struct SimulatedPeripheralPort: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.pairingSeed = pairingSeed
+        self.security = security
+        display = AccessoryDisplay(deviceName: name)
     }
 }
 
 extension SimulatedPeripheralPort {
+    /// The IO capability of the device's Security Manager (Core 5.4, Vol 3, Part H, §2.3.2)
+    /// as ``security`` names it; `nil` without `security:`.
+    public var ioCapability: SMP.IOCapability? {
+        security.map { security in
+            switch security.io {
+            case .noInputNoOutput: .noInputNoOutput
+            case .displayOnly: .displayOnly
+            case .displayYesNo: .displayYesNo
+            }
+        }
+    }
+
     /// A port for `device`, whose controller-side end the caller wires to the world (packets
     /// from the device's controller in, ``InProcessTransport/ControllerEnd/packets`` out);
     /// `nil` for a device that does not advertise (a scenario's GATT device always does).
@@ -64,7 +85,7 @@ extension SimulatedPeripheralPort {
             name: device.name, address: device.address, intervalUnits: plan.parameters.advertisingIntervalMin,
             connectable: plan.parameters.advertisingType == .connectableUndirected, advertisingData: plan.advertisingData,
             scanResponseData: plan.scanResponseData ?? [], profiles: device.gatt, transport: HCIHostTransport(base: hostEnd),
-            configuration: configuration, clock: clock, pairingSeed: pairingSeed)
+            configuration: configuration, clock: clock, pairingSeed: pairingSeed, security: device.security)
         return (port, controllerEnd)
     }
 }

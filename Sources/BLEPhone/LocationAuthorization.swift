@@ -35,6 +35,17 @@ extension PhoneCore {
         apps[app]?.location ?? .notDetermined
     }
 
+    /// Sets `app`'s location authorization as the user left it in Settings → Privacy →
+    /// Location Services, with no prompt: for an app without Core Location code of its own (a
+    /// scenario's app without a program), whose regions the phone watches for it. Its region
+    /// events then follow ``locationRefusal(for:)`` as a program's do.
+    /// - Throws: ``PhoneError/unknownApp(_:)``.
+    public mutating func setLocationAuthorization(_ authorization: LocationAuthorization, for name: String) throws(PhoneError) {
+        guard var app = apps[name] else { throw .unknownApp(name) }
+        app.location = authorization
+        apps[name] = app
+    }
+
     /// `app` asks for location authorization (`requestAlwaysAuthorization` when `always`,
     /// else `requestWhenInUseAuthorization`); the user answers as the app's
     /// ``AppDescription/locationAuthorization`` says. Returns the new authorization when it

@@ -24,19 +24,23 @@ extension SimulatedPeripheralPort {
     /// What the ``ProfilePeripheral`` on this GATT device serves and advertises: its name,
     /// address, services, advertising interval and data. Its ``ProfilePeripheral/Configuration/services()``
     /// names an unknown service before anything starts.
+    /// Its Security Manager's IO capability is the scenario's `security: {io}`, if any.
     public var profileConfiguration: ProfilePeripheral.Configuration {
-        ProfilePeripheral.Configuration(name: name, address: address, profiles: profiles, intervalUnits: intervalUnits,
-                                        advertisingData: advertisingData, scanResponseData: scanResponseData)
+        var configuration = ProfilePeripheral.Configuration(name: name, address: address, profiles: profiles, intervalUnits: intervalUnits,
+                                                            advertisingData: advertisingData, scanResponseData: scanResponseData)
+        configuration.ioCapability = ioCapability
+        return configuration
     }
 
     /// Starts the ``ProfilePeripheral`` that serves this GATT device (``profileConfiguration``)
-    /// on the port's pipe, driver configuration, clock and pairing seed.
+    /// on the port's pipe, driver configuration, clock and pairing seed; its passkeys go to
+    /// the port's ``SimulatedPeripheralPort/display``.
     /// `Adapter.startSimulatedPeripherals()` and `ble sim run` start every GATT device this
     /// way, so it behaves the same wherever its world runs.
     /// - Throws: ``ProfilePeripheralError`` for an unknown service name, the host's errors
     ///   otherwise.
     public func startProfilePeripheral() async throws -> ProfilePeripheral {
         try await ProfilePeripheral.start(profileConfiguration, transport: transport, driver: configuration, clock: clock,
-                                          pairingSeed: pairingSeed)
+                                          pairingSeed: pairingSeed, display: { [display] in display.show($0) })
     }
 }

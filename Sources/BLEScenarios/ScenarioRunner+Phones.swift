@@ -9,7 +9,10 @@ extension ScenarioRunner {
     /// are registered with the phone at its start, app by app in file order and each app's
     /// regions in the order the file monitors them, so that beyond
     /// `PhonePolicy.deviceRegionPriority` of them a region's events are best effort
-    /// (research §9, rule 20).
+    /// (research §9, rule 20). Each app has the location authorization the file gives it
+    /// (`location:`, Always by default); a denied app's regions are not monitored, as
+    /// `startMonitoring(for:)` fails for it (`CLError.regionMonitoringDenied`), so they take
+    /// no place among the phone's priority regions.
     func installPhones() throws(ScenarioError) {
         for (index, device) in scenario.devices.enumerated() where !device.apps.isEmpty {
             var phone = PhoneCore(policy: device.phone?.policy ?? PhonePolicy(), seed: scenario.seed &+ UInt64(index))
@@ -17,11 +20,12 @@ extension ScenarioRunner {
                 do {
                     try phone.install(AppDescription(name: app.name, modes: BackgroundModes(names: app.modes),
                                                      restoresState: app.restoresState))
+                    try phone.setLocationAuthorization(LocationAuthorization(rawValue: app.location) ?? .always, for: app.name)
                 } catch {
                     throw ScenarioError(.invalidField, path: "devices.apps", device: device.name, message: "\(error)")
                 }
             }
-            for app in device.apps {
+            for app in device.apps where phone.locationAuthorization(of: app.name) != .denied {
                 for region in device.observing?.regions ?? [] where app.regions?.contains(region.identifier) ?? true {
                     phone.startMonitoringRegion(region.identifier, for: app.name)
                 }
@@ -132,9 +136,17 @@ extension ScenarioRunner {
         phones[name]?.bluetoothOn ?? true
     }
 
+    /// Routes a region event to `app` by the phone's rules, once its location authorization
+    /// lets it through (research §9, rule 22; Apple, "Choosing the Location Services
+    /// Authorization to Request"): with When In Use only while the app is on screen, denied
+    /// or not determined never; a refused event is on the timeline as never delivered.
     private func route(_ event: PhoneEvent, to app: String, on name: String) {
         guard var phone = phones[name] else { return }
         let now = world.now
+        if let refusal = phone.locationRefusal(for: app) {
+            show([.dropped(app: app, event: event, reason: refusal)], on: name, at: now)
+            return
+        }
         let outputs = (try? phone.event(event, for: app, at: now)) ?? []
         phones[name] = phone
         show(outputs, on: name, at: now)

@@ -28,4 +28,24 @@ struct PhoneLocationAuthorizationRulesTests {
         #expect(phone.locationAuthorization(of: "Bus") == .always)
         #expect(throws: PhoneError.unknownApp("Nope")) { try phone.requestLocationAuthorization(for: "Nope", always: true) }
     }
+
+    @Test("An authorization set as in Settings, without a prompt, is the app's at once, kept across launches, and decides its location events")
+    func setInSettings() throws {
+        var phone = PhoneCore()
+        try phone.install(AppDescription(name: "Bus"))
+        try phone.setLocationAuthorization(.whenInUse, for: "Bus")
+        #expect(phone.locationAuthorization(of: "Bus") == .whenInUse)
+        _ = try phone.handle(.launch("Bus"), at: 0)
+        #expect(phone.locationRefusal(for: "Bus") == nil)
+        _ = try phone.handle(.background("Bus"), at: 1)
+        #expect(phone.locationRefusal(for: "Bus")?.contains("When In Use") == true)
+        // It is no longer not determined: asking for When In Use again shows nothing.
+        _ = try phone.handle(.foreground("Bus"), at: 2)
+        #expect(try phone.requestLocationAuthorization(for: "Bus", always: false) == nil)
+        try phone.setLocationAuthorization(.denied, for: "Bus")
+        _ = try phone.handle(.terminate("Bus", .system), at: 3)
+        #expect(phone.locationAuthorization(of: "Bus") == .denied)
+        #expect(phone.locationRefusal(for: "Bus") == "the user denied the app location authorization")
+        #expect(throws: PhoneError.unknownApp("Nope")) { try phone.setLocationAuthorization(.always, for: "Nope") }
+    }
 }

@@ -114,6 +114,22 @@ struct PhoneObservesAndRunsTests {
         #expect(beats.contains { $0.time < enter } && beats.contains { $0.time > exit }, "\(beats.count) beats")
     }
 
+    @Test("Rule 22 on a phone with its own host: Cafe with When In Use, off screen, never hears the entry or exit; denied, it hears nothing either")
+    func appLocationAuthorization() async throws {
+        for (location, reason) in [("whenInUse", "When In Use"), ("denied", "denied")] {
+            var scenario = try Self.scenario()
+            let phone = try #require(scenario.devices.firstIndex { $0.name == "iPhone" })
+            let cafe = try #require(scenario.devices[phone].apps.firstIndex { $0.name == "Cafe" })
+            scenario.devices[phone].apps[cafe].location = location
+            let story = try await Self.play(scenario)
+            #expect(!Self.times(story, "enter \"cafe\"").isEmpty, "the phone's system still watches the region")
+            let cafeLines = story.filter { $0.app == "Cafe" }
+            #expect(!cafeLines.contains { $0.event == "deliver" && $0.detail.contains("Region") }, "\(cafeLines.map(\.text))")
+            #expect(cafeLines.contains { $0.event == "dropped" && $0.detail.contains("didEnterRegion") && $0.detail.contains(reason) },
+                    "\(cafeLines.map(\.text))")
+        }
+    }
+
     @Test("Pulse's story is the one it has without observe:, line for line and to the microsecond: the system's scan adds its own lines only")
     func programStoryUnchanged() async throws {
         let observing = try await Self.play(try Self.scenario())

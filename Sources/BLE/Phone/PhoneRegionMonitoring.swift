@@ -76,7 +76,8 @@ final class PhoneRegionMonitoring: Sendable {
     /// file order, as a scenario run does: they count against the device-wide priority,
     /// rule 20), starts monitoring now, joins the device's scan and starts the ticks.
     func start() {
-        for app in phone.scenarioApps {
+        // A denied app's startMonitoring(for:) fails (CLError.regionMonitoringDenied).
+        for app in phone.scenarioApps where phone.locationAuthorization(of: app.name) != .denied {
             for region in phone.device?.scenarioPlace?.device?.observing?.regions ?? []
             where followers[region.identifier]?.contains(app.name) == true {
                 phone.startMonitoringRegion(region.identifier, for: app.name)
@@ -197,7 +198,12 @@ final class PhoneRegionMonitoring: Sendable {
             guard let region = event.region else { continue }
             for app in followers[region] ?? [] {
                 // An app without a program has no delegate to run: the phone's rules decide
-                // whether it is woken, relaunched or never told.
+                // whether it is woken, relaunched or never told, once its location
+                // authorization lets the event through (rule 22).
+                if let refusal = phone.locationRefusal(for: app) {
+                    phone.dropped(.region, call, for: app, reason: refusal)
+                    continue
+                }
                 phone.deliver(.region, call, region: region, for: app, on: MainActor.shared) {}
             }
         }

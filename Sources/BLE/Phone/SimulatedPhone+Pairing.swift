@@ -1,3 +1,4 @@
+import BLEAdapter
 import BLEHost
 import Foundation
 import Synchronization
@@ -20,10 +21,18 @@ extension SimulatedPhone {
     /// ``PairingUser/delay``; one who ignores a dialog lets the pairing time out, and an
     /// answer after the pairing ended is not given (the dialog is gone). An iPhone has a
     /// display and a keyboard (KeyboardDisplay) and asks for protection against a man in
-    /// the middle. Replaces the device's pairing handlers; does nothing on a phone with no
-    /// device.
+    /// the middle. In a scenario's world, a passkey a GATT device with `security:` shows on
+    /// its display (``BLEAdapter/AccessoryDisplay``) is on the timeline too, as the system's
+    /// line "“NAME” shows CODE", and `user` reads it there to type it on the phone.
+    /// Replaces the device's pairing handlers; does nothing on a phone with no device.
     public func showsPairingDialogs(user: PairingUser, options: PairingOptions = PairingOptions(io: .keyboardDisplay, mitm: true)) async {
         guard let device else { return }
+        for display in device.scenarioPlace?.displays ?? [] {
+            display.watch { [weak self] passkey in
+                self?.systemNote("“\(display.deviceName)” shows " + Self.code(passkey) + " on its display")
+                user.sees(passkey)
+            }
+        }
         var options = options
         options.confirmsJustWorks = true
         let dialogs = PairingDialogs()
@@ -81,6 +90,12 @@ extension SimulatedPhone {
         let wait = user.answer == .ignore ? Self.pairingDialogLifetime : min(user.delay, Self.pairingDialogLifetime)
         if wait > .zero { try? await clock.sleep(for: wait) }
         return user.answer != .ignore && dialogs.isOpen(opened)
+    }
+
+    /// Puts `message` on the timeline as the system's, at the phone's time.
+    private func systemNote(_ message: String) {
+        let now = clock.microseconds
+        state.withLock { $0.timeline.append(PhoneTimelineEntry(time: now, output: .system(message))) }
     }
 
     /// Six digits, leading zeros kept, as both the dialog and the spec write a passkey.

@@ -20,8 +20,8 @@ extension SimulatedPhone {
     public var scenarioApps: [ScenarioApp] { device?.scenarioPlace?.device?.apps ?? [] }
 
     /// Installs the scenario's app `name` with the background modes, state restoration,
-    /// answers to the notification and Bluetooth prompts, Bluetooth usage description and
-    /// Precise Location switch the file gives it; `launch` is its launch entry point, the program's own code.
+    /// answers to the notification and Bluetooth prompts, Bluetooth usage description,
+    /// Precise Location switch and (for an app without a program) location authorization the file gives it; `launch` is its launch entry point, the program's own code.
     /// - Throws: `PhoneError.unknownApp(_:)` when the scenario has no such app on this
     ///   device; `PhoneError.duplicateApp(_:)` when it is installed already.
     public func install(scenarioApp name: String, launch: @escaping LaunchEntryPoint) throws(PhoneError) {
@@ -32,6 +32,11 @@ extension SimulatedPhone {
                                    bluetoothUsageDescription: app.bluetoothUsageDescription),
                     launch: launch)
         setNotificationAnswer(NotificationAuthorizationAnswer(rawValue: app.notifications) ?? .allow, for: app.name)
+        // An app without a program has no Core Location code to ask: it has what the file
+        // says (`location:`, Always by default), as if the user had set it in Settings.
+        if app.program == nil, let location = LocationAuthorization(rawValue: app.location) {
+            state.withLock { try? $0.core.setLocationAuthorization(location, for: app.name) }
+        }
     }
 
     /// From now on, carries out the scenario's `app`, `bluetooth`, `screen`, `network`, `notification`,

@@ -32,6 +32,11 @@ public final class ProfilePeripheral: Sendable {
         public var scanResponseData: [UInt8]
         /// Seeds the simulated heart and body temperature; by default the address.
         public var seed: UInt64
+        /// The input and output of the device's Security Manager (Core 5.4, Vol 3, Part H,
+        /// §2.3.2); `nil` (the default): the host's default, no input and no output, and
+        /// the device asks for no pairing. With a display it asks each central that
+        /// connects to pair (``PeripheralSecurity``).
+        public var ioCapability: SMP.IOCapability?
 
         /// A configuration with every field; `seed` defaults to the address.
         public init(name: String, address: BluetoothAddress, profiles: [String], intervalUnits: UInt16 = 160,
@@ -84,12 +89,14 @@ public final class ProfilePeripheral: Sendable {
     ///   - clock: the host's clock, which also times the notifications (an embedded world's
     ///     simulation's, from ``SimulatedPeripheralPort/clock``).
     ///   - pairingSeed: seeds the host's pairing random values in a simulation.
+    ///   - display: where the device shows a passkey (its ``Configuration/ioCapability``
+    ///     has a display), for the central's user to read.
     /// - Throws: ``ProfilePeripheralError`` for an unknown service name or advertising data
     ///   that does not decode (before anything starts), the host's errors otherwise (the
     ///   host is then closed).
     public static func start(_ configuration: Configuration, transport: any HostTransport,
                              driver: HCIDriverConfiguration = .init(), clock: (any StackClock)? = nil,
-                             pairingSeed: UInt64? = nil) async throws -> ProfilePeripheral {
+                             pairingSeed: UInt64? = nil, display: (@Sendable (UInt32) -> Void)? = nil) async throws -> ProfilePeripheral {
         let services = try configuration.services()
         let data: AdvertisingData
         let scanResponse: AdvertisingData
@@ -112,6 +119,10 @@ public final class ProfilePeripheral: Sendable {
                                                values: ProfileValues(services: services, database: database,
                                                                      seed: configuration.seed))
             peripheral.run()
+            if let io = configuration.ioCapability {
+                let security = await PeripheralSecurity.start(on: host, io: io, display: display ?? { _ in })
+                peripheral.tasks.withLock { $0 += security }
+            }
             try await host.startAdvertising(GAPAdvertisingParameters(
                 kind: .connectable, intervalMin: configuration.intervalUnits, intervalMax: configuration.intervalUnits,
                 data: data, scanResponse: scanResponse, useRandomAddress: random, restartAfterDisconnection: true))

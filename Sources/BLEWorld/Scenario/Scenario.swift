@@ -129,6 +129,9 @@ public struct ScenarioDevice: Hashable, Sendable {
     public var copying: ScenarioCopying?
     /// The attack this hostile device stages (the file's `attack:`), if it is one.
     public var attack: ScenarioAttack?
+    /// What a GATT device's Security Manager brings to pairing (the file's `security:`);
+    /// `nil`: its host's default, no input and no output, and it asks for no pairing.
+    public var security: ScenarioSecurity?
 
     /// A device with every field; `host` follows from `gatt`, `advertising` and `scanning`
     /// when not given: ``HostKind/gatt`` for a device that serves GATT, else
@@ -275,6 +278,12 @@ public struct ScenarioApp: Hashable, Sendable {
     /// managers get reduced accuracy, iOS 14). Only an app that runs a program has managers;
     /// `true` by default.
     public var preciseLocation = true
+    /// The location authorization of an app without a program (`location: whenInUse`), as
+    /// Settings → Privacy → Location Services holds it: one of ``locationAuthorizations``,
+    /// `always` by default, as the scenarios' monitoring needs. The phone routes the app's
+    /// region events by it (`BLEPhone`'s `PhoneCore.locationRefusal(for:)`): When In Use,
+    /// only while the app is on screen; denied or not determined, never.
+    public var location = "always"
 
     /// The usage description an app of a file has unless the file says otherwise.
     public static let defaultBluetoothUsageDescription = "Uses Bluetooth to talk to accessories."
@@ -302,6 +311,9 @@ public struct ScenarioApp: Hashable, Sendable {
     /// The answers a file may give to the app's Bluetooth prompt (`BLEPhone`'s
     /// `BluetoothAuthorizationAnswer`).
     public static let bluetoothAnswers = ["allow", "deny"]
+    /// The location authorizations a file may give an app without a program (`BLEPhone`'s
+    /// `LocationAuthorization`).
+    public static let locationAuthorizations = ["always", "whenInUse", "denied", "notDetermined"]
 }
 
 /// What a scenario's `app` action does to an app.

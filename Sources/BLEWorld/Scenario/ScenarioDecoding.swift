@@ -87,10 +87,12 @@ struct DeviceSection: Decodable {
     var gateway: ScenarioGateway?
     var copying: ScenarioCopying?
     var attack: ScenarioAttack?
+    var security: ScenarioSecurity?
 
     static let keys = ["name", "address", "addressType", "position", "heading", "antenna", "antennaGain", "txPower",
                        "sensitivity", "rssiOffset", "route", "advertise", "host", "headingFollowsRoute", "body",
-                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps", "phone", "program", "gateway", "copies", "attack"]
+                       "carriedBy", "scan", "observe", "startAt", "gatt", "apps", "phone", "program", "gateway", "copies", "attack",
+                       "security"]
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: Self.keys)
@@ -202,6 +204,11 @@ struct DeviceSection: Decodable {
                 throw fields.error("startAt", "only a device with advertise or scan has a scripted host to start")
             }
         }
+        security = try fields.optional("security", SecuritySection.self, expected: "{io}")?.security
+        if security != nil, gatt.isEmpty {
+            throw fields.error("security", "only a GATT device (gatt:) has a Security Manager the scenario sets; "
+                               + "give it gatt: or leave out security")
+        }
         observing = try fields.optional("observe", ObserveSection.self, expected: "{monitor, range, exitPeriod, filter}")?.observer
         apps = try fields.optional("apps", [AppSection].self, expected: "a list of apps {name, modes, restoresState, regions, program}")?
             .map(\.app) ?? []
@@ -260,6 +267,7 @@ struct DeviceSection: Decodable {
         device.gateway = gateway
         device.copying = copying
         device.attack = attack
+        device.security = security
         return device
     }
 }
@@ -324,14 +332,15 @@ struct RouteSection: Decodable {
 
 /// One app of a phone: `{name: Bus, modes: [location], restoresState: false, regions: [stop], notifications: deny,
 /// bluetooth: deny, bluetoothUsageDescription: "Finds your bus stop."}` (`bluetoothUsageDescription: false`: none);
-/// an app with `program:` may say `preciseLocation: false`.
+/// an app with `program:` may say `preciseLocation: false`, one without `location: whenInUse` (or `always`,
+/// `denied`, `notDetermined`).
 struct AppSection: Decodable {
     var app: ScenarioApp
 
     init(from decoder: any Decoder) throws {
         let fields = try YAMLFields(decoder, allowed: ["name", "modes", "restoresState", "regions", "notifyEntryStateOnDisplay",
                                                        "program", "notifications", "bluetooth", "bluetoothUsageDescription",
-                                                       "preciseLocation"])
+                                                       "preciseLocation", "location"])
         let name = try fields.required("name", String.self, expected: "the app's name")
         let modes = try fields.optional("modes", [String].self, expected: "a list of background modes") ?? []
         for mode in modes where !ScenarioApp.modeNames.contains(mode) {
@@ -363,6 +372,17 @@ struct AppSection: Decodable {
                                    + "reduced accuracy; give it program: or leave out preciseLocation")
             }
             app.preciseLocation = precise
+        }
+        if let location = try fields.optional("location", String.self, expected: "the app's location authorization") {
+            guard ScenarioApp.locationAuthorizations.contains(location) else {
+                throw fields.error("location", "\"\(location)\" is not a location authorization; use "
+                                   + ScenarioApp.locationAuthorizations.joined(separator: ", "))
+            }
+            guard program == nil else {
+                throw fields.error("location", "app \"\(name)\" runs a program, whose Core Location code asks for authorization "
+                                   + "itself; leave out location")
+            }
+            app.location = location
         }
     }
 }

@@ -46,11 +46,13 @@ public struct ScenarioPairing: Hashable, Sendable {
     /// How long the user takes to answer, in seconds; 0 by default. An answer later than
     /// the 30 s SMP timeout comes too late: the dialog is gone.
     public var afterSeconds: Double
-    /// Whether the user types a code other than the one shown (the last digit one too high).
-    public var mistypes: Bool
+    /// How many codes the user types wrong (the last digit one too high) before typing the
+    /// one shown: `mistypes: 2`; `true` is one, `false` (the default) none. Each wrong code
+    /// fails its pairing with Confirm Value Failed (0x04; Core 5.4, Vol 3, Part H, §2.3.5.3).
+    public var mistypes: Int
 
     /// Answers; by default the user taps Pair at once and types what is shown.
-    public init(answer: Answer = .pair, afterSeconds: Double = 0, mistypes: Bool = false) {
+    public init(answer: Answer = .pair, afterSeconds: Double = 0, mistypes: Int = 0) {
         self.answer = answer
         self.afterSeconds = afterSeconds
         self.mistypes = mistypes
@@ -72,7 +74,15 @@ struct PairingSection: Decodable {
             answer = known
         }
         let after = try fields.number("after", in: 0 ... 600, unit: "seconds") ?? 0
-        let mistypes = try fields.optional("mistypes", Bool.self, expected: "true or false") ?? false
+        let mistypes: Int
+        if let count = try? fields.optional("mistypes", Int.self, expected: "a count of wrong codes, or true or false") {
+            guard (0 ... 10).contains(count) else {
+                throw fields.error("mistypes", "\(count) is not a count of wrong codes from 0 to 10")
+            }
+            mistypes = count
+        } else {
+            mistypes = try fields.optional("mistypes", Bool.self, expected: "a count of wrong codes (0 to 10), or true or false") == true ? 1 : 0
+        }
         pairing = ScenarioPairing(answer: answer, afterSeconds: after, mistypes: mistypes)
     }
 }

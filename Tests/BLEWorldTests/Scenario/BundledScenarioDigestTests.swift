@@ -58,12 +58,14 @@ struct BundledScenarioDigestTests {
         // ScenarioDevice gained `phone`, ScenarioAdvertising `extended` and ScenarioScanning
         // `extendedPHYs` after the digests were recorded: each reflects one more `nil`, which is
         // taken out so the recorded digests stay the proof (bus-stop-coded was recorded without them too);
-        // likewise ScenarioApp's `preciseLocation`, true unless a file turns it off, and, in
-        // heart-rate-run's phone, ScenarioPhone's `pairing` and PhonePolicy's `timeOfDayAtStart`.
+        // likewise ScenarioApp's `preciseLocation`, true unless a file turns it off, and its
+        // `location`, "always" unless a file says otherwise, and, in
+        // heart-rate-run's phone, ScenarioPhone's `pairing` and PhonePolicy's `timeOfDayAtStart`;
+        // and ScenarioDevice's `security`, nil unless a GATT device says otherwise.
         let reflected = String(reflecting: scenario).replacingOccurrences(of: ", phone: nil", with: "")
             .replacingOccurrences(of: ", extended: nil", with: "").replacingOccurrences(of: ", extendedPHYs: nil", with: "")
-            .replacingOccurrences(of: ", preciseLocation: true", with: "")
-            .replacingOccurrences(of: ", pairing: nil", with: "").replacingOccurrences(of: ", timeOfDayAtStart: nil", with: "")
+            .replacingOccurrences(of: ", preciseLocation: true", with: "").replacingOccurrences(of: ", location: \"always\"", with: "")
+            .replacingOccurrences(of: ", pairing: nil", with: "").replacingOccurrences(of: ", security: nil", with: "").replacingOccurrences(of: ", timeOfDayAtStart: nil", with: "")
         #expect(Self.digest(reflected) == Self.recorded[name])
     }
 

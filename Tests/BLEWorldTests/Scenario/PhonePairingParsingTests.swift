@@ -26,9 +26,11 @@ struct PhonePairingParsingTests {
     @Test("Every key decodes; each left out takes its default (Pair, at once, typed right); no pairing: no dialogs")
     func decodes() throws {
         #expect(try Self.pairing("{pairing: {answer: cancel, after: 2.5, mistypes: true}}")
-            == ScenarioPairing(answer: .cancel, afterSeconds: 2.5, mistypes: true))
+            == ScenarioPairing(answer: .cancel, afterSeconds: 2.5, mistypes: 1))
+        #expect(try Self.pairing("{pairing: {mistypes: 3}}") == ScenarioPairing(mistypes: 3))
+        #expect(try Self.pairing("{pairing: {mistypes: false}}") == ScenarioPairing(mistypes: 0))
         #expect(try Self.pairing("{pairing: {answer: ignore}}") == ScenarioPairing(answer: .ignore))
-        #expect(try Self.pairing("{pairing: {}}") == ScenarioPairing(answer: .pair, afterSeconds: 0, mistypes: false))
+        #expect(try Self.pairing("{pairing: {}}") == ScenarioPairing(answer: .pair, afterSeconds: 0, mistypes: 0))
         #expect(try Self.pairing("{profile: today}") == nil)
     }
 
@@ -37,6 +39,8 @@ struct PhonePairingParsingTests {
         ("{pairing: {after: -1}}", "phone.pairing.after", "seconds"),
         ("{pairing: {after: soon}}", "phone.pairing.after", "seconds"),
         ("{pairing: {mistypes: sometimes}}", "phone.pairing.mistypes", "true or false"),
+        ("{pairing: {mistypes: 11}}", "phone.pairing.mistypes", "11 is not a count of wrong codes from 0 to 10"),
+        ("{pairing: {mistypes: -1}}", "phone.pairing.mistypes", "-1 is not a count of wrong codes from 0 to 10"),
         ("{pairing: {answer: pair, typesPasskey: wrong}}", "phone.pairing.typesPasskey", "unknown key \"typesPasskey\"; expected one of answer, after, mistypes"),
         ("{pairing: cancel}", "phone.pairing", "expected a mapping with keys answer, after, mistypes"),
     ])
