@@ -175,8 +175,8 @@ struct GAPPeriodicReassembly: Sendable {
             return nil
         }
         data += report.data
-        let overlong = data.count > GAPExtendedReassembly.maximumLength
-        if overlong { data.removeLast(data.count - GAPExtendedReassembly.maximumLength) }
+        let overlong = data.count > HCI.LEExtendedAdvertisingReport.Reassembly.maximumLength
+        if overlong { data.removeLast(data.count - HCI.LEExtendedAdvertisingReport.Reassembly.maximumLength) }
         if report.dataStatus == .incompleteMoreToCome {
             guard overlong else { return nil }
             dropping = true
