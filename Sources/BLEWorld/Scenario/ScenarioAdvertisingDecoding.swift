@@ -26,12 +26,20 @@ struct AdvertiseSection: Decodable {
         let extended = try ExtendedKeys.advertising(fields)
         if extended != nil {
             if kind == .scanInd {
-                throw fields.error("type", "extended scannable advertising sends its data only in AUX_SCAN_RSP; "
-                                   + "use nonconn_ind or ind with extended: true, or drop extended")
-            }
-            if scanResponse != nil {
+                // A scannable extended set (Core 5.4, Vol 6, Part B, §4.4.2.7) has no advertising
+                // data: what it says is in its scan response, sent in AUX_SCAN_RSP.
+                let content = ContentSection.keys.filter(fields.has)
+                if let first = content.first {
+                    throw fields.error(first, "an extended scan_ind set sends no advertising data, only its scan response in "
+                                       + "AUX_SCAN_RSP; move \(content.joined(separator: ", ")) into scanResponse")
+                }
+                if scanResponse == nil {
+                    throw fields.error("scanResponse", "an extended scan_ind set needs a scanResponse: its data is sent only "
+                                       + "in AUX_SCAN_RSP (up to 1,650 octets)")
+                }
+            } else if scanResponse != nil {
                 throw fields.error("scanResponse", "an extended nonconn_ind or ind set is not scannable, so a scan response "
-                                   + "is never sent; put everything in the advertising data (up to 1,650 octets)")
+                                   + "is never sent; put everything in the advertising data (up to 1,650 octets), or use scan_ind")
             }
         }
         advertising = ScenarioAdvertising(kind: kind, intervalMilliseconds: interval, data: content, scanResponse: scanResponse,
