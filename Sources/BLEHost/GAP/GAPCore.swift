@@ -106,7 +106,7 @@ public struct GAPCore: Sendable {
     /// The requests waiting for the pending one to end, oldest first (GAPCore+PeriodicSyncQueue.swift).
     var queuedSyncs: [GAPPendingPeriodicSync] = []
     /// The syncs established, by handle, with their reports' fragments.
-    var periodicSyncs: [UInt16: GAPPeriodicReassembly] = [:]
+    var periodicSyncs: [UInt16: HCI.LEPeriodicAdvertisingReport.Reassembly] = [:]
     /// Whether the extended scan running was started by GAP for the pending sync, so that
     /// it is stopped when the request ends.
     var scanningForSync = false

@@ -116,6 +116,18 @@ extension ScenarioDevice {
                                     + (connectable ? "a connectable extended set carries in its one AUX_ADV_IND; use nonconn_ind for more"
                                                    : "an extended set holds"))
         }
+        var periodic: ScriptedHost.Periodic?
+        if let train = extended.periodic {
+            let payload = train.payload
+            guard payload.count <= ScenarioAdvertising.extendedMaximumDataLength else {
+                throw ScenarioError(.advertisingDataTooLong, path: "advertise.periodic", device: name,
+                                    message: "\(payload.count) octets of periodic data exceed the "
+                                        + "\(ScenarioAdvertising.extendedMaximumDataLength) a periodic train holds")
+            }
+            periodic = ScriptedHost.Periodic(parameters: HCI.LESetPeriodicAdvertisingParameters(
+                advertisingHandle: ScriptedHost.advertisingHandle, periodicAdvertisingIntervalMin: train.intervalUnits,
+                periodicAdvertisingIntervalMax: train.intervalUnits), data: payload)
+        }
         let units = UInt32(legacyParameters.advertisingIntervalMin)
         let command = HCI.LESetExtendedAdvertisingParameters(
             advertisingHandle: ScriptedHost.advertisingHandle, advertisingEventProperties: connectable ? [.connectable] : kind == .scanInd ? [.scannable] : [],
@@ -126,6 +138,7 @@ extension ScenarioDevice {
             command, primaryAdvertisingPHYOptions: extended.options(for: extended.primaryPHY),
             secondaryAdvertisingPHYOptions: extended.options(for: extended.secondaryPHY))
         return ScriptedHost.Plan(deviceName: name, randomAddress: address.kind == .random ? address : nil,
-                                 parameters: legacyParameters, advertisingData: data, scanResponseData: scanResponse, extended: v2)
+                                 parameters: legacyParameters, advertisingData: data, scanResponseData: scanResponse, extended: v2,
+                                 periodic: periodic)
     }
 }

@@ -8,7 +8,7 @@ struct AdvertiseSection: Decodable {
     var advertising: ScenarioAdvertising
 
     init(from decoder: any Decoder) throws {
-        let fields = try YAMLFields(decoder, allowed: ["type", "interval", "scanResponse"] + ExtendedKeys.advertising + ContentSection.keys)
+        let fields = try YAMLFields(decoder, allowed: ["type", "interval", "scanResponse", "periodic"] + ExtendedKeys.advertising + ContentSection.keys)
         var kind = ScenarioAdvertising.Kind.ind
         if let text = try fields.optional("type", String.self, expected: "ind, scan_ind or nonconn_ind") {
             guard let value = ScenarioAdvertising.Kind(rawValue: text) else {
@@ -23,7 +23,17 @@ struct AdvertiseSection: Decodable {
             throw fields.error("scanResponse", "nonconn_ind advertising is not scannable, so a scan response is never sent; "
                                + "use ind or scan_ind")
         }
-        let extended = try ExtendedKeys.advertising(fields)
+        var extended = try ExtendedKeys.advertising(fields)
+        if let periodic = try fields.optional("periodic", PeriodicSection.self, expected: "a periodic mapping {interval, ...}")?.periodic {
+            guard extended != nil else {
+                throw fields.error("periodic", "periodic advertising is sent beside an extended set; add extended: true")
+            }
+            guard kind == .nonconnInd else {
+                throw fields.error("periodic", "periodic advertising is sent beside a non-connectable, non-scannable set "
+                                   + "(Core 5.4, Vol 6, Part B, §4.4.2.12); use type: nonconn_ind")
+            }
+            extended?.periodic = periodic
+        }
         if extended != nil {
             if kind == .scanInd {
                 // A scannable extended set (Core 5.4, Vol 6, Part B, §4.4.2.7) has no advertising
@@ -44,6 +54,19 @@ struct AdvertiseSection: Decodable {
         }
         advertising = ScenarioAdvertising(kind: kind, intervalMilliseconds: interval, data: content, scanResponse: scanResponse,
                                           extended: extended)
+    }
+}
+
+/// `advertise`'s `periodic`: the interval and the data's content keys.
+struct PeriodicSection: Decodable {
+    var periodic: ScenarioAdvertising.Extended.Periodic
+
+    init(from decoder: any Decoder) throws {
+        let fields = try YAMLFields(decoder, allowed: ["interval"] + ContentSection.keys)
+        guard let interval = try fields.number("interval", in: ScenarioAdvertising.Extended.Periodic.intervalRange, unit: "ms") else {
+            throw fields.error(nil, .missingField, "periodic advertising needs interval (ms, 7.5 to 4800)")
+        }
+        periodic = ScenarioAdvertising.Extended.Periodic(intervalMilliseconds: interval, data: try ContentSection(fields: fields).content)
     }
 }
 

@@ -59,11 +59,13 @@ struct BundledScenarioDigestTests {
         // `extendedPHYs` after the digests were recorded: each reflects one more `nil`, which is
         // taken out so the recorded digests stay the proof (bus-stop-coded was recorded without them too);
         // likewise ScenarioApp's `preciseLocation`, true unless a file turns it off, and, in
-        // heart-rate-run's phone, ScenarioPhone's `pairing` and PhonePolicy's `timeOfDayAtStart`.
+        // heart-rate-run's phone, ScenarioPhone's `pairing` and PhonePolicy's `timeOfDayAtStart`;
+        // and ScenarioAdvertising.Extended's `periodic` and ScenarioScanning's `periodicSync`.
         let reflected = String(reflecting: scenario).replacingOccurrences(of: ", phone: nil", with: "")
             .replacingOccurrences(of: ", extended: nil", with: "").replacingOccurrences(of: ", extendedPHYs: nil", with: "")
             .replacingOccurrences(of: ", preciseLocation: true", with: "")
             .replacingOccurrences(of: ", pairing: nil", with: "").replacingOccurrences(of: ", timeOfDayAtStart: nil", with: "")
+            .replacingOccurrences(of: ", periodic: nil", with: "").replacingOccurrences(of: ", periodicSync: nil", with: "")
         #expect(Self.digest(reflected) == Self.recorded[name])
     }
 
