@@ -26,7 +26,8 @@ struct ExtendedCrowdLoadTests {
         /// Advertisements reported complete whose data is not the advertiser's 1,000 octets. An
         /// AUX_CHAIN_IND carries no AdvA, only the ADI (Vol 6, Part B, §2.3.4), and every set
         /// here has SID 0 and DID 0, so a packet of another advertiser's chain caught in the
-        /// window on the same channel continues a chain as if it were its own.
+        /// window on the same channel continues a chain as if it were its own (and an earlier
+        /// advertisement whose end was never reported joins the next one).
         var mixed = 0
         /// Of ``mixed``, those whose first 242 octets (the AUX_ADV_IND's, sent with AdvA) are
         /// the advertiser's own: the rest came from another chain.
