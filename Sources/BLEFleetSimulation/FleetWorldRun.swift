@@ -31,7 +31,15 @@ public final class FleetWorldRun {
     /// The step the truth is sampled at, in µs.
     public let truthStep: Microseconds
 
+    /// Each gateway's extended advertisements put back together so far, by gateway name:
+    /// whole ones go to its ``GatewayCore``, truncated ones are counted here and kept out
+    /// (their data is only the part that arrived).
+    public var advertisementCounts: [String: ScannedAdvertisement.Counts] {
+        Dictionary(uniqueKeysWithValues: reassemblies.compactMap { id, reassembly in gateways[id].map { ($0.name, reassembly.counts) } })
+    }
+
     private var senders: [AddressKey: DeviceID] = [:]
+    private var reassemblies: [DeviceID: ScannedAdvertisement.Reassembly] = [:]
     private var trackedDevice: [String: DeviceID] = [:]
     private let zoneTruth: ZoneTruth
 
@@ -121,9 +129,10 @@ public final class FleetWorldRun {
 
     private func hostPacket(_ packet: H4.Packet, from device: DeviceID) {
         guard gateways[device] != nil, case let .event(eventPacket) = packet,
-              let event = try? HCI.Event(decoding: eventPacket), let reports = ScannedAdvertisement.reports(in: event) else { return }
+              let event = try? HCI.Event(decoding: eventPacket),
+              let reports = reassemblies[device, default: ScannedAdvertisement.Reassembly()].advertisements(in: event) else { return }
         let now = epoch + Int64(world.now)
-        for entry in reports {
+        for entry in reports where !entry.truncated {
             let before = gateways[device]?.counts.kept ?? 0
             batches += gateways[device]?.receive(address: entry.address, rssi: entry.rssi.map(Int.init), data: entry.data, time: now) ?? []
             guard let core = gateways[device], core.counts.kept > before else { continue }

@@ -46,6 +46,8 @@ public final class ScenarioRunner {
     /// by device name, with the duty their scan runs at now.
     var phoneScans: [String: PhoneScan] = [:]
     private var receptions: [BeaconReception] = []
+    /// Each observing device's extended report fragments, joined per advertiser and set.
+    private var reassemblies: [DeviceID: ScannedAdvertisement.Reassembly] = [:]
     /// Where events go as they are recorded when the runner streams (`nil`: kept).
     private let streamedEvent: ((ScenarioTimelineEvent) -> Void)?
     /// Where receptions go when the runner streams (`nil`: kept, or none built if streaming).
@@ -112,6 +114,20 @@ public final class ScenarioRunner {
         scenario.devices.contains { $0.observing != nil }
     }
 
+    /// Called with every advertisement an observing device's scan completes, by the observer's
+    /// name, before the observer reads it: legacy reports as they come, extended ones once
+    /// their fragments are joined, truncated ones marked so (``BLEWorld/ScannedAdvertisement/truncated``).
+    public var onAdvertisement: ((_ observer: String, _ advertisement: ScannedAdvertisement) -> Void)?
+
+    /// How many extended advertisements the observing device `observer` put back together
+    /// whole and truncated so far (zero for a name that observes nothing).
+    public func advertisementCounts(of observer: String) -> ScannedAdvertisement.Counts {
+        guard let device = observers.first(where: { $0.name == observer })?.device, let reassembly = reassemblies[device] else {
+            return ScannedAdvertisement.Counts()
+        }
+        return reassembly.counts
+    }
+
     /// How many events and receptions the runner holds for its timeline: all of them when it
     /// keeps a timeline, none when it streams (what tests check a long streaming run by).
     public var heldRecords: Int { events.count + receptions.count }
@@ -153,11 +169,14 @@ public final class ScenarioRunner {
     }
 
     /// A packet from an observing device's controller: the advertisements of an advertising
-    /// report, decoded, go to ``observe(_:by:index:)``.
+    /// report, decoded (an extended report's fragments joined first), go to ``observe(_:by:index:)``.
+    /// Fragments are joined even while the observer does not listen, so that none is later
+    /// taken for the start of another advertisement.
     private func hostPacket(_ packet: H4.Packet, from device: DeviceID) {
-        guard let index = observerIndex[device], hearsBeacons(observers[index].name),
-              phoneScanListens(observers[index].name, at: world.now), case let .event(eventPacket) = packet,
-              let event = try? HCI.Event(decoding: eventPacket), let reports = ScannedAdvertisement.reports(in: event) else { return }
+        guard let index = observerIndex[device], case let .event(eventPacket) = packet,
+              let event = try? HCI.Event(decoding: eventPacket),
+              let reports = reassemblies[device, default: ScannedAdvertisement.Reassembly()].advertisements(in: event),
+              hearsBeacons(observers[index].name), phoneScanListens(observers[index].name, at: world.now) else { return }
         observe(reports, by: device, index: index)
     }
 
@@ -174,7 +193,9 @@ public final class ScenarioRunner {
     private func observe(_ reports: [ScannedAdvertisement], by device: DeviceID, index: Int) {
         let now = world.now
         for entry in reports {
-            guard let rssi = entry.rssi, let frame = try? IBeacon(decoding: entry.data),
+            onAdvertisement?(observers[index].name, entry)
+            // A truncated advertisement is only the part that arrived: not read as a beacon.
+            guard !entry.truncated, let rssi = entry.rssi, let frame = try? IBeacon(decoding: entry.data),
                   observers[index].watches(frame.identity) else { continue }
             let sender = senders[AddressKey(entry.address)]
             let observerPosition = world.position(of: device)

@@ -46,7 +46,7 @@ extension GAPCore {
             scanningExtended = false
             scanningHearsExtended = false
             advertisingExtended = false
-            reassembly = GAPExtendedReassembly()
+            reassembly = HCI.LEExtendedAdvertisingReport.Reassembly()
             advertisingInDoubt = false
             scanningInDoubt = false
             randomAddress = nil

@@ -132,7 +132,7 @@ extension GAPCore {
                                       for: .terminateSync(handle: done.syncHandle)))
                 return outputs + [.event(.periodicSyncFailed(advertiser: request.advertiser, sid: request.sid, reason))]
             }
-            periodicSyncs[done.syncHandle] = GAPPeriodicReassembly()
+            periodicSyncs[done.syncHandle] = HCI.LEPeriodicAdvertisingReport.Reassembly()
             return outputs + [.event(.periodicSyncEstablished(GAPPeriodicSync(
                 handle: done.syncHandle, advertiser: done.advertiserAddress, advertiserAddressType: done.advertiserAddressType,
                 sid: done.advertisingSID, phy: done.advertiserPHY, interval: done.periodicAdvertisingInterval,
@@ -141,7 +141,11 @@ extension GAPCore {
             guard var reassembly = periodicSyncs[report.syncHandle] else { return [] }
             let whole = reassembly.add(report)
             periodicSyncs[report.syncHandle] = reassembly
-            return whole.map { [.event(.periodicReport($0))] } ?? []
+            return whole.map { event in
+                [.event(.periodicReport(GAPPeriodicReport(
+                    syncHandle: event.last.syncHandle, txPower: event.last.txPower == 127 ? nil : event.last.txPower,
+                    rssi: event.last.rssi == 127 ? nil : event.last.rssi, data: event.data, truncated: event.truncated)))]
+            } ?? []
         case let .periodicAdvertisingSyncLost(lost):
             guard periodicSyncs.removeValue(forKey: lost.syncHandle) != nil else { return [] }
             return [.event(.periodicSyncLost(handle: lost.syncHandle))]
@@ -157,34 +161,6 @@ extension GAPCore {
         guard scanning == .on || scanning == .starting else { return [] }
         scanning = .stopping
         return [scanDisable(for: .scanEnable(false))]
-    }
-}
-
-/// Joins one sync's reports into its events' data (Core 5.4, Vol 4, Part E, §7.7.65.15),
-/// at most 1,650 octets an event (Vol 6, Part B, §2.3.4.9), past which the event is
-/// reported truncated.
-struct GAPPeriodicReassembly: Sendable {
-    private var data: [UInt8] = []
-    /// Whether the rest of an event already reported as overlong is being dropped.
-    private var dropping = false
-
-    /// Takes one report; returns the event's data once its last report came.
-    mutating func add(_ report: HCI.LEPeriodicAdvertisingReport) -> GAPPeriodicReport? {
-        if dropping {
-            dropping = report.dataStatus == .incompleteMoreToCome
-            return nil
-        }
-        data += report.data
-        let overlong = data.count > GAPExtendedReassembly.maximumLength
-        if overlong { data.removeLast(data.count - GAPExtendedReassembly.maximumLength) }
-        if report.dataStatus == .incompleteMoreToCome {
-            guard overlong else { return nil }
-            dropping = true
-        }
-        defer { data = [] }
-        return GAPPeriodicReport(
-            syncHandle: report.syncHandle, txPower: report.txPower == 127 ? nil : report.txPower,
-            rssi: report.rssi == 127 ? nil : report.rssi, data: data, truncated: overlong || report.dataStatus != .complete)
     }
 }
 

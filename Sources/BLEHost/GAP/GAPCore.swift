@@ -83,7 +83,7 @@ public struct GAPCore: Sendable {
     /// reported as such); a plain scan in the extended family reports legacy PDUs only.
     var scanningHearsExtended = false
     /// Extended reports' fragments waiting for the rest of their data.
-    var reassembly = GAPExtendedReassembly()
+    var reassembly = HCI.LEExtendedAdvertisingReport.Reassembly()
     /// Whether the controller claims the extended scanning commands (learnt at start-up).
     public internal(set) var supportsExtendedScanning = false
     /// Whether the controller claims LE Extended Create Connection (learnt at start-up), so
@@ -106,7 +106,7 @@ public struct GAPCore: Sendable {
     /// The requests waiting for the pending one to end, oldest first (GAPCore+PeriodicSyncQueue.swift).
     var queuedSyncs: [GAPPendingPeriodicSync] = []
     /// The syncs established, by handle, with their reports' fragments.
-    var periodicSyncs: [UInt16: GAPPeriodicReassembly] = [:]
+    var periodicSyncs: [UInt16: HCI.LEPeriodicAdvertisingReport.Reassembly] = [:]
     /// Whether the extended scan running was started by GAP for the pending sync, so that
     /// it is stopped when the request ends.
     var scanningForSync = false
@@ -284,7 +284,7 @@ public struct GAPCore: Sendable {
         scanning = .starting
         scanningExtended = usesExtended
         scanningHearsExtended = parameters.extended
-        reassembly = GAPExtendedReassembly()
+        reassembly = HCI.LEExtendedAdvertisingReport.Reassembly()
         scanFilter = GAPAdvertisementFilter(allowDuplicates: parameters.allowDuplicates, serviceUUIDs: parameters.serviceUUIDs)
         if usesExtended { return resync + extendedScanCommands(parameters, phys: parameters.extended ? phys : .le1M) }
         return resync + [

@@ -77,7 +77,11 @@ extension ScenarioDevice {
             advertisingType: advertising.kind.advertisingType,
             ownAddressType: address.kind == .random ? .random : .public)
         if let extended = advertising.extended {
-            return try extendedPlan(extended, kind: advertising.kind, data: data, legacyParameters: parameters)
+            if advertising.kind == .scanInd {
+                // A scannable extended set: no advertising data, the scan response alone.
+                return try extendedPlan(extended, kind: advertising.kind, data: [], scanResponse: scanResponse, legacyParameters: parameters)
+            }
+            return try extendedPlan(extended, kind: advertising.kind, data: data, scanResponse: nil, legacyParameters: parameters)
         }
         for (octets, field) in [(data, "advertise"), (scanResponse, "advertise.scanResponse")]
         where octets.count > AdvertisingData.legacyMaximumLength {
@@ -93,10 +97,16 @@ extension ScenarioDevice {
 
     /// The plan of an extended set: HCI_LE_Set_Extended_Advertising_Parameters [v2]
     /// (Core 5.4, Vol 4, Part E, §7.8.53) with the interval, PHYs and coding the file gives,
-    /// non-connectable and non-scannable for `nonconn_ind`, connectable for `ind`.
+    /// non-connectable and non-scannable for `nonconn_ind`, connectable for `ind`, scannable
+    /// for `scan_ind` (its `scanResponse` given with HCI_LE_Set_Extended_Scan_Response_Data, §7.8.55).
     private func extendedPlan(_ extended: ScenarioAdvertising.Extended, kind: ScenarioAdvertising.Kind, data: [UInt8],
-                              legacyParameters: HCI.LESetAdvertisingParameters) throws(ScenarioError) -> ScriptedHost.Plan {
+                              scanResponse: [UInt8]?, legacyParameters: HCI.LESetAdvertisingParameters) throws(ScenarioError) -> ScriptedHost.Plan {
         let connectable = kind == .ind
+        if let scanResponse, scanResponse.count > ScenarioAdvertising.extendedMaximumDataLength {
+            throw ScenarioError(.advertisingDataTooLong, path: "advertise.scanResponse", device: name,
+                                message: "\(scanResponse.count) octets of scan response data exceed the "
+                                    + "\(ScenarioAdvertising.extendedMaximumDataLength) an extended set holds")
+        }
         // A connectable AUX_ADV_IND has no AuxPtr, so its data fits one PDU beside AdvA and
         // ADI (Vol 6, Part B, §2.3.4): 255 − 10 octets.
         let limit = connectable ? 245 : ScenarioAdvertising.extendedMaximumDataLength
@@ -106,9 +116,21 @@ extension ScenarioDevice {
                                     + (connectable ? "a connectable extended set carries in its one AUX_ADV_IND; use nonconn_ind for more"
                                                    : "an extended set holds"))
         }
+        var periodic: ScriptedHost.Periodic?
+        if let train = extended.periodic {
+            let payload = train.payload
+            guard payload.count <= ScenarioAdvertising.extendedMaximumDataLength else {
+                throw ScenarioError(.advertisingDataTooLong, path: "advertise.periodic", device: name,
+                                    message: "\(payload.count) octets of periodic data exceed the "
+                                        + "\(ScenarioAdvertising.extendedMaximumDataLength) a periodic train holds")
+            }
+            periodic = ScriptedHost.Periodic(parameters: HCI.LESetPeriodicAdvertisingParameters(
+                advertisingHandle: ScriptedHost.advertisingHandle, periodicAdvertisingIntervalMin: train.intervalUnits,
+                periodicAdvertisingIntervalMax: train.intervalUnits), data: payload)
+        }
         let units = UInt32(legacyParameters.advertisingIntervalMin)
         let command = HCI.LESetExtendedAdvertisingParameters(
-            advertisingHandle: ScriptedHost.advertisingHandle, advertisingEventProperties: connectable ? [.connectable] : [],
+            advertisingHandle: ScriptedHost.advertisingHandle, advertisingEventProperties: connectable ? [.connectable] : kind == .scanInd ? [.scannable] : [],
             primaryAdvertisingIntervalMin: units, primaryAdvertisingIntervalMax: units,
             ownAddressType: address.kind == .random ? .random : .public,
             primaryAdvertisingPHY: extended.primaryPHY.hciPHY, secondaryAdvertisingPHY: extended.secondaryPHY.hciPHY)
@@ -116,6 +138,7 @@ extension ScenarioDevice {
             command, primaryAdvertisingPHYOptions: extended.options(for: extended.primaryPHY),
             secondaryAdvertisingPHYOptions: extended.options(for: extended.secondaryPHY))
         return ScriptedHost.Plan(deviceName: name, randomAddress: address.kind == .random ? address : nil,
-                                 parameters: legacyParameters, advertisingData: data, scanResponseData: nil, extended: v2)
+                                 parameters: legacyParameters, advertisingData: data, scanResponseData: scanResponse, extended: v2,
+                                 periodic: periodic)
     }
 }

@@ -8,7 +8,7 @@ struct AdvertiseSection: Decodable {
     var advertising: ScenarioAdvertising
 
     init(from decoder: any Decoder) throws {
-        let fields = try YAMLFields(decoder, allowed: ["type", "interval", "scanResponse"] + ExtendedKeys.advertising + ContentSection.keys)
+        let fields = try YAMLFields(decoder, allowed: ["type", "interval", "scanResponse", "periodic"] + ExtendedKeys.advertising + ContentSection.keys)
         var kind = ScenarioAdvertising.Kind.ind
         if let text = try fields.optional("type", String.self, expected: "ind, scan_ind or nonconn_ind") {
             guard let value = ScenarioAdvertising.Kind(rawValue: text) else {
@@ -23,19 +23,50 @@ struct AdvertiseSection: Decodable {
             throw fields.error("scanResponse", "nonconn_ind advertising is not scannable, so a scan response is never sent; "
                                + "use ind or scan_ind")
         }
-        let extended = try ExtendedKeys.advertising(fields)
+        var extended = try ExtendedKeys.advertising(fields)
+        if let periodic = try fields.optional("periodic", PeriodicSection.self, expected: "a periodic mapping {interval, ...}")?.periodic {
+            guard extended != nil else {
+                throw fields.error("periodic", "periodic advertising is sent beside an extended set; add extended: true")
+            }
+            guard kind == .nonconnInd else {
+                throw fields.error("periodic", "periodic advertising is sent beside a non-connectable, non-scannable set "
+                                   + "(Core 5.4, Vol 6, Part B, §4.4.2.12); use type: nonconn_ind")
+            }
+            extended?.periodic = periodic
+        }
         if extended != nil {
             if kind == .scanInd {
-                throw fields.error("type", "extended scannable advertising sends its data only in AUX_SCAN_RSP; "
-                                   + "use nonconn_ind or ind with extended: true, or drop extended")
-            }
-            if scanResponse != nil {
+                // A scannable extended set (Core 5.4, Vol 6, Part B, §4.4.2.7) has no advertising
+                // data: what it says is in its scan response, sent in AUX_SCAN_RSP.
+                let content = ContentSection.keys.filter(fields.has)
+                if let first = content.first {
+                    throw fields.error(first, "an extended scan_ind set sends no advertising data, only its scan response in "
+                                       + "AUX_SCAN_RSP; move \(content.joined(separator: ", ")) into scanResponse")
+                }
+                if scanResponse == nil {
+                    throw fields.error("scanResponse", "an extended scan_ind set needs a scanResponse: its data is sent only "
+                                       + "in AUX_SCAN_RSP (up to 1,650 octets)")
+                }
+            } else if scanResponse != nil {
                 throw fields.error("scanResponse", "an extended nonconn_ind or ind set is not scannable, so a scan response "
-                                   + "is never sent; put everything in the advertising data (up to 1,650 octets)")
+                                   + "is never sent; put everything in the advertising data (up to 1,650 octets), or use scan_ind")
             }
         }
         advertising = ScenarioAdvertising(kind: kind, intervalMilliseconds: interval, data: content, scanResponse: scanResponse,
                                           extended: extended)
+    }
+}
+
+/// `advertise`'s `periodic`: the interval and the data's content keys.
+struct PeriodicSection: Decodable {
+    var periodic: ScenarioAdvertising.Extended.Periodic
+
+    init(from decoder: any Decoder) throws {
+        let fields = try YAMLFields(decoder, allowed: ["interval"] + ContentSection.keys)
+        guard let interval = try fields.number("interval", in: ScenarioAdvertising.Extended.Periodic.intervalRange, unit: "ms") else {
+            throw fields.error(nil, .missingField, "periodic advertising needs interval (ms, 7.5 to 4800)")
+        }
+        periodic = ScenarioAdvertising.Extended.Periodic(intervalMilliseconds: interval, data: try ContentSection(fields: fields).content)
     }
 }
 

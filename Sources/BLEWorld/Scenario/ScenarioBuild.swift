@@ -352,7 +352,7 @@ extension Scenario {
         for (device, id) in zip(devices, ids) where plainBeacons[id] == nil {
             let attached = device.host == .gatt && gattHosting == .attached
             if !attached, let plan = try device.advertisingPlan() { built.install(ScriptedHost(plan: plan), for: id) }
-            if let plan = device.scanningPlan() { built.install(ScriptedScanner(plan: plan), for: id) }
+            if let plan = scanningPlan(of: device) { built.install(ScriptedScanner(plan: plan), for: id) }
         }
         // The world keeps the built scenario alive through its callback; the scenario holds the
         // world weakly, so there is no cycle.

@@ -35,12 +35,17 @@ extension ScenarioAdvertising {
         public var secondaryPHY: ScenarioPHY
         /// The coding on LE Coded (either channel kind that uses it); S=8 reaches furthest.
         public var coding: LECoding
+        /// The periodic train the set sends beside its extended advertising (the file's
+        /// `periodic:`), or `nil` for none.
+        public var periodic: Periodic?
 
-        /// An extended set with every field; by default on LE 1M, and S=8 wherever LE Coded is used.
-        public init(primaryPHY: ScenarioPHY = .le1M, secondaryPHY: ScenarioPHY? = nil, coding: LECoding = .s8) {
+        /// An extended set with every field; by default on LE 1M, S=8 wherever LE Coded is
+        /// used, and no periodic train.
+        public init(primaryPHY: ScenarioPHY = .le1M, secondaryPHY: ScenarioPHY? = nil, coding: LECoding = .s8, periodic: Periodic? = nil) {
             self.primaryPHY = primaryPHY
             self.secondaryPHY = secondaryPHY ?? primaryPHY
             self.coding = coding
+            self.periodic = periodic
         }
 
         /// Whether either channel kind uses LE Coded.

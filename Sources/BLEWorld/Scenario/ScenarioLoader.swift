@@ -72,6 +72,7 @@ extension Scenario {
         }
         try validateCarriage(names: names)
         try validateCopies(names: names)
+        try validatePeriodicSyncs(names: names)
         try validateAttacks(names: names)
         // The one host a run attaches goes to the first `host: external` device.
         let external = devices.indices.filter { devices[$0].host == .external }

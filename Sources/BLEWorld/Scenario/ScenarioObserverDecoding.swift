@@ -30,15 +30,21 @@ struct ScanSection: Decodable {
     var scanning: ScenarioScanning
 
     init(from decoder: any Decoder) throws {
-        let fields = try YAMLFields(decoder, allowed: ["interval", "window", "active"] + ExtendedKeys.scanning)
+        let fields = try YAMLFields(decoder, allowed: ["interval", "window", "active", "sync"] + ExtendedKeys.scanning)
         let interval = try fields.number("interval", in: ScenarioScanning.range, unit: "ms") ?? 100
         let window = try fields.number("window", in: ScenarioScanning.range, unit: "ms") ?? interval
         guard window <= interval else {
             throw fields.error("window", "the scan window (\(window) ms) cannot be longer than the interval (\(interval) ms)")
         }
         let active = try fields.optional("active", Bool.self, expected: "true or false") ?? false
+        let phys = try ExtendedKeys.scanning(fields)
+        let sync = try fields.optional("sync", String.self, expected: "the name of a device with periodic advertising")
+        if sync != nil, phys == nil {
+            throw fields.error("sync", "synchronising to a periodic train needs an extended scan (it finds the train through "
+                               + "the set's AUX_ADV_IND); add extended: true")
+        }
         scanning = ScenarioScanning(intervalMilliseconds: interval, windowMilliseconds: window, active: active,
-                                    extendedPHYs: try ExtendedKeys.scanning(fields))
+                                    extendedPHYs: phys, periodicSync: sync)
     }
 }
 

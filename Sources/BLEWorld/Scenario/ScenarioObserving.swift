@@ -42,14 +42,19 @@ public struct ScenarioScanning: Hashable, Sendable {
     /// LE Coded or both, each with this interval and window), or `nil` for the legacy
     /// commands, which scan LE 1M and hear legacy PDUs only.
     public var extendedPHYs: [ScenarioPHY]?
+    /// The device whose periodic train the scanner synchronises to (the file's `sync:`; LE
+    /// Periodic Advertising Create Sync, §7.8.67), or `nil` for none. Extended scans only.
+    public var periodicSync: String?
 
-    /// Scanning with every field; by default continuous and passive, 100 ms per channel, legacy.
+    /// Scanning with every field; by default continuous and passive, 100 ms per channel, legacy,
+    /// synchronised to no periodic train.
     public init(intervalMilliseconds: Double = 100, windowMilliseconds: Double = 100, active: Bool = false,
-                extendedPHYs: [ScenarioPHY]? = nil) {
+                extendedPHYs: [ScenarioPHY]? = nil, periodicSync: String? = nil) {
         self.intervalMilliseconds = intervalMilliseconds
         self.windowMilliseconds = windowMilliseconds
         self.active = active
         self.extendedPHYs = extendedPHYs
+        self.periodicSync = periodicSync
     }
 
     /// The shortest and longest scan interval and window in milliseconds (0x0004 and 0x4000

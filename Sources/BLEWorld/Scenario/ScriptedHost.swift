@@ -15,7 +15,9 @@ import BLEWire
 /// (scannable types), HCI_LE_Set_Advertising_Enable. With an extended set
 /// (``Plan/extended``) it sends HCI_LE_Set_Event_Mask, then
 /// HCI_LE_Set_Extended_Advertising_Parameters [v2], HCI_LE_Set_Advertising_Set_Random_Address,
-/// HCI_LE_Set_Extended_Advertising_Data in fragments of up to 251 octets and
+/// HCI_LE_Set_Extended_Advertising_Data in fragments of up to 251 octets (for a scannable
+/// set HCI_LE_Set_Extended_Scan_Response_Data instead), for a periodic train
+/// HCI_LE_Set_Periodic_Advertising_Parameters, _Data and _Enable (§7.8.61–§7.8.63), and
 /// HCI_LE_Set_Extended_Advertising_Enable (§7.8.52–§7.8.56) instead. A command that fails
 /// stops the sequence and is kept in ``failure``. After a connection ends it enables
 /// advertising again, as a peripheral that wants to stay discoverable does.
@@ -35,16 +37,34 @@ public struct ScriptedHost: Sendable {
         /// The extended advertising set to use instead of the legacy commands, or `nil`;
         /// ``parameters`` then only says the interval and type a legacy host would have used.
         public var extended: HCI.LESetExtendedAdvertisingParametersV2?
+        /// The periodic train of the extended set, or `nil` for none.
+        public var periodic: Periodic?
 
         /// A plan with every field.
         public init(deviceName: String, randomAddress: BluetoothAddress?, parameters: HCI.LESetAdvertisingParameters,
-                    advertisingData: [UInt8], scanResponseData: [UInt8]?, extended: HCI.LESetExtendedAdvertisingParametersV2? = nil) {
+                    advertisingData: [UInt8], scanResponseData: [UInt8]?, extended: HCI.LESetExtendedAdvertisingParametersV2? = nil,
+                    periodic: Periodic? = nil) {
             self.deviceName = deviceName
             self.randomAddress = randomAddress
             self.parameters = parameters
             self.advertisingData = advertisingData
             self.scanResponseData = scanResponseData
             self.extended = extended
+            self.periodic = periodic
+        }
+    }
+
+    /// A periodic train to set up beside the extended set (Core 5.4, Vol 4, Part E, §7.8.61–§7.8.63).
+    public struct Periodic: Hashable, Sendable {
+        /// HCI_LE_Set_Periodic_Advertising_Parameters: the interval.
+        public var parameters: HCI.LESetPeriodicAdvertisingParameters
+        /// The periodic data, sent with HCI_LE_Set_Periodic_Advertising_Data in fragments.
+        public var data: [UInt8]
+
+        /// A train with every field.
+        public init(parameters: HCI.LESetPeriodicAdvertisingParameters, data: [UInt8]) {
+            self.parameters = parameters
+            self.data = data
         }
     }
 
@@ -127,7 +147,26 @@ public struct ScriptedHost: Sendable {
             if let randomAddress = plan.randomAddress {
                 add(HCI.LESetAdvertisingSetRandomAddress(advertisingHandle: Self.advertisingHandle, randomAddress: randomAddress))
             }
-            commands += dataCommands(plan.advertisingData)
+            if let scanResponse = plan.scanResponseData {
+                // A scannable extended set holds no advertising data, only its scan response.
+                commands += Self.fragments(of: scanResponse) { operation, fragment in
+                    try? HCI.CommandPacket(HCI.LESetExtendedScanResponseData(
+                        advertisingHandle: Self.advertisingHandle, operation: operation, scanResponseData: fragment))
+                }
+            } else {
+                commands += dataCommands(plan.advertisingData)
+            }
+            if let periodic = plan.periodic {
+                // The train first, so that the set's first AUX_ADV_IND already carries SyncInfo.
+                add(periodic.parameters)
+                if !periodic.data.isEmpty {
+                    commands += Self.fragments(of: periodic.data) { operation, fragment in
+                        try? HCI.CommandPacket(HCI.LESetPeriodicAdvertisingData(
+                            advertisingHandle: Self.advertisingHandle, operation: operation, advertisingData: fragment))
+                    }
+                }
+                add(HCI.LESetPeriodicAdvertisingEnable(enable: true, advertisingHandle: Self.advertisingHandle))
+            }
             if wantsAdvertising { commands.append(enableCommand(true)) }
             return commands
         }
@@ -238,14 +277,22 @@ public struct ScriptedHost: Sendable {
         guard plan.extended != nil else {
             return (try? HCI.CommandPacket(HCI.LESetAdvertisingData(advertisingData: data[...]))).map { [$0] } ?? []
         }
-        let size = Self.extendedDataFragmentLength
+        return Self.fragments(of: data) { operation, fragment in
+            try? HCI.CommandPacket(HCI.LESetExtendedAdvertisingData(
+                advertisingHandle: Self.advertisingHandle, operation: operation, advertisingData: fragment))
+        }
+    }
+
+    /// `data` cut into fragments of up to 251 octets, marked first, intermediate and last
+    /// fragment, or complete when one suffices (§7.8.54, §7.8.55), each made a command by `command`.
+    private static func fragments(of data: [UInt8],
+                                  _ command: (HCI.AdvertisingDataOperation, ArraySlice<UInt8>) -> HCI.CommandPacket?) -> [HCI.CommandPacket] {
+        let size = extendedDataFragmentLength
         let starts = Array(stride(from: 0, to: Swift.max(data.count, 1), by: size))
         return starts.enumerated().compactMap { index, start in
             let operation: HCI.AdvertisingDataOperation = starts.count == 1 ? .complete
                 : index == 0 ? .firstFragment : index == starts.count - 1 ? .lastFragment : .intermediateFragment
-            let fragment = data[start ..< Swift.min(start + size, data.count)]
-            return try? HCI.CommandPacket(HCI.LESetExtendedAdvertisingData(
-                advertisingHandle: Self.advertisingHandle, operation: operation, advertisingData: fragment))
+            return command(operation, data[start ..< Swift.min(start + size, data.count)])
         }
     }
 

@@ -13,7 +13,8 @@ import BLEWire
 /// HCI_LE_Set_Event_Mask with LE Extended Advertising Report on, then
 /// HCI_LE_Set_Extended_Scan_Parameters (§7.8.64) and HCI_LE_Set_Extended_Scan_Enable
 /// (§7.8.65) instead, and hears LE Extended Advertising Reports (§7.7.65.13) on LE 1M, LE
-/// Coded or both. A command that fails stops the sequence.
+/// Coded or both; with ``Plan/periodicSync`` it then sends HCI_LE_Periodic_Advertising_Create_Sync
+/// (§7.8.67) and hears the train's LE Periodic Advertising Reports. A command that fails stops the sequence.
 public struct ScriptedScanner: Sendable {
     /// What the scanner sets up.
     public struct Plan: Hashable, Sendable {
@@ -25,14 +26,17 @@ public struct ScriptedScanner: Sendable {
         public var parameters: HCI.LESetScanParameters
         /// The extended scan to set up instead of the legacy one, or `nil`.
         public var extended: HCI.LESetExtendedScanParameters?
+        /// The periodic train to synchronise to once scanning (extended scans only), or `nil`.
+        public var periodicSync: HCI.LEPeriodicAdvertisingCreateSync?
 
         /// A plan with every field.
         public init(deviceName: String, randomAddress: BluetoothAddress?, parameters: HCI.LESetScanParameters,
-                    extended: HCI.LESetExtendedScanParameters? = nil) {
+                    extended: HCI.LESetExtendedScanParameters? = nil, periodicSync: HCI.LEPeriodicAdvertisingCreateSync? = nil) {
             self.deviceName = deviceName
             self.randomAddress = randomAddress
             self.parameters = parameters
             self.extended = extended
+            self.periodicSync = periodicSync
         }
     }
 
@@ -58,12 +62,17 @@ public struct ScriptedScanner: Sendable {
         add(HCI.Reset())
         add(HCI.SetEventMask(eventMask: [.disconnectionComplete, .hardwareError, .leMeta]))
         if plan.extended != nil {
-            add(HCI.LESetEventMask(leEventMask: HCI.LEEventMask.defaultAfterReset.union(.extendedAdvertisingReport)))
+            var mask = HCI.LEEventMask.defaultAfterReset.union(.extendedAdvertisingReport)
+            if plan.periodicSync != nil {
+                mask.formUnion([.periodicAdvertisingSyncEstablished, .periodicAdvertisingReport, .periodicAdvertisingSyncLost])
+            }
+            add(HCI.LESetEventMask(leEventMask: mask))
         }
         if let randomAddress = plan.randomAddress { add(HCI.LESetRandomAddress(randomAddress: randomAddress)) }
         if let extended = plan.extended {
             add(extended)
             add(HCI.LESetExtendedScanEnable(enable: true, filterDuplicates: .disabled))
+            if let sync = plan.periodicSync { add(sync) }
         } else {
             add(plan.parameters)
             add(HCI.LESetScanEnable(leScanEnable: true, filterDuplicates: false))
@@ -80,10 +89,20 @@ public struct ScriptedScanner: Sendable {
         return sendNext()
     }
 
-    /// Handles one packet from the controller; returns the next command, if any.
+    /// Handles one packet from the controller; returns the next command, if any. A periodic
+    /// sync that failed to be established (e.g. no AUX_SYNC_IND within six intervals) or was
+    /// lost is asked for again (§7.7.65.14, §7.7.65.16), as a receiver that wants the train does.
     public mutating func handle(_ packet: H4.Packet) -> [H4.Packet] {
-        guard let opcode = waitingFor, case let .event(eventPacket) = packet,
-              let event = try? HCI.Event(decoding: eventPacket) else { return [] }
+        guard case let .event(eventPacket) = packet, let event = try? HCI.Event(decoding: eventPacket) else { return [] }
+        switch event {
+        case let .leMeta(.periodicAdvertisingSyncEstablished(done)) where done.status != .success:
+            return syncAgain()
+        case .leMeta(.periodicAdvertisingSyncLost):
+            return syncAgain()
+        default:
+            break
+        }
+        guard let opcode = waitingFor else { return [] }
         let status: HCI.StatusCode
         switch event {
         case let .commandComplete(complete) where complete.opcode == opcode:
@@ -101,6 +120,13 @@ public struct ScriptedScanner: Sendable {
         }
         if opcode == HCI.LESetScanEnable.opcode || opcode == HCI.LESetExtendedScanEnable.opcode { isScanning = true }
         return sendNext()
+    }
+
+    /// LE Periodic Advertising Create Sync once more, after the commands under way.
+    private mutating func syncAgain() -> [H4.Packet] {
+        guard isScanning, failure == nil, let sync = plan.periodicSync, let packet = try? HCI.CommandPacket(sync) else { return [] }
+        pending.append(packet)
+        return waitingFor == nil ? sendNext() : []
     }
 
     private mutating func sendNext() -> [H4.Packet] {

@@ -61,11 +61,13 @@ struct BundledScenarioDigestTests {
         // likewise ScenarioApp's `preciseLocation`, true unless a file turns it off, and its
         // `location`, "always" unless a file says otherwise, and, in
         // heart-rate-run's phone, ScenarioPhone's `pairing` and PhonePolicy's `timeOfDayAtStart`;
-        // and ScenarioDevice's `security`, nil unless a GATT device says otherwise.
+        // ScenarioDevice's `security`, nil unless a GATT device says otherwise; and
+        // ScenarioAdvertising.Extended's `periodic` and ScenarioScanning's `periodicSync`.
         let reflected = String(reflecting: scenario).replacingOccurrences(of: ", phone: nil", with: "")
             .replacingOccurrences(of: ", extended: nil", with: "").replacingOccurrences(of: ", extendedPHYs: nil", with: "")
             .replacingOccurrences(of: ", preciseLocation: true", with: "").replacingOccurrences(of: ", location: \"always\"", with: "")
             .replacingOccurrences(of: ", pairing: nil", with: "").replacingOccurrences(of: ", security: nil", with: "").replacingOccurrences(of: ", timeOfDayAtStart: nil", with: "")
+            .replacingOccurrences(of: ", periodic: nil", with: "").replacingOccurrences(of: ", periodicSync: nil", with: "")
         #expect(Self.digest(reflected) == Self.recorded[name])
     }
 

@@ -52,7 +52,7 @@ struct ExtendedScenarioParsingTests {
             ("{phy: coded, codedS: 4, name: B}", "devices[0].advertise.codedS", "2 (500 kb/s) or 8"),
             ("{extended: true, codedS: 8, name: B}", "devices[0].advertise.codedS", "applies to LE Coded"),
             ("{extended: false, phy: coded, name: B}", "devices[0].advertise.phy", "drop extended: false"),
-            ("{type: scan_ind, phy: coded, name: B}", "devices[0].advertise.type", "AUX_SCAN_RSP"),
+            ("{type: scan_ind, phy: coded, name: B}", "devices[0].advertise.name", "AUX_SCAN_RSP"),
             ("{type: ind, phy: coded, name: B, scanResponse: {name: C}}", "devices[0].advertise.scanResponse", "not scannable"),
             ("{phy: coded, secondaryPHY: 3m, name: B}", "devices[0].advertise.secondaryPHY", "1m or 2m or coded"),
         ]
