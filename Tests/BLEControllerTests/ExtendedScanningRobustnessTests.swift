@@ -68,4 +68,26 @@ struct ExtendedScanningRobustnessTests {
         let reported = reports.reduce(0) { $0 + $1.data.count }
         #expect(reported <= 1650 && reported > 1400 && sent > 1650)
     }
+
+    @Test("A packet in a chain's window that names another advertiser is another set's AUX_ADV_IND, not the chain's AUX_CHAIN_IND: it is not joined on, and the chain ends truncated")
+    func otherAdvertisersPacketInWindow() {
+        var air = TestAir()
+        air.add(address: 0xB2, seed: 2)
+        air.startExtendedScanning(0)
+        air.run(until: 1000)
+        Self.deliver(Payload(dataInfo: Self.adi, auxiliaryPointer: Self.pointer(channel: 5)), channel: 37, to: &air)
+        air.run(until: 4000)
+        let own = [UInt8](repeating: 0x11, count: 100)
+        Self.deliver(Payload(advertiserAddress: Self.advertiser, dataInfo: Self.adi, auxiliaryPointer: Self.pointer(channel: 5),
+                             data: own[...]), channel: 5, to: &air)
+        // Where the chain's next packet is due, another advertiser's AUX_ADV_IND with the same ADI.
+        air.run(until: 7000)
+        let other = [UInt8](repeating: 0x22, count: 50)
+        Self.deliver(Payload(advertiserAddress: BluetoothAddress(0xC3), dataInfo: Self.adi, data: other[...]), channel: 5, to: &air)
+        air.run(until: 200_000)
+        let reports = air.extendedReports(0)
+        #expect(reports.map(\.eventType.dataStatus) == [.incompleteMoreToCome, .incompleteTruncated])
+        #expect(reports.allSatisfy { $0.address == Self.advertiser })
+        #expect(reports.flatMap(\.data) == own)
+    }
 }

@@ -130,7 +130,10 @@ struct ExtendedScanner: Sendable {
             let window = pending.window
             guard transmission.channel == window.channel, transmission.start >= window.opens,
                   transmission.start <= window.closes ?? transmission.start,
-                  payload.dataInfo == pending.dataInfo
+                  payload.dataInfo == pending.dataInfo,
+                  // An AUX_CHAIN_IND carries no AdvA (Vol 6, Part B, §2.3.4.6): a packet naming another
+                  // advertiser is that advertiser's AUX_ADV_IND, caught in this chain's window.
+                  pending.advertiser == nil || payload.advertiserAddress == nil || payload.advertiserAddress == pending.advertiser
             else { return [] }
             // A scannable set's AUX_ADV_IND (no data, no chain): an active scan asks for its scan response.
             let asksForScanResponse = pending.scannable && !pending.scanResponse && payload.advertiserAddress != nil
