@@ -168,7 +168,7 @@ struct GatewayFaultCommandLineTests {
         return counts
     }
 
-    /// The LE Advertising Reports of the bus's iBeacons (with an RSSI) that a served device's
+    /// The advertising reports (legacy or extended) of the bus's iBeacons (with an RSSI) that a served device's
     /// controller sent its host, from that device's capture.
     static func deliveredBusReports(snoop path: String) throws -> Int {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -180,8 +180,17 @@ struct GatewayFaultCommandLineTests {
         for record in try buffer.completeRecords() where record.direction == .received {
             guard case let (.event, bytes)? = try? record.hciPacket(datalink: header.datalink),
                   let packet = try? HCI.EventPacket(decoding: Array(bytes)),
-                  case let .leMeta(.advertisingReport(report))? = try? HCI.Event(decoding: packet) else { continue }
-            count += report.reports.filter { $0.availableRSSI != nil && Array($0.data).firstRange(of: prefix) != nil }.count
+                  case let .leMeta(meta)? = try? HCI.Event(decoding: packet) else { continue }
+            // The served controllers claim the extended family, so the gateways' scans report
+            // the beacons' legacy PDUs as LE Extended Advertising Reports; a legacy scan would not.
+            switch meta {
+            case let .advertisingReport(report):
+                count += report.reports.filter { $0.availableRSSI != nil && Array($0.data).firstRange(of: prefix) != nil }.count
+            case let .extendedAdvertisingReport(report):
+                count += report.reports.filter { $0.availableRSSI != nil && Array($0.data).firstRange(of: prefix) != nil }.count
+            default:
+                continue
+            }
         }
         return count
     }
