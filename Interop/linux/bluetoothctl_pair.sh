@@ -76,8 +76,18 @@ expect "Agent registered" 30 || finish 1
 # bluetoothd forgets a device it discovered 30 s after it was last seen (TemporaryTimeout), and a
 # loaded machine can take that long between the caller's scan and this line: scan in this
 # session until the peer is seen (at most 60 s; pairing is tried regardless), then pair.
+# bluetoothd can answer "scan on" with success while the caller's discovery is still stopping,
+# and then report discovery stopped without starting this one (seen on a loaded machine: no
+# Start Discovery in btmon's capture): on "Discovering: no" before the peer, ask again (3 times).
 send "scan on"
-expect "(NEW|CHG).*Device $address" 60 || echo "bluetoothctl_pair.sh: $address not seen while scanning; pairing anyway"
+seen=0
+for attempt in 1 2 3; do
+    expect "(NEW|CHG).*Device $address|Discovering: no" 60 || break
+    if [[ "$matched" == *"Device $address"* ]]; then seen=1; break; fi
+    echo "bluetoothctl_pair.sh: discovery stopped before $address was seen (attempt $attempt); scanning again"
+    send "scan on"
+done
+[ "$seen" -eq 1 ] || echo "bluetoothctl_pair.sh: $address not seen while scanning; pairing anyway"
 send "scan off"
 # bluetoothd answers Pair with org.bluez.Error.InProgress while it is still busy with the
 # device or the adapter (its discovery stopping, a connection of its own under way): wait
