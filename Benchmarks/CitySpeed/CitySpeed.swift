@@ -7,7 +7,8 @@ import Glibc
 /// simulated seconds, with its figures as one JSON object: load time, simulated seconds per
 /// wall second, receptions (packets a receiver got, ``World/onReception``) per simulated and
 /// per wall second, peak memory (getrusage's maxrss) and the resident memory after loading,
-/// after each simulated minute. The runner streams its timeline
+/// after each simulated minute, and a digest of every reception with the collision and
+/// below-sensitivity counts, to show that two builds give the same run. The runner streams its timeline
 /// (``ScenarioRecording/streaming(events:receptions:)``): the benchmark only counts the
 /// events, so the run keeps none of them. docs/world-benchmarks.md has the tables and
 /// the commands.
@@ -80,7 +81,16 @@ enum CitySpeed {
         let loadedMiB = peakMemoryMiB()
         let residentAfterLoad = residentMemoryMiB()
         var receptions = 0
-        runner.world.onReception = { _ in receptions += 1 }
+        // A digest of every reception (time, receiver, sender, channel, RSSI), so that two
+        // builds can be shown to give the same run, not only the same counts.
+        var digest: UInt64 = 0
+        runner.world.onReception = { reception in
+            receptions += 1
+            for value in [UInt64(bitPattern: reception.time), UInt64(reception.receiver.rawValue), UInt64(reception.sender.rawValue),
+                          UInt64(reception.channel), UInt64(UInt8(bitPattern: reception.rssi))] {
+                digest = WorldRandom.mix(digest ^ value)
+            }
+        }
         let runStart = ContinuousClock.now
         // The world runs a simulated minute at a time so that its resident memory can be
         // sampled between minutes.
@@ -99,6 +109,8 @@ enum CitySpeed {
             + "\"wallSeconds\": \(wall), \"simulatedSecondsPerWallSecond\": \(simulated / wall), "
             + "\"transmissions\": \(statistics.transmissions), \"receptions\": \(receptions), "
             + "\"receptionsPerSimulatedSecond\": \(Double(receptions) / simulated), \"receptionsPerWallSecond\": \(Double(receptions) / wall), "
+            + "\"receptionDigest\": \"\(String(digest, radix: 16))\", \"collisions\": \(statistics.collisions), "
+            + "\"belowSensitivity\": \(statistics.belowSensitivity), "
             + "\"timelineEvents\": \(timelineEvents), \"peakMemoryMiBAfterLoad\": \(loadedMiB), \"peakMemoryMiB\": \(peakMemoryMiB()), "
             + "\"residentMiBAfterLoad\": \(tenth(residentAfterLoad)), "
             + "\"residentMiBByMinute\": [\(residentByMinute.map(tenth).joined(separator: ", "))]}")

@@ -95,4 +95,24 @@ struct ReachTests {
         let flat = World(configuration: WorldConfiguration(seed: 1, radio: RadioModel(pathLossExponent: 0)))
         #expect(flat.reach(txPowerDBm: 0, senderGainDBi: 0) == nil)
     }
+
+    @Test("A packet judged surely below sensitivity without the full draw is one the full draw loses")
+    func surelyBelowIsSound() {
+        let world = World(configuration: WorldConfiguration(seed: 11, radio: RadioModel(shadowingSigmaDB: 2)))
+        var judged = 0, lost = 0
+        for serial in UInt64(0) ..< 20_000 {
+            let receiver = Int(serial % 37)
+            let mean = -95 - Double(serial % 300) / 10
+            let variation = world.randomVariationDB(serial: serial, receiver: receiver)
+            if mean + variation < -95 { lost += 1 }
+            guard world.isSurelyBelow(-95, meanPowerDBm: mean, serial: serial, receiver: receiver) else { continue }
+            judged += 1
+            #expect(mean + variation < -95, "serial \(serial): mean \(mean) dBm + \(variation) dB")
+        }
+        // Most packets more than a few σ short are settled without the logarithm and cosine.
+        #expect(judged > lost / 2)
+        let fading = World(configuration: WorldConfiguration(seed: 11, radio: RadioModel(shadowingSigmaDB: 2, fastFading: true)))
+        #expect(!fading.isSurelyBelow(-95, meanPowerDBm: -200, serial: 1, receiver: 1))
+        #expect(!world.isSurelyBelow(-95, meanPowerDBm: .nan, serial: 1, receiver: 1))
+    }
 }

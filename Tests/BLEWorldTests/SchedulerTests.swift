@@ -31,6 +31,34 @@ struct SchedulerTests {
         #expect(!world.runNextEvent())
     }
 
+    @Test("Events booked for the instant under way run after those already due then, in booking order", arguments: [1, 2, 3] as [UInt64])
+    func bookedForNow(seed: UInt64) {
+        let world = World(configuration: WorldConfiguration(seed: seed))
+        var random = WorldRandom(seed: seed)
+        // Each event is named by the order it was booked in; the queue must run them by
+        // (time, booking), whether booked ahead or for the instant it is processing.
+        var booked: [(time: Microseconds, order: Int)] = []
+        var ran: [Int] = []
+        func book(at time: Microseconds) {
+            let order = booked.count
+            booked.append((Swift.max(time, world.now), order))
+            world.schedule(at: time) { world in
+                ran.append(order)
+                guard booked.count < 3_000 else { return }
+                for _ in 0 ..< Int(random.next() % 3) {
+                    let draw = random.next() % 4
+                    book(at: draw == 0 ? world.now + Microseconds(random.next() % 50) : world.now)
+                }
+            }
+        }
+        for _ in 0 ..< 20 { book(at: Microseconds(random.next() % 100)) }
+        world.run(until: 1_000_000)
+        let expected = booked.sorted { ($0.time, $0.order) < ($1.time, $1.order) }.map(\.order)
+        #expect(ran.count == booked.count)
+        #expect(ran == expected)
+        #expect(booked.count > 500)
+    }
+
     @Test("HCI packets from the host reach the controller in order and answers come back at the same time")
     func hostPackets() throws {
         let world = World(configuration: WorldConfiguration(seed: 7))

@@ -13,6 +13,9 @@ struct Interferer {
     var serial: UInt64
     var position: Vector3
     var txPowerDBm: Double
+    /// The sender's front end, which never changes, so the link budget at each receiver
+    /// reads the sender only for a heading its antenna or body makes matter.
+    var frontEnd: RadioFrontEnd
 }
 
 /// A transmission the world has scheduled or has on the air. Pooled and reused. Release
@@ -39,10 +42,21 @@ final class AirRecord {
     @exclusivity(unchecked)
     #endif
     var started = false
+    /// The sequence number the packet's end event has, or would have had had anyone locked
+    /// onto it (``UnheardEnds``).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var endSequence: UInt64 = 0
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
     var senderPosition = Vector3.zero
+    /// The sender's front end, read when the packet starts.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var senderFrontEnd = RadioFrontEnd(antenna: .isotropic, antennaGainDBi: 0, bodyLossDB: 0)
     #if !DEBUG
     @exclusivity(unchecked)
     #endif

@@ -1,3 +1,5 @@
+import BLEController
+
 /// The receivers open on each channel, filed by where they stand, so that a transmission
 /// is offered only to those within its reach (``World/reach(txPowerDBm:senderGainDBi:phy:)``).
 ///
@@ -39,6 +41,33 @@ struct ListenerGrid {
         var reachScale: Double
     }
 
+    /// A moving listener as filed: its device and reach factor, how fast its route can take
+    /// it, and the last place this grid worked out for it, so that a packet far from it is
+    /// passed over without reading the device (``World/collectReachableListeners(channel:origin:reach:known:)``).
+    struct MovingListener {
+        var device: Int
+        var reachScale: Double
+        /// The fastest its route moves it, in metres per second, or `nil` when it is carried
+        /// or its route sets no bound (then it is checked where it is for every packet).
+        var speedLimit: Double?
+        /// Where its route put it at ``fixTime``, once worked out.
+        var fixPosition = Vector3.zero
+        var fixTime: Microseconds = 0
+        var hasFix = false
+
+        /// Whether it certainly stands farther than the reach whose packet factor is
+        /// `baseSquared` from `origin` at `now`, judged from its fix and its speed: the test
+        /// of the nearest it can be, with a millimetre and a relative 10⁻⁹ to spare for
+        /// rounding, so it rules out only listeners the exact check would rule out too.
+        @inline(__always)
+        func isSurelyBeyond(_ baseSquared: Double, of origin: Vector3, at now: Microseconds) -> Bool {
+            guard hasFix, let speedLimit else { return false }
+            let elapsed = Double(fixTime > now ? fixTime - now : now - fixTime) / 1_000_000
+            let nearest = (fixPosition - origin).length - speedLimit * elapsed - 0.001
+            return nearest > 0 && nearest * nearest > baseSquared * reachScale * (1 + 1e-9)
+        }
+    }
+
     /// Where a listener is filed.
     enum Filing: Equatable {
         case cell(CellKey)
@@ -51,7 +80,30 @@ struct ListenerGrid {
     /// The stationary listeners of each non-empty cell.
     var cells: [CellKey: [FiledListener]] = [:]
     /// The moving listeners on each channel.
-    var moving: [[Int]] = Array(repeating: [], count: 256)
+    var moving: [[MovingListener]] = Array(repeating: [], count: 256)
+    /// The channel each device is filed in a cell on, or −1, by device index.
+    private(set) var cellChannelOf: [Int] = []
+    /// Each device's index in its channel's listeners, or −1 (``DeviceState/listenerIndex``,
+    /// kept here too so a packet's listeners are sorted without reading the devices).
+    private(set) var listenerIndexOf: [Int] = []
+    /// Every device ever filed in a cell, by index: those a stationary sender's packets may
+    /// reach (``SenderReach``).
+    var stationary: [Int] = []
+    /// Bumped whenever something a ``SenderReach`` depends on changes: a device added, moved
+    /// or carried, an obstacle added, a device filed in a cell for the first time.
+    var version: UInt64 = 0
+
+    /// Notes that `device` is filed in a cell on `channel` (−1: it is not).
+    mutating func setCellChannel(_ channel: Int, of device: Int) {
+        while cellChannelOf.count <= device { cellChannelOf.append(-1) }
+        cellChannelOf[device] = channel
+    }
+
+    /// Notes `device`'s index in its channel's listeners (−1: it does not listen).
+    mutating func setListenerIndex(_ index: Int, of device: Int) {
+        while listenerIndexOf.count <= device { listenerIndexOf.append(-1) }
+        listenerIndexOf[device] = index
+    }
 
     /// The largest cell coordinate used; positions beyond count as moving.
     private static let limit = Double(1 << 30)

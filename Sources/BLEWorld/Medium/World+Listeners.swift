@@ -12,6 +12,7 @@ extension World {
             closeReceiver(device)
             state.listenerChannel = channel
             state.listenerIndex = listeners[channel].count
+            listenerGrid.setListenerIndex(state.listenerIndex, of: device)
             listeners[channel].append(device)
             fileListener(device)
         }
@@ -33,10 +34,12 @@ extension World {
             let moved = listeners[channel][lastIndex]
             listeners[channel][index] = moved
             deviceStates[moved].listenerIndex = index
+            listenerGrid.setListenerIndex(index, of: moved)
         }
         listeners[channel].removeLast()
         state.listenerChannel = -1
         state.listenerIndex = -1
+        listenerGrid.setListenerIndex(-1, of: device)
     }
 
     /// Files `device`, whose receiver has just opened on a channel, in ``listenerGrid``.
@@ -47,13 +50,20 @@ extension World {
         if listenerGrid.cellSize == 0 { listenerGrid.cellSize = Self.cellSize(reach: reach(txPowerDBm: 0, senderGainDBi: 0)?.metres) }
         if state.carrier == nil, state.plan == nil, let key = listenerGrid.cell(of: state.description.position, channel: channel) {
             state.filing = .cell(key)
+            listenerGrid.setCellChannel(channel, of: device)
+            if !state.isListedStationary {
+                state.isListedStationary = true
+                listenerGrid.stationary.append(device)
+                listenerGrid.version &+= 1
+            }
             state.filingSlot = listenerGrid.cells[key, default: []].count
             listenerGrid.cells[key, default: []].append(
                 ListenerGrid.FiledListener(device: device, position: state.description.position, reachScale: state.reachScale))
         } else {
             state.filing = .moving(channel: channel)
             state.filingSlot = listenerGrid.moving[channel].count
-            listenerGrid.moving[channel].append(device)
+            listenerGrid.moving[channel].append(ListenerGrid.MovingListener(
+                device: device, reachScale: state.reachScale, speedLimit: state.carrier == nil ? state.routeSpeedLimit : nil))
         }
     }
 
@@ -71,6 +81,7 @@ extension World {
                 if slot < filed.count { deviceStates[filed[slot].device].filingSlot = slot }
             }
             if !filed.isEmpty { listenerGrid.cells[key] = filed }
+            listenerGrid.setCellChannel(-1, of: device)
         case let .moving(channel):
             Self.removeSwapping(slot, from: &listenerGrid.moving[channel], states: deviceStates)
         }
@@ -86,13 +97,13 @@ extension World {
         fileListener(device)
     }
 
-    /// Removes the device at `slot` of `list` by moving the last one into its place.
-    private static func removeSwapping(_ slot: Int, from list: inout [Int], states: [DeviceState]) {
+    /// Removes the listener at `slot` of `list` by moving the last one into its place.
+    private static func removeSwapping(_ slot: Int, from list: inout [ListenerGrid.MovingListener], states: [DeviceState]) {
         guard list.indices.contains(slot) else { return }
         let last = list.count - 1
         if slot != last {
             list[slot] = list[last]
-            states[list[slot]].filingSlot = slot
+            states[list[slot].device].filingSlot = slot
         }
         list.removeLast()
     }

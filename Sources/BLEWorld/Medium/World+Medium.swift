@@ -25,7 +25,35 @@ extension World {
         nextTransmissionSerial &+= 1
         record.started = false
         queue.schedule(at: transmission.start, .transmissionStart, slot)
-        queue.schedule(at: transmission.end, .transmissionEnd, slot)
+        // The end is booked at the start, and only if someone locks on (UnheardEnds), with
+        // the number it would have had if booked now.
+        record.endSequence = queue.reserveSequence()
+    }
+
+    /// Frees an air record's slot for the next transmission.
+    private func release(_ slot: Int) {
+        let record = air[slot]
+        record.receivers.removeAll(keepingCapacity: true)
+        record.interferers.removeAll(keepingCapacity: true)
+        record.started = false
+        freeAirSlots.append(slot)
+    }
+
+    /// Takes `slot`'s packet off `channel`'s traffic.
+    private func takeOffAir(_ slot: Int, channel: Int) {
+        if let index = onAir[channel].firstIndex(of: slot) {
+            onAir[channel].swapAt(index, onAir[channel].count - 1)
+            onAir[channel].removeLast()
+        }
+    }
+
+    /// Ends, in their order, the unheard packets on `channel` (``UnheardEnds``) whose end
+    /// events would have run before the event at ``now`` with `sequence`.
+    private func endUnheardPackets(on channel: Int, before sequence: UInt64) {
+        while let slot = unheardEnds.takeEnd(on: channel, before: now, sequence) {
+            takeOffAir(slot, channel: channel)
+            release(slot)
+        }
     }
 
     /// The first bit leaves the antenna: the packet joins its channel's traffic, and every
@@ -34,14 +62,18 @@ extension World {
     /// Coded packet) and access address locks onto it. A receiver locks
     /// onto every packet that starts in its window; overlapping ones then compete at their
     /// ends, where at most one can beat the others by the capture margin.
-    func startTransmission(_ slot: Int) {
+    func startTransmission(_ slot: Int, sequence: UInt64) {
         let record = air[slot]
         let sender = deviceStates[record.sender]
-        guard sender.powered, sender.epoch == record.senderEpoch else { return }
+        guard sender.powered, sender.epoch == record.senderEpoch else {
+            release(slot)
+            return
+        }
         let transmission = record.transmission
         let end = transmission.end
         record.started = true
         record.senderPosition = sender.position(at: now)
+        record.senderFrontEnd = sender.frontEnd
         sender.statistics.transmissions += 1
         sender.radioClock.transmitted(duration: end - now, dBm: transmission.txPowerDBm)
         sender.previousTransmitStart = sender.lastTransmitStart
@@ -50,22 +82,34 @@ extension World {
 
         let channel = Int(transmission.channel)
         ChannelStatistics.count(&channelCounters.transmissions, channel: channel)
+        endUnheardPackets(on: channel, before: sequence)
         let newcomer = Interferer(sender: record.sender, serial: record.serial, position: record.senderPosition,
-                                  txPowerDBm: transmission.txPowerDBm)
+                                  txPowerDBm: transmission.txPowerDBm, frontEnd: record.senderFrontEnd)
         for other in onAir[channel] {
             let existing = air[other]
-            existing.interferers.append(newcomer)
+            // Only a packet someone locked onto ever reads its interferers.
+            if !existing.receivers.isEmpty { existing.interferers.append(newcomer) }
             record.interferers.append(Interferer(sender: existing.sender, serial: existing.serial,
                                                  position: existing.senderPosition,
-                                                 txPowerDBm: existing.transmission.txPowerDBm))
+                                                 txPowerDBm: existing.transmission.txPowerDBm, frontEnd: existing.senderFrontEnd))
         }
         onAir[channel].append(slot)
 
         // Only receivers within the packet's reach could get it; the others are not offered it.
         let candidates: [Int]
-        if offersOnlyWithinReach,
-           let reach = reach(txPowerDBm: transmission.txPowerDBm, senderGainDBi: sender.description.antennaGainDBi,
-                            phy: transmission.phy) {
+        if !offersOnlyWithinReach {
+            candidates = listeners[channel]
+        } else if Self.isStationary(sender) {
+            // A sender standing still reuses what its packets reach (SenderReach).
+            let known = stationaryReach(of: sender, transmission)
+            if let reach = known.reach {
+                collectReachableListeners(channel: channel, origin: record.senderPosition, reach: reach, known: known)
+                candidates = reachable
+            } else {
+                candidates = listeners[channel]
+            }
+        } else if let reach = reach(txPowerDBm: transmission.txPowerDBm, senderGainDBi: sender.description.antennaGainDBi,
+                                    phy: transmission.phy) {
             collectReachableListeners(channel: channel, origin: record.senderPosition, reach: reach)
             candidates = reachable
         } else {
@@ -79,23 +123,22 @@ extension World {
                   receiver.transmittingUntil <= now else { continue }
             record.receivers.append(ReceiverLock(device: device, epoch: receiver.epoch))
         }
+        if record.receivers.isEmpty {
+            unheardEnds.add(UnheardEnds.End(time: end, sequence: record.endSequence, slot: slot), channel: channel)
+        } else {
+            queue.schedule(at: end, .transmissionEnd, slot, sequence: record.endSequence)
+        }
     }
 
     /// The last bit arrives: each locked receiver gets the packet unless the model loses it.
-    func endTransmission(_ slot: Int) {
+    /// Booked only for a packet someone locked onto (``UnheardEnds``).
+    func endTransmission(_ slot: Int, sequence: UInt64) {
         let record = air[slot]
-        defer {
-            record.receivers.removeAll(keepingCapacity: true)
-            record.interferers.removeAll(keepingCapacity: true)
-            record.started = false
-            freeAirSlots.append(slot)
-        }
+        defer { release(slot) }
         guard record.started else { return }
         let channel = Int(record.transmission.channel)
-        if let index = onAir[channel].firstIndex(of: slot) {
-            onAir[channel].swapAt(index, onAir[channel].count - 1)
-            onAir[channel].removeLast()
-        }
+        endUnheardPackets(on: channel, before: sequence)
+        takeOffAir(slot, channel: channel)
         let receivers = record.receivers
         for lock in receivers {
             if let rssi = receptionRSSI(of: record, at: lock) {
@@ -129,9 +172,14 @@ extension World {
         var power = meanReceivedPowerDBm(from: sender, at: record.senderPosition, to: receiver, at: receiverPosition,
                                          time: transmission.start, txPowerDBm: transmission.txPowerDBm, obstacles: realistic)
         if realistic {
-            power += randomVariationDB(serial: record.serial, receiver: lock.device)
             // A Coded packet is received weaker than a 1M one (RadioModel.sensitivityGainDB(for:)).
-            if power < RadioModel.sensitivityDBm(receiver.description.sensitivityDBm, on: transmission.phy) {
+            let sensitivity = RadioModel.sensitivityDBm(receiver.description.sensitivityDBm, on: transmission.phy)
+            if isSurelyBelow(sensitivity, meanPowerDBm: power, serial: record.serial, receiver: lock.device) {
+                receiver.statistics.belowSensitivity += 1
+                return nil
+            }
+            power += randomVariationDB(serial: record.serial, receiver: lock.device)
+            if power < sensitivity {
                 receiver.statistics.belowSensitivity += 1
                 return nil
             }
@@ -145,10 +193,13 @@ extension World {
         }
         if realistic, !record.interferers.isEmpty {
             var interferenceMilliwatts = 0.0
+            let receiverFrontEnd = receiver.frontEnd
+            let time = transmission.start
             for interferer in record.interferers where interferer.sender != lock.device {
-                let other = deviceStates[interferer.sender]
-                let level = meanReceivedPowerDBm(from: other, at: interferer.position, to: receiver, at: receiverPosition,
-                                                 time: transmission.start, txPowerDBm: interferer.txPowerDBm, obstacles: true)
+                let level = meanReceivedPowerDBm(
+                    from: interferer.frontEnd, heading: self.deviceStates[interferer.sender].headingDegrees(at: time),
+                    at: interferer.position, to: receiverFrontEnd, heading: receiver.headingDegrees(at: time),
+                    at: receiverPosition, time: time, txPowerDBm: interferer.txPowerDBm, obstacles: true)
                     + randomVariationDB(serial: interferer.serial, receiver: lock.device)
                 interferenceMilliwatts += pow(10, level / 10)
             }

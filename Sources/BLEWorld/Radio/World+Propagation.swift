@@ -86,6 +86,26 @@ extension World {
         return power
     }
 
+    /// Whether a packet whose mean level at `receiver` is `meanPowerDBm` certainly stays
+    /// below `sensitivity` once ``randomVariationDB(serial:receiver:)`` is added, judged
+    /// without the logarithm and cosine of the draw: most receivers that lock onto a packet
+    /// stand where only the rarest draw could lift it to their sensitivity.
+    ///
+    /// Shadowing adds σ·√(−2 ln u₁)·cos(2π u₂), which is at most σ·√(2 (1/u₁ − 1)), since
+    /// ln x ≤ x − 1 for x = 1/u₁. So a packet whose shortfall (sensitivity − mean) exceeds
+    /// that by a millionth of σ (far above a double's rounding of these sums) is lost however
+    /// the cosine falls, exactly as the full draw would find. `false` (draw in full) with
+    /// fast fading, whose gain this does not bound, or anything that is not a number.
+    @inline(__always)
+    func isSurelyBelow(_ sensitivity: Double, meanPowerDBm: Double, serial: UInt64, receiver: Int) -> Bool {
+        let radio = configuration.radio
+        guard !radio.fastFading, radio.shadowingSigmaDB > 0 else { return false }
+        let shortfall = (sensitivity - meanPowerDBm) / radio.shadowingSigmaDB
+        guard shortfall > 0 else { return false }
+        let unit = WorldRandom.unit(WorldRandom.hash(seed: configuration.seed, serial, UInt64(receiver), 1))
+        return shortfall > (2 * (1 / unit - 1)).squareRoot() + 1e-6
+    }
+
     /// Shadowing and fast fading for one packet at one receiver: a function of the seed,
     /// the packet's serial number and the receiver only, so the same packet has the same
     /// level at a receiver whether it is the wanted signal or interference.

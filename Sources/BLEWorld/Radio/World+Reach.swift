@@ -69,52 +69,54 @@ extension World {
     /// ones (on a route or carried) are checked where their route puts them now. When the
     /// cells to visit outnumber the channel's listeners, the listeners are checked one by one
     /// instead: the index never costs more than the list it replaces.
-    func collectReachableListeners(channel: Int, origin: Vector3, reach: Reach) {
+    ///
+    /// A stationary sender passes what its packets reach (`known`, ``SenderReach``): its
+    /// stationary listeners in reach, of which those filed on `channel` now are the ones the
+    /// grid's cells would give.
+    func collectReachableListeners(channel: Int, origin: Vector3, reach: Reach, known: SenderReach? = nil) {
         reachable.removeAll(keepingCapacity: true)
         let all = listeners[channel]
         let reachSquared = reach.baseSquared
-        if let cells = listenerGrid.cells(around: origin, reach: reach.metres), cells.count < all.count {
-            for key in cells.keys(channel: channel) {
-                guard let filed = listenerGrid.cells[key] else { continue }
-                // Where a stationary listener stands is filed with it (what its position(at:) gives).
-                for listener in filed {
-                    let offset = listener.position - origin
-                    if !(offset.dot(offset) > reachSquared * listener.reachScale) { reachable.append(listener.device) }
+        let cellCount = if let known { known.cellCount } else { listenerGrid.cells(around: origin, reach: reach.metres)?.count }
+        if let cellCount, cellCount < all.count {
+            if let known {
+                for device in known.listeners where listenerGrid.cellChannelOf[device] == channel {
+                    reachable.append(device)
+                }
+            } else if let cells = listenerGrid.cells(around: origin, reach: reach.metres) {
+                for key in cells.keys(channel: channel) {
+                    guard let filed = listenerGrid.cells[key] else { continue }
+                    // Where a stationary listener stands is filed with it (what its position(at:) gives).
+                    for listener in filed {
+                        let offset = listener.position - origin
+                        if !(offset.dot(offset) > reachSquared * listener.reachScale) { reachable.append(listener.device) }
+                    }
                 }
             }
-            for device in listenerGrid.moving[channel]
-                where !isSurelyBeyond(reachSquared, of: origin, device) && isWithin(reachSquared, of: origin, device) {
-                reachable.append(device)
+            let now = now
+            for slot in listenerGrid.moving[channel].indices {
+                let listener = listenerGrid.moving[channel][slot]
+                if listener.isSurelyBeyond(reachSquared, of: origin, at: now) { continue }
+                let position = deviceStates[listener.device].position(at: now)
+                if listener.speedLimit != nil {
+                    listenerGrid.moving[channel][slot].fixPosition = position
+                    listenerGrid.moving[channel][slot].fixTime = now
+                    listenerGrid.moving[channel][slot].hasFix = true
+                }
+                let offset = position - origin
+                if !(offset.dot(offset) > reachSquared * listener.reachScale) { reachable.append(listener.device) }
             }
             if reachable.count > 1 {
                 // Sorted by each device's index in the channel's list, read once per device
                 // (the indices differ, so the order is the one sort gives by any means).
                 reachableOrder.removeAll(keepingCapacity: true)
-                for device in reachable { reachableOrder.append((deviceStates[device].listenerIndex, device)) }
+                for device in reachable { reachableOrder.append((listenerGrid.listenerIndexOf[device], device)) }
                 reachableOrder.sort { $0.index < $1.index }
                 for (slot, entry) in reachableOrder.enumerated() { reachable[slot] = entry.device }
             }
         } else {
             for device in all where isWithin(reachSquared, of: origin, device) { reachable.append(device) }
         }
-    }
-
-    /// Whether a device on a route is certainly farther than the reach whose packet factor is
-    /// `baseSquared` from `origin` at ``now``, judged from where its route last put it
-    /// (``DeviceState/routeFix``) and how fast it can have moved since
-    /// (``DeviceState/routeSpeedLimit``), without walking its route again: most walkers of a
-    /// city are far from most packets. The test is conservative, with a millimetre and a
-    /// relative 10⁻⁹ to spare for rounding, so a device it rules out is one that
-    /// ``isWithin(_:of:_:)`` would also have ruled out, and the listeners offered a packet
-    /// stay the same; `false` (check exactly) when there is no fix or bound, or anything is
-    /// not a number.
-    @inline(__always)
-    private func isSurelyBeyond(_ baseSquared: Double, of origin: Vector3, _ device: Int) -> Bool {
-        let state = deviceStates[device]
-        guard state.carrier == nil, let speedLimit = state.routeSpeedLimit, let fix = state.routeFix else { return false }
-        let elapsed = Double(fix.time > now ? fix.time - now : now - fix.time) / 1_000_000
-        let nearest = (fix.position - origin).length - speedLimit * elapsed - 0.001
-        return nearest > 0 && nearest * nearest > baseSquared * state.reachScale * (1 + 1e-9)
     }
 
     /// Whether `device` stands within the reach whose packet factor is `baseSquared` from

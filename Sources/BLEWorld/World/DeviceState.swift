@@ -27,8 +27,7 @@ final class DeviceState {
         }
     }
     /// The last position ``position(at:)`` worked out on ``plan`` and its time: asked again
-    /// for the same instant, the device gives it without walking its route again, and a
-    /// listener far from a packet can be ruled out from it (``World/collectReachableListeners(channel:origin:reach:)``).
+    /// for the same instant, the device gives it without walking its route again.
     /// Only ever set from ``plan`` and forgotten when it changes, so it is exactly what the
     /// route gives at that time.
     #if !DEBUG
@@ -36,7 +35,8 @@ final class DeviceState {
     #endif
     private(set) var routeFix: (time: Microseconds, position: Vector3)?
     /// The fastest ``plan`` ever moves, in metres per second, or `nil` when the route gives
-    /// no such bound (``RoutePlan/speedLimit``).
+    /// no such bound (``RoutePlan/speedLimit``): a listener far from a packet is ruled out
+    /// with it (``ListenerGrid/MovingListener``).
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
@@ -94,16 +94,17 @@ final class DeviceState {
     @exclusivity(unchecked)
     #endif
     var reachScale = Double.infinity
+    /// Whether ``World/listenerGrid`` lists the device among its stationary listeners.
+    var isListedStationary = false
+    /// What its packets reach while it stands still (``SenderReach``), once worked out.
+    var senderReach: SenderReach?
 
-    /// The deadline the world has a wake-up scheduled for, and that wake-up's generation.
+    /// The deadline the world has a wake-up scheduled for (its generation is in
+    /// ``World/timerGenerations``).
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
     var scheduledDeadline: Microseconds?
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
-    var timerGeneration: UInt64 = 0
 
     /// Until when the device is transmitting, and when its last two transmissions started.
     #if !DEBUG

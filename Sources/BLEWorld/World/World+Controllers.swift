@@ -47,10 +47,10 @@ extension World {
         let state = deviceStates[device]
         let deadline = state.powered ? Self.nextDeadline(of: &state.controller) : nil
         guard deadline != state.scheduledDeadline else { return }
-        state.timerGeneration &+= 1
+        timerGenerations[device] &+= 1
         state.scheduledDeadline = deadline
         if let deadline {
-            queue.schedule(at: Swift.max(deadline, now), .timer, device, state.timerGeneration)
+            queue.schedule(at: Swift.max(deadline, now), .timer, device, timerGenerations[device])
         }
     }
 }

@@ -41,6 +41,7 @@ extension World {
         state.description.position = position
         state.description.route = nil
         state.plan = nil
+        listenerGrid.version &+= 1
         refileListener(device.rawValue)
     }
 
