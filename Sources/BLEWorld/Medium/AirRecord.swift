@@ -6,6 +6,13 @@ struct ReceiverLock {
     var epoch: UInt64
 }
 
+/// A transmission on its channel's traffic (``World/onAir``), and whether anyone locked onto
+/// it (only such a packet collects its interferers).
+struct OnAir {
+    var slot: Int
+    var heard: Bool
+}
+
 /// Another transmission overlapping one on the same channel: what a receiver needs to
 /// work out its interference.
 struct Interferer {

@@ -41,7 +41,7 @@ extension World {
 
     /// Takes `slot`'s packet off `channel`'s traffic.
     private func takeOffAir(_ slot: Int, channel: Int) {
-        if let index = onAir[channel].firstIndex(of: slot) {
+        if let index = onAir[channel].firstIndex(where: { $0.slot == slot }) {
             onAir[channel].swapAt(index, onAir[channel].count - 1)
             onAir[channel].removeLast()
         }
@@ -83,17 +83,6 @@ extension World {
         let channel = Int(transmission.channel)
         ChannelStatistics.count(&channelCounters.transmissions, channel: channel)
         endUnheardPackets(on: channel, before: sequence)
-        let newcomer = Interferer(sender: record.sender, serial: record.serial, position: record.senderPosition,
-                                  txPowerDBm: transmission.txPowerDBm, frontEnd: record.senderFrontEnd)
-        for other in onAir[channel] {
-            let existing = air[other]
-            // Only a packet someone locked onto ever reads its interferers.
-            if !existing.receivers.isEmpty { existing.interferers.append(newcomer) }
-            record.interferers.append(Interferer(sender: existing.sender, serial: existing.serial,
-                                                 position: existing.senderPosition,
-                                                 txPowerDBm: existing.transmission.txPowerDBm, frontEnd: existing.senderFrontEnd))
-        }
-        onAir[channel].append(slot)
 
         // Only receivers within the packet's reach could get it; the others are not offered it.
         let candidates: [Int]
@@ -123,11 +112,34 @@ extension World {
                   receiver.transmittingUntil <= now else { continue }
             record.receivers.append(ReceiverLock(device: device, epoch: receiver.epoch))
         }
+        joinTraffic(slot, channel: channel)
         if record.receivers.isEmpty {
             unheardEnds.add(UnheardEnds.End(time: end, sequence: record.endSequence, slot: slot), channel: channel)
         } else {
             queue.schedule(at: end, .transmissionEnd, slot, sequence: record.endSequence)
         }
+    }
+
+    /// The packet in `slot`, whose receivers have locked on, joins `channel`'s traffic: it
+    /// interferes with each packet on the air there and each interferes with it. Only a
+    /// packet someone locked onto ever reads its interferers, so only such packets collect
+    /// them (in a city of 100,000 beacons some 37 packets share a channel at any moment).
+    private func joinTraffic(_ slot: Int, channel: Int) {
+        let record = air[slot]
+        let heard = !record.receivers.isEmpty
+        if !onAir[channel].isEmpty {
+            let newcomer = Interferer(sender: record.sender, serial: record.serial, position: record.senderPosition,
+                                      txPowerDBm: record.transmission.txPowerDBm, frontEnd: record.senderFrontEnd)
+            for other in onAir[channel] {
+                if other.heard { air[other.slot].interferers.append(newcomer) }
+                guard heard else { continue }
+                let existing = air[other.slot]
+                record.interferers.append(Interferer(sender: existing.sender, serial: existing.serial,
+                                                     position: existing.senderPosition,
+                                                     txPowerDBm: existing.transmission.txPowerDBm, frontEnd: existing.senderFrontEnd))
+            }
+        }
+        onAir[channel].append(OnAir(slot: slot, heard: heard))
     }
 
     /// The last bit arrives: each locked receiver gets the packet unless the model loses it.

@@ -119,7 +119,7 @@ public final class World {
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    var onAir: [[Int]] = Array(repeating: [], count: 256)
+    var onAir: [[OnAir]] = Array(repeating: [], count: 256)
     /// The packets on the air that nobody locked onto, whose ends book no event.
     #if !DEBUG
     @exclusivity(unchecked)
