@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import BLEBeacons
 import BLEWire
 import BLEWorld
@@ -33,7 +38,8 @@ struct HeardSenders {
     private let devices: [AddressKey: DeviceID]
     /// The scenario's names of devices.
     private let names: (DeviceID) -> String?
-    private var indexByAddress: [AddressKey: Int] = [:]
+    /// Positions in ``senders`` by ``packed(_:)`` address.
+    private var indexByAddress: [UInt64: Int] = [:]
     /// Every address heard so far, in the order first heard.
     private(set) var senders: [Sender] = []
     private var numbers: [IBeaconIdentity: Int] = [:]
@@ -48,11 +54,17 @@ struct HeardSenders {
     /// How many identities are numbered: every number is below it.
     var identityCount: Int { numbers.count }
 
+    /// An address and its kind in one integer (the kind above the 48 bits): an integer key
+    /// hashes in a fraction of the time a structure takes, and this runs for every report.
+    static func packed(_ address: BluetoothAddress) -> UInt64 {
+        address.value | (address.kind == .random ? 1 << 48 : 0)
+    }
+
     /// The position in ``senders`` of the sender with `address`, resolved on first hearing.
     mutating func index(of address: BluetoothAddress) -> Int {
-        let key = AddressKey(address)
+        let key = Self.packed(address)
         if let index = indexByAddress[key] { return index }
-        let device = devices[key]
+        let device = devices[AddressKey(address)]
         senders.append(Sender(device: device, name: device.flatMap(names)))
         indexByAddress[key] = senders.count - 1
         return senders.count - 1
@@ -61,7 +73,7 @@ struct HeardSenders {
     /// The iBeacon in `data`, sent by the sender at `index`, or `nil` when `data` is not
     /// one; decoded only when `data` differs from what that sender sent last.
     mutating func beacon(in data: ArraySlice<UInt8>, from index: Int) -> IBeacon? {
-        if let last = senders[index].data, last.elementsEqual(data) { return senders[index].frame }
+        if let last = senders[index].data, Self.same(last, data) { return senders[index].frame }
         let bytes = Array(data)
         let frame = try? IBeacon(decoding: bytes)
         senders[index].data = bytes
@@ -71,6 +83,18 @@ struct HeardSenders {
             senders[index].beaconName = senders[index].name ?? frame.identity.description
         }
         return frame
+    }
+
+    /// Whether `cached` and `data` hold the same octets (compared as memory: a generic
+    /// element-wise comparison cost more than the rest of a cache hit).
+    static func same(_ cached: [UInt8], _ data: ArraySlice<UInt8>) -> Bool {
+        guard cached.count == data.count else { return false }
+        return cached.withUnsafeBytes { cachedBytes in
+            data.withUnsafeBytes { dataBytes in
+                guard let cachedStart = cachedBytes.baseAddress, let dataStart = dataBytes.baseAddress else { return true }
+                return memcmp(cachedStart, dataStart, cachedBytes.count) == 0
+            }
+        }
     }
 
     /// A dense number for `identity`: the same identity always gets the same number, two

@@ -212,13 +212,12 @@ public final class ScenarioRunner {
         guard let rssi else { return }
         let senderIndex = senders.index(of: address)
         guard let frame = senders.beacon(in: data, from: senderIndex) else { return }
-        let sender = senders.senders[senderIndex]
-        let number = sender.identityNumber
+        let number = senders.senders[senderIndex].identityNumber
         guard observers[index].watches(frame.identity, number: number, count: senders.identityCount) else { return }
         let now = world.now
         let observerPosition = world.position(of: device)
-        let senderPosition = sender.device.map { world.position(of: $0) }
-        let name = sender.beaconName
+        let senderPosition = senders.senders[senderIndex].device.map { world.position(of: $0) }
+        let name = senders.senders[senderIndex].beaconName
         let sighting = BeaconSighting(beacon: name, identity: frame.identity, rssi: Int(rssi),
                                       distance: senderPosition.map { Vector3.distance($0, observerPosition) },
                                       observerPosition: observerPosition, heardAt: now)
