@@ -38,4 +38,39 @@ struct LegacyScannerDuplicateTests {
         }
         #expect(keys.count == 2 * 2 * HCI.LEAdvertisingReport.EventType.allCases.count)
     }
+
+    @Test("Reported keys noted in batches have the membership of a set, whether noted or inserted")
+    func reportedKeysMatchASet() {
+        var table = ReportedKeys()
+        var reference: Set<UInt64> = []
+        var generator: UInt64 = 0x1234_5678
+        for step in 0 ..< 5_000 {
+            generator = generator &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // Repeated advertisers (as a scanner hears them) and scattered ones, zero included.
+            let address = step % 3 == 0 ? UInt64(step % 300) : generator >> 16
+            let key = LegacyScanner.duplicateKey(BluetoothAddress(address, kind: step % 2 == 0 ? .public : .random),
+                                                 HCI.LEAdvertisingReport.EventType.allCases[step % 5])
+            if step % 7 == 0 {
+                let new = table.insert(key)
+                #expect(new == reference.insert(key).inserted)
+            } else {
+                table.note(key)
+                reference.insert(key)
+            }
+            if step % 1_000 == 999 {
+                let found = table.contains(key)
+                #expect(found)
+            }
+        }
+        let count = table.count()
+        let allFound = reference.allSatisfy { table.contains($0) }
+        #expect(count == reference.count)
+        #expect(allFound)
+        let absent = LegacyScanner.duplicateKey(BluetoothAddress(0xFFFF_FFFF_FFFF, kind: .random), .scanRsp)
+        #expect(!reference.contains(absent))
+        let foundAbsent = table.contains(absent)
+        #expect(!foundAbsent)
+        let zeroAgain = table.insert(LegacyScanner.duplicateKey(BluetoothAddress(0), .advInd))
+        #expect(!zeroAgain, "zero is a key like any other")
+    }
 }

@@ -14,7 +14,7 @@ struct LegacyScanner: Sendable {
     /// What duplicate filtering compares (§4.4.3.5 as the HCI describes it): the
     /// advertiser's address and the report's event type, packed into one integer (the 48-bit
     /// address, its kind above it, the event type in the top octet), since every report is
-    /// noted, filtering or not, and one integer hashes in a fraction of a structure's time.
+    /// noted, filtering or not, and one integer hashes faster than a structure (``ReportedKeys``).
     static func duplicateKey(_ address: BluetoothAddress, _ eventType: HCI.LEAdvertisingReport.EventType) -> UInt64 {
         address.value | UInt64(address.kind.rawValue) << 48 | UInt64(eventType.rawValue) << 56
     }
@@ -27,7 +27,7 @@ struct LegacyScanner: Sendable {
     private(set) var schedule: ScanSchedule
     /// Every ``duplicateKey(_:_:)`` reported since scanning started, kept while duplicate
     /// filtering is off too, so that an LE Set Scan Enable turning it on suppresses them.
-    private var reported: Set<UInt64> = []
+    private var reported = ReportedKeys()
     private(set) var request: PendingRequest?
 
     /// Starts scanning at `now`, on LE 1M with the interval and window of `parameters`, or
@@ -122,9 +122,13 @@ struct LegacyScanner: Sendable {
         _ eventType: HCI.LEAdvertisingReport.EventType, _ address: BluetoothAddress, _ data: ArraySlice<UInt8>,
         _ rssi: Int8
     ) -> [LinkEffect] {
-        // One look-up: a key filtering finds is already there, so inserting it changes nothing.
-        let new = reported.insert(Self.duplicateKey(address, eventType)).inserted
-        if filterDuplicates, !new { return [] }
+        let key = Self.duplicateKey(address, eventType)
+        if filterDuplicates {
+            // One look-up: a key filtering finds is already there, so inserting it changes nothing.
+            guard reported.insert(key) else { return [] }
+        } else {
+            reported.note(key)
+        }
         let entry = HCI.LEAdvertisingReport.Report(
             eventType: eventType, addressType: address.kind == .public ? .public : .random,
             address: address, data: Array(data)[...], rssi: rssi)
