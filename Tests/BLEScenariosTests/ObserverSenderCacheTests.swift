@@ -90,7 +90,7 @@ struct ObserverSenderCacheTests {
         #expect(answers == [true, false, true, false], "the same answer once known")
         let frame = IBeacon(identity: Self.first, measuredPower: -59)
         var firstHearings = 0
-        for (time, rssi) in [(1_000, -70), (2_000, -60), (9_000_000, -65)] as [(Microseconds, Int)] {
+        for (time, rssi) in [(1_000, -70), (2_000, -60), (9_000_000, -65)] as [(Int64, Int)] {
             let sighting = BeaconSighting(beacon: "stop", identity: Self.first, rssi: rssi, distance: nil,
                                           observerPosition: Vector3(x: 0, y: 0, z: 0), heardAt: time)
             let events = numbered.receive(frame, number: 0, sighting: sighting, at: time)
