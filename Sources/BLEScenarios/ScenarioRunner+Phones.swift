@@ -133,7 +133,7 @@ extension ScenarioRunner {
 
     /// Whether the observing phone `name` has Bluetooth on (a device that is no phone has).
     func hearsBeacons(_ name: String) -> Bool {
-        // Most observers are no phones: no string to hash for them (this runs per report).
+        // A scenario without phones hashes no name here (this runs for every report).
         phones.isEmpty || (phones[name]?.bluetoothOn ?? true)
     }
 

@@ -13,8 +13,8 @@ struct LegacyScanner: Sendable {
 
     /// What duplicate filtering compares (§4.4.3.5 as the HCI describes it): the
     /// advertiser's address and the report's event type, packed into one integer (the 48-bit
-    /// address, its kind above it, the event type in the top octet), since every report is
-    /// noted, filtering or not, and one integer hashes faster than a structure (``ReportedKeys``).
+    /// address, its kind above it, the event type in the top octet) that ``ReportedKeys``
+    /// can sort and batch, since every report is noted, filtering or not.
     static func duplicateKey(_ address: BluetoothAddress, _ eventType: HCI.LEAdvertisingReport.EventType) -> UInt64 {
         address.value | UInt64(address.kind.rawValue) << 48 | UInt64(eventType.rawValue) << 56
     }
