@@ -24,6 +24,9 @@ package struct ScenarioObserverState {
     var monitor: BeaconMonitor
     var ranger: BeaconRanger<IBeaconIdentity>
     var heard: Set<IBeaconIdentity> = []
+    /// What is known of each beacon by its number (``HeardSenders/number(of:)``), for a
+    /// runner that numbers them: ``IdentityFlags`` bits, zero for one never looked at.
+    var identityFlags: [UInt8] = []
     /// The last sighting of each beacon, for ranging's reports (kept only when ranging).
     var latest: [IBeaconIdentity: BeaconSighting] = [:]
     var reportedProximity: [IBeaconIdentity: BeaconProximity] = [:]
@@ -66,16 +69,52 @@ package struct ScenarioObserverState {
         regions.contains { $0.contains(identity) }
     }
 
+    /// The bits of ``identityFlags``.
+    enum IdentityFlags {
+        /// Whether a region covers the beacon is known.
+        static let watchKnown: UInt8 = 1
+        /// A region covers the beacon.
+        static let watched: UInt8 = 2
+        /// The beacon has been heard (``ScenarioTimelineEvent/Kind/firstHeard(_:)`` is behind).
+        static let heard: UInt8 = 4
+    }
+
+    /// Whether any monitored region covers the beacon `identity`, numbered `number` by its
+    /// runner (below `count`): worked out once per beacon, since the regions never change.
+    mutating func watches(_ identity: IBeaconIdentity, number: Int, count: Int) -> Bool {
+        growFlags(to: max(count, number + 1))
+        let flags = identityFlags[number]
+        if flags & IdentityFlags.watchKnown != 0 { return flags & IdentityFlags.watched != 0 }
+        let watched = watches(identity)
+        identityFlags[number] = flags | IdentityFlags.watchKnown | (watched ? IdentityFlags.watched : 0)
+        return watched
+    }
+
+    private mutating func growFlags(to count: Int) {
+        if count > identityFlags.count { identityFlags.append(contentsOf: repeatElement(0, count: count - identityFlags.count)) }
+    }
+
     /// Starts monitoring every region at `time`.
     package mutating func start(at time: Microseconds) {
         for region in regions { try? monitor.startMonitoring(region, at: time) }
     }
 
     /// Takes one advertisement of a watched beacon; returns the events it causes.
-    package mutating func receive(_ frame: IBeacon, sighting: BeaconSighting, at time: Microseconds) -> [ScenarioTimelineEvent.Kind] {
+    /// - Parameter number: the beacon's number from ``watches(_:number:count:)``, whose flags
+    ///   then say whether it was heard before; `nil` for an observer that numbers none.
+    package mutating func receive(_ frame: IBeacon, number: Int? = nil, sighting: BeaconSighting,
+                                  at time: Microseconds) -> [ScenarioTimelineEvent.Kind] {
         var events: [ScenarioTimelineEvent.Kind] = []
         let identity = frame.identity
-        if heard.insert(identity).inserted { events.append(.firstHeard(sighting)) }
+        if let number {
+            growFlags(to: number + 1)
+            if identityFlags[number] & IdentityFlags.heard == 0 {
+                identityFlags[number] |= IdentityFlags.heard
+                events.append(.firstHeard(sighting))
+            }
+        } else if heard.insert(identity).inserted {
+            events.append(.firstHeard(sighting))
+        }
         for event in monitor.detected(identity, at: time) {
             if case let .didEnter(region, _) = event { events.append(.entered(region: region.identifier)) }
         }

@@ -54,7 +54,7 @@ extension ScenarioRunner {
     /// its system does with no app on screen between the bursts of the `legacyIOS5to7`
     /// profile (`PhonePolicy.backgroundScanPhase(at:)`, rule 8), when it hears nothing.
     func phoneScanListens(_ name: String, at time: Microseconds) -> Bool {
-        guard let scan = phoneScans[name], scan.offScreen, let phone = phones[name] else { return true }
+        guard !phoneScans.isEmpty, let scan = phoneScans[name], scan.offScreen, let phone = phones[name] else { return true }
         return phone.policy.backgroundScanPhase(at: time).listening
     }
 

@@ -133,7 +133,8 @@ extension ScenarioRunner {
 
     /// Whether the observing phone `name` has Bluetooth on (a device that is no phone has).
     func hearsBeacons(_ name: String) -> Bool {
-        phones[name]?.bluetoothOn ?? true
+        // A scenario without phones hashes no name here (this runs for every report).
+        phones.isEmpty || (phones[name]?.bluetoothOn ?? true)
     }
 
     /// Routes a region event to `app` by the phone's rules, once its location authorization

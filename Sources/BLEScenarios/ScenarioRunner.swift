@@ -32,7 +32,8 @@ public final class ScenarioRunner {
 
     var observers: [ScenarioObserverState] = []
     private var observerIndex: [DeviceID: Int] = [:]
-    private var senders: [AddressKey: DeviceID] = [:]
+    /// The advertisers heard, each resolved and decoded once.
+    private var senders: HeardSenders
     var events: [ScenarioTimelineEvent] = []
     /// The phones of the scenario (devices with apps), by device name.
     var phones: [String: PhoneCore] = [:]
@@ -80,8 +81,10 @@ public final class ScenarioRunner {
         world = World(configuration: WorldConfiguration(seed: scenario.seed, timing: scenario.timing, radio: scenario.radio,
                                                         capturesHCI: capturesHCI, geographicOrigin: scenario.origin))
         built = try scenario.build(into: world, beacons: beacons, reports: reports)
+        var addresses: [AddressKey: DeviceID] = [:]
+        for (device, id) in zip(scenario.devices, built.deviceIDs) { addresses[AddressKey(device.address)] = id }
+        senders = HeardSenders(devices: addresses, names: { [built] in built.name(of: $0) })
         for (index, (device, id)) in zip(scenario.devices, built.deviceIDs).enumerated() {
-            senders[AddressKey(device.address)] = id
             guard let observing = device.observing else { continue }
             observerIndex[id] = observers.count
             // A phone's monitoring reports exits late or never now and then (rule 21).
@@ -182,37 +185,50 @@ public final class ScenarioRunner {
 
     /// An LE Advertising Report an observing device's controller handed over as a value
     /// (``BLEWorld/ScenarioReports/values``): the same advertisements as ``hostPacket(_:from:)``
-    /// would decode from its bytes, without the bytes.
+    /// would decode from its bytes, without the bytes (nor, unless ``onAdvertisement`` wants
+    /// them, an array of them: this runs for every report of every observer).
     private func hostReport(_ report: HCI.LEAdvertisingReport, from device: DeviceID) {
         guard let index = observerIndex[device], hearsBeacons(observers[index].name),
               phoneScanListens(observers[index].name, at: world.now) else { return }
-        observe(ScannedAdvertisement.reports(in: report), by: device, index: index)
+        for entry in report.reports {
+            onAdvertisement?(observers[index].name, ScannedAdvertisement(entry))
+            observe(entry.address, rssi: entry.availableRSSI, data: entry.data, by: device, index: index)
+        }
     }
 
     /// What observer `index` (the observing `device`) makes of the advertisements it heard now.
     private func observe(_ reports: [ScannedAdvertisement], by device: DeviceID, index: Int) {
-        let now = world.now
         for entry in reports {
             onAdvertisement?(observers[index].name, entry)
             // A truncated advertisement is only the part that arrived: not read as a beacon.
-            guard !entry.truncated, let rssi = entry.rssi, let frame = try? IBeacon(decoding: entry.data),
-                  observers[index].watches(frame.identity) else { continue }
-            let sender = senders[AddressKey(entry.address)]
-            let observerPosition = world.position(of: device)
-            let senderPosition = sender.map { world.position(of: $0) }
-            let name = sender.flatMap { built.name(of: $0) } ?? frame.identity.description
-            let sighting = BeaconSighting(beacon: name, identity: frame.identity, rssi: Int(rssi),
-                                          distance: senderPosition.map { Vector3.distance($0, observerPosition) },
-                                          observerPosition: observerPosition, heardAt: now)
-            if streamedEvent == nil || streamedReception != nil {
-                let reception = BeaconReception(time: now, observer: observers[index].name, beacon: name, identity: frame.identity,
-                                                rssi: Int(rssi), observerPosition: observerPosition, beaconPosition: senderPosition)
-                if let streamedReception { streamedReception(reception) } else { receptions.append(reception) }
-            }
-            record(observers[index].receive(frame, sighting: sighting, at: now).map {
-                ScenarioTimelineEvent(time: now, device: observers[index].name, kind: $0)
-            })
+            guard !entry.truncated else { continue }
+            observe(entry.address, rssi: entry.rssi, data: entry.data[...], by: device, index: index)
         }
+    }
+
+    /// What observer `index` (the observing `device`) makes of one whole advertisement it
+    /// heard now: `data` from `address`, at `rssi`.
+    private func observe(_ address: BluetoothAddress, rssi: Int8?, data: ArraySlice<UInt8>, by device: DeviceID, index: Int) {
+        guard let rssi else { return }
+        let senderIndex = senders.index(of: address)
+        guard let frame = senders.beacon(in: data, from: senderIndex) else { return }
+        let number = senders.senders[senderIndex].identityNumber
+        guard observers[index].watches(frame.identity, number: number, count: senders.identityCount) else { return }
+        let now = world.now
+        let observerPosition = world.position(of: device)
+        let senderPosition = senders.senders[senderIndex].device.map { world.position(of: $0) }
+        let name = senders.senders[senderIndex].beaconName
+        let sighting = BeaconSighting(beacon: name, identity: frame.identity, rssi: Int(rssi),
+                                      distance: senderPosition.map { Vector3.distance($0, observerPosition) },
+                                      observerPosition: observerPosition, heardAt: now)
+        if streamedEvent == nil || streamedReception != nil {
+            let reception = BeaconReception(time: now, observer: observers[index].name, beacon: name, identity: frame.identity,
+                                            rssi: Int(rssi), observerPosition: observerPosition, beaconPosition: senderPosition)
+            if let streamedReception { streamedReception(reception) } else { receptions.append(reception) }
+        }
+        record(observers[index].receive(frame, number: number, sighting: sighting, at: now).map {
+            ScenarioTimelineEvent(time: now, device: observers[index].name, kind: $0)
+        })
     }
 
     /// The device an action is about and the action in words, for the timeline.

@@ -12,10 +12,11 @@ struct LegacyScanner: Sendable {
     }
 
     /// What duplicate filtering compares (§4.4.3.5 as the HCI describes it): the
-    /// advertiser's address and the report's event type.
-    struct DuplicateKey: Hashable, Sendable {
-        var address: BluetoothAddress
-        var eventType: HCI.LEAdvertisingReport.EventType
+    /// advertiser's address and the report's event type, packed into one integer (the 48-bit
+    /// address, its kind above it, the event type in the top octet) that ``ReportedKeys``
+    /// can sort and batch, since every report is noted, filtering or not.
+    static func duplicateKey(_ address: BluetoothAddress, _ eventType: HCI.LEAdvertisingReport.EventType) -> UInt64 {
+        address.value | UInt64(address.kind.rawValue) << 48 | UInt64(eventType.rawValue) << 56
     }
 
     let parameters: HCI.LESetScanParameters
@@ -24,7 +25,9 @@ struct LegacyScanner: Sendable {
     /// Whether duplicate reports are suppressed (LE Set Scan Enable).
     var filterDuplicates: Bool
     private(set) var schedule: ScanSchedule
-    private var reported: Set<DuplicateKey> = []
+    /// Every ``duplicateKey(_:_:)`` reported since scanning started, kept while duplicate
+    /// filtering is off too, so that an LE Set Scan Enable turning it on suppresses them.
+    private var reported = ReportedKeys()
     private(set) var request: PendingRequest?
 
     /// Starts scanning at `now`, on LE 1M with the interval and window of `parameters`, or
@@ -98,7 +101,7 @@ struct LegacyScanner: Sendable {
         if filtered, eventType != .advDirectInd, !filterAcceptList.contains(device: advertiser) { return [] }
         var effects = report(eventType, advertiser, data, reception.rssi)
         let scannable = eventType == .advInd || eventType == .advScanInd
-        let alreadyAnswered = filterDuplicates && reported.contains(DuplicateKey(address: advertiser, eventType: .scanRsp))
+        let alreadyAnswered = filterDuplicates && reported.contains(Self.duplicateKey(advertiser, .scanRsp))
         if parameters.leScanType == .active, scannable, !alreadyAnswered {
             let scanRequest = LL.AdvertisingPDU(payload: .scanReq(scannerAddress: ownAddress, advertiserAddress: advertiser))
             let sent = LinkTiming.advertisingTransmission(
@@ -119,9 +122,13 @@ struct LegacyScanner: Sendable {
         _ eventType: HCI.LEAdvertisingReport.EventType, _ address: BluetoothAddress, _ data: ArraySlice<UInt8>,
         _ rssi: Int8
     ) -> [LinkEffect] {
-        let key = DuplicateKey(address: address, eventType: eventType)
-        if filterDuplicates, reported.contains(key) { return [] }
-        reported.insert(key)
+        let key = Self.duplicateKey(address, eventType)
+        if filterDuplicates {
+            // One look-up: a key filtering finds is already there, so inserting it changes nothing.
+            guard reported.insert(key) else { return [] }
+        } else {
+            reported.note(key)
+        }
         let entry = HCI.LEAdvertisingReport.Report(
             eventType: eventType, addressType: address.kind == .public ? .public : .random,
             address: address, data: Array(data)[...], rssi: rssi)

@@ -39,8 +39,12 @@ public struct ScannedAdvertisement: Hashable, Sendable {
     /// The advertisements of an LE Advertising Report (§7.7.65.2), e.g. one a controller
     /// handed over as a value (``ScenarioReports/values``).
     public static func reports(in report: HCI.LEAdvertisingReport) -> [ScannedAdvertisement] {
-        report.reports.map {
-            ScannedAdvertisement(address: $0.address, rssi: $0.availableRSSI, data: Array($0.data), scanResponse: $0.eventType == .scanRsp)
-        }
+        report.reports.map(ScannedAdvertisement.init)
+    }
+
+    /// One advertisement of an LE Advertising Report (§7.7.65.2).
+    public init(_ report: HCI.LEAdvertisingReport.Report) {
+        self.init(address: report.address, rssi: report.availableRSSI, data: Array(report.data),
+                  scanResponse: report.eventType == .scanRsp)
     }
 }
