@@ -13,8 +13,8 @@ struct LegacyScanner: Sendable {
 
     /// What duplicate filtering compares (§4.4.3.5 as the HCI describes it): the
     /// advertiser's address and the report's event type, packed into one integer (the 48-bit
-    /// address, its kind above it, the event type in the top octet) that ``ReportedKeys``
-    /// can sort and batch, since every report is noted, filtering or not.
+    /// address, its kind above it, the event type in the top octet), so that a set of them
+    /// hashes one word per report.
     static func duplicateKey(_ address: BluetoothAddress, _ eventType: HCI.LEAdvertisingReport.EventType) -> UInt64 {
         address.value | UInt64(address.kind.rawValue) << 48 | UInt64(eventType.rawValue) << 56
     }
@@ -22,12 +22,19 @@ struct LegacyScanner: Sendable {
     let parameters: HCI.LESetScanParameters
     let ownAddress: BluetoothAddress
     let txPowerDBm: Double
-    /// Whether duplicate reports are suppressed (LE Set Scan Enable).
-    var filterDuplicates: Bool
+    /// Whether duplicate reports are suppressed (LE Set Scan Enable). Turning it on, or off,
+    /// starts the list of reported advertisers afresh (``reported``).
+    var filterDuplicates: Bool {
+        didSet { if filterDuplicates != oldValue { reported = [] } }
+    }
     private(set) var schedule: ScanSchedule
-    /// Every ``duplicateKey(_:_:)`` reported since scanning started, kept while duplicate
-    /// filtering is off too, so that an LE Set Scan Enable turning it on suppresses them.
-    private var reported = ReportedKeys()
+    /// The ``duplicateKey(_:_:)`` of every report made since duplicate filtering was turned
+    /// on; empty while it is off. The HCI leaves what a controller remembers to it (an LE Set
+    /// Scan Enable that changes Filter_Duplicates while scanning "shall take effect", Core
+    /// 5.4, Vol 4, Part E, §7.8.11): this one remembers nothing while it reports everything,
+    /// so a scanner hearing a city for hours keeps no list that grows with it, and filtering
+    /// turned on mid-scan reports each advertiser once more, then never again.
+    private var reported: Set<UInt64> = []
     private(set) var request: PendingRequest?
 
     /// Starts scanning at `now`, on LE 1M with the interval and window of `parameters`, or
@@ -122,13 +129,8 @@ struct LegacyScanner: Sendable {
         _ eventType: HCI.LEAdvertisingReport.EventType, _ address: BluetoothAddress, _ data: ArraySlice<UInt8>,
         _ rssi: Int8
     ) -> [LinkEffect] {
-        let key = Self.duplicateKey(address, eventType)
-        if filterDuplicates {
-            // One look-up: a key filtering finds is already there, so inserting it changes nothing.
-            guard reported.insert(key) else { return [] }
-        } else {
-            reported.note(key)
-        }
+        // One look-up: a key filtering finds is already there, so inserting it changes nothing.
+        if filterDuplicates, !reported.insert(Self.duplicateKey(address, eventType)).inserted { return [] }
         let entry = HCI.LEAdvertisingReport.Report(
             eventType: eventType, addressType: address.kind == .public ? .public : .random,
             address: address, data: Array(data)[...], rssi: rssi)
