@@ -77,13 +77,15 @@ extension World {
         reachable.removeAll(keepingCapacity: true)
         let all = listeners[channel]
         let reachSquared = reach.baseSquared
-        let cellCount = if let known { known.cellCount } else { listenerGrid.cells(around: origin, reach: reach.metres)?.count }
+        // The cells around the origin, worked out once (a stationary sender knows their count).
+        let cells = known == nil ? listenerGrid.cells(around: origin, reach: reach.metres) : nil
+        let cellCount = if let known { known.cellCount } else { cells?.count }
         if let cellCount, cellCount < all.count {
             if let known {
                 for device in known.listeners where listenerGrid.cellChannelOf[device] == channel {
                     reachable.append(device)
                 }
-            } else if let cells = listenerGrid.cells(around: origin, reach: reach.metres) {
+            } else if let cells {
                 for key in cells.keys(channel: channel) {
                     guard let filed = listenerGrid.cells[key] else { continue }
                     // Where a stationary listener stands is filed with it (what its position(at:) gives).
