@@ -481,9 +481,12 @@ class Client:
         target = self.args.target
         kind = hci.Address.PUBLIC_DEVICE_ADDRESS if target.upper().endswith('/P') else hci.Address.RANDOM_DEVICE_ADDRESS
         address = hci.Address(target.split('/')[0], kind)
-        self.connection = await device.connect(address, timeout=self.args.connect_timeout)
         self.ended = asyncio.get_running_loop().create_future()
-        self.connection.on('disconnection', lambda reason: self.ended.done() or self.ended.set_result(int(reason)))
+        # Listened for as the connection comes up: the peer's disconnection can arrive in the
+        # same read as the connection, before device.connect() resumes.
+        device.once('connection', lambda connection: connection.on(
+            'disconnection', lambda reason: self.ended.done() or self.ended.set_result(int(reason))))
+        self.connection = await device.connect(address, timeout=self.args.connect_timeout)
         say('connected', peer=str(self.connection.peer_address), handle=self.connection.handle)
         self.gatt = self.connection.gatt_client
         self.gatt.on_att_handle_value_notification = lambda pdu: self.on_value(pdu, 'notification')

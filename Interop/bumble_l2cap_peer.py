@@ -106,10 +106,13 @@ class Echo:
 
 
 async def connect_to(device, args):
+    ended = asyncio.get_running_loop().create_future()
+    # Listened for as the connection comes up: the peer's disconnection can arrive in the same
+    # read as the connection, before device.connect() resumes.
+    device.once('connection', lambda connection: connection.on(
+        'disconnection', lambda reason: ended.done() or ended.set_result(int(reason))))
     connection = await device.connect(target_address(args.target), timeout=args.connect_timeout)
     say('connected', peer=str(connection.peer_address), handle=connection.handle, role=int(connection.role))
-    ended = asyncio.get_running_loop().create_future()
-    connection.on('disconnection', lambda reason: ended.done() or ended.set_result(int(reason)))
     return connection, ended
 
 

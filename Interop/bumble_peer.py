@@ -245,21 +245,22 @@ async def connect(args) -> int:
     """Connects as central, reports it, then disconnects with --reason after --hold seconds
     (or reports the peer's disconnection first)."""
     device, transport = await open_device(args, 'SwiftBLE connector')
+    ended = asyncio.get_running_loop().create_future()
 
     def on_connection(connection) -> None:
-        # Registered as the connection comes up: the peer may ask for new parameters, and
-        # Bumble apply them, before device.connect() below has returned.
+        # Registered as the connection comes up, not after device.connect() below returns:
+        # one read from the controller can carry the connection, a parameter update and the
+        # peer's disconnection together, and Bumble handles them all before connect() resumes.
         connection.on('connection_parameters_update', lambda: say(
             'parameters_updated', interval_ms=connection.parameters.connection_interval,
             latency=connection.parameters.peripheral_latency, timeout_ms=connection.parameters.supervision_timeout))
+        connection.on('disconnection', lambda reason: ended.done() or ended.set_result(int(reason)))
 
     device.on('connection', on_connection)
     target = args.target
     kind = hci.Address.PUBLIC_DEVICE_ADDRESS if target.upper().endswith('/P') else hci.Address.RANDOM_DEVICE_ADDRESS
     connection = await device.connect(hci.Address(target.split('/')[0], kind), timeout=args.connect_timeout)
     say('connected', peer=str(connection.peer_address), handle=connection.handle, role=int(connection.role))
-    ended = asyncio.get_running_loop().create_future()
-    connection.on('disconnection', lambda reason: ended.done() or ended.set_result(int(reason)))
     try:
         reason = await asyncio.wait_for(asyncio.shield(ended), timeout=args.hold)
         say('disconnected', reason=reason, by='peer')

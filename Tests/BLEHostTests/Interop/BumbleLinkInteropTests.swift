@@ -78,6 +78,7 @@ extension BumbleInterop {
             }
             guard case let .connected(link) = up else { return }
             #expect(link.role == .peripheral)
+            try #require(await central.event("connected", seconds: patience) != nil, "\(central.lines.all)")
             // Bumble's controller gives a new peripheral 12.5 ms, latency 0, 100 ms (NOTES.md §3.5).
             #expect(link.parameters == GAPConnectionParameters(interval: 10, latency: 0, supervisionTimeout: 10))
 
@@ -94,7 +95,7 @@ extension BumbleInterop {
 
             try await ours.host.disconnect(link.handle)
             let down = await central.event("disconnected", seconds: patience)
-            #expect(down?["by"] as? String == "peer")
+            #expect(down?["by"] as? String == "peer", "\(central.lines.all)")
             try await ours.finish()
         }
 
