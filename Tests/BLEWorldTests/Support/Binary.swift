@@ -27,12 +27,18 @@ func bleExecutable() -> String? {
 /// Every `ble` the tests start keeps its default bond stores under a directory of this test
 /// process's own rather than the user's: a default store is named after the controller's
 /// address, which every served world repeats, so runs must not meet each other's bonds.
-/// Set once, before the first `ble` starts; a test that names its own store still does.
+/// Set once, before the first `ble` starts; a test that names its own store still does. The
+/// directory, with the bonds the runs kept in it, goes when the test process exits.
 private let isolatedDataHome: Void = {
-    let path = NSTemporaryDirectory() + "swiftble-tests-data-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    setenv("XDG_DATA_HOME", path, 1)
+    try? FileManager.default.createDirectory(atPath: isolatedDataHomePath(), withIntermediateDirectories: true)
+    setenv("XDG_DATA_HOME", isolatedDataHomePath(), 1)
+    atexit { try? FileManager.default.removeItem(atPath: isolatedDataHomePath()) }
 }()
+
+/// This test process's data directory for the `ble` processes it starts.
+private func isolatedDataHomePath() -> String {
+    NSTemporaryDirectory() + "swiftble-tests-data-\(getpid())"
+}
 
 /// The package's root directory, from this file's path.
 func packageRoot() -> URL {
