@@ -162,6 +162,38 @@ extension World {
         }
     }
 
+    /// Whether `record`'s interferers drown it at `device` (standing at `position`), where its
+    /// level is `wantedDBm`: settled from bounds where they can (``InterferenceBounds``),
+    /// else by the full draw, which sums the interferers' levels in their order.
+    private func isDrowned(_ record: AirRecord, at device: Int, receiver: DeviceState, position: Vector3, wantedDBm: Double) -> Bool {
+        let receiverFrontEnd = receiver.frontEnd
+        let time = record.transmission.start
+        let radio = configuration.radio
+        var bounds = InterferenceBounds(wantedDBm: wantedDBm, radio: radio, factors: shadowingFactors)
+        interferenceMeans.removeAll(keepingCapacity: true)
+        for interferer in record.interferers where interferer.sender != device {
+            let mean = meanReceivedPowerDBm(
+                from: interferer.frontEnd, heading: self.deviceStates[interferer.sender].headingDegrees(at: time),
+                at: interferer.position, to: receiverFrontEnd, heading: receiver.headingDegrees(at: time),
+                at: position, time: time, txPowerDBm: interferer.txPowerDBm, obstacles: true)
+            interferenceMeans.append((mean, interferer.serial))
+            if bounds != nil {
+                let seed = configuration.seed, serial = interferer.serial
+                let first = WorldRandom.unit(WorldRandom.hash(seed: seed, serial, UInt64(device), 1))
+                let second = WorldRandom.unit(WorldRandom.hash(seed: seed, serial, UInt64(device), 2))
+                if bounds!.add(meanDBm: mean, first: first, second: second) { return true }
+            }
+        }
+        if let bounds, bounds.surelyClear { return false }
+        var interferenceMilliwatts = 0.0
+        for (mean, serial) in interferenceMeans {
+            let level = mean + randomVariationDB(serial: serial, receiver: device)
+            interferenceMilliwatts += pow(10, level / 10)
+        }
+        return InterferenceBounds.drowns(wantedDBm: wantedDBm, interferenceMilliwatts: interferenceMilliwatts,
+                                         captureMarginDB: radio.captureMarginDB)
+    }
+
     /// The RSSI at which `lock`'s device receives `record`, or `nil` (with the reason
     /// counted) if the packet is lost there.
     private func receptionRSSI(of record: AirRecord, at lock: ReceiverLock) -> Int8? {
@@ -203,24 +235,11 @@ extension World {
                 return nil
             }
         }
-        if realistic, !record.interferers.isEmpty {
-            var interferenceMilliwatts = 0.0
-            let receiverFrontEnd = receiver.frontEnd
-            let time = transmission.start
-            for interferer in record.interferers where interferer.sender != lock.device {
-                let level = meanReceivedPowerDBm(
-                    from: interferer.frontEnd, heading: self.deviceStates[interferer.sender].headingDegrees(at: time),
-                    at: interferer.position, to: receiverFrontEnd, heading: receiver.headingDegrees(at: time),
-                    at: receiverPosition, time: time, txPowerDBm: interferer.txPowerDBm, obstacles: true)
-                    + randomVariationDB(serial: interferer.serial, receiver: lock.device)
-                interferenceMilliwatts += pow(10, level / 10)
-            }
-            if interferenceMilliwatts > 0,
-               power - 10 * log10(interferenceMilliwatts) < configuration.radio.captureMarginDB {
-                receiver.statistics.collisions += 1
-                ChannelStatistics.count(&channelCounters.collisions, channel: Int(transmission.channel))
-                return nil
-            }
+        if realistic, !record.interferers.isEmpty,
+           isDrowned(record, at: lock.device, receiver: receiver, position: receiverPosition, wantedDBm: power) {
+            receiver.statistics.collisions += 1
+            ChannelStatistics.count(&channelCounters.collisions, channel: Int(transmission.channel))
+            return nil
         }
         receiver.statistics.receptions += 1
         ChannelStatistics.count(&channelCounters.receptions, channel: Int(transmission.channel))

@@ -97,6 +97,14 @@ public final class World {
     @exclusivity(unchecked)
     #endif
     var reachable: [Int] = []
+    /// The mean levels and serials of the interferers of the packet being judged at one
+    /// receiver (``InterferenceBounds``); reused, not reallocated.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var interferenceMeans: [(meanDBm: Double, serial: UInt64)] = []
+    /// The shadowing bounds of ``InterferenceBounds`` for this world's radio model.
+    let shadowingFactors: ShadowingFactors
     /// ``reachable`` keyed by each device's index in its channel's listeners, for sorting.
     #if !DEBUG
     @exclusivity(unchecked)
@@ -178,6 +186,7 @@ public final class World {
     public init(configuration: WorldConfiguration) {
         self.configuration = configuration
         maximumVariationDB = Self.maximumVariationDB(configuration.radio)
+        shadowingFactors = ShadowingFactors(sigmaDB: configuration.radio.shadowingSigmaDB)
     }
 
     // MARK: Devices
