@@ -103,7 +103,15 @@ struct ShadowingFactors: Sendable {
         if row > 0, row < Self.bins, column >= 0, column < Self.bins {
             return (down[row * Self.bins + column], up[row * Self.bins + column])
         }
-        let factor = pow(10, sigmaDB * ((2 * (1 / first - 1)).squareRoot() + 1e-6) / 10)
+        let factor = pow(10, sigmaDB * Self.firstDrawBound(first) / 10)
         return (1 / factor, factor)
+    }
+
+    /// A bound on |v|/σ from the first draw alone, σ·√(2 (1/u₁ − 1)) ≥ |v| since ln x ≤ x − 1
+    /// for x = 1/u₁, with 10⁻⁶ to spare for rounding: used where u₁'s bin gives none, and by
+    /// ``World/isSurelyBelow(_:meanPowerDBm:serial:receiver:)``.
+    @inline(__always)
+    static func firstDrawBound(_ first: Double) -> Double {
+        (2 * (1 / first - 1)).squareRoot() + 1e-6
     }
 }

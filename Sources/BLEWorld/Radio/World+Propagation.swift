@@ -103,7 +103,7 @@ extension World {
         let shortfall = (sensitivity - meanPowerDBm) / radio.shadowingSigmaDB
         guard shortfall > 0 else { return false }
         let unit = WorldRandom.unit(WorldRandom.hash(seed: configuration.seed, serial, UInt64(receiver), 1))
-        return shortfall > (2 * (1 / unit - 1)).squareRoot() + 1e-6
+        return shortfall > ShadowingFactors.firstDrawBound(unit)
     }
 
     /// Shadowing and fast fading for one packet at one receiver: a function of the seed,
