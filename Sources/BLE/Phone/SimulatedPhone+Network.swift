@@ -151,9 +151,10 @@ extension SimulatedPhone {
             let answer = ServerAnswer()
             let done = DispatchSemaphore(value: 0)
             // A block on another thread starts the server's task outside the simulation,
-            // whose thread waits for this one: on it, the task would never run.
+            // whose thread waits for this one: on it, the task would never run. The task
+            // runs on Dispatch's threads, which a blocked cooperative pool cannot starve.
             DispatchQueue.global().async {
-                Task.detached {
+                Task.detached(executorPreference: ServerTaskExecutor.shared) {
                     let response = await server.respond(to: request)
                     answer.value.withLock { $0 = response }
                     done.signal()
