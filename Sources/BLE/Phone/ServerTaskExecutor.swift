@@ -13,10 +13,23 @@ final class ServerTaskExecutor: TaskExecutor {
     /// The one executor all simulated phones' servers share.
     static let shared = ServerTaskExecutor()
 
-    /// Runs `job` on one of Dispatch's global threads.
+    /// A concurrent queue on Dispatch's global threads, marked so that code can tell it
+    /// runs there (``isCurrent``).
+    private let queue = DispatchQueue(label: "SwiftBLE.SimulatedPhone.serverTasks", attributes: .concurrent)
+    /// The mark: its value is this executor's queue label.
+    private static let mark = DispatchSpecificKey<String>()
+
+    private init() {
+        queue.setSpecific(key: Self.mark, value: queue.label)
+    }
+
+    /// Whether the calling code runs on this executor's queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.mark) == queue.label }
+
+    /// Runs `job` on the executor's queue.
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        DispatchQueue.global().async { job.runSynchronously(on: executor) }
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
