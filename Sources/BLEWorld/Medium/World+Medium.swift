@@ -152,8 +152,11 @@ extension World {
         endUnheardPackets(on: channel, before: sequence)
         takeOffAir(slot, channel: channel)
         let receivers = record.receivers
+        // Read once per packet, not per lock: most locks end below sensitivity, so their
+        // cost is what the packet's end costs (docs/world-benchmarks.md).
+        let end = record.transmission.end
         for lock in receivers {
-            if let rssi = receptionRSSI(of: record, at: lock) {
+            if let rssi = receptionRSSI(of: record, ending: end, at: lock) {
                 onReception?(WorldReception(time: now, receiver: DeviceID(rawValue: lock.device),
                                             sender: DeviceID(rawValue: record.sender),
                                             channel: record.transmission.channel, rssi: rssi, pdu: record.transmission.pdu))
@@ -194,13 +197,18 @@ extension World {
                                          captureMarginDB: radio.captureMarginDB)
     }
 
-    /// The RSSI at which `lock`'s device receives `record`, or `nil` (with the reason
-    /// counted) if the packet is lost there.
-    private func receptionRSSI(of record: AirRecord, at lock: ReceiverLock) -> Int8? {
+    /// The RSSI at which `lock`'s device receives `record`, which ends at `end`, or `nil`
+    /// (with the reason counted) if the packet is lost there.
+    ///
+    /// The transmission's fields are read from the record in place and the sender's front end
+    /// is the one the record took at the start (the same value: a description does not change
+    /// while its device transmits), so a lock that ends below sensitivity retains only its
+    /// receiver.
+    private func receptionRSSI(of record: AirRecord, ending end: Microseconds, at lock: ReceiverLock) -> Int8? {
         let receiver = deviceStates[lock.device]
         guard receiver.powered, receiver.epoch == lock.epoch else { return nil }
-        let transmission = record.transmission
-        if receiver.transmitted(between: transmission.start, and: transmission.end) {
+        let start = record.transmission.start
+        if receiver.transmitted(between: start, and: end) {
             receiver.statistics.halfDuplex += 1
             return nil
         }
@@ -211,13 +219,14 @@ extension World {
             return nil
         }
         let realistic = configuration.timing == .realistic
-        let receiverPosition = receiver.position(at: transmission.start)
-        let sender = deviceStates[record.sender]
-        var power = meanReceivedPowerDBm(from: sender, at: record.senderPosition, to: receiver, at: receiverPosition,
-                                         time: transmission.start, txPowerDBm: transmission.txPowerDBm, obstacles: realistic)
+        let receiverPosition = receiver.position(at: start)
+        var power = meanReceivedPowerDBm(
+            from: record.senderFrontEnd, heading: self.deviceStates[record.sender].headingDegrees(at: start),
+            at: record.senderPosition, to: receiver.frontEnd, heading: receiver.headingDegrees(at: start),
+            at: receiverPosition, time: start, txPowerDBm: record.transmission.txPowerDBm, obstacles: realistic)
         if realistic {
             // A Coded packet is received weaker than a 1M one (RadioModel.sensitivityGainDB(for:)).
-            let sensitivity = RadioModel.sensitivityDBm(receiver.description.sensitivityDBm, on: transmission.phy)
+            let sensitivity = RadioModel.sensitivityDBm(receiver.description.sensitivityDBm, on: record.transmission.phy)
             if isSurelyBelow(sensitivity, meanPowerDBm: power, serial: record.serial, receiver: lock.device) {
                 receiver.statistics.belowSensitivity += 1
                 return nil
@@ -238,11 +247,11 @@ extension World {
         if realistic, !record.interferers.isEmpty,
            isDrowned(record, at: lock.device, receiver: receiver, position: receiverPosition, wantedDBm: power) {
             receiver.statistics.collisions += 1
-            ChannelStatistics.count(&channelCounters.collisions, channel: Int(transmission.channel))
+            ChannelStatistics.count(&channelCounters.collisions, channel: Int(record.transmission.channel))
             return nil
         }
         receiver.statistics.receptions += 1
-        ChannelStatistics.count(&channelCounters.receptions, channel: Int(transmission.channel))
+        ChannelStatistics.count(&channelCounters.receptions, channel: Int(record.transmission.channel))
         let reported = (power + receiver.description.rssiOffsetDB).rounded()
         guard reported.isFinite else { return reported > 0 ? 127 : -128 }
         return Int8(Swift.max(-128, Swift.min(127, reported)))
