@@ -127,19 +127,13 @@ extension World {
     private func joinTraffic(_ slot: Int, channel: Int) {
         let record = air[slot]
         let heard = !record.receivers.isEmpty
-        if !onAir[channel].isEmpty {
-            let newcomer = Interferer(sender: record.sender, serial: record.serial, position: record.senderPosition,
-                                      txPowerDBm: record.transmission.txPowerDBm, frontEnd: record.senderFrontEnd)
-            for other in onAir[channel] {
-                if other.heard { air[other.slot].interferers.append(newcomer) }
-                guard heard else { continue }
-                let existing = air[other.slot]
-                record.interferers.append(Interferer(sender: existing.sender, serial: existing.serial,
-                                                     position: existing.senderPosition,
-                                                     txPowerDBm: existing.transmission.txPowerDBm, frontEnd: existing.senderFrontEnd))
-            }
+        let newcomer = Interferer(sender: record.sender, serial: record.serial, position: record.senderPosition,
+                                  txPowerDBm: record.transmission.txPowerDBm, frontEnd: record.senderFrontEnd)
+        for other in onAir[channel] {
+            if other.heard { air[other.slot].interferers.append(newcomer) }
+            if heard { record.interferers.append(other.interferer) }
         }
-        onAir[channel].append(OnAir(slot: slot, heard: heard))
+        onAir[channel].append(OnAir(slot: slot, heard: heard, interferer: newcomer))
     }
 
     /// The last bit arrives: each locked receiver gets the packet unless the model loses it.
