@@ -20,14 +20,14 @@ def emit(event: str, **fields) -> None:
     print(json.dumps({"event": event, **fields}), flush=True)
 
 
-async def run(name: str, notifications: int, adapter: str, scan_only: bool) -> None:
+async def run(name: str, notifications: int, adapter: str, scan_only: bool, scan_timeout: float) -> None:
     found = asyncio.get_running_loop().create_future()
 
     def seen(device, advertisement) -> None:
         if advertisement.local_name == name and not found.done():
             found.set_result((device, advertisement))
 
-    device, advertisement = await scan(found, seen, name, adapter)
+    device, advertisement = await scan(found, seen, name, adapter, scan_timeout)
     emit("found", address=device.address, name=advertisement.local_name, uuids=advertisement.service_uuids)
     if scan_only:
         emit("done", ok=True)
@@ -51,18 +51,19 @@ async def run(name: str, notifications: int, adapter: str, scan_only: bool) -> N
     emit("done", ok=True)
 
 
-async def scan(found, seen, name: str, adapter: str):
-    """Scans on `adapter` until `found` has the device. bluetoothd refuses a discovery while the
-    adapter is still busy (being powered, or ending an earlier discovery) with InProgress: that
-    is waited out (at most 60 s) rather than reported, since the caller only asked for a scan."""
+async def scan(found, seen, name: str, adapter: str, timeout: float):
+    """Scans on `adapter` until `found` has the device, for at most `timeout` seconds. bluetoothd
+    refuses a discovery while the adapter is still busy (being powered, or ending an earlier
+    discovery) with InProgress: that is waited out (at most 60 s) rather than reported, since the
+    caller only asked for a scan."""
     waited = 0
     while True:
         try:
             async with BleakScanner(detection_callback=seen, adapter=adapter):
                 try:
-                    return await asyncio.wait_for(found, timeout=30)
+                    return await asyncio.wait_for(found, timeout=timeout)
                 except asyncio.TimeoutError:
-                    raise RuntimeError(f"no device named {name} within 30 s") from None
+                    raise RuntimeError(f"no device named {name} within {timeout:g} s") from None
         except BleakDBusError as error:
             if "InProgress" not in str(error) or waited >= 60:
                 raise
@@ -76,9 +77,12 @@ def main() -> int:
     parser.add_argument("--notifications", type=int, default=3)
     parser.add_argument("--adapter", default="hci0", help="the adapter to use, e.g. hci1")
     parser.add_argument("--scan-only", action="store_true", help="stop once the device is found")
+    parser.add_argument("--scan-timeout", type=float, default=30,
+                        help="seconds to scan for the device before giving up (a loaded host slows the guest)")
     arguments = parser.parse_args()
     try:
-        asyncio.run(run(arguments.name, arguments.notifications, arguments.adapter, arguments.scan_only))
+        asyncio.run(run(arguments.name, arguments.notifications, arguments.adapter, arguments.scan_only,
+                        arguments.scan_timeout))
     except Exception as error:  # noqa: BLE001 - every failure is reported the same way
         emit("done", ok=False, error=f"{type(error).__name__}: {error}")
         return 1

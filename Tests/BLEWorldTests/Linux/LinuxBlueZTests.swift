@@ -131,11 +131,15 @@ struct LinuxBlueZTests {
         defer { advertiser.stop() }
         try #require(advertiser.waitForLine(containing: "\"ready\"", timeoutSeconds: 60) != nil, "\(advertiser.output)")
         // bleak scans on the scanner's adapter by name: bluetoothctl's default adapter could be either one.
+        // It scans until it hears the advertiser, which takes seconds on an idle machine; on a loaded one
+        // the emulated guest (and the served world at real-time speed) may need minutes, so the scan's own
+        // bound is generous and the agent's is above it, so that a scan that gives up says so itself.
         let scan = try guest.run("""
             dbus-send --system --print-reply --dest=org.bluez /org/bluez/\(scanner) org.freedesktop.DBus.Properties.Set \
                 string:org.bluez.Adapter1 string:Powered variant:boolean:true >/dev/null
-            python3 \(LinuxGuest.interopDirectory)/bleak_client.py --name SwiftBLE-Kernel --adapter \(scanner) --scan-only
-            """, timeoutSeconds: 90)
+            python3 \(LinuxGuest.interopDirectory)/bleak_client.py --name SwiftBLE-Kernel --adapter \(scanner) --scan-only \
+                --scan-timeout 180
+            """, timeoutSeconds: 330)
         let found = jsonLines(scan.stdout).first { $0["event"] as? String == "found" }
         #expect(scan.status == 0, "\(scan.stdout)\n\(scan.stderr)")
         #expect(found?["address"] as? String == peerAddress, "\(scan.stdout)")
