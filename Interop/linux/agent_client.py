@@ -6,6 +6,9 @@ import socket
 import struct
 import sys
 
+#: Seconds past a command's own timeout that the agent may stay silent before the guest counts as stuck.
+SILENCE_MARGIN_SECONDS = 120.0
+
 
 def main() -> int:
     port, timeout, command = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
@@ -15,13 +18,22 @@ def main() -> int:
         print(f"vm.sh: cannot reach the guest's agent on 127.0.0.1:{port} ({error}); is the guest running (vm.sh start)?",
               file=sys.stderr)
         return 255
-    connection.settimeout(None)
+    # The agent ends the command at its timeout and sends its status, so a silence much longer than
+    # the timeout means the guest or its agent is stuck: give up with a sentence rather than wait
+    # forever (a loaded host slows the emulated guest, hence the generous margin). A timeout of 0
+    # asks the agent for none, and then no silence is too long.
+    silence = timeout + SILENCE_MARGIN_SECONDS if timeout > 0 else None
+    connection.settimeout(silence)
     connection.sendall(json.dumps({"command": command, "timeout": timeout}).encode() + b"\n")
     stream = connection.makefile("rb")
     try:
         return relay(stream)
     except ConnectionResetError:
         print("vm.sh: the guest's agent reset the connection before the command's status arrived", file=sys.stderr)
+        return 255
+    except TimeoutError:
+        print(f"vm.sh: the guest's agent sent nothing for {silence:g} s, past the command's {timeout:g} s timeout "
+              "(is the guest stuck?)", file=sys.stderr)
         return 255
 
 
