@@ -16,6 +16,20 @@ import subprocess
 import threading
 
 
+#: Seconds a timed-out command's processes get to die after SIGKILL before the agent reports without them.
+KILL_GRACE_SECONDS = 10
+
+
+def processes_of(session: int) -> str:
+    """What a command's processes were doing (state and kernel wait channel), for a timeout's report."""
+    try:
+        listing = subprocess.run(["ps", "-s", str(session), "-o", "pid,stat,wchan:32,etimes,args"],
+                                 capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError) as error:
+        listing = f"(ps failed: {error})\n"
+    return listing
+
+
 def serve(connection: socket.socket) -> None:
     lock = threading.Lock()
 
@@ -65,16 +79,24 @@ def serve(connection: socket.socket) -> None:
     watcher = threading.Thread(target=watch_client, daemon=True)
     watcher.start()
     timed_out = False
+    unkillable = ""
     try:
         process.wait(timeout=request.get("timeout") or None)
     except subprocess.TimeoutExpired:
         timed_out = True
+        stuck = processes_of(process.pid)
         kill()
-        process.wait()
+        try:
+            process.wait(timeout=KILL_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            # A process in uninterruptible sleep (a kernel call that does not return) outlives
+            # SIGKILL: report rather than wait with it, so the host hears the status.
+            unkillable = f"agent: the command's processes outlived SIGKILL for {KILL_GRACE_SECONDS} s\n"
+        send(b"e", f"agent: the command did not finish within {request['timeout']} s; its processes then:\n{stuck}".encode())
     for thread in pumps:
         thread.join(timeout=5)
     if timed_out:
-        send(b"e", f"agent: the command did not finish within {request['timeout']} s and was killed\n".encode())
+        send(b"e", f"agent: the command did not finish within {request['timeout']} s and was killed\n{unkillable}".encode())
         status = 124
     else:
         status = process.returncode
