@@ -57,9 +57,9 @@ struct LogCommandLineTests {
         // a real outcome, which the command says and follows with a new one (decision 0056). The story
         // is told by the last link, the one that carried the dump; each earlier one was such a retry.
         let linkUp = "link up with C4:7A:1B:2C:3D:4E as central"
-        let last = try #require(all.lastIndex { $0.contains("ble.gap") && $0.contains("host=sim") && $0.contains(linkUp) },
-                                "\(result.stderr)")
-        let earlierLinks = all[..<last].filter { $0.contains("ble.gap") && $0.contains("host=sim") && $0.contains(linkUp) }.count
+        func isLinkUp(_ line: String) -> Bool { line.contains("ble.gap") && line.contains("host=sim") && line.contains(linkUp) }
+        let last = try #require(all.lastIndex(where: isLinkUp), "\(result.stderr)")
+        let earlierLinks = all[..<last].filter(isLinkUp).count
         let retries = all[..<last].filter { $0.contains("did not answer on the new link (0x3E); connecting again.") }.count
         #expect(earlierLinks == retries, "\(result.stderr)")
         let lines = Array(all[last...])
