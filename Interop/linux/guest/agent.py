@@ -79,7 +79,7 @@ def serve(connection: socket.socket) -> None:
     watcher = threading.Thread(target=watch_client, daemon=True)
     watcher.start()
     timed_out = False
-    unkillable = ""
+    stuck = unkillable = ""
     try:
         process.wait(timeout=request.get("timeout") or None)
     except subprocess.TimeoutExpired:
@@ -92,11 +92,11 @@ def serve(connection: socket.socket) -> None:
             # A process in uninterruptible sleep (a kernel call that does not return) outlives
             # SIGKILL: report rather than wait with it, so the host hears the status.
             unkillable = f"agent: the command's processes outlived SIGKILL for {KILL_GRACE_SECONDS} s\n"
-        send(b"e", f"agent: the command did not finish within {request['timeout']} s; its processes then:\n{stuck}".encode())
     for thread in pumps:
         thread.join(timeout=5)
     if timed_out:
-        send(b"e", f"agent: the command did not finish within {request['timeout']} s and was killed\n{unkillable}".encode())
+        send(b"e", (f"agent: the command did not finish within {request['timeout']} s and was killed; "
+                    f"its processes then:\n{stuck}{unkillable}").encode())
         status = 124
     else:
         status = process.returncode
