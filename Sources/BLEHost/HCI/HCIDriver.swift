@@ -98,6 +98,7 @@ public struct HCIDriver: Sendable {
     public mutating func timerFired(at now: HostTime) -> [HCIDriverOutput] {
         var outputs: [HCIDriverOutput] = []
         for expired in commands.expire(at: now) {
+            counters.commandTimeouts += 1
             switch expired.owner {
             case let .user(token):
                 outputs.append(.commandCompleted(token, .failure(.timeout(expired.opcode))))

@@ -233,6 +233,10 @@ public struct HCIDriverCounters: Hashable, Sendable {
     public var unexpectedCommandEvents: Int = 0
     /// Command, synchronous and ISO packets from the controller, which an LE host never expects.
     public var unexpectedPackets: Int = 0
+    /// Commands the controller answered with neither Command Complete nor Command Status
+    /// within ``HCIDriverConfiguration/commandTimeout`` (each failed with
+    /// ``HCIDriverError/timeout(_:)``).
+    public var commandTimeouts: Int = 0
 
     /// All counters zero.
     public init() {}

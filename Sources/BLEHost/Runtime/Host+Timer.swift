@@ -5,6 +5,15 @@ extension Host {
     /// polling: the task sleeps until exactly that deadline and is replaced whenever the
     /// earliest deadline changes.
     func armTimer() {
+        // A closed host keeps no timer: its transport is gone, so a command still waiting
+        // for its answer would only "time out" when the clock next leaps (a simulation
+        // finishing runs its sleepers), logging a failure the controller never had.
+        guard closed == nil else {
+            timer?.cancel()
+            timer = nil
+            timerDeadline = nil
+            return
+        }
         // Runs after every packet: a running minimum, without building arrays.
         var deadline: HostTime?
         func consider(_ candidate: HostTime?) {
@@ -21,7 +30,7 @@ extension Host {
         guard deadline != timerDeadline else { return }
         timer?.cancel()
         timerDeadline = deadline
-        guard let deadline, closed == nil else {
+        guard let deadline else {
             timer = nil
             return
         }
@@ -38,6 +47,7 @@ extension Host {
     }
 
     func timerFired() {
+        guard closed == nil else { return }
         timerDeadline = nil
         timer = nil
         let time = now

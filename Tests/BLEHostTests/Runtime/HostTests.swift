@@ -150,8 +150,24 @@ extension HostTests {
         await #expect(throws: HostError.startupFailed(.timeout(HCI.Opcode(rawValue: 0x0C03)))) {
             _ = try await host.start()
         }
+        #expect(await host.counters.commandTimeouts == 1)
         input.finish()
         await host.close()
+    }
+
+    @Test("a host closed while a command waits for its answer fires no timeout afterwards")
+    func closedHostKeepsNoTimer() async throws {
+        let (packets, input) = AsyncThrowingStream.makeStream(of: H4.Packet.self)
+        let host = Host(transport: ClosedTransport(packets: packets), configuration: HCIDriverConfiguration(commandTimeout: 50_000))
+        let starting = Task { try await host.start() }
+        // Reset goes out and waits; the host closes before its 50 ms timeout.
+        try await host.clock.sleep(for: .milliseconds(10))
+        await host.close()
+        await #expect(throws: HostError.self) { _ = try await starting.value }
+        // Well past the timeout: a timer left armed would have failed Reset by now.
+        try await host.clock.sleep(for: .milliseconds(200))
+        #expect(await host.counters.commandTimeouts == 0)
+        input.finish()
     }
 }
 
