@@ -76,7 +76,7 @@ struct DashboardAttachTests {
                 let events = try JSONDecoder().decode(DashboardMessage.Update.self, from: data).events.filter { $0.kind == "world" }
                 if lost == nil, let event = events.first(where: { $0.text.contains("cannot be reached") }) {
                     lost = event.text
-                    second = try await WatchedWorld.start(scenario, port: port, speed: 4)
+                    second = try await WatchedWorld.restart(scenario, port: port, speed: 4)
                 }
                 back = back ?? events.first { $0.text.contains("reachable again") }?.text
             }

@@ -46,6 +46,23 @@ struct WatchedWorld {
         return WatchedWorld(port: listening, runner: runner, running: running, serving: serving, go: go)
     }
 
+    /// Starts `scenario` again on `port`, which a stopped world has just given up: the port is
+    /// free once its listener closes, but until a new one binds, any other program (another
+    /// test asking the system for a free port, say) may be handed it for a moment, so a bind
+    /// refused with ``DashboardError/cannotListen(address:port:reason:)`` is tried again, a
+    /// quarter of a second apart, for up to `seconds` of wall time; the last refusal is thrown.
+    static func restart(_ scenario: Scenario, port: Int, speed: Double, within seconds: Double = 30) async throws -> WatchedWorld {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while true {
+            do {
+                return try await start(scenario, port: port, speed: speed)
+            } catch let error as DashboardError {
+                guard case .cannotListen = error, ContinuousClock.now < deadline else { throw error }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
     /// Lets a paused world run.
     func resume() {
         go.finish()
