@@ -96,18 +96,18 @@ struct ChatCommandLineTests {
         }
         // A known defect, intermittent: at the start of a full `swift test` run, under the load of
         // every suite starting at once, the served world has stopped answering HCI commands for
-        // good (both chats' hosts time out on every command from then on; once, beside two busy
-        // loops, one chat printed nothing in 900 s, so its engine never finished starting, while
-        // the other's Disconnect went unanswered). Alone, or later in the run, the same exchange
-        // passes. Until it is found, that stall, and only that, is
+        // good (both chats' hosts time out on every command from then on). Alone, or later in
+        // the run, the same exchange passes. Until it is found, that stall, and only that, is
         // recorded as a known issue; a chat that stops for any other reason fails the test.
         let stalled = zip(chats, finished).contains { chat, done in
             !done && chat.output.contains("got no Command Complete or Command Status before its timeout")
         }
         if stalled {
+            // Read before the probe stops the first chat, which takes its output file with it.
+            let outputs = chats.map { $0.output.suffix(600) }
             let probe = Self.probe(served, chats: chats)
             withKnownIssue("the served world stopped answering HCI commands (intermittent under full-suite load)", isIntermittent: true) {
-                Issue.record("the served world stopped answering HCI commands: \(chats.map { $0.output.suffix(600) }); \(probe)")
+                Issue.record("the served world stopped answering HCI commands: \(outputs); \(probe)")
             }
             return nil
         }
@@ -138,9 +138,9 @@ struct ChatCommandLineTests {
 
     /// Tells whether a stalled exchange's world still answers, for the known defect above:
     /// first, while everything is as the stall left it, prints each thread's stack of the
-    /// world's process and of both chats when gdb is installed (a chat that printed nothing
-    /// is stuck before its first line); then stops the first chat, sends HCI Reset on its
-    /// port itself and says whether Reset's Command Complete came back within five seconds.
+    /// world's process and of both chats when gdb is installed; then stops the first chat,
+    /// sends HCI Reset on its port itself and says whether Reset's Command Complete came back
+    /// within five seconds.
     /// The world may still be sending events its controller queued for the chat (advertising
     /// reports of a scan left on), so those are skipped and counted, not taken for the answer.
     private static func probe(_ served: ServedWorld, chats: [BackgroundCommand]) -> String {
