@@ -1,4 +1,5 @@
 import BLEChat
+import BLEWire
 import Foundation
 import SimulatedTesting
 import Testing
@@ -212,36 +213,23 @@ struct ChatCommandLineTests {
     }
 }
 
-/// The HCI packets in a stream of H4 octets from a controller, as far as they are whole:
-/// whether Reset's Command Complete is among them, and how many other packets (events, or
-/// ACL data of a link the world still had) came before or beside it.
+/// The HCI packets in a stream of H4 octets from a controller, as far as they are whole
+/// (framed by the wire module's `H4.StreamDecoder`): whether Reset's Command Complete is among
+/// them, and how many other packets (events, or ACL data of a link the world still had) came
+/// before or beside it.
 private struct H4Events {
     var hasResetComplete = false
     var others = 0
 
     init(_ octets: [UInt8]) {
-        var index = 0
-        while index < octets.count {
-            switch octets[index] {
-            case 0x04 where index + 3 <= octets.count:
-                // An event: code, one-octet length (Core 6.0, Vol 4, Part E, §5.4.4).
-                let length = Int(octets[index + 2])
-                guard index + 3 + length <= octets.count else { return }
-                // Command Complete (0x0E): Num_HCI_Command_Packets, then the opcode, little-endian.
-                if octets[index + 1] == 0x0E, length >= 3, octets[index + 4] == 0x03, octets[index + 5] == 0x0C {
-                    hasResetComplete = true
-                } else {
-                    others += 1
-                }
-                index += 3 + length
-            case 0x02 where index + 5 <= octets.count:
-                // ACL data: handle and flags, then a two-octet length (§5.4.2).
-                let length = Int(octets[index + 3]) | Int(octets[index + 4]) << 8
-                guard index + 5 + length <= octets.count else { return }
+        var decoder = H4.StreamDecoder()
+        decoder.append(octets)
+        while let packet = try? decoder.next() {
+            if case let .event(eventPacket) = packet, case let .commandComplete(complete)? = try? HCI.Event(decoding: eventPacket),
+               complete.opcode == .reset {
+                hasResetComplete = true
+            } else {
                 others += 1
-                index += 5 + length
-            default:
-                return
             }
         }
     }
