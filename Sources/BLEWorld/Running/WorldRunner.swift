@@ -122,11 +122,18 @@ public actor WorldRunner {
     private static let catchUpBudget = 4096
 
     private func deliver(_ submission: Submission) {
-        // The packet lands at the simulated time it arrives, after every event due by then.
-        // A paced world that has fallen far behind its speed is not made to catch up here,
-        // which could take for ever: after a bounded amount of work the packet lands at the
-        // world's own time.
         let target = simulation.now
+        if simulation.speed.isFinite, let next = world.nextEventTime, next <= target {
+            // A paced world behind its speed (a loaded machine): the packet lands at the
+            // world's own time, and the run loop works off the backlog around the deliveries.
+            // Catching up first would put every packet behind the whole backlog, so a host
+            // whose commands time out on the wall clock would see the world stop answering.
+            world.sendToController(submission.packet, device: submission.device)
+            wake?.cancel()
+            return
+        }
+        // The packet lands at the simulated time it arrives, after every event due by then
+        // (at an unpaced speed, the events of the same instant; bounded all the same).
         var budget = Self.catchUpBudget
         while budget > 0, let next = world.nextEventTime, next <= target {
             world.runNextEvent()

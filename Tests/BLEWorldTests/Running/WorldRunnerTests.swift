@@ -108,4 +108,50 @@ struct WorldRunnerTests {
         #expect(log.all.count == 1)
         #expect(log.all.first?.1 == device)
     }
+
+    @Test("A runner behind its speed answers each packet without first working off its backlog", .timeLimit(.minutes(1)))
+    func submissionsSkipBacklog() async throws {
+        let world = World(configuration: WorldConfiguration(seed: 1, timing: .ideal))
+        let device = world.addDevice(DeviceDescription(name: "d", position: Vector3(x: 0, y: 0, z: 0)),
+                                     controller: AnsweringController())
+        // As above, an event every simulated microsecond at a billion times real time, counted.
+        let ticks = TickCount()
+        func tick(_ world: World) {
+            ticks.add()
+            world.schedule(at: world.now + 1) { tick($0) }
+        }
+        tick(world)
+        let (answers, answered) = AsyncStream<Int>.makeStream()
+        world.onHostPacket = { _, _ in answered.yield(ticks.value) }
+        let runner = try WorldRunner(world: world, speed: 1e9)
+        let task = Task(executorPreference: runner.simulation) { _ = await runner.run() }
+        let reset = H4.Packet.command(try HCI.CommandPacket(HCI.Reset()))
+        // The round trips run on the simulation's thread, so the machine's load cannot
+        // stretch the time between an answer and the next packet.
+        let gaps = await Task(executorPreference: runner.simulation) { () -> [Int] in
+            var iterator = answers.makeAsyncIterator()
+            var previous: Int?
+            var gaps: [Int] = []
+            for _ in 0 ..< 20 {
+                runner.submit(reset, to: device)
+                guard let count = await iterator.next() else { break }
+                if let previous { gaps.append(count - previous) }
+                previous = count
+            }
+            return gaps
+        }.value
+        await runner.stop()
+        await task.value
+        #expect(gaps.count == 19)
+        // A round trip is a few of the runner's turns, one event each. Catching the world up
+        // to its clock before each packet (4,096 events at a time) would make every gap longer.
+        #expect((gaps.min() ?? .max) < 1_000, "events run between answers: \(gaps)")
+    }
+}
+
+/// Events counted on the world's thread and read from the test's.
+final class TickCount: Sendable {
+    private let count = Atomic(0)
+    func add() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
 }
