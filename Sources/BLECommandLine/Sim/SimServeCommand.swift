@@ -32,7 +32,7 @@ struct SimServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("tcp-base-port"), help: "The first device's port; the others follow. 0 picks free ports.")
     var tcpBasePort: Int = 9100
 
-    @Option(help: "Simulated seconds per wall-clock second.")
+    @Option(help: "Simulated seconds per wall-clock second. A world that cannot keep it (a loaded machine) runs as fast as it can and still answers its hosts at once.")
     var speed: Double = 1
 
     @Option(help: "The world's seed (default: the scenario's).")
