@@ -12,7 +12,8 @@ import BLEWire
 /// The world is single-threaded and not `Sendable`, so the runner owns it inside an actor
 /// whose executor is the simulation's thread. Other tasks (a TCP connection's handler, a
 /// host's writer) hand host packets in with ``submit(_:to:)``, which is thread-safe and
-/// never blocks: packets are delivered on the runner at the simulated time they arrive.
+/// never blocks: packets are delivered on the runner at the simulated time they arrive (a
+/// paced world that has fallen behind its clock takes them at once, at its own time).
 /// Everything else about the world is reached through ``withWorld(_:)``.
 public actor WorldRunner {
     /// A host packet for a device, waiting to be delivered.
