@@ -124,23 +124,21 @@ public actor WorldRunner {
 
     private func deliver(_ submission: Submission) {
         let target = simulation.now
-        if simulation.speed.isFinite, let next = world.nextEventTime, next <= target {
-            // A paced world behind its speed (a loaded machine): the packet lands at the
-            // world's own time, and the run loop works off the backlog around the deliveries.
-            // Catching up first would put every packet behind the whole backlog, so a host
-            // whose commands time out on the wall clock would see the world stop answering.
-            world.sendToController(submission.packet, device: submission.device)
-            wake?.cancel()
-            return
+        // A paced world behind its speed (a loaded machine) takes the packet at once, at its
+        // own time, and the run loop works off the backlog around the deliveries: catching up
+        // first would put every packet behind the whole backlog, and a host whose commands
+        // time out on the wall clock would see the world stop answering. Otherwise the packet
+        // lands at the simulated time it arrives, after every event due by then (unpaced, the
+        // events of the same instant; bounded all the same).
+        let behind = simulation.speed.isFinite && world.nextEventTime.map { $0 <= target } == true
+        if !behind {
+            var budget = Self.catchUpBudget
+            while budget > 0, let next = world.nextEventTime, next <= target {
+                world.runNextEvent()
+                budget -= 1
+            }
+            if budget > 0 { world.run(until: max(target, world.now)) }
         }
-        // The packet lands at the simulated time it arrives, after every event due by then
-        // (at an unpaced speed, the events of the same instant; bounded all the same).
-        var budget = Self.catchUpBudget
-        while budget > 0, let next = world.nextEventTime, next <= target {
-            world.runNextEvent()
-            budget -= 1
-        }
-        if budget > 0 { world.run(until: max(target, world.now)) }
         world.sendToController(submission.packet, device: submission.device)
         wake?.cancel()
     }
