@@ -186,41 +186,53 @@ struct ChatCommandLineTests {
         do {
             let client = try TCPClient(port: served.ports[0])
             defer { client.close() }
-            var received: [UInt8] = []
+            var events = H4Events()
             for attempt in ["first", "second"] {
                 try client.send([0x01, 0x03, 0x0C, 0x00])
-                received = []
+                events = H4Events()
                 let deadline = Date().addingTimeInterval(5)
                 while Date() < deadline {
                     // Empty only when nothing came until the deadline or the world closed the port.
                     let chunk = client.read(timeoutSeconds: max(0.1, deadline.timeIntervalSinceNow))
                     if chunk.isEmpty { break }
-                    received += chunk
-                    let events = H4Events(received)
+                    events.take(chunk)
                     if events.hasResetComplete {
                         return "the world answered the \(attempt) fresh Reset (after \(events.others) other packets)"
                     }
                 }
             }
-            return "the world answered neither of two fresh Resets within 5 s each (after the second: \(H4Events(received).others) other packets, \(received.count) octets)"
+            return "the world answered neither of two fresh Resets within 5 s each (after the second: \(events.others) other packets, \(events.octets) octets)"
         } catch {
             return "the world's port refused a fresh host: \(error)"
         }
     }
 }
 
-/// The HCI packets in a stream of H4 octets from a controller, as far as they are whole
-/// (framed by the wire module's `H4.StreamDecoder`): whether Reset's Command Complete is among
+/// The HCI packets in a stream of H4 octets from a controller, taken as they arrive and
+/// framed by the wire module's `H4.StreamDecoder`: whether Reset's Command Complete is among
 /// them, and how many other packets (events, or ACL data of a link the world still had) came
 /// before or beside it.
 private struct H4Events {
-    var hasResetComplete = false
-    var others = 0
+    private var decoder = H4.StreamDecoder()
+    private(set) var hasResetComplete = false
+    private(set) var others = 0
+    private(set) var octets = 0
 
-    init(_ octets: [UInt8]) {
-        var decoder = H4.StreamDecoder()
-        decoder.append(octets)
-        while let packet = try? decoder.next() {
+    /// Adds the next octets received and looks at every packet they complete.
+    mutating func take(_ chunk: [UInt8]) {
+        octets += chunk.count
+        decoder.append(chunk)
+        while true {
+            let packet: H4.Packet?
+            do {
+                packet = try decoder.next()
+            } catch {
+                // An unknown packet indicator ends the framing; a bad but framed packet is skipped.
+                if case .unknownCode = error.reason { return }
+                others += 1
+                continue
+            }
+            guard let packet else { return }
             if case let .event(eventPacket) = packet, case let .commandComplete(complete)? = try? HCI.Event(decoding: eventPacket),
                complete.opcode == .reset {
                 hasResetComplete = true
