@@ -34,8 +34,9 @@ struct GatewayFaultCommandLineTests {
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A cluster of this test's own, so stopping it disturbs no other test.
-        let port = 55_433 + Int(getpid() % 500)
+        // A cluster of this test's own, so stopping it disturbs no other test, on a port below
+        // Linux's ephemeral range (32768–60999), which no outgoing connection can be holding.
+        let port = 25_433 + Int(getpid() % 500)
         let environment = ["SWIFTBLE_PG_DIR": folder.appendingPathComponent("pg").path, "SWIFTBLE_PG_PORT": "\(port)"]
         // The server the script starts outlives the script: it must hold no pipe of ours, or
         // reading that pipe to its end would never finish. The script writes to a log file.
