@@ -13,9 +13,12 @@ struct ReachTests {
     /// With `wide`, the same on a district 3 km across without shadowing or fading and with
     /// four times the listeners, so that a packet's reach spans a few cells of the grid and
     /// the grid, not the list, finds the listeners.
-    static func receptions(offeringOnlyWithinReach: Bool, wide: Bool = false)
+    ///
+    /// With `fading` false, shadowing alone: then most packets a receiver in reach locks onto
+    /// are ruled out by their own draw there (``DrawReach``), not only a few.
+    static func receptions(offeringOnlyWithinReach: Bool, wide: Bool = false, fading: Bool = true)
         -> (receptions: [WorldReception], statistics: WorldStatistics, filedCells: Int) {
-        let radio = wide ? RadioModel() : RadioModel(shadowingSigmaDB: 3, fastFading: true)
+        let radio = wide ? RadioModel() : RadioModel(shadowingSigmaDB: 3, fastFading: fading)
         let world = World(configuration: WorldConfiguration(seed: 31, radio: radio))
         world.offersOnlyWithinReach = offeringOnlyWithinReach
         var random = WorldRandom(seed: 7)
@@ -59,6 +62,51 @@ struct ReachTests {
         #expect(culled.statistics.collisions > 0)
         // Packets out of reach were not offered, so fewer losses below sensitivity are counted.
         #expect(culled.statistics.belowSensitivity < everyone.statistics.belowSensitivity)
+    }
+
+    @Test("Ruling out receivers by each packet's own draw changes no reception, RSSI, collision or order")
+    func sameReceptionsWithDrawnReach() {
+        let culled = Self.receptions(offeringOnlyWithinReach: true, fading: false)
+        let everyone = Self.receptions(offeringOnlyWithinReach: false, fading: false)
+        #expect(culled.receptions.count > 1000)
+        #expect(culled.receptions == everyone.receptions)
+        #expect(culled.statistics.collisions == everyone.statistics.collisions)
+        #expect(culled.statistics.collisions > 0)
+        // Without fading the draw rules out most of what the reach alone lets through.
+        #expect(culled.statistics.belowSensitivity * 4 < everyone.statistics.belowSensitivity)
+    }
+
+    @Test("A packet's own draw never lifts it above what its drawn reach allows")
+    func drawnReachIsSound() {
+        for radio in [RadioModel(shadowingSigmaDB: 2), RadioModel(pathLossExponent: 3.5, shadowingSigmaDB: 6, fastFading: true)] {
+            let largest = World.maximumVariationDB(radio)
+            let table = DrawReach(radio: radio, maximumVariationDB: largest)
+            #expect(table.applies)
+            let fading = radio.fastFading ? 10 * log10(-log(WorldRandom.unit(0))) : 0
+            // The variation the factor allows: the squared reach scales as 10^(2·ΔV / (10·n)).
+            func allowed(_ factor: Double) -> Double { largest + 5 * radio.pathLossExponent * log10(factor) }
+            var shrunk = 0
+            var random = WorldRandom(seed: 3)
+            // Random draws, and the bins' edges with the draws just either side of them.
+            var draws: [(UInt64, UInt64)] = (0 ..< 50_000).map { _ in (random.next(), random.next()) }
+            for edge in 0 ... 128 {
+                let bits = UInt64(edge) << 57
+                for first in [bits, bits &- 2048, bits &+ 2048] {
+                    for column in 0 ... 32 { draws.append((first, UInt64(column) << 59)); draws.append((first, (UInt64(column) << 59) &- 2048)) }
+                }
+            }
+            for (firstBits, secondBits) in draws {
+                let shadowing = radio.shadowingSigmaDB * WorldRandom.gaussian(firstBits, secondBits)
+                let factor = table.factor(first: WorldRandom.unit(firstBits), second: WorldRandom.unit(secondBits))
+                #expect(factor <= table.factor(first: WorldRandom.unit(firstBits)))
+                if factor < 1 { shrunk += 1 }
+                #expect(shadowing + fading <= allowed(factor) + 1e-9,
+                        "u₁ \(WorldRandom.unit(firstBits)), u₂ \(WorldRandom.unit(secondBits)): \(shadowing) dB")
+            }
+            #expect(shrunk > draws.count * 9 / 10)
+        }
+        #expect(!DrawReach(radio: RadioModel(), maximumVariationDB: 0).applies)
+        #expect(!DrawReach(radio: RadioModel(fastFading: true), maximumVariationDB: 15.7).applies)
     }
 
     @Test("On a wide district the grid finds the listeners in reach, and the receptions are the same")

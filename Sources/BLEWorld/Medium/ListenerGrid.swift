@@ -43,7 +43,7 @@ struct ListenerGrid {
 
     /// A moving listener as filed: its device and reach factor, how fast its route can take
     /// it, and the last place this grid worked out for it, so that a packet far from it is
-    /// passed over without reading the device (``World/collectReachableListeners(channel:origin:reach:known:)``).
+    /// passed over without reading the device (``World/collectReachableListeners(channel:origin:reach:known:serial:)``).
     struct MovingListener {
         var device: Int
         var reachScale: Double

@@ -25,6 +25,10 @@ struct SenderReach {
     var cellCount: Int?
     /// The stationary listeners (``ListenerGrid/stationary``) within the reach, by device index.
     var listeners: [Int]
+    /// How much of its squared reach stands between each of ``listeners`` and the sender
+    /// (d² / (``Reach/baseSquared`` · its reach factor), at most 1), for the packet's own draw
+    /// to rule it out without reading its device (``DrawReach``).
+    var reachShares: [Double]
 
     /// Whether it was made for this packet in this layout.
     @inline(__always)
@@ -44,7 +48,7 @@ extension World {
         let reach = reach(txPowerDBm: transmission.txPowerDBm, senderGainDBi: gain, phy: transmission.phy)
         let origin = sender.description.position
         var made = SenderReach(version: listenerGrid.version, txPowerDBm: transmission.txPowerDBm, senderGainDBi: gain,
-                               phy: transmission.phy, reach: reach, cellCount: nil, listeners: [])
+                               phy: transmission.phy, reach: reach, cellCount: nil, listeners: [], reachShares: [])
         if let reach, let cells = listenerGrid.cells(around: origin, reach: reach.metres) {
             made.cellCount = cells.count
             for device in listenerGrid.stationary {
@@ -53,7 +57,11 @@ extension World {
                       let key = listenerGrid.cell(of: state.description.position, channel: 0),
                       cells.xs.contains(key.x), cells.ys.contains(key.y) else { continue }
                 let offset = state.description.position - origin
-                if !(offset.dot(offset) > reach.baseSquared * state.reachScale) { made.listeners.append(device) }
+                let distanceSquared = offset.dot(offset), listenerReach = reach.baseSquared * state.reachScale
+                if !(distanceSquared > listenerReach) {
+                    made.listeners.append(device)
+                    made.reachShares.append(distanceSquared / listenerReach)
+                }
             }
         }
         sender.senderReach = made

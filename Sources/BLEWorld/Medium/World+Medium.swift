@@ -92,14 +92,15 @@ extension World {
             // A sender standing still reuses what its packets reach (SenderReach).
             let known = stationaryReach(of: sender, transmission)
             if let reach = known.reach {
-                collectReachableListeners(channel: channel, origin: record.senderPosition, reach: reach, known: known)
+                collectReachableListeners(channel: channel, origin: record.senderPosition, reach: reach, known: known,
+                                          serial: record.serial)
                 candidates = reachable
             } else {
                 candidates = listeners[channel]
             }
         } else if let reach = reach(txPowerDBm: transmission.txPowerDBm, senderGainDBi: sender.description.antennaGainDBi,
                                     phy: transmission.phy) {
-            collectReachableListeners(channel: channel, origin: record.senderPosition, reach: reach)
+            collectReachableListeners(channel: channel, origin: record.senderPosition, reach: reach, serial: record.serial)
             candidates = reachable
         } else {
             candidates = listeners[channel]

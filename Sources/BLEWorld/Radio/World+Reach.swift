@@ -45,7 +45,9 @@ extension World {
     /// receiver, not a step of a shared generator). What changes is only the counting of
     /// packets out of reach: they are not offered, so a receiver counts no loss for them
     /// (``DeviceStatistics/belowSensitivity``, ``DeviceStatistics/halfDuplex``,
-    /// ``DeviceStatistics/blocked`` count packets within reach).
+    /// ``DeviceStatistics/blocked`` count packets within reach). The same holds of the
+    /// tighter reach a packet's own draw at a receiver leaves (``DrawReach``), which
+    /// ``collectReachableListeners(channel:origin:reach:known:serial:)`` applies.
     func reach(txPowerDBm: Double, senderGainDBi: Double, phy: RadioPHY = .le1M) -> Reach? {
         guard configuration.timing == .realistic else { return nil }
         let radio = configuration.radio
@@ -65,6 +67,12 @@ extension World {
     /// of `origin` at ``now``, in the order of `listeners[channel]` (the order in which
     /// they lock on and are then handed the packet, which must not change).
     ///
+    /// With the packet's `serial`, a listener must also stand within what of the reach the
+    /// packet's own shadowing draw at it leaves (``DrawReach``); one beyond would find the packet
+    /// below its sensitivity however the draw fell, so it is not offered the packet, as one
+    /// beyond the reach is not. Most listeners in reach are ruled out so, without reading
+    /// their device states.
+    ///
     /// Stationary listeners are looked up in ``listenerGrid``'s cells around `origin`; moving
     /// ones (on a route or carried) are checked where their route puts them now. When the
     /// cells to visit outnumber the channel's listeners, the listeners are checked one by one
@@ -73,16 +81,19 @@ extension World {
     /// A stationary sender passes what its packets reach (`known`, ``SenderReach``): its
     /// stationary listeners in reach, of which those filed on `channel` now are the ones the
     /// grid's cells would give.
-    func collectReachableListeners(channel: Int, origin: Vector3, reach: Reach, known: SenderReach? = nil) {
+    func collectReachableListeners(channel: Int, origin: Vector3, reach: Reach, known: SenderReach? = nil, serial: UInt64? = nil) {
         reachable.removeAll(keepingCapacity: true)
         let all = listeners[channel]
         let reachSquared = reach.baseSquared
+        let draws = serial != nil && drawReach.applies
+        let serial = serial ?? 0
         // The cells around the origin, worked out once (a stationary sender knows their count).
         let cells = known == nil ? listenerGrid.cells(around: origin, reach: reach.metres) : nil
         let cellCount = if let known { known.cellCount } else { cells?.count }
         if let cellCount, cellCount < all.count {
             if let known {
-                for device in known.listeners where listenerGrid.cellChannelOf[device] == channel {
+                for (slot, device) in known.listeners.enumerated() where listenerGrid.cellChannelOf[device] == channel {
+                    if draws, isBeyondDraw(known.reachShares[slot], serial: serial, device: device) { continue }
                     reachable.append(device)
                 }
             } else if let cells {
@@ -91,7 +102,10 @@ extension World {
                     // Where a stationary listener stands is filed with it (what its position(at:) gives).
                     for listener in filed {
                         let offset = listener.position - origin
-                        if !(offset.dot(offset) > reachSquared * listener.reachScale) { reachable.append(listener.device) }
+                        let distanceSquared = offset.dot(offset), listenerReach = reachSquared * listener.reachScale
+                        guard !(distanceSquared > listenerReach) else { continue }
+                        if draws, isBeyondDraw(distanceSquared / listenerReach, serial: serial, device: listener.device) { continue }
+                        reachable.append(listener.device)
                     }
                 }
             }
@@ -106,7 +120,10 @@ extension World {
                     listenerGrid.moving[channel][slot].hasFix = true
                 }
                 let offset = position - origin
-                if !(offset.dot(offset) > reachSquared * listener.reachScale) { reachable.append(listener.device) }
+                let distanceSquared = offset.dot(offset), listenerReach = reachSquared * listener.reachScale
+                guard !(distanceSquared > listenerReach) else { continue }
+                if draws, isBeyondDraw(distanceSquared / listenerReach, serial: serial, device: listener.device) { continue }
+                reachable.append(listener.device)
             }
             if reachable.count > 1 {
                 // Sorted by each device's index in the channel's list, read once per device
@@ -117,18 +134,35 @@ extension World {
                 for (slot, entry) in reachableOrder.enumerated() { reachable[slot] = entry.device }
             }
         } else {
-            for device in all where isWithin(reachSquared, of: origin, device) { reachable.append(device) }
+            for device in all {
+                let (distanceSquared, listenerReach) = squaredDistanceAndReach(reachSquared, of: origin, device)
+                guard !(distanceSquared > listenerReach) else { continue }
+                if draws, isBeyondDraw(distanceSquared / listenerReach, serial: serial, device: device) { continue }
+                reachable.append(device)
+            }
         }
     }
 
-    /// Whether `device` stands within the reach whose packet factor is `baseSquared` from
-    /// `origin` at ``now``; a distance or factor that is not a number keeps the device, for
-    /// the full model to judge.
+    /// The squared distance from `origin` to `device` at ``now`` and its squared reach for a
+    /// packet whose factor is `baseSquared`: beyond it when the first exceeds the second. A
+    /// distance or factor that is not a number keeps the device, for the full model to judge.
     @inline(__always)
-    private func isWithin(_ baseSquared: Double, of origin: Vector3, _ device: Int) -> Bool {
+    private func squaredDistanceAndReach(_ baseSquared: Double, of origin: Vector3, _ device: Int) -> (Double, Double) {
         let state = deviceStates[device]
         let offset = state.position(at: now) - origin
-        return !(offset.dot(offset) > baseSquared * state.reachScale)
+        return (offset.dot(offset), baseSquared * state.reachScale)
+    }
+
+    /// Whether `device`, standing at `share` of the packet's squared reach, is beyond what the
+    /// shadowing draw of the packet with `serial` at it leaves of that reach (``DrawReach``).
+    /// The first draw alone rules out most: the second is drawn only when it could matter.
+    @inline(__always)
+    func isBeyondDraw(_ share: Double, serial: UInt64, device: Int) -> Bool {
+        let seed = configuration.seed
+        let first = WorldRandom.unit(WorldRandom.hash(seed: seed, serial, UInt64(device), 1))
+        if share > drawReach.factor(first: first) { return true }
+        let second = WorldRandom.unit(WorldRandom.hash(seed: seed, serial, UInt64(device), 2))
+        return share > drawReach.factor(first: first, second: second)
     }
 }
 

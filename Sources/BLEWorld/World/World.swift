@@ -123,6 +123,8 @@ public final class World {
     var obstacleGainDB = 0.0
     /// ``maximumVariationDB(_:)`` of the world's radio model.
     let maximumVariationDB: Double
+    /// What of a packet's reach its own shadowing draw leaves at a receiver (``DrawReach``).
+    let drawReach: DrawReach
     /// Transmissions on the air on each channel.
     #if !DEBUG
     @exclusivity(unchecked)
@@ -187,6 +189,7 @@ public final class World {
         self.configuration = configuration
         maximumVariationDB = Self.maximumVariationDB(configuration.radio)
         shadowingFactors = ShadowingFactors(sigmaDB: configuration.radio.shadowingSigmaDB)
+        drawReach = DrawReach(radio: configuration.radio, maximumVariationDB: maximumVariationDB)
     }
 
     // MARK: Devices
