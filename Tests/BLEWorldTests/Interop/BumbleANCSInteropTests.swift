@@ -25,7 +25,7 @@ struct BumbleANCSInteropTests {
         let accessory = try LineProcess(python, [packageRoot().appendingPathComponent("Interop/bumble_ancs_peer.py").path,
                                                  "--port", "\(controllers.ports[1])", "--count", "2", "--decline"])
         defer { accessory.stop() }
-        try #require(accessory.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(accessory.output)")
+        try #require(accessory.waitForLine(containing: "\"advertising\"", timeoutSeconds: 120) != nil, "\(accessory.output)")
         let phone = try BackgroundCommand(executable: executable, arguments: [
             "ancs", "provider", "--json", "--seconds", "300", "--own-address", "C0:5F:00:00:00:51",
             "--hci", "tcp:127.0.0.1:\(controllers.ports[0])"] + Self.notifications)

@@ -23,7 +23,7 @@ struct BumbleBeaconInteropTests {
         let advertiser = try LineProcess(python, [beaconPeer, "--port", "\(controllers.ports[0])", "ibeacon", "--uuid", Self.uuid,
                                                   "--major", "513", "--minor", "1027", "--power", "-67"])
         defer { advertiser.stop() }
-        try #require(advertiser.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(advertiser.output)")
+        try #require(advertiser.waitForLine(containing: "\"advertising\"", timeoutSeconds: 120) != nil, "\(advertiser.output)")
         let range = try runProcess("/usr/bin/timeout", ["-s", "KILL", "60", executable, "beacon", "range", "--hci",
                                                         "tcp:127.0.0.1:\(controllers.ports[1])", "--uuid", Self.uuid,
                                                         "--seconds", "4", "--json"])

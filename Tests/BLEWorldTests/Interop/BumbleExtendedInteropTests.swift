@@ -32,7 +32,7 @@ struct BumbleExtendedInteropTests {
         let snoops = folder.appendingPathComponent("snoop")
         let advertiser = try LineProcess(python, [peer, "--port", "\(served.ports[0])", "advertise", "--size", "251", "--sid", "5", "--seconds", "60"])
         defer { advertiser.stop() }
-        let line = try #require(advertiser.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30), "\(advertiser.output)")
+        let line = try #require(advertiser.waitForLine(containing: "\"advertising\"", timeoutSeconds: 120), "\(advertiser.output)")
         let sent = try #require(jsonLines(line).first?["data"] as? String)
         let scan = try runProcess("/usr/bin/timeout", ["-s", "KILL", "60", executable, "scan", "--extended", "--json", "--seconds", "3",
                                                        "--hci", "tcp:127.0.0.1:\(served.ports[1])"])

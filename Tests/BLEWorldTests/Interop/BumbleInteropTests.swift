@@ -51,7 +51,7 @@ struct BumbleInteropTests {
                                                         "--name", "SwiftBLE-Bumble"])
         defer { advertiser.stop() }
         // Until the peer's host is up nothing else can work: stop here rather than wait on.
-        try #require(advertiser.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(advertiser.output)")
+        try #require(advertiser.waitForLine(containing: "\"advertising\"", timeoutSeconds: 120) != nil, "\(advertiser.output)")
         let scan = try runProcess("/usr/bin/timeout", ["-s", "KILL", "60", try python(), peerScript, "--port", "\(world.ports[1])", "scan",
                                                        "--seconds", "20", "--until-name", "SwiftBLE-Bumble"])
         let lines = events(scan.stdout)
@@ -68,7 +68,7 @@ struct BumbleInteropTests {
         defer { world.stop() }
         let gattServer = try LineProcess(try python(), [peerScript, "--port", "\(world.ports[0])", "gatt-server"])
         defer { gattServer.stop() }
-        try #require(gattServer.waitForLine(containing: "\"advertising\"", timeoutSeconds: 30) != nil, "\(gattServer.output)")
+        try #require(gattServer.waitForLine(containing: "\"advertising\"", timeoutSeconds: 120) != nil, "\(gattServer.output)")
         let client = try runProcess("/usr/bin/timeout", ["-s", "KILL", "90", try python(), peerScript, "--port", "\(world.ports[1])",
                                                          "gatt-client", "C0:5B:00:00:00:02"])
         let lines = events(client.stdout)
