@@ -23,12 +23,18 @@ struct SenderReach {
     var reach: Reach?
     /// How many cells the grid would visit for the packet, or `nil` when it cannot name them.
     var cellCount: Int?
-    /// The stationary listeners (``ListenerGrid/stationary``) within the reach, by device index.
-    var listeners: [Int]
-    /// How much of its squared reach stands between each of ``listeners`` and the sender
-    /// (d² / (``Reach/baseSquared`` · its reach factor), at most 1), for the packet's own draw
-    /// to rule it out without reading its device (``DrawReach``).
-    var reachShares: [Double]
+    /// The stationary listeners (``ListenerGrid/stationary``) within the reach.
+    var listeners: [Listener]
+
+    /// A stationary listener within a sender's reach.
+    struct Listener {
+        /// Its device index.
+        var device: Int
+        /// How much of its squared reach stands between it and the sender
+        /// (d² / (``Reach/baseSquared`` · its reach factor), at most 1), for the packet's own
+        /// draw to rule it out without reading its device (``DrawReach``).
+        var share: Double
+    }
 
     /// Whether it was made for this packet in this layout.
     @inline(__always)
@@ -48,7 +54,7 @@ extension World {
         let reach = reach(txPowerDBm: transmission.txPowerDBm, senderGainDBi: gain, phy: transmission.phy)
         let origin = sender.description.position
         var made = SenderReach(version: listenerGrid.version, txPowerDBm: transmission.txPowerDBm, senderGainDBi: gain,
-                               phy: transmission.phy, reach: reach, cellCount: nil, listeners: [], reachShares: [])
+                               phy: transmission.phy, reach: reach, cellCount: nil, listeners: [])
         if let reach, let cells = listenerGrid.cells(around: origin, reach: reach.metres) {
             made.cellCount = cells.count
             for device in listenerGrid.stationary {
@@ -59,8 +65,7 @@ extension World {
                 let offset = state.description.position - origin
                 let distanceSquared = offset.dot(offset), listenerReach = reach.baseSquared * state.reachScale
                 if !(distanceSquared > listenerReach) {
-                    made.listeners.append(device)
-                    made.reachShares.append(distanceSquared / listenerReach)
+                    made.listeners.append(SenderReach.Listener(device: device, share: distanceSquared / listenerReach))
                 }
             }
         }

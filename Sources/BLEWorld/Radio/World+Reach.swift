@@ -92,9 +92,9 @@ extension World {
         let cellCount = if let known { known.cellCount } else { cells?.count }
         if let cellCount, cellCount < all.count {
             if let known {
-                for (slot, device) in known.listeners.enumerated() where listenerGrid.cellChannelOf[device] == channel {
-                    if draws, isBeyondDraw(known.reachShares[slot], serial: serial, device: device) { continue }
-                    reachable.append(device)
+                for listener in known.listeners where listenerGrid.cellChannelOf[listener.device] == channel {
+                    if draws, isBeyondDraw(listener.share, serial: serial, device: listener.device) { continue }
+                    reachable.append(listener.device)
                 }
             } else if let cells {
                 for key in cells.keys(channel: channel) {
